@@ -1,0 +1,118 @@
+# iostrat -- one entry point: build, deps, run, check, bench-*, install.
+# `make V=1` shows full commands; `make SANITIZE=1` builds with ASan+UBSan
+# into build-asan/, `make TSAN=1` with ThreadSanitizer into build-tsan/.
+
+.DELETE_ON_ERROR:
+.SUFFIXES:
+SHELL := /bin/bash
+
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+CXX     ?= g++
+
+ifeq ($(SANITIZE),1)
+BUILD   ?= build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else ifeq ($(TSAN),1)
+BUILD   ?= build-tsan
+SANFLAGS := -fsanitize=thread
+else
+BUILD   ?= build
+SANFLAGS :=
+endif
+
+VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1)
+# snprintf truncation is checked where it matters (paths); the warning is noise.
+WARN    := -Wall -Wextra -Werror -Wno-format-truncation
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -DIOSTRAT_VERSION='"$(VERSION)"' \
+           -I$(BUILD) -Isrc -MMD -MP
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=gnu++17 $(WARN) $(SANFLAGS) -Isrc -MMD -MP
+LDFLAGS += $(SANFLAGS)
+LDLIBS  += -luring -lbpf -lelf -lz -lxxhash -ljansson -linih -lpthread -lm
+
+ifeq ($(V),1)
+Q :=
+say :=
+else
+Q := @
+say = @printf '  %-7s %s\n' $(1) $(2);
+endif
+
+# Every .c under src/ is part of the binary; eBPF programs (*.bpf.c) live in
+# ebpf/ and are built into skeleton headers below.
+SRCS     := $(shell find src -name '*.c' | sort)
+CXXSRCS  := $(shell find src -name '*.cc' | sort)
+OBJS     := $(SRCS:%.c=$(BUILD)/%.o) $(CXXSRCS:%.cc=$(BUILD)/%.o)
+LIBOBJS  := $(filter-out $(BUILD)/src/main.o,$(OBJS))
+BIN      := $(BUILD)/iostrat
+ifneq ($(CXXSRCS),)
+LDLIBS   += -lstdc++
+endif
+
+UNIT_SRCS := $(wildcard tests/unit/*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+-include mk/*.mk
+
+all: $(BIN)
+
+$(BIN): $(OBJS)
+	$(call say,LD,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.cc
+	$(call say,CXX,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CXX) $(CXXFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIBOBJS) $(LDLIBS)
+
+tests: $(UNIT_BINS)
+
+# --- dependencies -----------------------------------------------------------
+DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
+            bpftrace fio gnuplot-nox libxxhash-dev libjansson-dev libinih-dev \
+            libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
+            systemd cppcheck clang-tidy
+deps:
+	@./mk/deps.sh $(DEB_PKGS)
+
+# --- entry points -----------------------------------------------------------
+run: deps all
+	$(Q)./mk/run.sh $(BIN)
+
+check: deps all tests
+	$(Q)BUILD=$(BUILD) ./tests/run.sh
+
+check-asan:
+	$(Q)$(MAKE) --no-print-directory check SANITIZE=1
+
+install: all
+	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iostrat
+	mkdir -p $(DESTDIR)$(PREFIX)/share/iostrat
+	cp -r profiles fio-jobs plots ebpf $(DESTDIR)$(PREFIX)/share/iostrat/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/iostrat
+	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat
+
+bench-%: deps all
+	$(Q)./bench/$*.sh $(BIN)
+
+clean:
+	rm -rf build build-asan build-tsan
+
+.PHONY: all deps run check check-asan install uninstall clean tests
+
+-include $(OBJS:.o=.d)

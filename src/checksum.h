@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_CHECKSUM_H
+#define IOSTRAT_CHECKSUM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "filelist.h"
+
+/* xxh3-64 over the concatenation of dir/names[i] in list order.
+ * On error *bad names the file.  -errno. */
+int checksum_files(const char *dir, const struct filelist *fl, uint64_t *sum,
+		   const char **bad);
+/* The reference: xxh3-64 of transform(work) of every input, in order. */
+int checksum_reference(const char *dir, const struct filelist *fl,
+		       unsigned work, uint64_t *sum, const char **bad);
+/* First difference between transform(in/f) and out/f: 0 = identical,
+ * 1 = differs (*file, *offset set; offset = size of the shorter file when
+ * one is a prefix of the other), or -errno (*file set). */
+int verify_outputs(const char *in, const char *out, const struct filelist *fl,
+		   unsigned work, size_t *file, uint64_t *offset,
+		   const char **why);
+void checksum_hex(uint64_t sum, char out[17]);
+
+#endif

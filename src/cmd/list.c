@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "../strategy.h"
+
+int cmd_list(int argc, char **argv)
+{
+	const struct strategy *s;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		puts("usage: iostrat list\n\nThe strategies, with their options.");
+		return 0;
+	}
+	for (size_t i = 0; (s = strategy_at(i)); i++) {
+		printf("%-8s %s%s\n", s->name, s->summary,
+		       s->flags & STRAT_NO_OUTPUT ? " [no output]" : "");
+		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
+			printf("         --%s%s  %s\n", o->name,
+			       o->takes_value ? "=V" : "", o->help);
+	}
+	return 0;
+}

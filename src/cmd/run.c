@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../commands.h"
+#include "../env.h"
+#include "../jobopts.h"
+#include "../row.h"
+#include "../runner.h"
+#include "../stats_math.h"
+#include "../util.h"
+
+static void run_usage(FILE *f)
+{
+	const struct strategy *s;
+
+	fputs("usage: iostrat run --strategy NAME IN OUT [options]\n\n"
+	      "Transform every file of IN into OUT with one strategy, R times,\n"
+	      "each repetition a forked child, verified against the reference.\n\n"
+	      "  -s, --strategy NAME  one of `iostrat list`\n"
+	      "  -r, --reps R       repetitions (default 3)\n"
+	      "  --json             one JSON object per repetition on stdout\n"
+	      "  --trace            eBPF figures in each row (root)\n"
+	      "  --dataset LABEL    label for the rows\n", f);
+	jobopt_help(f);
+	fputs("\nstrategy options:\n", f);
+	for (size_t i = 0; (s = strategy_at(i)); i++)
+		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
+			fprintf(f, "  --%-16s [%s] %s\n", o->name, s->name, o->help);
+}
+
+struct run_args {
+	struct run_config cfg;
+	const char *in, *out;
+	unsigned reps;
+	bool json, trace;
+};
+
+static const char *find_strategy(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "--strategy") || !strcmp(argv[i], "-s")) &&
+		    i + 1 < argc)
+			return argv[i + 1];
+		if (!strncmp(argv[i], "--strategy=", 11))
+			return argv[i] + 11;
+	}
+	return NULL;
+}
+
+static int parse_option(struct run_args *a, int argc, char **argv, int *i)
+{
+	char key[128];
+	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *val = NULL;
+	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
+	int ret;
+
+	if (klen >= sizeof(key)) {
+		errorf("%s: unknown option", argv[*i]);
+		return -EINVAL;
+	}
+	memcpy(key, arg, klen);
+	key[klen] = 0;
+	if (!strcmp(key, "json") || !strcmp(key, "trace")) {
+		*(strcmp(key, "json") ? &a->trace : &a->json) = true;
+		return 0;
+	}
+	if (eq)
+		val = eq + 1;
+	else if (!jobopt_is_flag(&a->cfg, key) || !strcmp(key, "strategy") ||
+		 !strcmp(key, "reps") || !strcmp(key, "dataset")) {
+		if (*i + 1 >= argc) {
+			errorf("--%s: missing value", key);
+			return -EINVAL;
+		}
+		val = argv[++*i];
+	}
+	if (!strcmp(key, "strategy"))
+		return 0; /* found up front */
+	if (!strcmp(key, "reps"))
+		return opt_uint("--reps", val, 1, 100000, &a->reps);
+	if (!strcmp(key, "dataset")) {
+		a->cfg.dataset = val;
+		return 0;
+	}
+	ret = jobopt_set(&a->cfg, "run", key, val);
+	if (ret == -ENOENT)
+		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
+		       key, a->cfg.strat->name);
+	return ret;
+}
+
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+	const char *name = find_strategy(argc, argv);
+	int npos = 0;
+
+	if (!name) {
+		errorf("run: --strategy is required (iostrat list)");
+		return -EINVAL;
+	}
+	a->cfg.strat = strategy_find(name);
+	if (!a->cfg.strat) {
+		errorf("%s: unknown strategy (iostrat list shows them)", name);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i++) {
+		int ret;
+
+		if (!strcmp(argv[i], "-s")) {
+			i++;
+			continue;
+		}
+		if (!strcmp(argv[i], "-r")) {
+			if (i + 1 >= argc) {
+				errorf("-r: missing value");
+				return -EINVAL;
+			}
+			ret = opt_uint("--reps", argv[++i], 1, 100000, &a->reps);
+		} else if (!strncmp(argv[i], "--", 2) && argv[i][2]) {
+			ret = parse_option(a, argc, argv, &i);
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			errorf("%s: unknown option (iostrat run --help)", argv[i]);
+			ret = -EINVAL;
+		} else {
+			if (npos == 0)
+				a->in = argv[i];
+			else if (npos == 1)
+				a->out = argv[i];
+			npos++;
+			ret = 0;
+		}
+		if (ret)
+			return ret;
+	}
+	if (npos != 2) {
+		errorf("run: need IN and OUT directories (got %d paths)", npos);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_summary(const struct run_args *a, json_t *rows)
+{
+	size_t n = json_array_size(rows);
+	double *el = calloc(n ? n : 1, sizeof(double));
+	double mb = 0, us = 0, ss = 0;
+	long long rss = 0, minf = 0, majf = 0, vcs = 0, ivcs = 0;
+	struct summary sm;
+	json_t *r;
+	size_t i;
+
+	if (!el)
+		return;
+	json_array_foreach(rows, i, r) {
+		el[i] = json_real_value(json_object_get(r, "elapsed_s"));
+		us += json_real_value(json_object_get(r, "user_s"));
+		ss += json_real_value(json_object_get(r, "sys_s"));
+		rss = MAX(rss, json_integer_value(json_object_get(r, "maxrss_kb")));
+		minf += json_integer_value(json_object_get(r, "minflt"));
+		majf += json_integer_value(json_object_get(r, "majflt"));
+		vcs += json_integer_value(json_object_get(r, "nvcsw"));
+		ivcs += json_integer_value(json_object_get(r, "nivcsw"));
+	}
+	summarize(el, n, &sm);
+	r = json_array_get(rows, 0);
+	mb = sm.median > 0 ? (double)json_integer_value(json_object_get(r, "bytes_in")) /
+		sm.median / 1e6 : 0;
+	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s\n",
+	       a->cfg.strat->name, a->cfg.job.nfiles,
+	       (double)json_integer_value(json_object_get(r, "bytes_in")) / 1e6,
+	       a->cfg.job.threads, a->cfg.job.work, cache_mode_name(a->cfg.cache),
+	       fsync_mode_name(a->cfg.job.fsync));
+	printf("  elapsed  median %.3f s  min %.3f  max %.3f  (n=%zu, rsd %.1f%%)\n",
+	       sm.median, sm.min, sm.max, n, sm.rsd_pct);
+	printf("  rate     %.1f MB/s (input bytes / median elapsed)\n", mb);
+	printf("  cpu      user %.3f s  sys %.3f s  (mean per rep)\n", us / (double)n,
+	       ss / (double)n);
+	printf("  memory   peak RSS %lld KiB\n", rss);
+	printf("  faults   minor %lld  major %lld;  ctx switches vol %lld  invol %lld (mean)\n",
+	       minf / (long long)n, majf / (long long)n, vcs / (long long)n,
+	       ivcs / (long long)n);
+	printf("  output   %s, xxh3 %s\n",
+	       json_is_true(json_object_get(r, "verified")) ? "verified" :
+	       json_is_null(json_object_get(r, "verified")) ? "not checked (no output)" :
+	       "WRONG", json_is_string(json_object_get(r, "checksum")) ?
+	       json_string_value(json_object_get(r, "checksum")) : "-");
+	free(el);
+}
+
+static int run_reps(struct run_args *a, const struct filelist *fl)
+{
+	const char *labels[] = { "in", "out", NULL };
+	const char *paths[] = { a->cfg.job.in_dir, a->cfg.job.out_dir, NULL };
+	const struct rep_hooks *hooks = NULL;
+	json_t *rows = json_array(), *row;
+	char ref[17];
+	int ret = 0;
+
+	a->cfg.env = env_capture(labels, paths);
+	if (a->trace) {
+		if (tracer_open)
+			hooks = tracer_open(&a->cfg);
+		else
+			warnf("--trace: this iostrat was built without eBPF probes; running untraced");
+	}
+	a->cfg.hooks = hooks;
+	ret = runner_reference(&a->cfg, fl, ref);
+	for (unsigned r = 1; !ret && r <= a->reps; r++) {
+		ret = runner_rep(&a->cfg, fl, r, ref, &row);
+		if (!row)
+			break;
+		if (a->json)
+			row_write_jsonl(stdout, row);
+		fflush(stdout);
+		json_array_append_new(rows, row);
+	}
+	if (!ret && !a->json)
+		print_summary(a, rows);
+	if (hooks && tracer_close)
+		tracer_close(hooks);
+	json_decref(rows);
+	json_decref(a->cfg.env);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static char in_abs[PATH_MAX], out_abs[PATH_MAX];
+	struct run_args a = { .reps = 3 };
+	struct filelist fl;
+	const char *bad;
+	int ret;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			run_usage(stdout);
+			return 0;
+		}
+	jobopt_defaults(&a.cfg);
+	ret = parse_args(&a, argc, argv);
+	if (ret) {
+		jobopt_free(&a.cfg);
+		return 2;
+	}
+	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs))) {
+		jobopt_free(&a.cfg);
+		return 1;
+	}
+	ret = filelist_scan(in_abs, &fl, &bad);
+	if (ret) {
+		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
+		       strerror(-ret));
+		filelist_free(&fl);
+		jobopt_free(&a.cfg);
+		return 1;
+	}
+	a.cfg.job.in_dir = in_abs;
+	a.cfg.job.out_dir = out_abs;
+	runner_set_files(&a.cfg, &fl);
+	ret = run_reps(&a, &fl);
+	filelist_free(&fl);
+	jobopt_free(&a.cfg);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_ENV_H
+#define IOSTRAT_ENV_H
+
+#include <jansson.h>
+
+#ifndef IOSTRAT_VERSION
+#define IOSTRAT_VERSION "unknown"
+#endif
+
+/* The machine context of a run (env.json): kernel, CPU, memory, THP,
+ * version, and for each path given the filesystem, mount options and the
+ * disk's queue settings.  paths: NULL-terminated, labelled by names. */
+json_t *env_capture(const char *const *labels, const char *const *paths);
+/* kernel release (uname -r), static buffer */
+const char *env_kernel(void);
+const char *env_host(void);
+
+#endif

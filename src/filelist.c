@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "filelist.h"
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int push(struct filelist *fl, size_t *cap, const char *name)
+{
+	if (fl->n == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		char **nn = realloc(fl->names, nc * sizeof(*nn));
+
+		if (!nn)
+			return -ENOMEM;
+		fl->names = nn;
+		*cap = nc;
+	}
+	fl->names[fl->n] = strdup(name);
+	if (!fl->names[fl->n])
+		return -ENOMEM;
+	fl->n++;
+	return 0;
+}
+
+int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
+{
+	static char badpath[PATH_MAX];
+	struct dirent *de;
+	size_t cap = 0;
+	DIR *d;
+	int ret = 0;
+
+	memset(fl, 0, sizeof(*fl));
+	*bad = dir;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((errno = 0, de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		ret = push(fl, &cap, de->d_name);
+		if (ret)
+			break;
+	}
+	if (!ret && errno)
+		ret = -errno;
+	closedir(d);
+	if (ret)
+		return ret;
+	qsort(fl->names, fl->n, sizeof(*fl->names), cmp_names);
+	fl->sizes = calloc(fl->n ? fl->n : 1, sizeof(*fl->sizes));
+	if (!fl->sizes)
+		return -ENOMEM;
+	for (size_t i = 0; i < fl->n; i++) {
+		struct stat sb;
+
+		snprintf(badpath, sizeof(badpath), "%s/%s", dir, fl->names[i]);
+		*bad = badpath;
+		if (stat(badpath, &sb) < 0)
+			return -errno;
+		if (S_ISDIR(sb.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(sb.st_mode))
+			return -EINVAL; /* FIFO, socket, device: not data */
+		fl->sizes[i] = (uint64_t)sb.st_size;
+		fl->total += (uint64_t)sb.st_size;
+	}
+	*bad = NULL;
+	return 0;
+}
+
+void filelist_free(struct filelist *fl)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		free(fl->names[i]);
+	free(fl->names);
+	free(fl->sizes);
+	memset(fl, 0, sizeof(*fl));
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_FILELIST_H
+#define IOSTRAT_FILELIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The input files of a job: every regular file directly in a directory,
+ * sorted by name, hidden (dot) files skipped (the generator's manifest is
+ * one).  Anything else that is not a regular file is an error. */
+struct filelist {
+	char **names;
+	uint64_t *sizes;
+	size_t n;
+	uint64_t total;
+};
+
+/* 0 or -errno; on error *bad names the offending entry (static buffer). */
+int filelist_scan(const char *dir, struct filelist *fl, const char **bad);
+void filelist_free(struct filelist *fl);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_OUTFILE_H
+#define IOSTRAT_OUTFILE_H
+
+#include <limits.h>
+
+#include "strategy.h"
+
+/*
+ * Output files are written under a temporary name in the output directory
+ * and renamed into place only when complete (after fsync with
+ * --fsync file), so a failed or interrupted run never leaves a
+ * complete-looking output.  Every strategy goes through these three calls.
+ */
+struct outfile {
+	int fd;
+	char tmp[PATH_MAX];
+	char path[PATH_MAX];
+};
+
+/* extra_flags: e.g. O_DIRECT, O_RDWR instead of O_WRONLY for mmap output. */
+int out_open(const struct job *job, size_t i, int extra_flags,
+	     struct outfile *of);
+/* fsync per job->fsync, close, rename into place.  Closes fd in all cases. */
+int out_commit(const struct job *job, struct outfile *of);
+/* close and unlink the temporary file (after an error). */
+void out_abort(struct outfile *of);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_PER_FILE_H
+#define IOSTRAT_PER_FILE_H
+
+#include "strategy.h"
+
+/*
+ * The common driver for strategies where N threads share the file list:
+ * each thread takes the next file index (one atomic counter, nothing else
+ * shared) and calls ->file() until the list is done or any thread failed.
+ */
+struct per_file_ops {
+	/* per-thread setup, e.g. allocate the thread's buffer; may be NULL */
+	int (*thread_init)(const struct job *job, struct run_stats *st,
+			   void **ctx);
+	int (*file)(const struct job *job, size_t idx, void *ctx,
+		    struct run_stats *st);
+	void (*thread_fini)(void *ctx);
+};
+
+int per_file_run(const struct job *job, struct run_stats *st,
+		 const struct per_file_ops *ops);
+
+#endif

@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "checksum.h"
+#include "env.h"
+#include "row.h"
+#include "runner.h"
+#include "util.h"
+
+/* Above this, a "cold" run did not start cold and is flagged. */
+#define COLD_MAX_RESIDENT_PCT 1.0
+
+const char *fsync_mode_name(enum fsync_mode m)
+{
+	static const char *const names[] = { "file", "end", "none" };
+
+	return names[m];
+}
+
+int fsync_mode_parse(const char *s, enum fsync_mode *m)
+{
+	if (!strcmp(s, "file"))
+		*m = FSYNC_FILE;
+	else if (!strcmp(s, "end"))
+		*m = FSYNC_END;
+	else if (!strcmp(s, "none"))
+		*m = FSYNC_NONE;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+void runner_set_files(struct run_config *cfg, const struct filelist *fl)
+{
+	cfg->job.files = fl->names;
+	cfg->job.sizes = fl->sizes;
+	cfg->job.nfiles = fl->n;
+}
+
+int runner_reference(const struct run_config *cfg, const struct filelist *fl,
+		     char hex[17])
+{
+	const char *bad;
+	uint64_t sum;
+	int ret = checksum_reference(cfg->job.in_dir, fl, cfg->job.work, &sum,
+				     &bad);
+
+	if (ret)
+		return error_errno(ret, bad, "reading for the reference");
+	checksum_hex(sum, hex);
+	return 0;
+}
+
+int runner_check_dirs(const char *in, const char *out, char *in_abs,
+		      char *out_abs, size_t len)
+{
+	struct stat sb;
+	int ret;
+
+	if (stat(in, &sb) < 0)
+		return error_errno(-errno, in, "input directory");
+	if (!S_ISDIR(sb.st_mode)) {
+		errorf("%s: input is not a directory", in);
+		return -ENOTDIR;
+	}
+	ret = abspath(in, in_abs, len);
+	if (!ret)
+		ret = abspath(out, out_abs, len);
+	if (ret)
+		return error_errno(ret, out, "resolving path");
+	if (path_within(out_abs, in_abs)) {
+		errorf("%s: output directory is the input directory or inside it (%s); "
+		       "refusing to overwrite inputs", out, in_abs);
+		return -EINVAL;
+	}
+	if (mkdir(out_abs, 0755) < 0 && errno != EEXIST)
+		return error_errno(-errno, out, "creating output directory");
+	if (stat(out_abs, &sb) < 0)
+		return error_errno(-errno, out, "output directory");
+	if (!S_ISDIR(sb.st_mode)) {
+		errorf("%s: output is not a directory", out);
+		return -ENOTDIR;
+	}
+	if (access(out_abs, W_OK | X_OK) < 0)
+		return error_errno(-errno, out, "output directory not writable");
+	/* realpath again: out may have been a new directory */
+	ret = abspath(out, out_abs, len);
+	if (!ret && path_within(out_abs, in_abs)) {
+		errorf("%s: output directory is inside the input directory", out);
+		return -EINVAL;
+	}
+	return ret;
+}
+
+void runner_clean_outputs(const char *out, const struct filelist *fl)
+{
+	char p[PATH_MAX];
+
+	for (size_t i = 0; i < fl->n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", out, fl->names[i]);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/.%s.iostrat-tmp", out, fl->names[i]);
+		unlink(p);
+	}
+}
+
+/* ---- the child ---------------------------------------------------------- */
+
+static void child_report(int fd, int ret, struct run_stats *st, double secs)
+{
+	json_t *o = json_object();
+	char *s;
+
+	json_object_set_new(o, "ret", json_integer(ret));
+	json_object_set_new(o, "errmsg", json_string(st->errmsg));
+	json_object_set_new(o, "bytes_in", json_integer((json_int_t)st->bytes_in));
+	json_object_set_new(o, "bytes_out", json_integer((json_int_t)st->bytes_out));
+	json_object_set_new(o, "child_elapsed_s", json_real(secs));
+	json_object_set(o, "extra", st->extra);
+	s = json_dumps(o, JSON_COMPACT);
+	if (s)
+		write_full(fd, s, strlen(s));
+	free(s);
+	json_decref(o);
+}
+
+static int syncfs_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (syncfs(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static void __attribute__((noreturn))
+child_main(const struct run_config *cfg, int go_fd, int res_fd)
+{
+	struct run_stats st;
+	char c;
+	double t0;
+	int ret;
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if (read(go_fd, &c, 1) != 1)
+		_exit(3); /* parent gone */
+	close(go_fd);
+	stats_init(&st);
+	t0 = now_mono();
+	ret = cfg->strat->run(&cfg->job, &st);
+	if (!ret && st.err)
+		ret = st.err;
+	if (ret && !st.errmsg[0])
+		stats_fail(&st, ret, cfg->job.in_dir, cfg->strat->name);
+	if (!ret && cfg->job.fsync == FSYNC_END && !cfg->job.sink_null &&
+	    !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
+		ret = syncfs_dir(cfg->job.out_dir);
+		if (ret)
+			stats_fail(&st, ret, cfg->job.out_dir, "syncfs");
+	}
+	child_report(res_fd, ret, &st, now_mono() - t0);
+	close(res_fd);
+	_exit(ret ? 1 : 0);
+}
+
+/* ---- the parent --------------------------------------------------------- */
+
+static json_t *read_report(int fd)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	json_t *o;
+
+	for (;;) {
+		ssize_t n;
+
+		if (len + 4096 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 8192);
+
+			if (!nb)
+				break;
+			buf = nb;
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!buf)
+		return NULL;
+	buf[len] = 0;
+	o = len ? json_loads(buf, 0, NULL) : NULL;
+	free(buf);
+	return o;
+}
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
+{
+	const struct job *j = &cfg->job;
+
+	if (cfg->config_id) {
+		snprintf(buf, len, "%s", cfg->config_id);
+		return;
+	}
+	snprintf(buf, len, "%s/%s/t%u/w%u/b%zu/c%zu/q%u/%s%s/%s", cfg->dataset ?
+		 cfg->dataset : "-", cfg->strat->name, j->threads, j->work,
+		 j->bufsize, j->chunk, j->qd, j->direct ? "direct/" : "",
+		 cache_mode_name(cfg->cache), fsync_mode_name(j->fsync));
+}
+
+static void fill_config(const struct run_config *cfg, const struct filelist *fl,
+			unsigned rep, json_t *row)
+{
+	const struct job *j = &cfg->job;
+	json_t *in = cfg->env ? json_object_get(cfg->env, "in") : NULL;
+	char id[512];
+
+	config_id_of(cfg, id, sizeof(id));
+	json_object_set_new(row, "config_id", json_string(id));
+	json_object_set_new(row, "rep", json_integer(rep));
+	if (cfg->dataset)
+		json_object_set_new(row, "dataset", json_string(cfg->dataset));
+	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
+	json_object_set_new(row, "strategy", json_string(cfg->strat->name));
+	json_object_set_new(row, "threads", json_integer(j->threads));
+	json_object_set_new(row, "work", json_integer(j->work));
+	if (j->bufsize)
+		json_object_set_new(row, "bufsize", json_integer((json_int_t)j->bufsize));
+	if (j->chunk)
+		json_object_set_new(row, "chunk", json_integer((json_int_t)j->chunk));
+	if (j->qd)
+		json_object_set_new(row, "qd", json_integer(j->qd));
+	json_object_set_new(row, "direct", json_boolean(j->direct));
+	json_object_set_new(row, "cache", json_string(cache_mode_name(cfg->cache)));
+	json_object_set_new(row, "traced", json_false());
+	json_object_set_new(row, "kernel", json_string(env_kernel()));
+	json_object_set_new(row, "host", json_string(env_host()));
+	if (in) {
+		json_object_set(row, "scheduler", json_object_get(in, "scheduler"));
+		json_object_set(row, "device", json_object_get(in, "disk"));
+		json_object_set(row, "fs", json_object_get(in, "fs"));
+	}
+}
+
+static void fill_usage(json_t *row, const struct rusage *ru, double elapsed,
+		       uint64_t in, uint64_t out)
+{
+	json_object_set_new(row, "bytes_in", json_integer((json_int_t)in));
+	json_object_set_new(row, "bytes_out", json_integer((json_int_t)out));
+	json_object_set_new(row, "elapsed_s", json_real(elapsed));
+	json_object_set_new(row, "user_s", json_real(tv_s(ru->ru_utime)));
+	json_object_set_new(row, "sys_s", json_real(tv_s(ru->ru_stime)));
+	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
+	json_object_set_new(row, "minflt", json_integer(ru->ru_minflt));
+	json_object_set_new(row, "majflt", json_integer(ru->ru_majflt));
+	json_object_set_new(row, "nvcsw", json_integer(ru->ru_nvcsw));
+	json_object_set_new(row, "nivcsw", json_integer(ru->ru_nivcsw));
+	json_object_set_new(row, "mb_s", json_real(elapsed > 0 ?
+				  (double)in / elapsed / 1e6 : 0.0));
+}
+
+static int row_error(json_t *row, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int row_error(json_t *row, int err, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (json_is_null(json_object_get(row, "error")))
+		json_object_set_new(row, "error", json_string(msg));
+	errorf("%s", msg);
+	return err;
+}
+
+/* Sync, bring the inputs to the cache state, and prove it. */
+static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
+		       json_t *row)
+{
+	const char *how, *bad, *method;
+	double pct;
+	int ret;
+
+	if (!cfg->job.sink_null && !(cfg->strat->flags & STRAT_NO_OUTPUT))
+		runner_clean_outputs(cfg->job.out_dir, fl);
+	sync();
+	ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
+	if (ret)
+		return row_error(row, ret, "%s: preparing %s cache: %s", bad,
+				 cache_mode_name(cfg->cache), strerror(-ret));
+	ret = cache_residency(cfg->job.in_dir, fl, &pct, &method, &bad);
+	if (ret)
+		return row_error(row, ret, "%s: measuring residency: %s", bad,
+				 strerror(-ret));
+	json_object_set_new(row, "resident_pct_before", json_real(pct));
+	json_object_set_new(row, "cache_method", json_string(how));
+	json_object_set_new(row, "residency_method", json_string(method));
+	json_object_set_new(row, "cold_ok", cfg->cache == CACHE_COLD ?
+			    json_boolean(pct <= COLD_MAX_RESIDENT_PCT) : json_null());
+	if (cfg->cache == CACHE_COLD && pct > COLD_MAX_RESIDENT_PCT)
+		warnf("%s: %.1f%% of the input still cached after '%s': this "
+		      "cold run is flagged (cold_ok=false)", cfg->job.in_dir,
+		      pct, how);
+	return 0;
+}
+
+static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
+		 struct rusage *ru, double *elapsed, int *status)
+{
+	int go[2], res[2];
+	pid_t pid;
+	double t0;
+
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(res, O_CLOEXEC) < 0) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(go[0]); close(go[1]); close(res[0]); close(res[1]);
+		return err;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(res[0]);
+		child_main(cfg, go[0], res[1]);
+	}
+	close(go[0]);
+	close(res[1]);
+	if (cfg->hooks && cfg->hooks->started &&
+	    cfg->hooks->started(cfg->hooks->arg, pid))
+		json_object_set_new(row, "trace_error", json_string("probe filter"));
+	t0 = now_mono();
+	if (write(go[1], "g", 1) != 1)
+		kill(pid, SIGKILL);
+	close(go[1]);
+	*report = read_report(res[0]);
+	close(res[0]);
+	while (wait4(pid, status, 0, ru) < 0) {
+		if (errno != EINTR)
+			return -errno;
+	}
+	*elapsed = now_mono() - t0;
+	return 0;
+}
+
+static int check_output(const struct run_config *cfg, const struct filelist *fl,
+			const char *ref_hex, json_t *row)
+{
+	const char *bad;
+	uint64_t sum;
+	char hex[17];
+	int ret;
+
+	if (cfg->job.sink_null || (cfg->strat->flags & STRAT_NO_OUTPUT))
+		return 0;
+	ret = checksum_files(cfg->job.out_dir, fl, &sum, &bad);
+	if (ret) {
+		json_object_set_new(row, "verified", json_false());
+		return row_error(row, ret, "%s: reading output: %s", bad,
+				 strerror(-ret));
+	}
+	checksum_hex(sum, hex);
+	json_object_set_new(row, "checksum", json_string(hex));
+	if (!ref_hex)
+		return 0;
+	json_object_set_new(row, "verified", json_boolean(!strcmp(hex, ref_hex)));
+	if (strcmp(hex, ref_hex))
+		return row_error(row, -EBADMSG, "%s: output of strategy %s differs "
+				 "from the reference (xxh3 %s, expected %s); see "
+				 "`iostrat verify`", cfg->job.out_dir,
+				 cfg->strat->name, hex, ref_hex);
+	return 0;
+}
+
+int runner_rep(const struct run_config *cfg, const struct filelist *fl,
+	       unsigned rep, const char *ref_hex, json_t **rowp)
+{
+	json_t *row = row_new(cfg->bench, "run"), *report = NULL;
+	struct rusage ru;
+	double elapsed = 0;
+	int status = 0, ret;
+
+	*rowp = row;
+	fill_config(cfg, fl, rep, row);
+	json_object_set_new(row, "fsync", json_string(fsync_mode_name(cfg->job.fsync)));
+	ret = prepare_rep(cfg, fl, row);
+	if (ret)
+		return ret;
+	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
+		json_object_set_new(row, "trace_error", json_string("probe reset"));
+	ret = spawn(cfg, row, &report, &ru, &elapsed, &status);
+	if (ret)
+		return row_error(row, ret, "%s: starting the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
+	fill_usage(row, &ru, elapsed,
+		   (uint64_t)json_integer_value(json_object_get(report, "bytes_in")),
+		   (uint64_t)json_integer_value(json_object_get(report, "bytes_out")));
+	if (report)
+		row_merge(row, json_object_get(report, "extra"));
+	if (cfg->hooks && cfg->hooks->after)
+		cfg->hooks->after(cfg->hooks->arg, row);
+	if (WIFSIGNALED(status)) {
+		ret = row_error(row, -EINTR, "%s: strategy %s killed by signal %d (%s)",
+				cfg->job.in_dir, cfg->strat->name, WTERMSIG(status),
+				strsignal(WTERMSIG(status)));
+	} else if (WEXITSTATUS(status) || !report) {
+		const char *msg = json_string_value(json_object_get(report, "errmsg"));
+		int err = (int)json_integer_value(json_object_get(report, "ret"));
+
+		ret = row_error(row, err < 0 ? err : -EIO, "%s", msg && *msg ? msg :
+				"strategy failed without a message");
+	} else {
+		ret = check_output(cfg, fl, ref_hex, row);
+	}
+	json_decref(report);
+	return ret;
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The strategy contract (fio's ioengine_ops pattern).
+ *
+ * A strategy is one file under src/strategies/ that fills one
+ * `struct strategy` and is listed in src/strategies/registry.c.  The runner
+ * knows nothing strategy-specific: it builds a `struct job`, forks a child,
+ * calls ->run() in the child and records what ->run() put in run_stats.
+ *
+ * Contract for ->run():
+ *   - Transform every file job->files[i] of job->in_dir into
+ *     job->out_dir/job->files[i] with transform_chunk() (byte-identical to
+ *     the reference), unless the strategy has STRAT_NO_OUTPUT or
+ *     job->sink_null is set.
+ *   - Open outputs with out_open()/out_commit()/out_abort() (src/outfile.h)
+ *     so a failed run never leaves a complete-looking output file, and so
+ *     job->fsync is honoured the same way by every strategy.
+ *   - Honour job->threads (see per_file.h for the common "N threads share
+ *     the file list" driver), job->work, and job->bufsize/chunk/qd where
+ *     meaningful; 0 means "the strategy's default", and the strategy
+ *     records the value it actually used in st->extra.
+ *   - Return 0, or a negative errno after stats_fail() recorded which file
+ *     and what operation failed.  The message reaches the user as one line.
+ *   - Add bytes read and written to st->bytes_in / st->bytes_out (atomic
+ *     adds; threads share st).
+ *   - Strategy knobs and figures go to st->extra via stats_set_*();
+ *     they become extra columns of the result row.
+ */
+#ifndef IOSTRAT_STRATEGY_H
+#define IOSTRAT_STRATEGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <pthread.h>
+
+enum fsync_mode {
+	FSYNC_FILE = 0, /* fsync every output before it is renamed in place */
+	FSYNC_END,      /* one syncfs() of the output filesystem at the end */
+	FSYNC_NONE,     /* page-cache-only writes (the result says so) */
+};
+
+/* A strategy-specific option, accepted by `iostrat run` as --NAME[=VALUE]. */
+struct strategy_opt {
+	const char *name;
+	const char *help;
+	bool takes_value;
+};
+
+struct job_opt {
+	const char *name;
+	const char *value; /* "1" for a flag given without a value */
+};
+
+struct job {
+	const char *in_dir;
+	const char *out_dir;
+	char **files;        /* names relative to in_dir, sorted */
+	uint64_t *sizes;     /* sizes at job start */
+	size_t nfiles;
+	unsigned threads;    /* >= 1 */
+	unsigned work;       /* transform passes per line (DESIGN.md) */
+	size_t bufsize;      /* 0 = strategy default */
+	size_t chunk;        /* 0 = strategy default */
+	unsigned qd;         /* 0 = strategy default */
+	bool direct;         /* O_DIRECT where the strategy supports it */
+	bool sink_null;      /* read and transform, write nothing */
+	enum fsync_mode fsync;
+	const struct job_opt *opts; /* strategy-specific, see job_opt_get() */
+	size_t nopts;
+};
+
+#define STATS_ERRMSG_MAX 512
+
+struct json_t;
+
+struct run_stats {
+	uint64_t bytes_in;   /* atomic adds */
+	uint64_t bytes_out;  /* atomic adds */
+	struct json_t *extra; /* object: strategy knobs and figures */
+	pthread_mutex_t lock;
+	int err;             /* first error, negative errno */
+	char errmsg[STATS_ERRMSG_MAX];
+};
+
+enum {
+	STRAT_NO_OUTPUT = 1 << 0, /* writes nothing: exempt from verification */
+};
+
+struct strategy {
+	const char *name;
+	const char *summary;     /* one line for `iostrat list` and --help */
+	unsigned flags;
+	const struct strategy_opt *opts; /* NULL or {NULL}-terminated */
+	int (*run)(const struct job *job, struct run_stats *st);
+};
+
+/* registry.c */
+const struct strategy *strategy_find(const char *name);
+/* Iterate: for (i = 0; (s = strategy_at(i)); i++) */
+const struct strategy *strategy_at(size_t i);
+
+/* stats.c */
+void stats_init(struct run_stats *st);
+void stats_destroy(struct run_stats *st);
+/* Record the first failure (thread-safe) and return err (negative errno). */
+int stats_fail(struct run_stats *st, int err, const char *path,
+	       const char *what);
+/* Record a failure with a custom reason instead of strerror(err). */
+int stats_failf(struct run_stats *st, int err, const char *path,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+bool stats_failed(struct run_stats *st);
+void stats_add_in(struct run_stats *st, uint64_t n);
+void stats_add_out(struct run_stats *st, uint64_t n);
+void stats_set_int(struct run_stats *st, const char *key, long long v);
+void stats_set_str(struct run_stats *st, const char *key, const char *v);
+void stats_set_real(struct run_stats *st, const char *key, double v);
+
+/* job.c */
+const char *job_opt_get(const struct job *job, const char *name);
+/* Parse option NAME as a size (units k/m/g, KiB..). def if absent. */
+int job_opt_size(const struct job *job, const char *name, size_t def,
+		 size_t *out);
+/* Build "in_dir/files[i]" into buf. */
+void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,65 @@
+# Sourced by tests/*.sh.  One test case = one shell function run by `t`:
+#
+#   t name_of_behaviour  func [args...]
+#
+# func runs in a subshell with `set -e`; it passes by returning 0, fails
+# otherwise (message: the last line it printed, or `die "why"`), and skips
+# with `skip "reason"` (no root, no kernel feature, no device).
+# $IOSTRAT is the binary under test; $T a fresh temporary directory per
+# case, removed afterwards (loop devices and mounts: clean up with trap in
+# the function, or use with_loop_ext4 below).
+set -u
+: "${IOSTRAT:?run through tests/run.sh}"
+TV=${TV:-$TOP/../shared/testvectors}
+
+die() { echo "$*"; exit 1; }
+skip() { echo "SKIP-REASON $*"; exit 77; }
+need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
+need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+
+t() {
+	local name=$1; shift
+	local out rc
+	T=$(mktemp -d /tmp/iostrat-test.XXXXXX)
+	export T
+	out=$( (set -e; "$@") 2>&1 )
+	rc=$?
+	case $rc in
+	0) echo "PASS: $name" ;;
+	77) echo "SKIP: $name: $(printf '%s\n' "$out" | sed -n 's/^SKIP-REASON //p' | tail -n1)" ;;
+	*) echo "FAIL: $name: $(printf '%s\n' "$out" | tail -n 1)"
+	   printf '%s\n' "$out" | tail -n 20 | sed 's/^/    | /' ;;
+	esac
+	rm -rf "$T"
+}
+
+# run CMD..., expecting failure: non-zero exit and stderr matching REGEX
+#   expect_fail REGEX cmd...
+expect_fail() {
+	local re=$1; shift
+	local err rc=0
+	err=$("$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -ne 0 ] || die "expected failure, got exit 0: $*"
+	printf '%s\n' "$err" | grep -Eq -- "$re" || die "stderr did not match /$re/: $err"
+	[ "$(printf '%s\n' "$err" | grep -c .)" -le 3 ] || die "more than a short error: $err"
+}
+
+# Make an ext4 image of SIZE_MB on a loop device, mount it at $1.
+# Sets LOOPDEV; cleanup_loop undoes it (call from a trap).
+with_loop_ext4() {
+	local mnt=$1 size=${2:-64}
+	need_root
+	need_cmd losetup
+	need_cmd mkfs.ext4
+	truncate -s "${size}M" "$T/img"
+	mkfs.ext4 -q -F "$T/img" >/dev/null 2>&1 || skip "mkfs.ext4 failed"
+	LOOPDEV=$(losetup --find --show --direct-io=on "$T/img" 2>/dev/null) || skip "no loop device"
+	mkdir -p "$mnt"
+	mount "$LOOPDEV" "$mnt" || { losetup -d "$LOOPDEV"; skip "cannot mount loop ext4"; }
+	LOOPMNT=$mnt
+}
+cleanup_loop() {
+	[ -n "${LOOPMNT:-}" ] && umount "$LOOPMNT" 2>/dev/null
+	[ -n "${LOOPDEV:-}" ] && losetup -d "$LOOPDEV" 2>/dev/null
+	true
+}

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# iostrat run on bad input: one clear line naming the thing and the reason,
+# non-zero exit, inputs untouched, no complete-looking output left behind.
+. "$(dirname "$0")/lib.sh"
+
+mkdata() { "$IOSTRAT" gen "$T/in" --files ${1:-3} --lines ${2:-100} --width ${3:-50} >/dev/null; }
+
+missing_input() { expect_fail "$T/nope: input directory: No such file" "$IOSTRAT" run -s stream "$T/nope" "$T/out"; }
+input_not_a_directory() { : >"$T/f"; expect_fail "$T/f: input is not a directory" "$IOSTRAT" run -s stream "$T/f" "$T/out"; }
+output_equals_input() {
+	mkdata; sum=$(cat "$T"/in/* | md5sum)
+	expect_fail 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/in"
+	expect_fail 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/in/sub"
+	ln -s "$T/in" "$T/alias"
+	expect_fail 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/alias"
+	[ "$(cat "$T"/in/* | md5sum)" = "$sum" ] || die "input modified"
+}
+unknown_strategy() { mkdata; expect_fail 'bogus: unknown strategy' "$IOSTRAT" run -s bogus "$T/in" "$T/out"; }
+bad_numbers() {
+	mkdata
+	expect_fail 'threads: bad value .-1.' "$IOSTRAT" run -s stream "$T/in" "$T/out" --threads -1
+	expect_fail 'threads: bad value .0. \(must be 1' "$IOSTRAT" run -s stream "$T/in" "$T/out" --threads 0
+	expect_fail 'work: bad value .99999999999999999999999.' "$IOSTRAT" run -s stream "$T/in" "$T/out" --work 99999999999999999999999
+	expect_fail 'bufsize: bad value .12q.' "$IOSTRAT" run -s stream "$T/in" "$T/out" --bufsize 12q
+	expect_fail 'reps: bad value .x.' "$IOSTRAT" run -s stream "$T/in" "$T/out" --reps x
+	expect_fail 'cache: bad value .hot.' "$IOSTRAT" run -s stream "$T/in" "$T/out" --cache hot
+	expect_fail -- '--nope: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/out" --nope 3
+}
+non_regular_input_file() {
+	mkdata; mkfifo "$T/in/fifo"
+	expect_fail 'fifo: not a regular file' "$IOSTRAT" run -s buffer "$T/in" "$T/out"
+	rm "$T/in/fifo"; mkdir "$T/in/sub"
+	expect_fail 'sub: Is a directory' "$IOSTRAT" run -s buffer "$T/in" "$T/out"
+}
+unwritable_output() {
+	need_root
+	mkdata; mkdir "$T/ro"
+	mount -t tmpfs -o ro,size=1m tmpfs "$T/ro" || skip "cannot mount tmpfs"
+	trap 'umount "$T/ro"' EXIT
+	expect_fail "$T/ro.*(Read-only|not writable)" "$IOSTRAT" run -s stream "$T/in" "$T/ro"
+}
+full_output_filesystem() {
+	need_root
+	mkdata 4 20000 100
+	mkdir "$T/full"
+	mount -t tmpfs -o size=3m tmpfs "$T/full" || skip "cannot mount tmpfs"
+	trap 'umount "$T/full"' EXIT
+	sum=$(cat "$T"/in/* | md5sum)
+	for s in $("$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'); do
+		[ "$s" = direct ] && continue # tmpfs refuses O_DIRECT: tested with direct
+		rm -rf "$T/full"/* "$T/full"/.[!.]* 2>/dev/null || true
+		expect_fail "$T/full/.*No space left on device" "$IOSTRAT" run -s "$s" "$T/in" "$T/full" --reps 1 --cache asis
+		for f in "$T"/full/* ; do
+			[ -e "$f" ] || continue
+			cmp -s "$f" <("$IOSTRAT" run -s buffer "$T/in" "$T/x" --reps 1 >/dev/null; cat "$T/x/$(basename "$f")") ||
+				die "$s left incomplete output $f"
+		done
+		ls -A "$T/full" | grep -q iostrat-tmp && die "$s left temp files"
+	done
+	[ "$(cat "$T"/in/* | md5sum)" = "$sum" ] || die "input modified"
+}
+file_disappears_mid_run() {
+	mkdata 40 2000 200
+	( sleep 0.3; rm -f "$T/in/f000039.txt" ) &
+	expect_fail 'f000039.txt: (open|read.*): No such file' "$IOSTRAT" run -s stream "$T/in" "$T/out" --work 200 --reps 1 --cache asis
+	wait
+	[ ! -e "$T/out/f000039.txt" ] || die "output for vanished file"
+}
+
+t missing_input_is_named missing_input
+t input_not_a_directory_is_refused input_not_a_directory
+t output_equal_to_or_inside_input_is_refused output_equals_input
+t unknown_strategy_is_named unknown_strategy
+t bad_numbers_are_rejected_with_the_option_named bad_numbers
+t fifo_or_directory_among_inputs_is_refused non_regular_input_file
+t unwritable_output_is_refused unwritable_output
+t full_output_filesystem_fails_cleanly full_output_filesystem
+t file_disappearing_mid_run_is_named file_disappears_mid_run
