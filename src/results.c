@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "row.h"
+#include "stats_math.h"
+#include "util.h"
+
+static int join(char *out, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(out, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int write_json_file(const char *path, json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = write_file_atomic(path, s, strlen(s));
+	free(s);
+	return ret;
+}
+
+static int open_jsonl(struct results_dir *r)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	join(p, r->path, "results.jsonl");
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_errno(-errno, p, "opening");
+	r->jsonl = fdopen(fd, "a");
+	if (!r->jsonl) {
+		close(fd);
+		return error_errno(-ENOMEM, p, "opening");
+	}
+	return 0;
+}
+
+int results_open(struct results_dir *r, const char *dir, const char *name,
+		 json_t *env)
+{
+	char p[PATH_MAX];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (dir) {
+		snprintf(r->path, sizeof(r->path), "%s", dir);
+	} else {
+		time_t now = time(NULL);
+		struct tm tm;
+		char ts[32];
+
+		gmtime_r(&now, &tm);
+		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+		snprintf(r->path, sizeof(r->path), "results/%s-%s", ts, name);
+	}
+	ret = mkdir_p(r->path, 0755);
+	if (ret)
+		return error_errno(ret, r->path, "creating results directory");
+	join(p, r->path, "results.jsonl");
+	if (!access(p, F_OK)) {
+		errorf("%s: has results already (use --resume, or another --out)",
+		       r->path);
+		return -EEXIST;
+	}
+	if (env) {
+		join(p, r->path, "env.json");
+		ret = write_json_file(p, env);
+		if (ret)
+			return error_errno(ret, p, "writing");
+	}
+	r->rows = json_array();
+	return open_jsonl(r);
+}
+
+int results_resume(struct results_dir *r, const char *dir)
+{
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", dir);
+	ret = results_load(dir, &r->rows);
+	if (ret)
+		return ret;
+	return open_jsonl(r);
+}
+
+int results_append(struct results_dir *r, json_t *row)
+{
+	char p[PATH_MAX];
+
+	join(p, r->path, "results.jsonl");
+	if (row_write_jsonl(r->jsonl, row) || fflush(r->jsonl) ||
+	    fsync(fileno(r->jsonl)) < 0)
+		return error_errno(errno ? -errno : -EIO, p, "appending a row");
+	json_array_append(r->rows, row);
+	return 0;
+}
+
+int results_write_csv(const char *path, json_t *rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = row_write_csv(f, rows);
+	if (fclose(f) || ret) {
+		free(buf);
+		return -EIO;
+	}
+	ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret;
+}
+
+int results_finish(struct results_dir *r)
+{
+	char p[PATH_MAX];
+	json_t *sum;
+	int ret;
+
+	join(p, r->path, "results.csv");
+	ret = results_write_csv(p, r->rows);
+	if (ret)
+		return error_errno(ret, p, "writing");
+	sum = results_summarize(r->rows);
+	join(p, r->path, "summary.csv");
+	ret = results_write_csv(p, sum);
+	json_decref(sum);
+	if (ret)
+		return error_errno(ret, p, "writing");
+	return 0;
+}
+
+void results_close(struct results_dir *r)
+{
+	if (r->jsonl)
+		fclose(r->jsonl);
+	r->jsonl = NULL;
+	json_decref(r->rows);
+	r->rows = NULL;
+}
+
+int results_load(const char *dir, json_t **rows)
+{
+	char p[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	FILE *f;
+
+	join(p, dir, "results.jsonl");
+	f = fopen(p, "re");
+	if (!f)
+		return error_errno(-errno, p, "opening");
+	*rows = json_array();
+	while (getline(&line, &cap, f) > 0) {
+		json_error_t e;
+		json_t *o;
+
+		lineno++;
+		if (line[0] == '\n')
+			continue;
+		o = json_loads(line, 0, &e);
+		if (!o || !json_is_object(o)) {
+			json_decref(o);
+			if (!feof(f) && fgetc(f) != EOF) {
+				errorf("%s:%u: not a result row (%s)", p, lineno, e.text);
+				free(line);
+				fclose(f);
+				json_decref(*rows);
+				*rows = NULL;
+				return -EINVAL;
+			}
+			warnf("%s:%u: skipping a truncated last row", p, lineno);
+			break;
+		}
+		json_array_append_new(*rows, o);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+const char *results_metric(json_t *row)
+{
+	const char *m = json_string_value(json_object_get(row, "metric"));
+
+	return m ? m : "elapsed_s";
+}
+
+/* Per-repetition figures: summarized as medians, not copied. */
+static int is_figure(const char *k, json_t *v)
+{
+	static const char *const ident[] = {
+		"schema", "rep", "files", "threads", "work", "bufsize", "chunk",
+		"qd", "block_size", "msg_size", "count", "bytes_in", "bytes_out",
+		"alignment", NULL,
+	};
+
+	if (!json_is_number(v))
+		return 0;
+	for (size_t i = 0; ident[i]; i++)
+		if (!strcmp(k, ident[i]))
+			return 0;
+	return 1;
+}
+
+static void summarize_group(json_t *group, json_t *out)
+{
+	json_t *first = json_array_get(group, 0), *v;
+	const char *metric = results_metric(first), *k;
+	size_t n = json_array_size(group), i, ok = 0;
+	double *vals = calloc(n, sizeof(double));
+	struct summary s;
+	json_t *row;
+
+	json_object_set(out, "config_id", json_object_get(first, "config_id"));
+	json_object_set_new(out, "metric", json_string(metric));
+	json_array_foreach(group, i, row) {
+		v = json_object_get(row, metric);
+		if (json_is_number(v) && json_is_null(json_object_get(row, "error")))
+			vals[ok++] = json_number_value(v);
+	}
+	summarize(vals, ok, &s);
+	json_object_set_new(out, "n", json_integer((json_int_t)ok));
+	json_object_set_new(out, "median", json_real(s.median));
+	json_object_set_new(out, "min", json_real(s.min));
+	json_object_set_new(out, "max", json_real(s.max));
+	json_object_set_new(out, "rsd_pct", json_real(s.rsd_pct));
+	json_object_set_new(out, "q1", json_real(s.q1));
+	json_object_set_new(out, "q3", json_real(s.q3));
+	json_object_set_new(out, "errors", json_integer((json_int_t)(n - ok)));
+	json_object_foreach(first, k, v) {
+		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error"))
+			continue;
+		if (!is_figure(k, v)) {
+			json_object_set(out, k, v);
+			continue;
+		}
+		ok = 0;
+		json_array_foreach(group, i, row) {
+			json_t *x = json_object_get(row, k);
+
+			if (json_is_number(x))
+				vals[ok++] = json_number_value(x);
+		}
+		summarize(vals, ok, &s);
+		json_object_set_new(out, k, ok ? json_real(s.median) : json_null());
+	}
+	free(vals);
+}
+
+json_t *results_summarize(json_t *rows)
+{
+	json_t *groups = json_object(), *order = json_array(), *out = json_array();
+	json_t *row, *id;
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		json_t *g;
+
+		if (!cid)
+			cid = "-";
+		g = json_object_get(groups, cid);
+		if (!g) {
+			g = json_array();
+			json_object_set_new(groups, cid, g);
+			json_array_append_new(order, json_string(cid));
+		}
+		json_array_append(g, row);
+	}
+	json_array_foreach(order, i, id) {
+		json_t *s = json_object();
+
+		summarize_group(json_object_get(groups, json_string_value(id)), s);
+		json_array_append_new(out, s);
+	}
+	json_decref(groups);
+	json_decref(order);
+	return out;
+}

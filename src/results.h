@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_RESULTS_H
+#define IOSTRAT_RESULTS_H
+
+#include <limits.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/*
+ * A results directory (DESIGN.md "Results and plots"):
+ *   results.jsonl  one row per measured repetition, appended and fsync'd
+ *                  row by row, so a crash loses at most the running one
+ *   results.csv    the same rows, flat (rewritten atomically at finish)
+ *   summary.csv    one row per config_id: n, median, min, max, rsd_pct,
+ *                  q1, q3 of the metric, medians of every other figure
+ *   env.json       the machine context
+ * Every subcommand that measures (bench, sweep, net, fio, sched) writes one
+ * through this API, so report and plot read them all alike.
+ */
+struct results_dir {
+	char path[PATH_MAX];
+	FILE *jsonl;
+	json_t *rows; /* every row, in order: for the CSVs */
+};
+
+/* Create dir (mkdir -p) or, when dir is NULL, results/<UTC time>-<name>.
+ * Writes env.json if env is given.  Fails if dir has results already
+ * (use results_resume).  Prints its errors. */
+int results_open(struct results_dir *r, const char *dir, const char *name,
+		 json_t *env);
+/* Open an existing directory for appending (--resume): rows loaded. */
+int results_resume(struct results_dir *r, const char *dir);
+/* Append one row to results.jsonl (fsync'd) and to r->rows. */
+int results_append(struct results_dir *r, json_t *row);
+/* Write results.csv and summary.csv (atomically) from r->rows. */
+int results_finish(struct results_dir *r);
+void results_close(struct results_dir *r);
+
+/* Load DIR/results.jsonl into an array (a truncated last line, from a
+ * crash, is skipped with a warning).  Prints its errors. */
+int results_load(const char *dir, json_t **rows);
+/* summary rows (one object per config_id, in first-seen order). */
+json_t *results_summarize(json_t *rows);
+/* The metric a row is summarized by: its "metric" key, else elapsed_s. */
+const char *results_metric(json_t *row);
+/* Write a JSON array of flat objects as CSV, atomically, to path. */
+int results_write_csv(const char *path, json_t *rows);
+
+#endif
