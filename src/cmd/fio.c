@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../commands.h"
+#include "../dataset.h"
+#include "../env.h"
+#include "../fio/fio.h"
+#include "../results.h"
+#include "../row.h"
+#include "../util.h"
+
+struct fio_args {
+	const char *job, *dataset, *out, *scratch, *parse_only;
+	double scale;
+	uint64_t bs;
+	unsigned qd, reps;
+	bool direct, fsync, json;
+	enum cache_mode cache;
+};
+
+static void fio_usage(FILE *f)
+{
+	fputs("usage: iostrat fio JOB [--dataset PRESET|DIR] [--scale F] [--bs B] [--qd N]\n"
+	      "                       [--direct] [--cache cold|warm|asis] [--no-fsync]\n"
+	      "                       [--reps R] [--out DIR] [--scratch DIR] [--json]\n\n"
+	      "Run one fio baseline (fio-jobs/JOB.fio, or a path) on the files of a data\n"
+	      "set: a directory, or a preset generated at --scale (default 0.01) into\n"
+	      "$IOSTRAT_DATA (default data/).  Rows (kind=fio) and fio's own JSON go to\n"
+	      "the results directory (--out, default results/<time>-fio-JOB).\n"
+	      "Defaults: --bs 1M --qd 8 --cache cold, fsync on close.\n\n"
+	      "       iostrat fio --parse FIO.json\n"
+	      "Read an fio JSON output (--output-format=json) and print the row iostrat\n"
+	      "makes of it.\n", f);
+}
+
+static int parse(struct fio_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int ret = 0, takes = 1;
+
+		if (!strcmp(o, "--direct") || !strcmp(o, "--no-fsync") || !strcmp(o, "--json")) {
+			*(!strcmp(o, "--direct") ? &a->direct : !strcmp(o, "--json") ?
+			  &a->json : &a->fsync) = strcmp(o, "--no-fsync") != 0;
+			continue;
+		}
+		if (o[0] != '-') {
+			if (a->job) {
+				errorf("fio: one JOB only ('%s' and '%s')", a->job, o);
+				return -EINVAL;
+			}
+			a->job = o;
+			continue;
+		}
+		if (!v) {
+			errorf("%s: missing value", o);
+			return -EINVAL;
+		}
+		if (!strcmp(o, "--parse"))
+			a->parse_only = v;
+		else if (!strcmp(o, "--dataset"))
+			a->dataset = v;
+		else if (!strcmp(o, "--out"))
+			a->out = v;
+		else if (!strcmp(o, "--scratch"))
+			a->scratch = v;
+		else if (!strcmp(o, "--scale")) {
+			if (parse_double(v, &a->scale) || a->scale <= 0) {
+				errorf("--scale: bad value '%s'", v);
+				ret = -EINVAL;
+			}
+		} else if (!strcmp(o, "--bs"))
+			ret = opt_size("--bs", v, 512, 1ULL << 30, &a->bs);
+		else if (!strcmp(o, "--qd"))
+			ret = opt_uint("--qd", v, 1, 4096, &a->qd);
+		else if (!strcmp(o, "--reps"))
+			ret = opt_uint("--reps", v, 1, 1000, &a->reps);
+		else if (!strcmp(o, "--cache")) {
+			if (cache_mode_parse(v, &a->cache)) {
+				errorf("--cache: bad value '%s' (cold, warm or asis)", v);
+				ret = -EINVAL;
+			}
+		} else {
+			errorf("%s: unknown option (iostrat fio --help)", o);
+			ret = -EINVAL;
+			takes = 0;
+		}
+		if (ret)
+			return ret;
+		i += takes;
+	}
+	if (!a->job && !a->parse_only) {
+		errorf("fio: JOB is required (a name in fio-jobs/ or a path)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A directory, or a preset generated (once) into $IOSTRAT_DATA. */
+static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
+			   const char **label)
+{
+	const char *data = getenv("IOSTRAT_DATA");
+	struct dataset_spec s = { .seed = 1 };
+	struct stat sb;
+	int reused;
+
+	if (!a->dataset)
+		a->dataset = "big";
+	if (!stat(a->dataset, &sb) && S_ISDIR(sb.st_mode)) {
+		snprintf(dir, len, "%s", a->dataset);
+		*label = a->dataset;
+		return 0;
+	}
+	if (dataset_preset(a->dataset, a->scale, &s)) {
+		errorf("%s: neither a directory nor a preset (small, medium-short, "
+		       "medium-long, big)", a->dataset);
+		return -EINVAL;
+	}
+	snprintf(dir, len, "%s/%s-s%g-seed1", data && *data ? data : "data",
+		 a->dataset, a->scale);
+	*label = a->dataset;
+	return dataset_generate(dir, &s, &reused);
+}
+
+static void print_row(json_t *r)
+{
+	printf("%-22s %8.1f MB/s  read %8.1f MB/s (%.0f IOPS, clat p50 %.0f us p99 %.0f us)  "
+	       "write %8.1f MB/s  elapsed %.3f s  mirrors: %s\n",
+	       json_string_value(json_object_get(r, "strategy")),
+	       json_real_value(json_object_get(r, "mb_s")),
+	       json_real_value(json_object_get(r, "read_mb_s")),
+	       json_real_value(json_object_get(r, "read_iops")),
+	       json_real_value(json_object_get(r, "read_clat_p50_us")),
+	       json_real_value(json_object_get(r, "read_clat_p99_us")),
+	       json_real_value(json_object_get(r, "write_mb_s")),
+	       json_real_value(json_object_get(r, "elapsed_s")),
+	       *json_string_value(json_object_get(r, "baseline_of")) ?
+	       json_string_value(json_object_get(r, "baseline_of")) : "-");
+}
+
+static int run_all(struct fio_args *a, const char *job, const char *dir,
+		   const char *label, struct filelist *fl)
+{
+	const char *labels[] = { "in", NULL }, *paths[] = { dir, NULL };
+	char scratch[PATH_MAX], json_out[PATH_MAX], stem[128], name[160];
+	const char *base = strrchr(job, '/') ? strrchr(job, '/') + 1 : job;
+	struct results_dir rd;
+	json_t *env = env_capture(labels, paths);
+	int ret;
+
+	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
+	snprintf(name, sizeof(name), "fio-%s", stem);
+	ret = results_open(&rd, a->out, name, env);
+	json_decref(env);
+	if (ret)
+		return ret;
+	snprintf(scratch, sizeof(scratch), "%s", a->scratch ? a->scratch : rd.path);
+	for (unsigned r = 1; !ret && r <= a->reps; r++) {
+		struct fio_params p = {
+			.job = job, .in_dir = dir, .fl = fl, .scratch = scratch,
+			.bs = a->bs, .qd = a->qd, .direct = a->direct, .fsync = a->fsync,
+			.cache = a->cache, .json_out = json_out, .bench = NULL,
+			.dataset = label,
+		};
+		json_t *row;
+
+		snprintf(json_out, sizeof(json_out), "%s/fio-%s-rep%u.json", rd.path, stem, r);
+		ret = fio_run(&p, &row);
+		json_object_set_new(row, "rep", json_integer(r));
+		if (!ret) {
+			ret = results_append(&rd, row);
+			if (a->json)
+				row_write_jsonl(stdout, row);
+			else
+				print_row(row);
+		}
+		json_decref(row);
+	}
+	if (!ret)
+		ret = results_finish(&rd);
+	if (!ret && !a->json)
+		printf("results: %s\n", rd.path);
+	results_close(&rd);
+	return ret;
+}
+
+static int parse_file(const char *path)
+{
+	json_error_t e;
+	json_t *j = json_load_file(path, 0, &e), *row;
+	const char *why;
+	int ret;
+
+	if (!j) {
+		errorf("%s: not fio JSON (%s, line %d)", path, e.text, e.line);
+		return 1;
+	}
+	row = row_new(NULL, "fio");
+	ret = fio_parse_json(j, row, &why);
+	if (ret)
+		errorf("%s: fio JSON lacks the '%s' section", path, why);
+	else
+		row_write_jsonl(stdout, row);
+	json_decref(row);
+	json_decref(j);
+	return ret ? 1 : 0;
+}
+
+int cmd_fio(int argc, char **argv)
+{
+	struct fio_args a = { .scale = 0.01, .bs = 1 << 20, .qd = 8, .reps = 1,
+			      .fsync = true, .cache = CACHE_COLD };
+	char job[PATH_MAX], dir[PATH_MAX], ver[64];
+	const char *label, *bad;
+	struct filelist fl;
+	int ret;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fio_usage(stdout);
+			return 0;
+		}
+	if (parse(&a, argc, argv))
+		return 2;
+	if (a.parse_only)
+		return parse_file(a.parse_only);
+	if (fio_version(ver, sizeof(ver))) {
+		errorf("fio: not installed (apt-get install fio, or make deps)");
+		return 1;
+	}
+	ret = fio_job_path(a.job, job, sizeof(job));
+	if (ret) {
+		errorf("%s: no such fio job (%s); see fio-jobs/", a.job, strerror(-ret));
+		return 1;
+	}
+	if (resolve_dataset(&a, dir, sizeof(dir), &label))
+		return 1;
+	ret = filelist_scan(dir, &fl, &bad);
+	if (ret) {
+		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" : strerror(-ret));
+		filelist_free(&fl);
+		return 1;
+	}
+	if (!fl.n) {
+		errorf("%s: no input files", dir);
+		filelist_free(&fl);
+		return 1;
+	}
+	ret = run_all(&a, job, dir, label, &fl);
+	filelist_free(&fl);
+	return ret ? 1 : 0;
+}

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../blockdev.h"
+#include "../env.h"
+#include "../row.h"
+#include "../util.h"
+#include "fio.h"
+
+int fio_version(char *buf, size_t len)
+{
+	FILE *p = popen("fio --version 2>/dev/null", "r");
+	int st;
+
+	if (!p)
+		return -errno;
+	if (!fgets(buf, (int)len, p))
+		buf[0] = 0;
+	st = pclose(p);
+	buf[strcspn(buf, "\n")] = 0;
+	if (st != 0 || !buf[0])
+		return -ENOENT;
+	return 0;
+}
+
+int fio_job_dir(char *out, size_t len)
+{
+	const char *env = getenv("IOSTRAT_FIO_JOBS");
+	char exe[PATH_MAX], *slash;
+	ssize_t n;
+
+	if (env && *env) {
+		snprintf(out, len, "%s", env);
+		return 0;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = 0;
+		for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++) {
+			*slash = 0;
+			snprintf(out, len, "%s/fio-jobs", exe);
+			if (!access(out, R_OK))
+				return 0;
+			snprintf(out, len, "%s/share/iostrat/fio-jobs", exe);
+			if (!access(out, R_OK))
+				return 0;
+		}
+	}
+	snprintf(out, len, "/usr/local/share/iostrat/fio-jobs");
+	return access(out, R_OK) ? -ENOENT : 0;
+}
+
+int fio_job_path(const char *name, char *out, size_t len)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return access(out, R_OK) ? -errno : 0;
+	}
+	ret = fio_job_dir(dir, sizeof(dir));
+	if (ret)
+		return ret;
+	snprintf(out, len, "%s/%s%s", dir, name,
+		 strstr(name, ".fio") ? "" : ".fio");
+	return access(out, R_OK) ? -errno : 0;
+}
+
+int fio_job_mirrors(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+
+	buf[0] = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *m = strstr(line, "; mirrors:");
+
+		if (line[0] != ';')
+			break;
+		if (m == line) {
+			m += strlen("; mirrors:");
+			m += strspn(m, " ");
+			m[strcspn(m, "\n")] = 0;
+			snprintf(buf, len, "%s", strcmp(m, "-") ? m : "");
+			break;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static int mirrors_has(const char *list, const char *want)
+{
+	char copy[256], *save, *tok;
+
+	snprintf(copy, sizeof(copy), "%s", list);
+	for (tok = strtok_r(copy, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save))
+		if (!strcmp(tok, want))
+			return 1;
+	return 0;
+}
+
+int fio_job_for(const char *strategy, bool direct, char *out, size_t len)
+{
+	static const char *const jobs[] = { "seq-psync", "mmap", "direct-psync",
+					     "uring-buffered", "uring-direct", NULL };
+	char want[128], m[256];
+
+	snprintf(want, sizeof(want), "%s%s", strategy,
+		 direct && strcmp(strategy, "direct") ? "+direct" : "");
+	for (size_t i = 0; jobs[i]; i++) {
+		if (fio_job_path(jobs[i], out, len) || fio_job_mirrors(out, m, sizeof(m)))
+			continue;
+		if (mirrors_has(m, want))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* "a:b:c" of dir/names, or of scratch/fio-out-N; fio splits on ':'. */
+static char *file_list(const char *dir, const struct filelist *fl, int outputs)
+{
+	size_t cap = 1, n = 0;
+	char *s;
+
+	for (size_t i = 0; i < fl->n; i++)
+		cap += strlen(dir) + strlen(fl->names[i]) + 32;
+	s = malloc(cap);
+	if (!s)
+		return NULL;
+	s[0] = 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		if (outputs)
+			n += (size_t)snprintf(s + n, cap - n, "%s%s/fio-out-%zu", i ? ":" : "",
+					      dir, i);
+		else
+			n += (size_t)snprintf(s + n, cap - n, "%s%s/%s", i ? ":" : "", dir,
+					      fl->names[i]);
+	}
+	return s;
+}
+
+static void set_env_u64(const char *k, uint64_t v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	setenv(k, buf, 1);
+}
+
+static int set_job_env(const struct fio_params *p)
+{
+	char *in = file_list(p->in_dir, p->fl, 0), *out = file_list(p->scratch, p->fl, 1);
+
+	if (!in || !out) {
+		free(in);
+		free(out);
+		return -ENOMEM;
+	}
+	setenv("IOSTRAT_FILES", in, 1);
+	setenv("IOSTRAT_OUTFILES", out, 1);
+	free(in);
+	free(out);
+	set_env_u64("IOSTRAT_SIZE", p->fl->total);
+	set_env_u64("IOSTRAT_BS", p->bs);
+	set_env_u64("IOSTRAT_QD", p->qd);
+	set_env_u64("IOSTRAT_DIRECT", p->direct);
+	set_env_u64("IOSTRAT_FSYNC", p->fsync);
+	return 0;
+}
+
+static void remove_outputs(const struct fio_params *p)
+{
+	char path[PATH_MAX];
+
+	for (size_t i = 0; i < p->fl->n; i++) {
+		snprintf(path, sizeof(path), "%s/fio-out-%zu", p->scratch, i);
+		unlink(path);
+	}
+}
+
+/* fio as a child: stdout to nowhere, stderr kept for the error line. */
+static int spawn_fio(const struct fio_params *p, const char *errlog,
+		     struct rusage *ru, double *wall)
+{
+	char out_opt[PATH_MAX + 16];
+	int status;
+	double t0 = now_mono();
+	pid_t pid;
+
+	snprintf(out_opt, sizeof(out_opt), "--output=%s", p->json_out);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+		if (fd >= 0) {
+			dup2(fd, 2);
+			dup2(fd, 1);
+		}
+		execlp("fio", "fio", "--output-format=json", out_opt, p->job,
+		       (char *)NULL);
+		_exit(127);
+	}
+	while (wait4(pid, &status, 0, ru) < 0)
+		if (errno != EINTR)
+			return -errno;
+	*wall = now_mono() - t0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+		return -ENOENT;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
+}
+
+static void first_error_line(const char *log, char *buf, size_t len)
+{
+	char *txt = NULL, *line, *save;
+
+	snprintf(buf, len, "fio failed");
+	if (read_file_small(log, &txt, NULL))
+		return;
+	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strstr(line, "error") || strstr(line, "fio:")) {
+			snprintf(buf, len, "%s", line);
+			break;
+		}
+	}
+	free(txt);
+}
+
+static void set_device_columns(const char *dir, json_t *row)
+{
+	json_t *bd = blockdev_json(dir);
+
+	json_object_set(row, "scheduler", json_object_get(bd, "scheduler"));
+	json_object_set(row, "device", json_object_get(bd, "disk"));
+	json_object_set(row, "fs", json_object_get(bd, "fs"));
+	json_decref(bd);
+}
+
+static void fill_row(const struct fio_params *p, json_t *row, double resident,
+		     const struct rusage *ru, double wall)
+{
+	char id[512], mirrors[256];
+	const char *base = strrchr(p->job, '/') ? strrchr(p->job, '/') + 1 : p->job;
+	char stem[128];
+
+	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
+	fio_job_mirrors(p->job, mirrors, sizeof(mirrors));
+	snprintf(id, sizeof(id), "%s/fio-%s/b%llu/q%u/%s%s", p->dataset ? p->dataset : "-",
+		 stem, (unsigned long long)p->bs, p->qd, p->direct ? "direct/" : "",
+		 cache_mode_name(p->cache));
+	json_object_set_new(row, "config_id", json_string(id));
+	if (p->dataset)
+		json_object_set_new(row, "dataset", json_string(p->dataset));
+	json_object_set_new(row, "files", json_integer((json_int_t)p->fl->n));
+	json_object_set_new(row, "strategy", json_sprintf("fio-%s", stem));
+	json_object_set_new(row, "threads", json_integer(1));
+	json_object_set_new(row, "bufsize", json_integer((json_int_t)p->bs));
+	json_object_set_new(row, "qd", json_integer(p->qd));
+	json_object_set_new(row, "direct", json_boolean(p->direct));
+	json_object_set_new(row, "cache", json_string(cache_mode_name(p->cache)));
+	json_object_set_new(row, "resident_pct_before", json_real(resident));
+	json_object_set_new(row, "user_s", json_real((double)ru->ru_utime.tv_sec +
+						     ru->ru_utime.tv_usec / 1e6));
+	json_object_set_new(row, "sys_s", json_real((double)ru->ru_stime.tv_sec +
+						    ru->ru_stime.tv_usec / 1e6));
+	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
+	json_object_set_new(row, "minflt", json_integer(ru->ru_minflt));
+	json_object_set_new(row, "majflt", json_integer(ru->ru_majflt));
+	json_object_set_new(row, "nvcsw", json_integer(ru->ru_nvcsw));
+	json_object_set_new(row, "nivcsw", json_integer(ru->ru_nivcsw));
+	json_object_set_new(row, "traced", json_false());
+	json_object_set_new(row, "kernel", json_string(env_kernel()));
+	json_object_set_new(row, "host", json_string(env_host()));
+	json_object_set_new(row, "baseline_of", json_string(mirrors));
+	json_object_set_new(row, "fio_job", json_string(base));
+	json_object_set_new(row, "fio_wall_s", json_real(wall));
+	json_object_set_new(row, "fsync", json_string(p->fsync ? "file" : "none"));
+	set_device_columns(p->in_dir, row);
+}
+
+static int parse_output(const struct fio_params *p, json_t *row)
+{
+	json_error_t e;
+	const char *why;
+	json_t *j = json_load_file(p->json_out, 0, &e);
+	int ret;
+
+	if (!j) {
+		errorf("%s: fio's JSON does not parse (%s, line %d)", p->json_out,
+		       e.text, e.line);
+		return -EINVAL;
+	}
+	ret = fio_parse_json(j, row, &why);
+	json_decref(j);
+	if (ret) {
+		errorf("%s: fio's JSON lacks the '%s' section this version of iostrat "
+		       "reads", p->json_out, why);
+		return ret;
+	}
+	/* the measured time is fio's own runtime, not its start-up */
+	json_object_set(row, "elapsed_s", json_object_get(row, "fio_elapsed_s"));
+	return 0;
+}
+
+int fio_run(const struct fio_params *p, json_t **rowp)
+{
+	char errlog[PATH_MAX], msg[512];
+	const char *how, *bad, *method;
+	json_t *row = row_new(p->bench, "fio");
+	struct rusage ru;
+	double resident = 0, wall = 0;
+	int ret;
+
+	*rowp = row;
+	snprintf(errlog, sizeof(errlog), "%s.log", p->json_out);
+	ret = set_job_env(p);
+	if (!ret) {
+		remove_outputs(p);
+		sync();
+		ret = cache_prepare(p->in_dir, p->fl, p->cache, &how, &bad);
+		if (!ret)
+			ret = cache_residency(p->in_dir, p->fl, &resident, &method, &bad);
+		if (ret)
+			error_errno(ret, bad, "preparing the cache for fio");
+	}
+	if (!ret) {
+		ret = spawn_fio(p, errlog, &ru, &wall);
+		if (ret == -ENOENT)
+			errorf("fio: not installed (apt-get install fio); no baseline");
+		else if (ret) {
+			first_error_line(errlog, msg, sizeof(msg));
+			errorf("%s: %s", p->job, msg);
+		}
+	}
+	remove_outputs(p);
+	if (!ret) {
+		fill_row(p, row, resident, &ru, wall);
+		ret = parse_output(p, row);
+	}
+	if (!ret)
+		unlink(errlog); /* kept only when fio failed */
+	if (ret)
+		json_object_set_new(row, "error", json_string("fio baseline failed"));
+	return ret;
+}

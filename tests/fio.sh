@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# fio baselines: every job file parses and runs on a small data set; the
+# rows carry fio's own numbers; missing fio or a JSON without a field is a
+# clear message.
+. "$(dirname "$0")/lib.sh"
+need_fio() { command -v fio >/dev/null || skip "fio not installed"; }
+
+mkdata() { "$IOSTRAT" gen "$T/in" --files 3 --lines 2000 --width 700 >/dev/null; }
+
+every_job_file_parses() {
+	need_fio
+	for j in "$TOP"/fio-jobs/*.fio; do
+		head -1 "$j" | grep -q '^; iostrat baseline:' || die "$j: no opening comment"
+		grep -q '^; mirrors:' "$j" || die "$j: no mirrors line"
+		IOSTRAT_FILES=/tmp/a:/tmp/b IOSTRAT_OUTFILES=/tmp/c:/tmp/d IOSTRAT_SIZE=1m \
+		IOSTRAT_BS=64k IOSTRAT_QD=4 IOSTRAT_DIRECT=0 IOSTRAT_FSYNC=1 \
+			fio --parse-only "$j" >/dev/null 2>&1 || die "$j does not parse"
+	done
+}
+
+every_job_runs_on_a_data_set() {
+	need_fio
+	mkdata
+	for j in "$TOP"/fio-jobs/*.fio; do
+		n=$(basename "$j" .fio)
+		"$IOSTRAT" fio "$n" --dataset "$T/in" --bs 64k --qd 4 --cache asis \
+			--out "$T/r-$n" --json >"$T/row" || die "$n failed"
+		python3 - "$T/row" "$T/r-$n/fio-$n-rep1.json" <<'PY' || die "$n: row does not carry fio's numbers"
+import json, sys
+row = json.loads(open(sys.argv[1]).readline())
+fio = json.load(open(sys.argv[2]))
+rbw = sum(j["read"]["bw_bytes"] for j in fio["jobs"]) / 1e6
+wbw = sum(j["write"]["bw_bytes"] for j in fio["jobs"]) / 1e6
+assert abs(row["read_mb_s"] - rbw) < 1e-6 * max(1, rbw), (row["read_mb_s"], rbw)
+assert abs(row["write_mb_s"] - wbw) < 1e-6 * max(1, wbw), (row["write_mb_s"], wbw)
+assert row["kind"] == "fio" and row["fio_version"] == fio["fio version"]
+assert row["bytes_in"] == sum(j["read"]["io_bytes"] for j in fio["jobs"])
+assert row["elapsed_s"] > 0 and row["mb_s"] > 0
+PY
+		[ ! -e "$T/r-$n/fio-$n-rep1.json.log" ] || die "$n left its log"
+		ls "$T" | grep -q fio-out && die "$n left scratch files"
+		true
+	done
+	python3 -c "import csv;r=list(csv.DictReader(open('$T/r-seq-psync/results.csv')));assert r[0]['baseline_of']=='stream buffer',r[0]" ||
+		die "baseline_of not in the CSV"
+}
+
+parser_reads_real_fio_json() {
+	need_fio
+	mkdata
+	"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 128k --cache asis --out "$T/r" >/dev/null
+	"$IOSTRAT" fio --parse "$T/r/fio-seq-psync-rep1.json" | grep -q '"read_clat_p99_us"' ||
+		die "no percentiles parsed"
+	python3 -c "
+import json;d=json.load(open('$T/r/fio-seq-psync-rep1.json'))
+for j in d['jobs']: del j['write']
+json.dump(d,open('$T/broken.json','w'))"
+	expect_fail "broken.json: fio JSON lacks the 'write' section" "$IOSTRAT" fio --parse "$T/broken.json"
+	echo '{not json' >"$T/bad.json"
+	expect_fail 'bad.json: not fio JSON' "$IOSTRAT" fio --parse "$T/bad.json"
+}
+
+missing_fio_is_a_clear_message() {
+	mkdata
+	mkdir "$T/bin"
+	expect_fail 'fio: not installed' env PATH="$T/bin" "$IOSTRAT" fio seq-psync --dataset "$T/in"
+}
+
+bad_arguments() {
+	mkdata
+	need_fio
+	expect_fail 'nosuchjob: no such fio job' "$IOSTRAT" fio nosuchjob --dataset "$T/in"
+	expect_fail 'nowhere: neither a directory nor a preset' "$IOSTRAT" fio seq-psync --dataset nowhere
+	expect_fail -- '--bs: bad value' "$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 0
+}
+
+t every_job_file_parses_and_says_what_it_mirrors every_job_file_parses
+t every_job_runs_and_rows_carry_fios_numbers every_job_runs_on_a_data_set
+t parser_reads_real_fio_json_and_names_missing_sections parser_reads_real_fio_json
+t missing_fio_is_a_clear_message missing_fio_is_a_clear_message
+t bad_fio_arguments_are_named bad_arguments
