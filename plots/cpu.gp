@@ -1,0 +1,53 @@
+# Figure 3, CPU: per configuration, user (bottom) and system (top) CPU
+# seconds as one stacked bar, elapsed time as the bar beside it.  CPU above
+# elapsed means threads ran in parallel; CPU far below elapsed means the
+# run waited for the device.
+#
+#   gnuplot -e "datafile='cpu-big.dat'; outbase='out/cpu-big'[; title='...']" plots/cpu.gp
+#
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
+# datafile (written by `iostrat plot`): a header line
+#   "config" user sys elapsed elapsed_min elapsed_max
+# then one line per configuration ("stream t2 w100": strategy, threads,
+# work level) with median seconds; elapsed_min/max give the error bar.
+if (!exists("datafile") || !exists("outbase")) {
+	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" cpu.gp"
+	exit status 2
+}
+if (!exists("title")) title = "CPU time beside elapsed time (medians)"
+width = 1200
+height = 500
+
+stats datafile using 4 nooutput
+ncfg = STATS_records
+bw = 0.38
+
+set datafile missing "NaN"
+set termoption noenhanced
+set key autotitle columnheader
+set style fill solid 0.8 border lc rgb "#333333"
+set boxwidth bw
+set grid ytics lc rgb "#dddddd"
+set ylabel "time (s)"
+set xlabel "configuration (strategy, t = threads, w = work level)"
+set xrange [-0.6 : ncfg - 0.4]
+set yrange [0:*]
+set offsets 0, 0, graph 0.08, 0
+set xtics nomirror rotate by -35 left font ",9"
+set key below horizontal samplen 2
+set bmargin 9
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font "DejaVu Sans,10"
+	} else {
+		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+	}
+	set output outbase . "." . fmt
+	set title title font ",12"
+	plot datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#e6550d" title "system CPU", \
+	     datafile using ($0 - bw/2):2 with boxes lc rgb "#3182bd" title "user CPU", \
+	     datafile using ($0 + bw/2):4 with boxes lc rgb "#bbbbbb" title "elapsed", \
+	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max"
+	unset output
+}

@@ -1,0 +1,61 @@
+# Figure 1, the study grid: elapsed time against threads, one line per
+# strategy, one panel per work level; the best cell of each panel is ringed
+# and named in the panel's title.
+#
+#   gnuplot -e "datafile='grid-big.dat'; outbase='out/grid-big'[; title='...']" plots/grid.gp
+#
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 480 pixels.
+# datafile (written by `iostrat plot`): one block per work level, blocks
+# split by two blank lines, each opening with the header
+#   "panel title" S1 S1_min S1_max S2 S2_min S2_max ... best
+# then per thread count: threads, per strategy median/min/max elapsed
+# seconds (NaN where not run), and best (the panel's lowest median, on its
+# row only).
+if (!exists("datafile") || !exists("outbase")) {
+	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
+	exit status 2
+}
+if (!exists("title")) title = "Elapsed time vs threads (median, bars min..max)"
+width = 1200
+height = 480
+
+stats datafile using 1 nooutput
+panels = STATS_blocks
+t = ""
+stats datafile index 0 every ::0::0 using (t = strcol(1), 0) nooutput
+nstrat = (STATS_columns - 2) / 3
+array ptitle[panels]
+do for [i = 0:panels-1] {
+	t = ""
+	stats datafile index i every ::0::0 using (t = strcol(1), 0) nooutput
+	ptitle[i+1] = t
+}
+
+set datafile missing "NaN"
+set termoption noenhanced
+set grid ytics lc rgb "#dddddd"
+set xlabel "threads"
+set ylabel "elapsed time (s)"
+set xtics 1
+set autoscale xfix
+set offsets 0.3, 0.3, 0, 0
+set yrange [0:*]
+set key below horizontal samplen 2 font ",9"
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font "DejaVu Sans,10"
+	} else {
+		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+	}
+	set output outbase . "." . fmt
+	set multiplot layout 1, panels title title font ",12"
+	do for [i = 0:panels-1] {
+		set title ptitle[i+1] font ",10"
+		plot for [s = 1:nstrat] datafile index i using 1:(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
+			with yerrorlines lw 2 pt 7 ps 0.8 lc s title columnheader(3*s-1), \
+		     datafile index i using 1:(column(3*nstrat+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
+	}
+	unset multiplot
+	unset output
+}

@@ -1,0 +1,53 @@
+# Figure 2, memory: peak resident set size per strategy (log scale), one
+# cluster per data set (smallest first) and thread count: streaming stays
+# flat, buffering grows with file size x threads.
+#
+#   gnuplot -e "datafile='memory.dat'; outbase='out/memory'[; title='...']" plots/memory.gp
+#
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
+# datafile (written by `iostrat plot`): a header line
+#   "cluster" S1 min max S2 min max ...
+# then one line per cluster: its label, and per strategy the median, min
+# and max peak RSS in MiB (NaN where not run).
+if (!exists("datafile") || !exists("outbase")) {
+	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" memory.gp"
+	exit status 2
+}
+if (!exists("title")) title = "Peak RSS per strategy (median, bars min..max)"
+width = 1200
+height = 500
+
+t = ""
+stats datafile every ::0::0 using (t = strcol(1), 0) nooutput
+nser = (STATS_columns - 1) / 3
+stats datafile using 2 nooutput
+nclu = STATS_records
+bw = 0.8 / nser
+xpos(s) = $0 + (s - (nser + 1) / 2.0) * bw
+
+set datafile missing "NaN"
+set termoption noenhanced
+set style fill solid 0.75 border lc rgb "#333333"
+set boxwidth bw
+set logscale y 2
+set format y "%g"
+set grid ytics lc rgb "#dddddd"
+set ylabel "peak RSS (MiB, log scale)"
+set xlabel "data set and threads (t = threads)"
+set xrange [-0.6 : nclu - 0.4]
+set xtics nomirror
+set key below horizontal samplen 2 autotitle columnheader
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font "DejaVu Sans,10"
+	} else {
+		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+	}
+	set output outbase . "." . fmt
+	set title title font ",12"
+	plot datafile using 0:(1):xtic(1) with points lt nodraw notitle, \
+	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)) with boxes lc s title columnheader(3*s-1), \
+	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)):(column(3*s)):(column(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+	unset output
+}

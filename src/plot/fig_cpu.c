@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figure 3, CPU: per data set, user and system CPU seconds per
+ * configuration as stacked bars, elapsed time beside them.
+ *
+ * cpu-DS.dat: header "config" user sys elapsed elapsed_min elapsed_max,
+ * then one line per configuration (strategy, threads, work), medians of
+ * the repetitions, sorted by work, threads, strategy.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "../util.h"
+#include "plot.h"
+
+static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s)
+{
+	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
+	json_t *r = rows_where(b, "strategy", s);
+	struct summary us, ss, el;
+	char lab[160], sb[64], tb[32], wb[32];
+
+	rows_stat(r, "user_s", 1, &us);
+	rows_stat(r, "sys_s", 1, &ss);
+	rows_stat(r, "elapsed_s", 1, &el);
+	if (el.n) {
+		snprintf(lab, sizeof(lab), "%s t%s w%s", val_text(s, sb, sizeof(sb)),
+			 val_text(t, tb, sizeof(tb)), val_text(w, wb, sizeof(wb)));
+		dat_label(d, lab);
+		dat_num(d, us.median, us.n);
+		dat_num(d, ss.median, ss.n);
+		dat_num(d, el.median, el.n);
+		dat_num(d, el.min, el.n);
+		dat_num(d, el.max, el.n);
+		fputc('\n', d->f);
+	}
+	json_decref(a);
+	json_decref(b);
+	json_decref(r);
+}
+
+static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
+{
+	json_t *works = rows_distinct(rows, "work"), *threads = rows_distinct(rows, "threads");
+	json_t *strats = rows_distinct(rows, "strategy"), *w, *t, *s;
+	char name[128], sn[96], title[256];
+	size_t i, j, k;
+	struct dat d;
+	int ret = dat_begin(&d);
+
+	if (!ret) {
+		fputs("\"config\" user sys elapsed elapsed_min elapsed_max\n", d.f);
+		json_array_foreach(works, i, w)
+			json_array_foreach(threads, j, t)
+				json_array_foreach(strats, k, s)
+					config_line(&d, rows, w, t, s);
+		safe_name(sn, sizeof(sn), ds);
+		snprintf(name, sizeof(name), "cpu-%s", sn);
+		snprintf(title, sizeof(title),
+			 "CPU time (user + system) beside elapsed time: data set %s (medians)", ds);
+		ret = dat_commit(c, &d, "cpu", name, title);
+	}
+	json_decref(works);
+	json_decref(threads);
+	json_decref(strats);
+	return ret;
+}
+
+static int build_cpu(struct plot_ctx *c, char *why, size_t len)
+{
+	static const char *const need[] = { "dataset", "strategy", "threads", "work",
+					    "user_s", "sys_s", "elapsed_s", NULL };
+	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *ds;
+	size_t i;
+	int ret = 0;
+
+	if (!json_array_size(runs)) {
+		snprintf(why, len, "no run rows");
+		json_decref(runs);
+		return 0;
+	}
+	if (rows_need(c, "cpu", runs, need)) {
+		json_decref(runs);
+		return -ENODATA;
+	}
+	dsets = datasets_by_size(runs);
+	json_array_foreach(dsets, i, ds) {
+		json_t *a = rows_where(runs, "dataset", ds);
+		char dn[96];
+
+		if (!ret)
+			ret = one_cpu(c, a, val_text(ds, dn, sizeof(dn))[0] ? dn : "unnamed");
+		json_decref(a);
+	}
+	json_decref(dsets);
+	json_decref(runs);
+	return ret;
+}
+
+const struct figure fig_cpu = { "cpu",
+	"user and system CPU per configuration (stacked) beside elapsed", build_cpu };

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figure 1, the study grid: per data set (and cache state), elapsed time
+ * against threads, one line per strategy, one panel per work level.
+ *
+ * grid-DS.dat: one block per work level; header
+ *   "panel title" S1 S1_min S1_max S2 S2_min S2_max ... best
+ * then one line per thread count: threads, per strategy the median, min
+ * and max elapsed seconds (NaN where not run), and `best` (the panel's
+ * lowest median on its row, NaN elsewhere).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "../util.h"
+#include "plot.h"
+
+struct cell {
+	struct summary s;
+};
+
+static json_t *cell_rows(json_t *rows, json_t *w, json_t *t, json_t *s)
+{
+	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
+	json_t *c = rows_where(b, "strategy", s);
+
+	json_decref(a);
+	json_decref(b);
+	return c;
+}
+
+static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
+		  json_t *strats)
+{
+	size_t nt = json_array_size(threads), ns = json_array_size(strats);
+	struct summary cell[nt][ns];
+	size_t bt = 0, bs = 0, i, j;
+	double best = INFINITY;
+	char wt[32], tt[32], lab[256];
+
+	for (i = 0; i < nt; i++)
+		for (j = 0; j < ns; j++) {
+			json_t *r = cell_rows(rows, w, json_array_get(threads, i),
+					      json_array_get(strats, j));
+
+			rows_stat(r, "elapsed_s", 1, &cell[i][j]);
+			json_decref(r);
+			if (cell[i][j].n && cell[i][j].median < best) {
+				best = cell[i][j].median;
+				bt = i;
+				bs = j;
+			}
+		}
+	snprintf(lab, sizeof(lab), "work %s: best %s, %s thread%s, %.3g s",
+		 val_text(w, wt, sizeof(wt)),
+		 json_string_value(json_array_get(strats, bs)) ?: "?",
+		 val_text(json_array_get(threads, bt), tt, sizeof(tt)),
+		 json_integer_value(json_array_get(threads, bt)) == 1 ? "" : "s", best);
+	dat_label(d, lab);
+	for (j = 0; j < ns; j++) {
+		const char *s = json_string_value(json_array_get(strats, j)) ?: "?";
+
+		fputc(' ', d->f);
+		dat_label(d, s);
+		fprintf(d->f, " %s_min %s_max", s, s);
+	}
+	fputs(" best\n", d->f);
+	for (i = 0; i < nt; i++) {
+		fprintf(d->f, "%s", val_text(json_array_get(threads, i), wt, sizeof(wt)));
+		for (j = 0; j < ns; j++) {
+			dat_num(d, cell[i][j].median, cell[i][j].n);
+			dat_num(d, cell[i][j].min, cell[i][j].n);
+			dat_num(d, cell[i][j].max, cell[i][j].n);
+		}
+		dat_num(d, best, i == bt);
+		fputc('\n', d->f);
+	}
+}
+
+static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
+		    const char *cache, bool split)
+{
+	json_t *works = rows_distinct(rows, "work");
+	json_t *threads = rows_distinct(rows, "threads");
+	json_t *strats = rows_distinct(rows, "strategy"), *w;
+	char name[128], sn[96], title[256];
+	struct dat d;
+	size_t i;
+	int ret = dat_begin(&d);
+
+	if (!ret) {
+		json_array_foreach(works, i, w) {
+			if (i)
+				fputs("\n\n", d.f); /* blocks: gnuplot's index */
+			panel(&d, rows, w, threads, strats);
+		}
+		safe_name(sn, sizeof(sn), ds);
+		snprintf(name, sizeof(name), "grid-%s%s%s", sn, split ? "-" : "", split ? cache : "");
+		snprintf(title, sizeof(title),
+			 "Elapsed time vs threads: data set %s, cache %s (median, bars min..max)",
+			 ds, cache);
+		ret = dat_commit(c, &d, "grid", name, title);
+	}
+	json_decref(works);
+	json_decref(threads);
+	json_decref(strats);
+	return ret;
+}
+
+static int build_grid(struct plot_ctx *c, char *why, size_t len)
+{
+	static const char *const need[] = { "dataset", "strategy", "threads", "work",
+					    "elapsed_s", NULL };
+	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *caches, *ds, *ca;
+	size_t i, j;
+	int ret = 0;
+
+	if (!json_array_size(runs)) {
+		snprintf(why, len, "no run rows");
+		json_decref(runs);
+		return 0;
+	}
+	if (rows_need(c, "grid", runs, need)) {
+		json_decref(runs);
+		return -ENODATA;
+	}
+	dsets = rows_distinct(runs, "dataset");
+	caches = rows_distinct(runs, "cache");
+	json_array_foreach(dsets, i, ds) {
+		json_t *a = rows_where(runs, "dataset", ds);
+
+		json_array_foreach(caches, j, ca) {
+			json_t *b = rows_where(a, "cache", ca);
+			char dn[96], cn[32];
+
+			if (json_array_size(b) && !ret)
+				ret = one_grid(c, b, val_text(ds, dn, sizeof(dn))[0] ? dn : "unnamed",
+					       val_text(ca, cn, sizeof(cn))[0] ? cn : "unknown",
+					       json_array_size(caches) > 1);
+			json_decref(b);
+		}
+		json_decref(a);
+	}
+	json_decref(dsets);
+	json_decref(caches);
+	json_decref(runs);
+	return ret;
+}
+
+const struct figure fig_grid = { "grid",
+	"the study grid: elapsed vs threads per strategy, a panel per work level",
+	build_grid };

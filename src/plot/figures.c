@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#include <stddef.h>
+
+#include "plot.h"
+
+/* Every figure kind, in the order `iostrat plot` draws them. */
+extern const struct figure fig_grid, fig_memory, fig_cpu;
+
+const struct figure *const plot_figures[] = {
+	&fig_grid,
+	&fig_memory,
+	&fig_cpu,
+	NULL,
+};

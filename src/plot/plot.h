@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_PLOT_H
+#define IOSTRAT_PLOT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../stats_math.h"
+
+/*
+ * `iostrat plot DIR`: gnuplot is poor at grouping and filtering CSV, so each
+ * figure kind first digests the rows of DIR/results.jsonl into small data
+ * files (DIR/plots/data/NAME.dat, whitespace separated, blocks split by two
+ * blank lines, a header line per block), then plots/KIND.gp renders them:
+ *
+ *   gnuplot -e "datafile='D'; outbase='O'[; title='T']" plots/KIND.gp
+ *
+ * writes O.png and O.svg.  Each figure kind is one file src/plot/fig_KIND.c
+ * with a build function; it adds one job per image it wants drawn.
+ */
+
+struct plot_job {
+	const char *fig;     /* figure kind, e.g. "grid" (names the script) */
+	char name[128];      /* image name without extension, e.g. "grid-big" */
+	char data[PATH_MAX]; /* the data file */
+	char title[256];     /* figure title */
+};
+
+struct plot_ctx {
+	const char *dir;        /* the results directory */
+	char outdir[PATH_MAX];  /* DIR/plots */
+	char datadir[PATH_MAX]; /* DIR/plots/data */
+	json_t *rows;           /* every row of results.jsonl */
+	struct plot_job *jobs;
+	size_t njobs, cap;
+};
+
+struct figure {
+	const char *name; /* also the script: plots/NAME.gp */
+	const char *what; /* one line for --help and the list */
+	/*
+	 * Digest c->rows into data files and add jobs.  Returns 0 (jobs added,
+	 * or none with *why saying why the figure does not apply) or -errno
+	 * after printing one error naming the figure (missing columns...).
+	 */
+	int (*build)(struct plot_ctx *c, char *why, size_t len);
+};
+
+extern const struct figure *const plot_figures[];
+
+/* --- row helpers (src/plot/rows.c) --- */
+
+/* Rows of one kind ("run" also takes rows without a kind) without an error. */
+json_t *rows_of_kind(json_t *rows, const char *kind);
+/* Rows whose col equals v (null matches a missing key). */
+json_t *rows_where(json_t *rows, const char *col, json_t *v);
+/* Distinct values of col: numbers ascending, strings in first-seen order. */
+json_t *rows_distinct(json_t *rows, const char *col);
+/* Does any row have the key col at all / a number under it? */
+bool rows_have_key(json_t *rows, const char *col);
+bool rows_have_number(json_t *rows, const char *col);
+/* Summary of the numeric values of col (n == 0 when none); scale multiplies. */
+void rows_stat(json_t *rows, const char *col, double scale, struct summary *s);
+/* Print "plot FIG: DIR/results.jsonl has no column C (...)" for the first
+ * of cols (NULL-terminated) that no row has; returns -ENODATA then. */
+int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
+	      const char *const cols[]);
+/* A short text for a JSON scalar ("" for null); buf of len bytes. */
+const char *val_text(json_t *v, char *buf, size_t len);
+
+/* --- data files (src/plot/dat.c) --- */
+
+struct dat {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+int dat_begin(struct dat *d);
+/* A quoted label (quotes inside are replaced, never unbalanced). */
+void dat_label(struct dat *d, const char *s);
+/* A number or NaN (when !ok or not finite). */
+void dat_num(struct dat *d, double v, bool ok);
+/* Write d to DIR/plots/data/NAME.dat atomically and add a job for it. */
+int dat_commit(struct plot_ctx *c, struct dat *d, const char *fig,
+	       const char *name, const char *title);
+/* A file-name-safe copy of s (letters, digits, . _ -). */
+void safe_name(char *out, size_t len, const char *s);
+
+/* --- clustered bars (src/plot/bars.c) --- */
+
+/* Distinct data sets, smallest (median bytes_in) first. */
+json_t *datasets_by_size(json_t *rows);
+/* Write one block: header "cluster" S1 min max S2 min max ..., then one
+ * line per cluster (each value of k1 in v1, times each value of k2 when
+ * k2 is given, labelled "V1 <k2_prefix>V2") with median/min/max of metric
+ * x scale over the rows of each series value (skey).  Returns the number
+ * of clusters written (those with data). */
+size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
+		  const char *k2, const char *k2_prefix, const char *skey,
+		  const char *metric, double scale);
+
+/* --- rendering (src/plot/render.c) --- */
+
+/* The directory of the gnuplot scripts: $IOSTRAT_PLOTS, else plots/ beside
+ * the binary's build directory, else PREFIX/share/iostrat/plots. */
+int plot_scripts_dir(char *out, size_t len);
+/* Run gnuplot on one job; *warnings counts lines gnuplot printed (each
+ * reported).  0, or -errno after printing why. */
+int plot_render(const char *scripts, const char *outdir,
+		const struct plot_job *j, unsigned *warnings);
+/* Is there a gnuplot to run? */
+bool plot_have_gnuplot(void);
+
+#endif

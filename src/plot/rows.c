@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "plot.h"
+
+json_t *rows_of_kind(json_t *rows, const char *kind)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r) {
+		const char *k = json_string_value(json_object_get(r, "kind"));
+		json_t *err = json_object_get(r, "error");
+
+		if (err && !json_is_null(err))
+			continue;
+		if (k ? !strcmp(k, kind) : !strcmp(kind, "run"))
+			json_array_append(out, r);
+	}
+	return out;
+}
+
+static bool same(json_t *a, json_t *b)
+{
+	bool an = !a || json_is_null(a), bn = !b || json_is_null(b);
+
+	if (an || bn)
+		return an && bn;
+	if (json_is_number(a) && json_is_number(b))
+		return json_number_value(a) == json_number_value(b);
+	return json_equal(a, b);
+}
+
+json_t *rows_where(json_t *rows, const char *col, json_t *v)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r)
+		if (same(json_object_get(r, col), v))
+			json_array_append(out, r);
+	return out;
+}
+
+static int cmp_num(const void *a, const void *b)
+{
+	double x = json_number_value(*(json_t *const *)a);
+	double y = json_number_value(*(json_t *const *)b);
+
+	return (x > y) - (x < y);
+}
+
+json_t *rows_distinct(json_t *rows, const char *col)
+{
+	json_t *out = json_array(), *r, *u;
+	size_t i, j, n;
+	bool all_num = true;
+
+	json_array_foreach(rows, i, r) {
+		json_t *v = json_object_get(r, col);
+		bool seen = false;
+
+		if (!v)
+			v = json_null();
+		json_array_foreach(out, j, u)
+			if (same(u, v))
+				seen = true;
+		if (seen)
+			continue;
+		json_array_append(out, v);
+		all_num &= json_is_number(v);
+	}
+	n = json_array_size(out);
+	if (all_num && n > 1) {
+		json_t **tmp = calloc(n, sizeof(*tmp));
+
+		if (!tmp)
+			return out;
+		for (i = 0; i < n; i++)
+			tmp[i] = json_incref(json_array_get(out, i));
+		qsort(tmp, n, sizeof(*tmp), cmp_num);
+		json_array_clear(out);
+		for (i = 0; i < n; i++)
+			json_array_append_new(out, tmp[i]);
+		free(tmp);
+	}
+	return out;
+}
+
+bool rows_have_key(json_t *rows, const char *col)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r)
+		if (json_object_get(r, col))
+			return true;
+	return false;
+}
+
+bool rows_have_number(json_t *rows, const char *col)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r)
+		if (json_is_number(json_object_get(r, col)))
+			return true;
+	return false;
+}
+
+void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
+{
+	size_t n = json_array_size(rows), ok = 0, i;
+	double *v = calloc(n ? n : 1, sizeof(double));
+	json_t *r;
+
+	memset(s, 0, sizeof(*s));
+	if (!v)
+		return;
+	json_array_foreach(rows, i, r) {
+		json_t *x = json_object_get(r, col);
+
+		if (json_is_number(x))
+			v[ok++] = json_number_value(x) * scale;
+	}
+	summarize(v, ok, s);
+	s->n = ok;
+	free(v);
+}
+
+int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
+	      const char *const cols[])
+{
+	for (size_t i = 0; cols[i]; i++) {
+		if (rows_have_key(rows, cols[i]))
+			continue;
+		errorf("plot %s: %s/results.jsonl has no column '%s'; figure not drawn",
+		       fig, c->dir, cols[i]);
+		return -ENODATA;
+	}
+	return 0;
+}
+
+const char *val_text(json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_integer(v))
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+	else if (json_is_real(v))
+		snprintf(buf, len, "%g", json_real_value(v));
+	else if (json_is_boolean(v))
+		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+	else
+		snprintf(buf, len, "%s", "");
+	return buf;
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# iostrat plot: every figure script renders a PNG of its declared size and
+# a valid SVG without gnuplot warnings, from a real small run; a missing
+# column or a missing gnuplot is a clear message naming the figure.
+. "$(dirname "$0")/lib.sh"
+
+# A real small results directory: two data sets, two strategies, threads
+# 1 and 2, work 0 and 3, two repetitions each, as `iostrat run --json` rows.
+FIXTURE=$(mktemp -d /tmp/iostrat-plots.XXXXXX)
+trap 'rm -rf "$FIXTURE"' EXIT
+make_results() {
+	local dir=$1
+	[ -s "$FIXTURE/r/results.jsonl" ] || (T=$FIXTURE; fresh_results "$FIXTURE/r") ||
+		die "could not make the results fixture"
+	mkdir -p "$dir"
+	cp "$FIXTURE/r/results.jsonl" "$dir/"
+}
+fresh_results() {
+	local dir=$1 ds s th w
+	mkdir -p "$dir"
+	"$IOSTRAT" gen "$T/d/small" --files 4 --lines 50 --width 40 >/dev/null
+	"$IOSTRAT" gen "$T/d/wide" --files 4 --lines 20 --width 4000 >/dev/null
+	for ds in small wide; do
+		for s in stream buffer; do
+			for th in 1 2; do
+				for w in 0 3; do
+					"$IOSTRAT" run -s $s "$T/d/$ds" "$T/out" --threads $th --work $w \
+						--reps 2 --json --dataset $ds --cache asis --fsync none \
+						>>"$dir/results.jsonl" || die "run $s $ds failed"
+				done
+			done
+		done
+	done
+}
+
+# PNG width x height from the IHDR chunk.
+png_size() {
+	python3 -c 'import struct,sys
+d=open(sys.argv[1],"rb").read(24)
+assert d[:8]==b"\x89PNG\r\n\x1a\n", "not a PNG"
+print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"
+}
+
+svg_valid() {
+	if command -v xmllint >/dev/null; then
+		xmllint --noout "$1"
+	else
+		python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$1"
+	fi
+}
+
+# The size a script declares ("width = N", "height = N").
+script_size() {
+	local gp=$TOP/plots/$1.gp
+	echo "$(awk '/^width = /{print $3}' "$gp")x$(awk '/^height = /{print $3}' "$gp")"
+}
+
+check_image() {
+	local base=$1 fig=$2
+	[ -s "$base.png" ] || die "$base.png missing or empty"
+	[ -s "$base.svg" ] || die "$base.svg missing or empty"
+	[ "$(png_size "$base.png")" = "$(script_size "$fig")" ] ||
+		die "$base.png is $(png_size "$base.png"), $fig.gp says $(script_size "$fig")"
+	svg_valid "$base.svg" || die "$base.svg is not valid XML"
+}
+
+plot_renders_every_figure() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "gnuplot/iostrat printed: $(head -3 "$T/err.txt")"
+	local n=0 fig name
+	while read -r fig path _; do
+		name=$(basename "$path" .png)
+		check_image "$T/r/plots/$name" "$fig"
+		n=$((n + 1))
+	done < <(grep '\.png' "$T/out.txt")
+	# 2 grids + memory + 2 cpu at least
+	[ "$n" -ge 5 ] || die "only $n figures: $(cat "$T/out.txt")"
+	for f in grid memory cpu; do grep -q "^  $f .*\.png" "$T/out.txt" || die "no $f figure"; done
+}
+
+scripts_run_standalone() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" >/dev/null 2>&1 || die "plot failed"
+	local dat name fig err
+	mkdir -p "$T/alone"
+	for dat in "$T"/r/plots/data/*.dat; do
+		name=$(basename "$dat" .dat)
+		fig=${name%%-*}
+		err=$(gnuplot -e "datafile='$dat'; outbase='$T/alone/$name'" "$TOP/plots/$fig.gp" 2>&1) ||
+			die "$fig.gp failed on $name: $err"
+		[ -z "$err" ] || die "$fig.gp printed: $err"
+		check_image "$T/alone/$name" "$fig"
+	done
+}
+
+missing_column_names_figure() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	python3 - "$T/r/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[1], "w") as f:
+    for r in rows:
+        r.pop("maxrss_kb", None)
+        f.write(json.dumps(r) + "\n")
+PY
+	local rc=0
+	"$IOSTRAT" plot "$T/r" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
+	grep -q "plot memory: .*no column 'maxrss_kb'" "$T/err.txt" || die "no clear message: $(cat "$T/err.txt")"
+	[ "$(grep -c . "$T/err.txt")" -eq 1 ] || die "more than one message: $(cat "$T/err.txt")"
+	grep -q "^  grid .*\.png" "$T/out.txt" || die "grid not rendered"
+	grep -q "^  cpu .*\.png" "$T/out.txt" || die "cpu not rendered"
+	[ ! -e "$T/r/plots/memory.png" ] || die "memory.png drawn anyway"
+}
+
+missing_gnuplot_is_clear() {
+	make_results "$T/r"
+	GNUPLOT=/nonexistent/gnuplot expect_fail "gnuplot not found" "$IOSTRAT" plot "$T/r"
+	[ -s "$T/r/plots/data/memory.dat" ] || die "data files not kept"
+}
+
+bad_arguments() {
+	expect_fail "need a results directory" "$IOSTRAT" plot
+	expect_fail "results.jsonl" "$IOSTRAT" plot "$T/nothing"
+	mkdir -p "$T/r" && : >"$T/r/results.jsonl"
+	expect_fail "unknown figure 'nope'" "$IOSTRAT" plot "$T/r" --only nope
+	"$IOSTRAT" plot "$T/r" | grep -q "grid .*no run rows" || die "empty dir not explained"
+}
+
+gnuplot_warnings_are_reported() {
+	need_cmd gnuplot
+	mkdir -p "$T/p"
+	cp "$TOP"/plots/*.gp "$T/p/"
+	make_results "$T/r"
+	printf 'plot "/nonexistent-file" using 1:2\n' >>"$T/p/memory.gp"
+	local rc=0
+	IOSTRAT_PLOTS=$T/p "$IOSTRAT" plot "$T/r" --only memory >/dev/null 2>"$T/err.txt" || rc=$?
+	[ "$rc" -ne 0 ] || die "a gnuplot error went unnoticed"
+	grep -q "plot memory (memory): gnuplot: .*nonexistent-file" "$T/err.txt" ||
+		die "gnuplot's message not passed on: $(cat "$T/err.txt")"
+}
+
+t plot_renders_every_figure plot_renders_every_figure
+t scripts_run_standalone scripts_run_standalone
+t missing_column_names_figure missing_column_names_figure
+t missing_gnuplot_is_clear missing_gnuplot_is_clear
+t bad_arguments bad_arguments
+t gnuplot_warnings_are_reported gnuplot_warnings_are_reported
