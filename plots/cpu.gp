@@ -33,8 +33,8 @@ set xlabel "configuration (strategy, t = threads, w = work level)"
 set xrange [-0.6 : ncfg - 0.4]
 set yrange [0:*]
 set offsets 0, 0, graph 0.08, 0
-set xtics nomirror rotate by -35 left font ",9"
-set key below horizontal samplen 2
+set xtics nomirror rotate by 30 right font ",9"
+set key outside right top vertical samplen 2
 set bmargin 9
 
 do for [fmt in "png svg"] {

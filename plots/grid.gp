@@ -38,9 +38,10 @@ set xlabel "threads"
 set ylabel "elapsed time (s)"
 set xtics 1
 set autoscale xfix
-set offsets 0.3, 0.3, 0, 0
+set offsets 0.3, 0.3, graph 0.06, 0
 set yrange [0:*]
 set key below horizontal samplen 2 font ",9"
+set bmargin 6
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {

@@ -36,7 +36,7 @@ set ylabel "peak RSS (MiB, log scale)"
 set xlabel "data set and threads (t = threads)"
 set xrange [-0.6 : nclu - 0.4]
 set xtics nomirror
-set key below horizontal samplen 2 autotitle columnheader
+set key outside right top vertical samplen 2 autotitle columnheader
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {

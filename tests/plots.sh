@@ -19,7 +19,7 @@ fresh_results() {
 	local dir=$1 ds s th w
 	mkdir -p "$dir"
 	"$IOSTRAT" gen "$T/d/small" --files 4 --lines 50 --width 40 >/dev/null
-	"$IOSTRAT" gen "$T/d/wide" --files 4 --lines 20 --width 4000 >/dev/null
+	"$IOSTRAT" gen "$T/d/wide" --files 4 --lines 200 --width 4000 >/dev/null
 	for ds in small wide; do
 		for s in stream buffer; do
 			for th in 1 2; do
@@ -31,6 +31,32 @@ fresh_results() {
 			done
 		done
 	done
+	# fio baselines of the same files (kind=fio, baseline_of="stream buffer"),
+	# labelled with the data set name as a bench would
+	if command -v fio >/dev/null; then
+		"$IOSTRAT" fio seq-psync --dataset "$T/d/wide" --bs 64k --reps 2 --json \
+			--cache asis --no-fsync 2>/dev/null |
+			sed "s#\"dataset\":\"[^\"]*\"#\"dataset\":\"wide\"#" >>"$dir/results.jsonl" ||
+			die "iostrat fio failed"
+	fi
+}
+
+# The eBPF columns of traced runs, added to the real rows (tracing needs
+# root and the probes): sequential share, page-cache hit ratio, seek p50.
+add_trace_columns() {
+	python3 - "$1" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[1], "w") as f:
+    for i, r in enumerate(rows):
+        if r["kind"] == "run":
+            r.update(traced=True, seq_pct=60.0 + (r["strategy"] == "buffer") * 30 + i % 5,
+                     pc_hit_ratio=0.01 * (i % 3), seek_p50_kb=0.0 if r["strategy"] == "buffer" else 128.0 + i)
+        f.write(json.dumps(r) + "\n")
+        if r["kind"] == "run" and r["rep"] == 1:
+            r.update(cache="warm", pc_hit_ratio=0.99, seq_pct=None, seek_p50_kb=None)
+            f.write(json.dumps(r) + "\n")
+PY
 }
 
 # PNG width x height from the IHDR chunk.
@@ -75,9 +101,44 @@ plot_renders_every_figure() {
 		check_image "$T/r/plots/$name" "$fig"
 		n=$((n + 1))
 	done < <(grep '\.png' "$T/out.txt")
-	# 2 grids + memory + 2 cpu at least
-	[ "$n" -ge 5 ] || die "only $n figures: $(cat "$T/out.txt")"
-	for f in grid memory cpu; do grep -q "^  $f .*\.png" "$T/out.txt" || die "no $f figure"; done
+	# 2 grids + memory + 2 cpu + fio
+	[ "$n" -ge 6 ] || die "only $n figures: $(cat "$T/out.txt")"
+	for f in grid memory cpu fio; do grep -q "^  $f .*\.png" "$T/out.txt" || die "no $f figure"; done
+}
+
+kernel_figure_from_trace_columns() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" --only kernel | grep -q "kernel .*no traced runs" ||
+		die "untraced rows not explained"
+	add_trace_columns "$T/r/results.jsonl"
+	"$IOSTRAT" plot "$T/r" --only kernel >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	check_image "$T/r/plots/kernel" kernel
+	# three panels: sequential share, hit ratio per cache state, seek distance
+	[ "$(grep -c '^"cluster"' "$T/r/plots/data/kernel.dat")" -eq 3 ] || die "not 3 panels"
+	grep -q '^"warm"' "$T/r/plots/data/kernel.dat" || die "no warm cache cluster"
+}
+
+fio_ratio_is_the_measured_ratio() {
+	need_cmd gnuplot
+	need_cmd fio
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" --only fio >/dev/null || die "plot failed"
+	python3 - "$T/r/results.jsonl" "$T/r/plots/data/fio.dat" <<'PY'
+import json, statistics as st, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+fio = st.median(r["mb_s"] for r in rows if r["kind"] == "fio")
+run = st.median(r["mb_s"] for r in rows if r["kind"] == "run" and r["dataset"] == "wide"
+                and r["strategy"] == "stream" and r["threads"] == 1 and r["work"] == 0)
+for line in open(sys.argv[2]):
+    if '"stream t1 w0 / fio-seq-psync"' in line:
+        got = float(line.split('"')[-1].split()[0])
+        assert abs(got - run / fio) <= 1e-4 * got, (got, run / fio)
+        break
+else:
+    sys.exit("no stream t1 bar in fio.dat")
+PY
 }
 
 scripts_run_standalone() {
@@ -146,6 +207,8 @@ gnuplot_warnings_are_reported() {
 
 t plot_renders_every_figure plot_renders_every_figure
 t scripts_run_standalone scripts_run_standalone
+t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
+t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
 t missing_column_names_figure missing_column_names_figure
 t missing_gnuplot_is_clear missing_gnuplot_is_clear
 t bad_arguments bad_arguments

@@ -4,11 +4,13 @@
 #include "plot.h"
 
 /* Every figure kind, in the order `iostrat plot` draws them. */
-extern const struct figure fig_grid, fig_memory, fig_cpu;
+extern const struct figure fig_grid, fig_memory, fig_cpu, fig_fio, fig_kernel;
 
 const struct figure *const plot_figures[] = {
 	&fig_grid,
 	&fig_memory,
 	&fig_cpu,
+	&fig_fio,
+	&fig_kernel,
 	NULL,
 };

@@ -1,0 +1,85 @@
+# Figure 5, the kernel view (eBPF columns of traced runs).  First panel: the
+# share of block requests that started where the previous one ended
+# (sequential), per strategy and data set.  Second: the page-cache hit ratio
+# of the reads, per strategy and cache state (cold near 0, warm near 100).
+# Third, when the data has it: the median seek distance between consecutive
+# requests (KiB, log scale; 0 = sequential, drawn at the bottom).
+#
+#   gnuplot -e "datafile='kernel.dat'; outbase='out/kernel'[; title='...']" plots/kernel.gp
+#
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
+# datafile (written by `iostrat plot`): two or three blocks split by two
+# blank lines, each a header "cluster" S1 min max S2 min max ... and one
+# line per cluster (block 0: data sets, seq_pct in %; block 1: cache
+# states, hit ratio in %; block 2: data sets, seek_p50_kb) with per
+# strategy the median, min and max (NaN: not run).
+if (!exists("datafile") || !exists("outbase")) {
+	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" kernel.gp"
+	exit status 2
+}
+if (!exists("title")) title = "What the kernel saw: sequential share and page-cache hits"
+width = 1200
+height = 500
+
+t = ""
+stats datafile index 0 every ::0::0 using (t = strcol(1), 0) nooutput
+nser = (STATS_columns - 1) / 3
+stats datafile using 2 nooutput
+npan = STATS_blocks
+array nclu[npan]
+do for [i = 0:npan-1] {
+	stats datafile index i using 2 nooutput
+	nclu[i+1] = STATS_records
+}
+bw = 0.8 / nser
+xpos(s) = $0 + (s - (nser + 1) / 2.0) * bw
+# a seek distance of 0 (sequential) has no place on a log axis: draw it at 1
+v(c) = (i == 2 && column(c) < 1) ? 1 : column(c)
+
+set datafile missing "NaN"
+set termoption noenhanced
+set key autotitle columnheader
+set style fill solid 0.75 border lc rgb "#333333"
+set boxwidth bw
+set grid ytics lc rgb "#dddddd"
+set yrange [0:105]
+set xtics nomirror
+set key below horizontal samplen 2
+set bmargin 6
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font "DejaVu Sans,10"
+	} else {
+		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+	}
+	set output outbase . "." . fmt
+	set multiplot layout 1, npan title title font ",12"
+	do for [i = 0:npan-1] {
+		set xrange [-0.6 : nclu[i+1] - 0.4]
+		unset logscale y
+		set yrange [0:105]
+		if (i == 0) {
+			set title "sequential block requests" font ",10"
+			set xlabel "data set"
+			set ylabel "sequential requests (% of block requests)"
+		}
+		if (i == 1) {
+			set title "page-cache hit ratio of reads" font ",10"
+			set xlabel "cache state before the run"
+			set ylabel "page-cache hits (% of pages read)"
+		}
+		if (i == 2) {
+			set title "median seek distance between requests" font ",10"
+			set xlabel "data set"
+			set ylabel "seek distance (KiB, log scale)"
+			set logscale y 10
+			set yrange [*:*]
+		}
+		plot datafile index i using 0:(1):xtic(1) with points lt nodraw notitle, \
+		     for [s = 1:nser] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc s title columnheader(3*s-1), \
+		     for [s = 1:nser] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+	}
+	unset multiplot
+	unset output
+}

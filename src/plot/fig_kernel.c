@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figure 5, the kernel view of traced runs (eBPF columns): how sequential
+ * the device saw each strategy's requests, and how often its reads hit the
+ * page cache, per cache state.
+ *
+ * kernel.dat, two blocks in the bars_block format (median, min, max per
+ * strategy):  0: clusters = data sets, metric seq_pct (%);
+ *             1: clusters = cache states, metric pc_hit_ratio x 100 (%);
+ *             2 (when the rows have it): clusters = data sets, metric
+ *               seek_p50_kb, the median seek distance between requests.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "plot.h"
+
+static json_t *traced_runs(json_t *rows)
+{
+	json_t *runs = rows_of_kind(rows, "run"), *t = json_true();
+	json_t *out = rows_where(runs, "traced", t);
+
+	json_decref(t);
+	json_decref(runs);
+	return out;
+}
+
+static int build_kernel(struct plot_ctx *c, char *why, size_t len)
+{
+	static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
+					    "pc_hit_ratio", NULL };
+	json_t *runs = traced_runs(c->rows), *ds = NULL, *caches = NULL;
+	size_t n1 = 0, n2 = 0;
+	struct dat d;
+	int ret = 0;
+
+	if (!rows_have_number(runs, "seq_pct") && !rows_have_number(runs, "pc_hit_ratio")) {
+		snprintf(why, len, "no traced runs (seq_pct, pc_hit_ratio: bench with trace=1 as root)");
+		goto out;
+	}
+	if (rows_need(c, "kernel", runs, need)) {
+		ret = -ENODATA;
+		goto out;
+	}
+	ds = datasets_by_size(runs);
+	caches = rows_distinct(runs, "cache");
+	ret = dat_begin(&d);
+	if (ret)
+		goto out;
+	n1 = bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", "seq_pct", 1);
+	fputs("\n\n", d.f);
+	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy",
+			"pc_hit_ratio", 100);
+	if (n1 && n2 && rows_have_number(runs, "seek_p50_kb")) {
+		fputs("\n\n", d.f);
+		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", "seek_p50_kb", 1);
+	}
+	if (n1 && n2) {
+		ret = dat_commit(c, &d, "kernel", "kernel",
+				 "What the kernel saw (eBPF): sequential share and page-cache hits (median, bars min..max)");
+	} else {
+		fclose(d.f);
+		free(d.buf);
+		snprintf(why, len, "traced runs lack %s values",
+			 n1 ? "pc_hit_ratio" : "seq_pct (no block I/O traced)");
+	}
+out:
+	json_decref(ds);
+	json_decref(caches);
+	json_decref(runs);
+	return ret;
+}
+
+const struct figure fig_kernel = { "kernel",
+	"eBPF view: sequential share per strategy, page-cache hit ratio per cache state",
+	build_kernel };
