@@ -1,0 +1,39 @@
+# libFuzzer targets (fuzz/*_fuzz.c), built with clang into build-fuzz/.
+#   make fuzz                 build them
+#   make fuzz-run FUZZ_SECS=60  run each for FUZZ_SECS seconds (CI: 60)
+# Each target links only the sources it needs, compiled with coverage.
+FUZZ_BUILD := build-fuzz
+FUZZ_CC    ?= clang
+FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined
+FUZZ_SECS  ?= 60
+FUZZ_LIBS  := -ljansson -lxxhash -lm
+
+FUZZ_transform_SRCS := src/transform.c
+FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/row.c
+FUZZ_profile_SRCS   := $(wildcard src/bench/profile*.c) src/util.c src/jobopts.c src/job.c \
+                       src/strategies/registry.c src/cache.c src/runner.c src/checksum.c \
+                       src/stats.c src/env.c src/blockdev.c src/row.c src/outfile.c \
+                       src/per_file.c src/transform.c src/filelist.c
+
+FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
+
+$(FUZZ_BUILD)/%_fuzz: fuzz/%_fuzz.c
+	$(call say,FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_$*_SRCS) $(FUZZ_LIBS)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%_fuzz)
+
+# Corpus seeds and kept crash inputs (regressions) live in fuzz/corpus/NAME.
+fuzz-run: fuzz
+	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
+		echo "fuzz: $$t for $(FUZZ_SECS)s"; \
+		$(FUZZ_BUILD)/$${t}_fuzz -max_total_time=$(FUZZ_SECS) -max_len=65536 \
+			-print_final_stats=0 -close_fd_mask=3 \
+			$(FUZZ_BUILD)/corpus-$$t $$( [ -d fuzz/corpus/$$t ] && echo fuzz/corpus/$$t ) \
+			>$(FUZZ_BUILD)/$$t.log 2>&1 || { tail -n 30 $(FUZZ_BUILD)/$$t.log; exit 1; }; \
+		grep -E '^#[0-9]+.*(DONE|pulse)' $(FUZZ_BUILD)/$$t.log | tail -n 1; \
+	done
+
+.PHONY: fuzz fuzz-run
