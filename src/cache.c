@@ -189,7 +189,7 @@ struct res_acc {
 static int res_fd(int fd, void *arg)
 {
 	struct res_acc *a = arg;
-	uint64_t r, p;
+	uint64_t r = 0, p = 0;
 	int ret = cache_residency_fd(fd, &r, &p, &a->method);
 
 	if (ret)

@@ -67,9 +67,11 @@ static int set_strat_opt(struct run_config *cfg, const char *key,
 		opts[i].value = strdup(value ? value : "1");
 		return opts[i].value ? 0 : -ENOMEM;
 	}
-	opts = realloc(opts, (n + 1) * sizeof(*opts));
-	if (!opts)
+	struct job_opt *grown = realloc(opts, (n + 1) * sizeof(*opts));
+
+	if (!grown)
 		return -ENOMEM;
+	opts = grown;
 	opts[n].name = strdup(key);
 	opts[n].value = strdup(value ? value : "1");
 	cfg->job.opts = opts;

@@ -408,7 +408,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	       unsigned rep, const char *ref_hex, json_t **rowp)
 {
 	json_t *row = row_new(cfg->bench, "run"), *report = NULL;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	double elapsed = 0;
 	int status = 0, ret;
 

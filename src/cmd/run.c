@@ -154,8 +154,10 @@ static void print_summary(const struct run_args *a, json_t *rows)
 	json_t *r;
 	size_t i;
 
-	if (!el)
+	if (!el || !n) {
+		free(el);
 		return;
+	}
 	json_array_foreach(rows, i, r) {
 		el[i] = json_real_value(json_object_get(r, "elapsed_s"));
 		us += json_real_value(json_object_get(r, "user_s"));

@@ -320,7 +320,7 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 	char errlog[PATH_MAX], msg[512];
 	const char *how, *bad, *method;
 	json_t *row = row_new(p->bench, "fio");
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	double resident = 0, wall = 0;
 	int ret;
 
