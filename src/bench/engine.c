@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bench engine: configurations x repetitions, interleaved (round r
+ * runs repetition r of every configuration that still needs one, so drift
+ * hits all alike), adaptive repetitions (Phoronix Test Suite style: add
+ * repetitions while the RSD of the metric is above target_rsd, up to
+ * max_reps), progress, Ctrl-C and --resume.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../env.h"
+#include "../stats_math.h"
+#include "../util.h"
+#include "bench.h"
+
+#define DEFAULT_REPS 3
+#define DEFAULT_TARGET_RSD 3.5
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+
+	interrupted = sig;
+	sigaction(sig, &sa, NULL); /* a second Ctrl-C ends it at once */
+}
+
+static void catch_signals(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+struct bench {
+	struct bench_ctx ctx;
+	struct profile prof;
+	struct bench_item *items;
+	size_t n;
+	struct results_dir res;
+	bool tty;
+	unsigned done_before, done_now, failed;
+	double rep_wall;
+};
+
+/* ---- configurations ------------------------------------------------------ */
+
+static int engine_keys(const struct pconf *c, struct bench_item *it)
+{
+	const struct pkv *kv;
+	char opt[512];
+
+	it->reps = DEFAULT_REPS;
+	it->target_rsd = DEFAULT_TARGET_RSD;
+	if ((kv = pconf_kv(c, "reps"))) {
+		snprintf(opt, sizeof(opt), "%s: reps", kv->where);
+		if (opt_uint(opt, kv->value, 1, 10000, &it->reps))
+			return -EINVAL;
+	}
+	it->max_reps = it->reps;
+	if ((kv = pconf_kv(c, "max_reps"))) {
+		snprintf(opt, sizeof(opt), "%s: max_reps", kv->where);
+		if (opt_uint(opt, kv->value, 1, 10000, &it->max_reps))
+			return -EINVAL;
+		if (it->max_reps < it->reps) {
+			errorf("%s: max_reps %u is below reps %u", kv->where,
+			       it->max_reps, it->reps);
+			return -EINVAL;
+		}
+	}
+	if ((kv = pconf_kv(c, "target_rsd")) &&
+	    (parse_double(kv->value, &it->target_rsd) || it->target_rsd < 0 ||
+	     it->target_rsd > 1000)) {
+		errorf("%s: target_rsd: bad value '%s' (a percentage, e.g. 3.5)",
+		       kv->where, kv->value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_notes(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "note: %s\n", p->notes[i]);
+}
+
+/* A skipped configuration: one note per distinct reason. */
+static void say_once(const struct pconf *c, const char *why)
+{
+	static char said[16][256];
+	static size_t n;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(said[i], why))
+			return;
+	if (n < ARRAY_SIZE(said))
+		snprintf(said[n++], sizeof(said[0]), "%s", why);
+	fprintf(stderr, "note: %s: [%s]: %s\n", c->where, c->section, why);
+}
+
+/* Check and plan every configuration; drop skipped ones and duplicates. */
+static int plan(struct bench *b)
+{
+	char why[256];
+	int ret;
+
+	b->items = calloc(b->prof.n ? b->prof.n : 1, sizeof(*b->items));
+	if (!b->items)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->prof.n; i++) {
+		struct pconf *c = &b->prof.confs[i];
+		struct bench_item *it = &b->items[b->n];
+		bool dup = false;
+
+		why[0] = 0;
+		ret = engine_keys(c, it);
+		if (!ret)
+			ret = c->kind->check(c, why, sizeof(why));
+		if (ret == 1) {
+			say_once(c, why);
+			continue;
+		}
+		if (ret)
+			return ret;
+		it->pc = c;
+		ret = c->kind->prepare(&b->ctx, it);
+		if (ret)
+			return ret;
+		for (size_t k = 0; k < b->n; k++)
+			dup |= !strcmp(b->items[k].id, it->id);
+		if (dup) {
+			fprintf(stderr, "note: %s: [%s]: %s appears twice; run once\n",
+				c->where, c->section, it->id);
+			c->kind->release(it);
+			memset(it, 0, sizeof(*it));
+			continue;
+		}
+		b->n++;
+	}
+	if (!b->n) {
+		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void fmt_secs(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lds", t);
+}
+
+static int dry_run(struct bench *b)
+{
+	double total = 0;
+	unsigned reps = 0;
+	char t[32];
+
+	printf("%-4s %-44s %-10s %s\n", "#", "config_id", "reps", "est/rep");
+	for (size_t i = 0; i < b->n; i++) {
+		struct bench_item *it = &b->items[i];
+		char r[32];
+
+		snprintf(r, sizeof(r), it->max_reps > it->reps ? "%u-%u" : "%u",
+			 it->reps, it->max_reps);
+		printf("%-4zu %-44s %-10s %.2fs\n", i + 1, it->id, r, it->est_s);
+		total += it->est_s * it->reps;
+		reps += it->reps;
+	}
+	printf("\ndata sets (in %s):\n", b->ctx.data_root);
+	for (size_t i = 0; i < b->ctx.nds; i++) {
+		struct bench_dataset *ds = b->ctx.ds[i];
+
+		if (ds->user_dir)
+			printf("  %s (given)\n", ds->dir);
+		else
+			printf("  %s  %.1f MB\n", ds->dir,
+			       (double)bench_dataset_bytes(ds->label, ds->scale) / 1e6);
+	}
+	fmt_secs(total, t, sizeof(t));
+	printf("\n%zu configurations, %u repetitions at least; estimate %s "
+	       "(rough: data generation and adaptive repetitions not counted)\n",
+	       b->n, reps, t);
+	return 0;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+static double rsd_of(const struct bench_item *it)
+{
+	struct summary s;
+
+	summarize(it->samples, it->nsamples, &s);
+	return s.rsd_pct;
+}
+
+static bool needs_more(const struct bench_item *it)
+{
+	if (it->fails)
+		return false;
+	if (it->nsamples < it->reps)
+		return true;
+	if (it->nsamples >= it->max_reps)
+		return false;
+	return rsd_of(it) > it->target_rsd;
+}
+
+static unsigned remaining(const struct bench *b)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bench_item *it = &b->items[i];
+
+		if (needs_more(it))
+			n += it->nsamples < it->reps ?
+				it->reps - (unsigned)it->nsamples : 1;
+	}
+	return n;
+}
+
+static void add_sample(struct bench_item *it, double v)
+{
+	double *s = realloc(it->samples, (it->nsamples + 1) * sizeof(*s));
+
+	if (!s)
+		return;
+	it->samples = s;
+	s[it->nsamples++] = v;
+}
+
+/* Rows already in the directory (--resume) count as done. */
+static void take_done(struct bench *b)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(b->res.rows, i, row) {
+		const char *id = json_string_value(json_object_get(row, "config_id"));
+		json_t *v = json_object_get(row, results_metric(row));
+
+		if (!id || !json_is_null(json_object_get(row, "error")) ||
+		    !json_is_number(v))
+			continue;
+		for (size_t k = 0; k < b->n; k++)
+			if (!strcmp(b->items[k].id, id)) {
+				add_sample(&b->items[k], json_number_value(v));
+				b->done_before++;
+			}
+	}
+}
+
+static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
+{
+	unsigned left = remaining(b), idx = b->done_before + b->done_now + 1;
+	double per = b->done_now ? b->rep_wall / b->done_now : it->est_s;
+	unsigned target = MAX(it->reps, rep);
+	char eta[32];
+
+	fmt_secs(per * left, eta, sizeof(eta));
+	if (b->tty)
+		fprintf(stderr, "\r\033[K[%u/%u] %s rep %u/%u  eta %s", idx,
+			idx - 1 + left, it->label, rep, target, eta);
+	else
+		fprintf(stderr, "[%u/%u] %s rep %u/%u  eta %s\n", idx, idx - 1 + left,
+			it->label, rep, target, eta);
+	fflush(stderr);
+}
+
+/* One repetition of it.  0, 1 to stop (interrupted), negative on a
+ * results write error. */
+static int one_rep(struct bench *b, struct bench_item *it)
+{
+	unsigned rep = (unsigned)it->nsamples + it->fails + 1;
+	double t0 = now_mono();
+	json_t *row = NULL;
+	int ret;
+
+	progress(b, it, rep);
+	ret = it->pc->kind->rep(&b->ctx, it, rep, &row);
+	if (interrupted && (ret || !row)) {
+		json_decref(row); /* cut short by the signal: not a result */
+		return 1;
+	}
+	if (!row)
+		return ret;
+	b->rep_wall += now_mono() - t0;
+	b->done_now++;
+	if (ret) {
+		it->fails++;
+		b->failed++;
+	} else {
+		json_t *v = json_object_get(row, results_metric(row));
+
+		add_sample(it, json_number_value(v));
+	}
+	ret = results_append(&b->res, row);
+	json_decref(row);
+	if (ret)
+		return ret;
+	return interrupted ? 1 : 0;
+}
+
+static int run_all(struct bench *b)
+{
+	int ret = 0;
+
+	for (unsigned round = 1; !ret; round++) {
+		bool more = false;
+
+		for (size_t i = 0; i < b->n && !ret; i++) {
+			struct bench_item *it = &b->items[i];
+
+			if (!needs_more(it))
+				continue;
+			more = true;
+			if (it->nsamples + it->fails >= round)
+				continue;
+			ret = one_rep(b, it);
+		}
+		if (!more)
+			break;
+	}
+	if (b->tty)
+		fputs("\r\033[K", stderr);
+	return ret;
+}
+
+static int write_profile(struct bench *b)
+{
+	char path[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct profile run = b->prof;
+	struct pconf *kept;
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	/* only what runs: the checked, non-duplicate configurations */
+	kept = calloc(b->n, sizeof(*kept));
+	if (!kept) {
+		fclose(f);
+		free(buf);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		kept[i] = *b->items[i].pc;
+	run.confs = kept;
+	run.n = b->n;
+	ret = profile_write(&run, f);
+	free(kept);
+	if (fclose(f) || ret) {
+		free(buf);
+		return -EIO;
+	}
+	snprintf(path, sizeof(path), "%s/profile.ini", b->res.path);
+	ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
+static int open_results(struct bench *b, const struct bench_opts *o)
+{
+	const char *labels[] = { "in", "out", NULL };
+	const char *paths[] = { b->ctx.data_root, b->ctx.scratch, NULL };
+	int ret;
+
+	b->ctx.env = env_capture(labels, paths);
+	json_object_set_new(b->ctx.env, "profile", json_string(b->prof.name));
+	if (o->resume) {
+		ret = results_resume(&b->res, o->resume);
+		if (!ret)
+			take_done(b);
+		return ret;
+	}
+	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env);
+	return ret ? ret : write_profile(b);
+}
+
+static void cleanup(struct bench *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		b->items[i].pc->kind->release(&b->items[i]);
+		free(b->items[i].samples);
+	}
+	free(b->items);
+	if (b->ctx.scratch[0] && !b->ctx.dry_run)
+		rm_rf(b->ctx.scratch);
+	bench_datasets_free(&b->ctx);
+	json_decref(b->ctx.env);
+	results_close(&b->res);
+	profile_free(&b->prof);
+}
+
+static int finish(struct bench *b, int ret)
+{
+	const char *dir = b->res.path;
+
+	if (results_finish(&b->res))
+		ret = ret ? ret : -EIO;
+	if (interrupted) {
+		fprintf(stderr, "interrupted: %u repetitions kept in %s\n"
+			"resume with: iostrat bench --resume %s\n",
+			b->done_before + b->done_now, dir, dir);
+		return 130;
+	}
+	if (ret < 0)
+		return 1;
+	fprintf(stderr, "results: %s (%u repetitions%s); iostrat report %s\n", dir,
+		b->done_before + b->done_now, b->done_before ? ", some resumed" : "",
+		dir);
+	if (b->failed) {
+		errorf("%u repetitions failed (their rows have an error column)",
+		       b->failed);
+		return 1;
+	}
+	return 0;
+}
+
+int bench_main(const struct bench_opts *o)
+{
+	struct bench b = { 0 };
+	char profile_path[4200];
+	const char *path = o->profile;
+	int ret, status;
+
+	if (o->resume) {
+		snprintf(profile_path, sizeof(profile_path), "%s/profile.ini", o->resume);
+		path = profile_path;
+	}
+	b.ctx.data_root = o->data ? o->data : getenv("IOSTRAT_DATA");
+	if (!b.ctx.data_root || !*b.ctx.data_root)
+		b.ctx.data_root = "data";
+	snprintf(b.ctx.scratch, sizeof(b.ctx.scratch), "%s/.scratch-%d",
+		 b.ctx.data_root, (int)getpid());
+	b.ctx.dry_run = o->dry_run;
+	b.tty = isatty(STDERR_FILENO);
+	ret = profile_load(path, o->defs, o->ndefs, &b.prof);
+	if (ret)
+		return 2;
+	b.ctx.name = b.prof.name;
+	if (o->resume) { /* the bench keeps its first name (env.json) */
+		char envp[4200];
+		json_t *env;
+
+		snprintf(envp, sizeof(envp), "%s/env.json", o->resume);
+		env = json_load_file(envp, 0, NULL);
+		if (json_is_string(json_object_get(env, "profile"))) {
+			free(b.prof.name);
+			b.prof.name = strdup(json_string_value(json_object_get(env, "profile")));
+		}
+		json_decref(env);
+		b.ctx.name = b.prof.name;
+	}
+	print_notes(&b.prof);
+	ret = plan(&b);
+	if (ret) {
+		cleanup(&b);
+		return 2;
+	}
+	if (o->dry_run) {
+		dry_run(&b);
+		cleanup(&b);
+		return 0;
+	}
+	catch_signals(true);
+	ret = bench_datasets_materialize(&b.ctx);
+	if (!ret && !interrupted)
+		ret = open_results(&b, o);
+	if (ret || interrupted) {
+		catch_signals(false);
+		cleanup(&b);
+		return ret ? 1 : 130;
+	}
+	ret = run_all(&b);
+	status = finish(&b, ret);
+	catch_signals(false);
+	cleanup(&b);
+	return status;
+}

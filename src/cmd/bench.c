@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/bench.h"
+#include "../commands.h"
+#include "../util.h"
+
+static void bench_usage(FILE *f)
+{
+	fputs("usage: iostrat bench PROFILE [--out DIR] [--dry-run] [-D key=value]...\n"
+	      "       iostrat bench --resume DIR [-D key=value]...\n\n"
+	      "Run an experiment matrix (profiles/*.ini) into a results directory\n"
+	      "(results/<time>-<profile>/ by default): results.jsonl, results.csv,\n"
+	      "summary.csv, env.json, profile.ini.  Repetitions are interleaved\n"
+	      "across configurations; Ctrl-C keeps every finished repetition.\n\n"
+	      "  --out DIR        results directory\n"
+	      "  --dry-run        print the expanded matrix with an estimate\n"
+	      "  --resume DIR     finish an interrupted bench (skips what is done)\n"
+	      "  -D KEY=VALUE     set KEY in every section (overrides the profile)\n"
+	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data)\n", f);
+}
+
+static int need_arg(int argc, char **argv, int i)
+{
+	if (i + 1 < argc)
+		return 0;
+	errorf("%s: missing value", argv[i]);
+	return -EINVAL;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	struct bench_opts o = { 0 };
+	char **defs = calloc((size_t)argc, sizeof(char *));
+	int ret;
+
+	if (!defs)
+		return 1;
+	o.defs = defs;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			bench_usage(stdout);
+			free(defs);
+			return 0;
+		}
+		if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
+			o.dry_run = true;
+		} else if (!strcmp(a, "--out") || !strcmp(a, "-o") ||
+			   !strcmp(a, "--resume") || !strcmp(a, "--data") ||
+			   !strcmp(a, "-D")) {
+			if (need_arg(argc, argv, i))
+				goto usage;
+			if (!strcmp(a, "--resume"))
+				o.resume = argv[++i];
+			else if (!strcmp(a, "--data"))
+				o.data = argv[++i];
+			else if (!strcmp(a, "-D"))
+				defs[o.ndefs++] = argv[++i];
+			else
+				o.out = argv[++i];
+		} else if (!strncmp(a, "-D", 2)) {
+			defs[o.ndefs++] = argv[i] + 2;
+		} else if (a[0] == '-' && a[1]) {
+			errorf("%s: unknown option (iostrat bench --help)", a);
+			goto usage;
+		} else if (!o.profile) {
+			o.profile = a;
+		} else {
+			errorf("%s: one PROFILE only", a);
+			goto usage;
+		}
+	}
+	if (!o.profile == !o.resume) {
+		errorf("bench: give a PROFILE or --resume DIR (iostrat bench --help)");
+		goto usage;
+	}
+	if (o.resume && o.out) {
+		errorf("bench: --resume DIR writes into DIR; drop --out");
+		goto usage;
+	}
+	ret = bench_main(&o);
+	free(defs);
+	return ret;
+usage:
+	free(defs);
+	return 2;
+}

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_PROFILE_H
+#define IOSTRAT_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Experiment profiles (profiles/NAME.ini): the INI dialect of fio job files,
+ * read with libinih.
+ *
+ *   [global]            keys every later section starts from (fio: a later
+ *                       [global] only affects the sections after it)
+ *   [NAME]              one section = one matrix; every key whose value is
+ *                       a list ("stream,buffer") or a range ("1-4", "1-8:2")
+ *                       expands into the cross product of configurations
+ *   include FILE        textual include, relative to the including file
+ *   ${VAR}, ${VAR:-x}   environment variables (unset without default: error)
+ *
+ * Section kinds.  A section is run by the handler ("kind") named by its
+ * kind= key, else by its name or name prefix ("[sweep]", "[sweep-api]"),
+ * else by "run" (strategies on data sets).  Kinds are listed in a small
+ * table in profile.c; every kind but "run" is a weak symbol, so a profile
+ * naming a kind that is not linked into this build is accepted and its
+ * sections are skipped with a note rather than failing.  The same goes
+ * for keys whose feature may not be linked: trace=1 (eBPF, tracer_open is
+ * weak) and fio=1 (a run section with fio=1 also gets a companion
+ * configuration of kind "fio" when that kind is linked).
+ *
+ * Errors (unknown key, bad value, bad range, unknown strategy or kind,
+ * empty matrix, include loop, unset variable) are printed once as
+ * "iostrat: FILE:LINE: ..." by the loader or by the kind's check.
+ */
+
+struct pkv {
+	char *key, *value;
+	char *where; /* "file.ini:12" or "-D" */
+};
+
+struct bench_kind;
+
+/* One configuration after expansion: single values only. */
+struct pconf {
+	char *section; /* the section's name */
+	char *where;   /* "file:line" of its [header] */
+	const struct bench_kind *kind;
+	struct pkv *kv;
+	size_t nkv;
+};
+
+struct profile {
+	char *name; /* file name without directory and .ini */
+	char *path;
+	struct pconf *confs;
+	size_t n;
+	char **notes; /* things skipped, each said once */
+	size_t nnotes;
+};
+
+/* Load and expand path; defs are "key=value" overrides (-D), applied to
+ * every section last.  0, or -EINVAL etc. after printing the error. */
+int profile_load(const char *path, char *const *defs, size_t ndefs,
+		 struct profile *p);
+void profile_free(struct profile *p);
+/* The value of key in c, NULL if absent. */
+const char *pconf_get(const struct pconf *c, const char *key);
+const struct pkv *pconf_kv(const struct pconf *c, const char *key);
+/* Keys every kind accepts (read by the bench engine): kind, reps,
+ * max_reps, target_rsd. */
+bool profile_engine_key(const char *key);
+/* Write the expanded profile (one section per configuration). */
+int profile_write(const struct profile *p, FILE *f);
+/* Expand one value into its items ("1-3,8" -> 1 2 3 8).  0 or -EINVAL
+ * after printing "where: key: ...".  *items is freed with free_items. */
+int profile_expand_value(const char *where, const char *key, const char *v,
+			 char ***items, size_t *n);
+void profile_free_items(char **items, size_t n);
+
+/* A truthy value: 1, true, yes, on. */
+bool profile_true(const char *v);
+
+#endif

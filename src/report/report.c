@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `iostrat report DIR`: per data set the classic stream/buffer grid
+ * (rows threads, columns work level, each cell "stream/buffer" medians,
+ * the fastest cell of each column marked *), the same grid for every other
+ * strategy against the best of stream/buffer, then one line per
+ * configuration.  Rows of other kinds (sweep, net, fio ...) are listed
+ * generically, one line per configuration.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+#include "report.h"
+
+static const char *sget(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static double nget(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The settings of a run config_id after DATASET/STRATEGY/tN/wN. */
+static const char *rest_of(const char *id)
+{
+	const char *p = id;
+
+	for (int i = 0; i < 4 && p; i++) {
+		p = strchr(p, '/');
+		if (p)
+			p++;
+	}
+	return p ? p : "";
+}
+
+static bool is_run(json_t *s)
+{
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads") &&
+	       json_integer_value(json_object_get(s, "n")) > 0;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Sorted distinct values of integer key k over the group. */
+static size_t distinct(json_t *group, const char *k, long long *out, size_t max)
+{
+	size_t n = 0, i;
+	json_t *s;
+
+	json_array_foreach(group, i, s) {
+		long long v = json_integer_value(json_object_get(s, k));
+		bool seen = false;
+
+		for (size_t j = 0; j < n; j++)
+			seen |= out[j] == v;
+		if (!seen && n < max)
+			out[n++] = v;
+	}
+	qsort(out, n, sizeof(*out), cmp_ll);
+	return n;
+}
+
+static double median_of(json_t *group, const char *strat, long long t,
+			long long w)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(group, i, s)
+		if (!strcmp(sget(s, "strategy"), strat) &&
+		    json_integer_value(json_object_get(s, "threads")) == t &&
+		    json_integer_value(json_object_get(s, "work")) == w)
+			return nget(s, "median");
+	return NAN;
+}
+
+static double best_sb(json_t *g, long long t, long long w)
+{
+	return fmin(median_of(g, "stream", t, w), median_of(g, "buffer", t, w));
+}
+
+#define MAXV 64
+
+struct grid {
+	long long th[MAXV], wk[MAXV];
+	size_t nt, nw;
+	const char **cols;
+};
+
+static void grid_axes(json_t *g, struct grid *gr)
+{
+	static char names[MAXV][24];
+
+	gr->nt = distinct(g, "threads", gr->th, MAXV);
+	gr->nw = distinct(g, "work", gr->wk, MAXV);
+	gr->cols = calloc(gr->nw + 2, sizeof(char *));
+	gr->cols[0] = "threads";
+	for (size_t j = 0; j < gr->nw; j++) {
+		snprintf(names[j], sizeof(names[j]), "W=%lld", gr->wk[j]);
+		gr->cols[j + 1] = names[j];
+	}
+}
+
+static void fmt_s(double v, char *buf, size_t len)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+/* The classic grid: "stream/buffer", * on the fastest cell per column. */
+static void classic_grid(struct rdoc *d, json_t *g, const char *title)
+{
+	struct grid gr;
+	struct rtable *t;
+	char buf[128], a[32], b[32];
+
+	grid_axes(g, &gr);
+	t = rdoc_table(d, title, gr.cols);
+	rtable_note(t, "cell: median elapsed seconds stream/buffer; * fastest cell of its column");
+	for (size_t i = 0; i < gr.nt; i++) {
+		json_t *row = json_array();
+
+		json_array_append_new(row, json_integer(gr.th[i]));
+		for (size_t j = 0; j < gr.nw; j++) {
+			double best = INFINITY, mine = best_sb(g, gr.th[i], gr.wk[j]);
+
+			for (size_t k = 0; k < gr.nt; k++)
+				best = fmin(best, best_sb(g, gr.th[k], gr.wk[j]));
+			fmt_s(median_of(g, "stream", gr.th[i], gr.wk[j]), a, sizeof(a));
+			fmt_s(median_of(g, "buffer", gr.th[i], gr.wk[j]), b, sizeof(b));
+			snprintf(buf, sizeof(buf), "%s/%s%s", a, b,
+				 !isnan(mine) && mine == best ? " *" : "");
+			json_array_append_new(row, json_string(buf));
+		}
+		rtable_add(t, row);
+	}
+	free(gr.cols);
+}
+
+/* strategy s against the best of stream/buffer in the same cell. */
+static void other_grid(struct rdoc *d, json_t *g, const char *strat,
+		       const char *title)
+{
+	struct grid gr;
+	struct rtable *t;
+	char buf[128], a[32];
+
+	grid_axes(g, &gr);
+	t = rdoc_table(d, title, gr.cols);
+	rtable_note(t, "cell: median elapsed seconds of %s (its ratio to the best of "
+		    "stream/buffer; < 1 is faster); * fastest cell of its column", strat);
+	for (size_t i = 0; i < gr.nt; i++) {
+		json_t *row = json_array();
+
+		json_array_append_new(row, json_integer(gr.th[i]));
+		for (size_t j = 0; j < gr.nw; j++) {
+			double mine = median_of(g, strat, gr.th[i], gr.wk[j]);
+			double base = best_sb(g, gr.th[i], gr.wk[j]), best = INFINITY;
+
+			for (size_t k = 0; k < gr.nt; k++)
+				best = fmin(best, median_of(g, strat, gr.th[k], gr.wk[j]));
+			fmt_s(mine, a, sizeof(a));
+			if (!isnan(mine) && !isnan(base) && base > 0)
+				snprintf(buf, sizeof(buf), "%s (%.2fx)%s", a, mine / base,
+					 mine == best ? " *" : "");
+			else
+				snprintf(buf, sizeof(buf), "%s%s", a,
+					 !isnan(mine) && mine == best ? " *" : "");
+			json_array_append_new(row, json_string(buf));
+		}
+		rtable_add(t, row);
+	}
+	free(gr.cols);
+}
+
+/* Group the run summaries by data set + remaining settings. */
+static json_t *run_groups(json_t *sum)
+{
+	json_t *groups = json_object(), *s;
+	size_t i;
+
+	json_array_foreach(sum, i, s) {
+		char key[600];
+		json_t *g;
+
+		if (!is_run(s))
+			continue;
+		snprintf(key, sizeof(key), "%s (%s)", sget(s, "dataset")[0] ?
+			 sget(s, "dataset") : "-", rest_of(sget(s, "config_id")));
+		g = json_object_get(groups, key);
+		if (!g) {
+			g = json_array();
+			json_object_set_new(groups, key, g);
+		}
+		json_array_append(g, s);
+	}
+	return groups;
+}
+
+static void grids(struct rdoc *d, json_t *sum)
+{
+	json_t *groups = run_groups(sum), *g;
+	const char *key;
+	char title[800];
+
+	json_object_foreach(groups, key, g) {
+		const char *seen[32];
+		size_t ns = 0, i;
+		json_t *s;
+
+		snprintf(title, sizeof(title), "%s: stream/buffer", key);
+		classic_grid(d, g, title);
+		json_array_foreach(g, i, s) {
+			const char *st = sget(s, "strategy");
+			bool dup = !strcmp(st, "stream") || !strcmp(st, "buffer");
+
+			for (size_t k = 0; k < ns; k++)
+				dup |= !strcmp(seen[k], st);
+			if (dup || ns >= ARRAY_SIZE(seen))
+				continue;
+			seen[ns++] = st;
+			snprintf(title, sizeof(title), "%s: %s vs best of stream/buffer",
+				 key, st);
+			other_grid(d, g, st, title);
+		}
+	}
+	json_decref(groups);
+}
+
+/* Flags a reader should see: failed reps, a spread above target, a
+ * "cold" repetition that did not start cold. */
+static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
+{
+	const char *id = sget(s, "config_id");
+	long long errs = json_integer_value(json_object_get(s, "errors"));
+	double rsd = nget(s, "rsd_pct"), target = nget(s, "target_rsd");
+	int notcold = 0;
+	size_t i, o = 0;
+	json_t *r;
+
+	buf[0] = 0;
+	json_array_foreach(rows, i, r)
+		if (!strcmp(sget(r, "config_id"), id) &&
+		    json_is_false(json_object_get(r, "cold_ok")))
+			notcold++;
+	if (errs)
+		o += (size_t)snprintf(buf + o, len - o, "errors=%lld ", errs);
+	if (!isnan(target) && rsd > target && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "rsd>%.1f%% ", target);
+	if (notcold && o < len)
+		snprintf(buf + o, len - o, "not-cold=%d", notcold);
+}
+
+static void config_lines(struct rdoc *d, const struct rrun *r)
+{
+	static const char *const cols[] = { "config_id", "n", "median_s", "min_s",
+		"max_s", "rsd_pct", "mb_s", "cpu_s", "rss_mib", "flags", NULL };
+	struct rtable *t = rdoc_table(d, "configurations (kind run)", cols);
+	char flags[128];
+	json_t *s;
+	size_t i;
+
+	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
+		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
+		    "user+sys; rss_mib = peak RSS (medians over repetitions)");
+	json_array_foreach(r->sum, i, s) {
+		json_t *row;
+
+		if (strcmp(sget(s, "kind"), "run") || !json_object_get(s, "threads"))
+			continue;
+		flags_of(r->rows, s, flags, sizeof(flags));
+		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, "config_id"),
+				json_integer_value(json_object_get(s, "n")),
+				rnum(nget(s, "median")), rnum(nget(s, "min")),
+				rnum(nget(s, "max")), rnum(nget(s, "rsd_pct")),
+				rnum(nget(s, "mb_s")),
+				rnum(nget(s, "user_s") + nget(s, "sys_s")),
+				rnum(nget(s, "maxrss_kb") / 1024.0), flags);
+		rtable_add(t, row);
+	}
+}
+
+/* Rows of other kinds: one line per configuration, whatever they are. */
+static void other_kinds(struct rdoc *d, const struct rrun *r)
+{
+	static const char *const cols[] = { "config_id", "metric", "n", "median",
+		"min", "max", "rsd_pct", "errors", NULL };
+	json_t *kinds = json_object(), *s, *v;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(r->sum, i, s) {
+		const char *kind = sget(s, "kind");
+
+		if (!strcmp(kind, "run") && json_object_get(s, "threads"))
+			continue;
+		if (!json_object_get(kinds, kind[0] ? kind : "-"))
+			json_object_set_new(kinds, kind[0] ? kind : "-", json_array());
+		json_array_append(json_object_get(kinds, kind[0] ? kind : "-"), s);
+	}
+	json_object_foreach(kinds, k, v) {
+		char title[128];
+		struct rtable *t;
+		size_t j;
+
+		snprintf(title, sizeof(title), "configurations (kind %s)", k);
+		t = rdoc_table(d, title, cols);
+		json_array_foreach(v, j, s)
+			rtable_add(t, json_pack("[s,s,I,o,o,o,o,I]", sget(s, "config_id"),
+						sget(s, "metric"),
+						json_integer_value(json_object_get(s, "n")),
+						rnum(nget(s, "median")), rnum(nget(s, "min")),
+						rnum(nget(s, "max")), rnum(nget(s, "rsd_pct")),
+						json_integer_value(json_object_get(s, "errors"))));
+	}
+	json_decref(kinds);
+}
+
+void report_build(const struct rrun *r, struct rdoc *d)
+{
+	json_t *e = r->env, *in = json_object_get(e, "in");
+	size_t nerr = 0, i;
+	json_t *row;
+
+	json_array_foreach(r->rows, i, row)
+		nerr += !json_is_null(json_object_get(row, "error"));
+	rdoc_meta(d, "results", "%s", r->dir);
+	rdoc_meta(d, "bench", "%s", rrun_name(r));
+	rdoc_meta(d, "rows", "%zu repetitions, %zu configurations, %zu failed",
+		  json_array_size(r->rows), json_array_size(r->sum), nerr);
+	rdoc_meta(d, "machine", "%s, %s, %lld CPUs, %lld MiB, kernel %s",
+		  sget(e, "host"), sget(e, "cpu_model"),
+		  json_integer_value(json_object_get(e, "cpus")),
+		  json_integer_value(json_object_get(e, "mem_kb")) / 1024,
+		  sget(e, "kernel"));
+	if (in)
+		rdoc_meta(d, "disk", "%s (%s, scheduler %s)", sget(in, "disk"),
+			  sget(in, "fs"), sget(in, "scheduler"));
+	rdoc_meta(d, "version", "iostrat %s", sget(e, "iostrat_version"));
+	grids(d, r->sum);
+	config_lines(d, r);
+	other_kinds(d, r);
+}

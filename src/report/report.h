@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_REPORT_H
+#define IOSTRAT_REPORT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "table.h"
+
+/* A results directory, loaded for report and compare. */
+struct rrun {
+	char dir[4096];
+	json_t *rows; /* results.jsonl */
+	json_t *sum;  /* results_summarize(rows) */
+	json_t *env;  /* env.json, or an empty object */
+	char *profile; /* profile.ini text, or NULL */
+};
+
+int rrun_load(const char *dir, struct rrun *r); /* prints its errors */
+void rrun_free(struct rrun *r);
+/* The metric of the good rows of config id; *out freed by the caller. */
+size_t rrun_samples(const struct rrun *r, const char *id, double **out);
+const char *rrun_name(const struct rrun *r);
+
+/* The tables of `iostrat report`. */
+void report_build(const struct rrun *r, struct rdoc *d);
+/* The tables of `iostrat compare` (runs[0] is the base). */
+void compare_build(const struct rrun *runs, size_t n, struct rdoc *d);
+
+#endif

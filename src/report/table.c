@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../row.h"
+#include "table.h"
+
+int rfmt_parse(const char *s, enum rfmt *f)
+{
+	static const char *const names[] = { "text", "csv", "json", "markdown" };
+
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(s, names[i]) || (i == RF_MD && !strcmp(s, "md"))) {
+			*f = (enum rfmt)i;
+			return 0;
+		}
+	return -1;
+}
+
+void rdoc_init(struct rdoc *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->meta = json_object();
+}
+
+void rdoc_free(struct rdoc *d)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		free(d->t[i].title);
+		free(d->t[i].note);
+		json_decref(d->t[i].cols);
+		json_decref(d->t[i].rows);
+	}
+	free(d->t);
+	json_decref(d->meta);
+}
+
+void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	json_object_set_new(d->meta, key, json_string(buf));
+}
+
+struct rtable *rdoc_table(struct rdoc *d, const char *title,
+			  const char *const *cols)
+{
+	struct rtable *t = realloc(d->t, (d->n + 1) * sizeof(*t));
+
+	if (!t)
+		abort();
+	d->t = t;
+	t = &d->t[d->n++];
+	t->title = strdup(title);
+	t->note = NULL;
+	t->cols = json_array();
+	t->rows = json_array();
+	for (size_t i = 0; cols[i]; i++)
+		json_array_append_new(t->cols, json_string(cols[i]));
+	return t;
+}
+
+void rtable_note(struct rtable *t, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	free(t->note);
+	t->note = strdup(buf);
+}
+
+void rtable_add(struct rtable *t, json_t *row)
+{
+	json_array_append_new(t->rows, row);
+}
+
+json_t *rnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A cell as text: reals with 4 significant digits, no exponent. */
+static void cell_text(json_t *v, char *buf, size_t len)
+{
+	double x;
+
+	switch (json_typeof(v)) {
+	case JSON_STRING:
+		snprintf(buf, len, "%s", json_string_value(v));
+		return;
+	case JSON_INTEGER:
+		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return;
+	case JSON_REAL:
+		x = json_real_value(v);
+		if (fabs(x) >= 1000)
+			snprintf(buf, len, "%.0f", x);
+		else if (fabs(x) >= 10)
+			snprintf(buf, len, "%.1f", x);
+		else
+			snprintf(buf, len, "%.3f", x);
+		return;
+	case JSON_TRUE:
+		snprintf(buf, len, "yes");
+		return;
+	case JSON_FALSE:
+		snprintf(buf, len, "no");
+		return;
+	default:
+		snprintf(buf, len, "-");
+	}
+}
+
+/* Numbers right-aligned, text left-aligned. */
+static void put_cell(FILE *out, json_t *v, const char *txt, size_t w)
+{
+	if (json_is_number(v))
+		fprintf(out, "%*s", (int)w, txt);
+	else
+		fprintf(out, "%-*s", (int)w, txt);
+}
+
+static void print_text(const struct rtable *t, FILE *out, int md)
+{
+	size_t nc = json_array_size(t->cols), i, j;
+	size_t *w = calloc(nc ? nc : 1, sizeof(*w));
+	char buf[512];
+	json_t *row;
+
+	if (!w)
+		return;
+	for (j = 0; j < nc; j++)
+		w[j] = strlen(json_string_value(json_array_get(t->cols, j)));
+	json_array_foreach(t->rows, i, row)
+		for (j = 0; j < nc; j++) {
+			cell_text(json_array_get(row, j), buf, sizeof(buf));
+			if (strlen(buf) > w[j])
+				w[j] = strlen(buf);
+		}
+	fprintf(out, md ? "### %s\n\n" : "%s\n", t->title);
+	for (j = 0; j < nc; j++) {
+		fputs(md ? "| " : "  ", out);
+		fprintf(out, "%-*s", !md && j + 1 == nc ? 0 : (int)w[j],
+			json_string_value(json_array_get(t->cols, j)));
+		fputs(md ? " " : "", out);
+	}
+	fputs(md ? "|\n" : "\n", out);
+	if (md) {
+		for (j = 0; j < nc; j++) {
+			fputs("|", out);
+			for (size_t k = 0; k < w[j] + 2; k++)
+				fputc('-', out);
+		}
+		fputs("|\n", out);
+	}
+	json_array_foreach(t->rows, i, row) {
+		for (j = 0; j < nc; j++) {
+			json_t *v = json_array_get(row, j);
+
+			cell_text(v, buf, sizeof(buf));
+			fputs(md ? "| " : "  ", out);
+			if (!md && j + 1 == nc && !json_is_number(v))
+				fputs(buf, out); /* no trailing blanks */
+			else
+				put_cell(out, v, buf, w[j]);
+			fputs(md ? " " : "", out);
+		}
+		fputs(md ? "|\n" : "\n", out);
+	}
+	if (!json_array_size(t->rows))
+		fputs(md ? "\n(none)\n" : "  (none)\n", out);
+	if (t->note)
+		fprintf(out, md ? "\n%s\n" : "  %s\n", t->note);
+	fputc('\n', out);
+	free(w);
+}
+
+static void print_csv(const struct rtable *t, FILE *out)
+{
+	size_t i, j;
+	json_t *row, *v;
+
+	fprintf(out, "# %s\n", t->title);
+	json_array_foreach(t->cols, j, v) {
+		if (j)
+			fputc(',', out);
+		csv_field(out, v);
+	}
+	fputc('\n', out);
+	json_array_foreach(t->rows, i, row) {
+		json_array_foreach(row, j, v) {
+			if (j)
+				fputc(',', out);
+			csv_field(out, v);
+		}
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+static json_t *table_json(const struct rtable *t)
+{
+	json_t *o = json_object(), *rows = json_array(), *row;
+	size_t i, j;
+
+	json_object_set_new(o, "title", json_string(t->title));
+	json_object_set_new(o, "note", t->note ? json_string(t->note) : json_null());
+	json_object_set(o, "columns", t->cols);
+	json_array_foreach(t->rows, i, row) {
+		json_t *r = json_object(), *c;
+
+		json_array_foreach(t->cols, j, c)
+			json_object_set(r, json_string_value(c), json_array_get(row, j) ?
+					json_array_get(row, j) : json_null());
+		json_array_append_new(rows, r);
+	}
+	json_object_set_new(o, "rows", rows);
+	return o;
+}
+
+void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out)
+{
+	const char *k;
+	json_t *v;
+
+	if (f == RF_JSON) {
+		json_t *o = json_object(), *tabs = json_array();
+
+		json_object_set_new(o, "schema", json_integer(1));
+		json_object_set(o, "meta", d->meta);
+		for (size_t i = 0; i < d->n; i++)
+			json_array_append_new(tabs, table_json(&d->t[i]));
+		json_object_set_new(o, "tables", tabs);
+		json_dumpf(o, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+			   JSON_REAL_PRECISION(9));
+		fputc('\n', out);
+		json_decref(o);
+		return;
+	}
+	json_object_foreach(d->meta, k, v)
+		fprintf(out, f == RF_CSV ? "# %s: %s\n" : f == RF_MD ? "- **%s**: %s\n" :
+			"%-13s %s\n", k, json_string_value(v));
+	fputc('\n', out);
+	for (size_t i = 0; i < d->n; i++) {
+		if (f == RF_CSV)
+			print_csv(&d->t[i], out);
+		else
+			print_text(&d->t[i], out, f == RF_MD);
+	}
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_REPORT_TABLE_H
+#define IOSTRAT_REPORT_TABLE_H
+
+#include <stdio.h>
+
+#include <jansson.h>
+
+/*
+ * A report is a few header facts and a list of tables; report and compare
+ * build one and print it in any format:
+ *   text      aligned columns          markdown  ### title + pipe tables
+ *   csv       each table as "# title", a header line, rows; blank line
+ *             between tables (gnuplot reads such blocks with `index`)
+ *   json      {"schema", "meta": {...}, "tables": [{"title", "note",
+ *             "columns", "rows": [{column: value}]}]}
+ * Cells are JSON values: numbers stay numbers in csv and json.
+ */
+enum rfmt { RF_TEXT, RF_CSV, RF_JSON, RF_MD };
+
+struct rtable {
+	char *title, *note;
+	json_t *cols; /* array of strings */
+	json_t *rows; /* array of arrays */
+};
+
+struct rdoc {
+	json_t *meta; /* object: key -> string (kept in order) */
+	struct rtable *t;
+	size_t n;
+};
+
+int rfmt_parse(const char *s, enum rfmt *f);
+void rdoc_init(struct rdoc *d);
+void rdoc_free(struct rdoc *d);
+void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* A new table; cols is NULL-terminated.  The pointer is valid until the
+ * next rdoc_table call. */
+struct rtable *rdoc_table(struct rdoc *d, const char *title,
+			  const char *const *cols);
+void rtable_note(struct rtable *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append a row (an array, reference stolen). */
+void rtable_add(struct rtable *t, json_t *row);
+void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);
+/* A real, or null when v is not finite. */
+json_t *rnum(double v);
+
+#endif

@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# iostrat bench/report/compare: profiles, results directories, resume.
+. "$(dirname "$0")/lib.sh"
+
+# A tiny matrix: 2 strategies x 2 thread counts, 2 reps, ~1 MB of data.
+tiny_profile() {
+	cat >"$T/tiny.ini" <<-'INI'
+	[global]
+	dataset=big
+	scale=0.0005
+	reps=2
+	cache=${CACHE:-asis}
+
+	[tiny]
+	strategy=stream,buffer
+	threads=1-2
+	work=0
+	INI
+}
+
+bench_dry_run_expands_cross_product() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	dataset=small,big
+	scale=0.001
+	[m]
+	strategy=stream,buffer
+	threads=1-4
+	work=0,100,1000
+	INI
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data")
+	n=$(echo "$out" | grep -c '/t[0-9]/w')
+	[ "$n" -eq 48 ] || die "expected 2x2x4x3=48 configurations, got $n"
+	echo "$out" | grep -q '^48 configurations' || die "no total: $out"
+	echo "$out" | grep -q 'small/buffer/t4/w1000/cold' || die "missing a cell: $out"
+	[ ! -e "$T/data" ] || die "dry run created data"
+}
+
+bench_ranges_steps_env_and_overrides() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	dataset=${DS}
+	scale=${NOPE:-0.001}
+	[m]
+	strategy=stream
+	threads=1-7:3
+	work=0
+	INI
+	out=$(DS=small "$IOSTRAT" bench "$T/p.ini" --dry-run -D work=5,6)
+	for t in 1 4 7; do for w in 5 6; do
+		echo "$out" | grep -q "small/stream/t$t/w$w/" || die "t$t w$w missing: $out"
+	done; done
+	[ "$(echo "$out" | grep -c '/t[0-9]/w')" -eq 6 ] || die "$out"
+}
+
+bench_include_and_global_scoping() {
+	mkdir "$T/sub"
+	cat >"$T/sub/a.ini" <<-'INI'
+	[global]
+	dataset=small
+	scale=0.001
+	[a]
+	strategy=stream
+	INI
+	cat >"$T/all.ini" <<-'INI'
+	include sub/a.ini
+	[global]
+	dataset=big
+	[b]
+	strategy=buffer
+	INI
+	out=$("$IOSTRAT" bench "$T/all.ini" --dry-run)
+	echo "$out" | grep -q 'small/stream/t1/w0' || die "included section: $out"
+	echo "$out" | grep -q 'big/buffer/t1/w0' || die "later global: $out"
+	! echo "$out" | grep -q 'big/stream' || die "later global leaked back: $out"
+}
+
+bench_profile_errors_name_file_and_line() {
+	p=$T/bad.ini
+	printf '[m]\nstrategy=stream\ndataset=small\nbogus=1\n' >"$p"
+	expect_fail 'bad.ini:4: unknown key .bogus.' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\ndataset=small\nthreads=4-1\n' >"$p"
+	expect_fail 'bad.ini:4: threads: bad range' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\ndataset=small\nthreads=zero\n' >"$p"
+	expect_fail 'bad.ini:4: threads: bad value' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\ndataset=small\nstrategy=teleport\n' >"$p"
+	expect_fail 'bad.ini:3: strategy: unknown strategy .teleport.' "$IOSTRAT" bench "$p" --dry-run
+	printf '[global]\nstrategy=stream\n' >"$p"
+	expect_fail 'empty matrix' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\n\ndataset=nosuch\n' >"$p"
+	expect_fail 'bad.ini:4: dataset: unknown data set' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\ndataset=${IOSTRAT_UNSET_VAR}\n' >"$p"
+	expect_fail 'bad.ini:3: \$\{IOSTRAT_UNSET_VAR\} is not set' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\njust words\n' >"$p"
+	expect_fail 'bad.ini:3: not a \[section\]' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream,,buffer\n' >"$p"
+	expect_fail 'bad.ini:2: strategy: empty item' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nkind=teleport\n' >"$p"
+	expect_fail 'bad.ini:2: unknown section kind' "$IOSTRAT" bench "$p" --dry-run
+	printf '[m]\nstrategy=stream\ndataset=small\nreps=3\nmax_reps=2\n' >"$p"
+	expect_fail 'bad.ini:5: max_reps 2 is below reps 3' "$IOSTRAT" bench "$p" --dry-run
+	printf 'include loop2.ini\n' >"$T/loop1.ini"
+	printf '[m]\ninclude loop1.ini\n' >"$T/loop2.ini"
+	expect_fail 'loop2.ini:2: include loop' "$IOSTRAT" bench "$T/loop1.ini" --dry-run
+	printf 'include nothere.ini\n' >"$p"
+	expect_fail 'nothere.ini' "$IOSTRAT" bench "$p" --dry-run
+	expect_fail '-D x: want KEY=VALUE' "$IOSTRAT" bench "$p" -D x --dry-run
+}
+
+bench_skips_unbuilt_sections_and_keys() {
+	printf '[sweep-api]\nblock_size=1,5\n[m]\nstrategy=stream\ndataset=small\nscale=0.001\n' >"$T/p.ini"
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1)
+	if ! "$IOSTRAT" sweep --help >/dev/null 2>&1; then
+		echo "$out" | grep -q "sweep.*not built" || die "no note: $out"
+	fi
+	echo "$out" | grep -q 'small/stream/t1/w0' || die "$out"
+}
+
+bench_writes_results_dir_and_report() {
+	tiny_profile
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
+		die "bench failed: $(tail -3 "$T/err")"
+	for f in results.jsonl results.csv summary.csv env.json profile.ini; do
+		[ -s "$T/r/$f" ] || die "no $f"
+	done
+	[ "$(wc -l <"$T/r/results.jsonl")" -eq 8 ] || die "expected 8 rows"
+	[ "$(wc -l <"$T/r/summary.csv")" -eq 5 ] || die "expected 4 summary rows"
+	grep -q '^\[tiny\]' "$T/r/profile.ini" || die "profile.ini"
+	python3 - "$T/r" <<-'PY' || die "bad rows"
+	import json, sys, csv
+	d = sys.argv[1]
+	rows = [json.loads(l) for l in open(d + "/results.jsonl")]
+	ids = [r["config_id"] for r in rows]
+	# interleaved: A B C D A B C D
+	assert ids[:4] == ids[4:], ids
+	for r in rows:
+	    assert r["bench"] == "tiny" and r["dataset"] == "big" and r["kind"] == "run", r
+	    assert r["verified"] is True and r["error"] is None, r
+	    assert r["kernel"] and r["host"], r
+	s = list(csv.DictReader(open(d + "/summary.csv")))
+	assert all(x["n"] == "2" for x in s), s
+	PY
+	[ -d "$T/data/big-s0.0005-seed1" ] || die "data set not cached by its parameters"
+	ls -A "$T/data" | grep -q scratch && die "scratch left behind"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -q 'big (asis/fsync=file): stream/buffer' || die "no grid: $out"
+	echo "$out" | grep -qE '^ +1 +[0-9.]+/[0-9.]+' || die "no cell: $out"
+	echo "$out" | grep -q '\*' || die "no best mark: $out"
+	echo "$out" | grep -q 'big/buffer/t2/w0/asis/fsync=file' || die "no config line: $out"
+	"$IOSTRAT" report "$T/r" --format json | python3 -c '
+import json,sys; d=json.load(sys.stdin); assert d["tables"][-1]["rows"][0]["n"]==2, d' ||
+		die "json report"
+	"$IOSTRAT" report "$T/r" --format markdown | grep -q '^| threads' || die "markdown"
+	"$IOSTRAT" report "$T/r" --format csv | grep -q '^# configurations' || die "csv"
+	# the same data set is reused by the next bench
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r2" --data "$T/data" 2>&1 | grep -q reused ||
+		die "data set regenerated"
+}
+
+t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
+t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
+t bench_include_and_global_scoping bench_include_and_global_scoping
+t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line
+t bench_skips_unbuilt_sections_and_keys bench_skips_unbuilt_sections_and_keys
+t bench_writes_results_dir_and_report bench_writes_results_dir_and_report
