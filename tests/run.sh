@@ -22,7 +22,7 @@ failed=()
 
 run_one() {
 	local name=$1; shift
-	local out rc
+	local out rc t0=$SECONDS
 	out=$(mktemp)
 	timeout --kill-after=10 "$limit" "$@" >"$out" 2>&1
 	rc=$?
@@ -47,6 +47,7 @@ run_one() {
 			grep -vE '^(PASS|SKIP): ' "$out" | tail -n 30 | sed 's/^/      /'
 		fi
 	fi
+	echo "  [$name] $((SECONDS - t0))s"
 	pass=$((pass + p)); fail=$((fail + f)); skip=$((skip + s))
 	rm -f "$out"
 }

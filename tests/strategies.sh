@@ -16,7 +16,6 @@ vector_set() {
 check_vectors() {
 	local s=$1 w=$2 out=$3 f
 	for f in "$T"/in/*; do
-		cmp -s "$f" "$T/$out/missing" 2>/dev/null || true
 		cmp "$TV/$(basename "$f").w$w.out" "$out/$(basename "$f")" >/dev/null ||
 			die "$s w=$w: $(basename "$f") differs from the test vector"
 	done
@@ -25,14 +24,16 @@ check_vectors() {
 strategy_matches_vectors() {
 	local s=$1
 	vector_set
+	# every W with every thread count; buffer sizes rotate through the
+	# combinations (an odd size, a page, a size larger than every file)
+	local sizes=(4096 5000 1M) k=0
 	for w in 0 1 7 256 1000; do
 		for th in 1 2 3 4; do
-			for b in 4096 5000 1M; do
-				"$IOSTRAT" run -s "$s" "$T/in" "$T/out" --work $w --threads $th \
-					--bufsize $b --reps 1 --cache asis --fsync none >/dev/null ||
-					die "$s w=$w threads=$th bufsize=$b failed"
-				check_vectors "$s" $w "$T/out"
-			done
+			b=${sizes[$((k++ % 3))]}
+			"$IOSTRAT" run -s "$s" "$T/in" "$T/out" --work $w --threads $th \
+				--bufsize $b --reps 1 --cache asis --fsync none >/dev/null ||
+				die "$s w=$w threads=$th bufsize=$b failed"
+			check_vectors "$s" $w "$T/out"
 		done
 	done
 }
