@@ -1,0 +1,215 @@
+#!/usr/bin/env bash
+# The reboot queue: its systemd unit, a simulated loop of boots with the
+# reboot replaced by a no-op, crash safety, pausing, locking, kernels.
+. "$(dirname "$0")/lib.sh"
+
+Q() { "$IOSTRAT" queue --state-dir "$T/s" "$@"; }
+# One "boot": what the service runs, rebooting by appending to a file.
+boot() { Q run-next --settle 0 --reboot-cmd "echo reboot >>'$T/reboots'" "$@"; }
+reboots() { [ -f "$T/reboots" ] && wc -l <"$T/reboots" || echo 0; }
+# "STATE ATTEMPTS" of entry $1, or "gone"
+entry() { Q list | awk -v id="$1" '$1==id {print $2, $3; f=1} END {if (!f) print "gone"}'; }
+hist() { grep -c -- "$1" "$T/s/history.jsonl" || true; }
+# results.log only grows: the previous copy is a prefix of the new one
+log_grew() {
+	local n; n=$(stat -c %s "$T/log.prev" 2>/dev/null || echo 0)
+	cmp -s -n "$n" "$T/log.prev" "$T/s/results.log" 2>/dev/null || [ "$n" -eq 0 ] || die "results.log lost or rewrote earlier output"
+	cp "$T/s/results.log" "$T/log.prev"
+}
+
+unit_verifies() {
+	need_cmd systemd-analyze
+	sed "s|/usr/local/bin/iostrat|$IOSTRAT|" "$TOP/systemd/iostrat-queue.service" >"$T/iostrat-queue.service"
+	out=$(systemd-analyze verify "$T/iostrat-queue.service" 2>&1) || die "verify failed: $out"
+	[ -z "$out" ] || die "verify warned: $out"
+	grep -q '^Type=oneshot' "$T/iostrat-queue.service"
+	grep -q '^ExecStart=.* queue run-next' "$T/iostrat-queue.service"
+}
+
+install_queue_into_destdir() {
+	make -s -C "$TOP" BUILD="$BUILD" install-queue DESTDIR="$T/root" PREFIX=/usr >/dev/null
+	u="$T/root/etc/systemd/system/iostrat-queue.service"
+	[ -x "$T/root/usr/bin/iostrat" ] || die "binary not installed"
+	grep -q '^ExecStart=/usr/bin/iostrat queue run-next' "$u" || die "unit not installed with PREFIX"
+	make -s -C "$TOP" BUILD="$BUILD" uninstall-queue DESTDIR="$T/root" >/dev/null
+	[ ! -e "$u" ] || die "unit not removed"
+}
+
+# Three entries, five boots: A succeeds; B is cut off (SIGKILL of the
+# whole run, as a power cut) on every attempt; C exits 3.
+five_boots() {
+	Q add --name A -- sh -c 'echo A-out' >/dev/null
+	Q add --name B -- sh -c 'echo "B-start-$IOSTRAT_QUEUE_ATTEMPT"; kill -9 $PPID; kill -9 $$' >/dev/null
+	Q add --name C -- sh -c 'echo C-out; exit 3' >/dev/null
+	# boot 1: A runs and is done; two remain, so it reboots
+	boot 2>/dev/null || die "boot 1 failed"
+	[ "$(entry 1)" = gone ] && [ "$(entry 2)" = "queued 0" ] && [ "$(entry 3)" = "queued 0" ] || die "boot 1: $(Q list)"
+	[ "$(reboots)" -eq 1 ] || die "boot 1: no reboot"
+	[ "$(hist '"id":1,"name":"A".*"outcome":"done","status":"done"')" -eq 1 ] || die "boot 1: A not recorded done"
+	grep -q '^A-out$' "$T/s/results.log"; log_grew
+	# boot 2: B kills run-next mid-run; it stays marked running
+	rc=0; boot 2>/dev/null || rc=$?
+	[ "$rc" -eq 137 ] || die "boot 2: run-next was not killed (rc $rc)"
+	[ "$(entry 2)" = "running 1" ] && [ "$(entry 3)" = "queued 0" ] || die "boot 2: $(Q list)"
+	[ "$(reboots)" -eq 1 ] || die "boot 2 rebooted"
+	grep -q '^B-start-1$' "$T/s/results.log"; log_grew
+	# boot 3: found running = failed attempt 1; retried, cut off again
+	rc=0; boot 2>/dev/null || rc=$?
+	[ "$rc" -eq 137 ] && [ "$(entry 2)" = "running 2" ] || die "boot 3: rc $rc, $(Q list)"
+	[ "$(hist '"id":2,.*"attempt":1,"outcome":"interrupted","status":"retry"')" -eq 1 ] || die "boot 3: attempt 1 not recorded"
+	grep -q '^B-start-2$' "$T/s/results.log"; log_grew
+	# boot 4: B given up after 2 attempts, C runs and fails; queue empty, no reboot
+	boot 2>/dev/null || die "boot 4 failed"
+	[ "$(entry 2)" = gone ] && [ "$(entry 3)" = gone ] || die "boot 4: $(Q list)"
+	[ "$(hist '"id":2,.*"attempt":2,"outcome":"interrupted","status":"failed"')" -eq 1 ] || die "boot 4: B attempt 2"
+	[ "$(hist '"id":2,.*"outcome":"gave-up","status":"failed"')" -eq 1 ] || die "boot 4: B not given up"
+	[ "$(hist '"id":3,.*"attempt":1,"outcome":"failed","status":"failed","detail":"exit 3"')" -eq 1 ] || die "boot 4: C not failed"
+	[ "$(reboots)" -eq 1 ] || die "boot 4 rebooted with an empty queue"
+	grep -q '^C-out$' "$T/s/results.log"; log_grew
+	# boot 5: nothing to do, nothing changes
+	n=$(wc -l <"$T/s/history.jsonl")
+	boot 2>/dev/null || die "boot 5 failed"
+	[ "$(reboots)" -eq 1 ] && [ "$(wc -l <"$T/s/history.jsonl")" -eq "$n" ] || die "boot 5 did something"
+	log_grew
+	[ "$(grep -c '^A-out$\|^B-start-1$\|^B-start-2$\|^C-out$' "$T/s/results.log")" -eq 4 ]
+}
+
+cut_off_once_then_retried() {
+	Q add --name flaky -- sh -c '[ -e "$0" ] && echo second-ok && exit 0; : >"$0"; kill -9 $PPID $$' "$T/mark" >/dev/null
+	Q add --name after -- true >/dev/null
+	rc=0; boot 2>/dev/null || rc=$?; [ "$rc" -eq 137 ] || die "not cut off"
+	boot 2>/dev/null
+	[ "$(entry 1)" = gone ] && [ "$(entry 2)" = "queued 0" ] || die "$(Q list)"
+	[ "$(hist '"id":1,.*"attempt":2,"outcome":"done"')" -eq 1 ] || die "retry not recorded done"
+	[ "$(reboots)" -eq 1 ] && grep -q '^second-ok$' "$T/s/results.log"
+}
+
+watchdog_kills_hung_command() {
+	Q add --name hung -- sh -c 'echo started; sleep 60' >/dev/null
+	Q add --name next -- true >/dev/null
+	boot --timeout 1 2>/dev/null
+	[ "$(entry 1)" = "queued 1" ] || die "after timeout: $(Q list)"
+	[ "$(hist '"outcome":"timeout","status":"retry"')" -eq 1 ] && [ "$(reboots)" -eq 1 ] || die "timeout not retried with a reboot"
+	boot --timeout 1 2>/dev/null
+	[ "$(entry 1)" = gone ] && [ "$(hist '"outcome":"timeout","status":"failed"')" -eq 1 ] || die "not given up: $(Q list)"
+	grep -q 'killed by the watchdog' "$T/s/results.log"
+}
+
+empty_queue_never_reboots() {
+	boot 2>/dev/null
+	Q add -- true >/dev/null; Q remove 1
+	boot 2>/dev/null
+	[ "$(reboots)" -eq 0 ]
+}
+
+pause_stops_the_loop() {
+	Q add -- echo one >/dev/null; Q add -- echo two >/dev/null
+	Q pause >/dev/null
+	[ -e "$T/s/paused" ] && Q status | grep -q PAUSED
+	boot 2>/dev/null
+	[ "$(entry 1)" = "queued 0" ] && [ "$(reboots)" -eq 0 ] || die "ran while paused"
+	Q resume >/dev/null
+	boot 2>/dev/null
+	[ "$(entry 1)" = gone ] && [ "$(reboots)" -eq 1 ]
+	# pausing during the settle time stops it too
+	( sleep 1; Q pause >/dev/null ) &
+	boot --settle 30 2>/dev/null
+	wait
+	[ "$(entry 2)" = "queued 0" ] && [ "$(reboots)" -eq 1 ]
+}
+
+concurrent_add_loses_nothing() {
+	Q add --name slow -- sleep 2 >/dev/null
+	boot 2>/dev/null &
+	bootpid=$!
+	pids=()
+	for w in 1 2 3; do
+		( for i in $(seq 1 15); do Q add --name "w$w-$i" -- true >/dev/null || exit 1; done ) &
+		pids+=($!)
+	done
+	for p in "${pids[@]}"; do wait "$p" || die "an add failed"; done
+	wait "$bootpid" || die "run-next failed"
+	[ "$(hist '"name":"slow".*"outcome":"done"')" -eq 1 ] || die "slow not done"
+	[ "$(Q list | awk 'NR>1' | wc -l)" -eq 45 ] || die "lost entries: $(Q list | wc -l)"
+	[ "$(Q list | awk 'NR>1 {print $1}' | sort -u | wc -l)" -eq 45 ] || die "duplicate IDs"
+	for w in 1 2 3; do for i in $(seq 1 15); do Q list | grep -q " w$w-$i " || die "w$w-$i lost"; done; done
+}
+
+one_run_next_at_a_time() {
+	Q add -- sleep 2 >/dev/null; Q add -- true >/dev/null
+	boot 2>/dev/null &
+	sleep 0.5
+	expect_fail 'another .iostrat queue run-next. is running' boot
+	expect_fail 'it is running now' Q remove 1
+	wait
+}
+
+failed_reboot_is_reported() {
+	Q add -- true >/dev/null; Q add -- true >/dev/null
+	rc=0; Q run-next --settle 0 --reboot-cmd false 2>"$T/err" || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "^iostrat: --reboot-cmd 'false': failed" "$T/err" || die "rc $rc: $(cat "$T/err")"
+	[ "$(entry 1)" = gone ] && [ "$(hist '"outcome":"done"')" -eq 1 ]
+}
+
+bad_usage() {
+	expect_fail 'give the command after --' Q add --name x
+	expect_fail 'unknown subcommand' Q frobnicate
+	expect_fail 'no such entry' Q remove 7
+	expect_fail 'give one entry ID' Q remove abc
+	expect_fail -- '--settle: bad value .x.' Q run-next --settle x
+	expect_fail -- '--max-attempts: bad value .0.' Q run-next --max-attempts 0
+	expect_fail -- '--bogus: unknown option' Q list --bogus
+	[ ! -e "$T/s/queue" ] || [ -z "$(ls "$T/s/queue")" ]
+}
+
+kernel_without_grub() {
+	export IOSTRAT_GRUB_CFG="$T/no-grub.cfg"
+	expect_fail 'cannot choose the next boot.s kernel: GRUB is not the boot loader' Q add --kernel 9.9.9 -- true
+	[ "$(Q list | wc -l)" -eq 1 ] || die "added anyway"
+}
+
+# A Debian-style grub.cfg; grub-reboot replaced by a stub that logs.
+kernel_switch_through_grub() {
+	cat >"$T/grub.cfg" <<-EOF
+	menuentry 'Debian GNU/Linux' --class debian \$menuentry_id_option 'gnulinux-simple-u1' {
+		linux	/boot/vmlinuz-$(uname -r) root=UUID=u1 ro quiet
+	}
+	submenu 'Advanced options for Debian GNU/Linux' \$menuentry_id_option 'gnulinux-advanced-u1' {
+		menuentry 'Debian GNU/Linux, with Linux 6.1.0-9-amd64' --class debian \$menuentry_id_option 'gnulinux-6.1.0-9-amd64-advanced-u1' {
+			linux	/boot/vmlinuz-6.1.0-9-amd64 root=UUID=u1 ro quiet
+		}
+		menuentry 'Debian GNU/Linux, with Linux 6.1.0-9-amd64 (recovery mode)' --class debian \$menuentry_id_option 'gnulinux-6.1.0-9-amd64-recovery-u1' {
+			linux	/boot/vmlinuz-6.1.0-9-amd64 root=UUID=u1 ro single
+		}
+	}
+	EOF
+	printf '#!/bin/sh\necho "$1" >>"%s/grub-reboot.log"\n' "$T" >"$T/grub-reboot"
+	chmod +x "$T/grub-reboot"
+	export IOSTRAT_GRUB_CFG="$T/grub.cfg" IOSTRAT_GRUB_REBOOT="$T/grub-reboot"
+	expect_fail 'no GRUB menu entry boots vmlinuz-5.0.0' Q add --kernel 5.0.0 -- true
+	Q add --kernel 6.1.0-9-amd64 --name old -- echo on-old >/dev/null
+	Q add --kernel "$(uname -r)" --name cur -- echo on-current >/dev/null
+	# boot 1: wrong kernel: set GRUB's next boot, reboot, run nothing
+	boot 2>/dev/null
+	[ "$(cat "$T/grub-reboot.log")" = "gnulinux-advanced-u1>gnulinux-6.1.0-9-amd64-advanced-u1" ] || die "grub-reboot got: $(cat "$T/grub-reboot.log")"
+	[ "$(reboots)" -eq 1 ] && [ "$(entry 1)" = "queued 0" ] || die "boot 1: $(Q list)"
+	# boot 2: still the wrong kernel (the stub switched nothing): fail it, no loop
+	boot 2>/dev/null
+	[ "$(hist '"id":1,.*"outcome":"wrong-kernel","status":"failed"')" -eq 1 ] || die "wrong kernel not failed"
+	[ "$(entry 2)" = gone ] && grep -q '^on-current$' "$T/s/results.log" || die "current-kernel entry did not run"
+	! grep -q on-old "$T/s/results.log"
+}
+
+t unit_verifies unit_verifies
+t install_queue_into_destdir install_queue_into_destdir
+t five_boots_three_entries_one_killed_one_failing five_boots
+t cut_off_once_then_retried cut_off_once_then_retried
+t watchdog_kills_hung_command watchdog_kills_hung_command
+t empty_queue_never_reboots empty_queue_never_reboots
+t pause_stops_the_loop pause_stops_the_loop
+t concurrent_add_loses_nothing concurrent_add_loses_nothing
+t one_run_next_at_a_time one_run_next_at_a_time
+t failed_reboot_is_reported failed_reboot_is_reported
+t bad_usage bad_usage
+t kernel_without_grub kernel_without_grub
+t kernel_switch_through_grub kernel_switch_through_grub
