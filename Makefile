@@ -3,6 +3,7 @@
 # into build-asan/, `make TSAN=1` with ThreadSanitizer into build-tsan/.
 
 .DELETE_ON_ERROR:
+.DEFAULT_GOAL := all
 .SUFFIXES:
 SHELL := /bin/bash
 

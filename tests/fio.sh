@@ -79,3 +79,41 @@ t every_job_runs_and_rows_carry_fios_numbers every_job_runs_on_a_data_set
 t parser_reads_real_fio_json_and_names_missing_sections parser_reads_real_fio_json
 t missing_fio_is_a_clear_message missing_fio_is_a_clear_message
 t bad_fio_arguments_are_named bad_arguments
+
+bench_runs_baselines_and_report_prints_ratio() {
+	need_fio
+	cat >"$T/p.ini" <<INI
+[global]
+dataset=big
+scale=0.001
+reps=2
+cache=cold
+
+[runs]
+strategy=stream
+threads=1,2
+
+[baseline]
+kind=fio
+strategy=stream
+INI
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>&1 || die "bench failed"
+	ls "$T/r/fio"/*.json >/dev/null || die "fio JSON not kept in the results directory"
+	"$IOSTRAT" report "$T/r" | grep -q 'stream/fio-seq-psync' || die "no ratio line"
+	"$IOSTRAT" report "$T/r" --format json >"$T/rep.json"
+	python3 - "$T/rep.json" "$T/r/summary.csv" <<'PY' || die "ratio is not the ratio of the measured numbers"
+import csv, json, sys
+rep = json.load(open(sys.argv[1]))
+summ = {r["config_id"]: r for r in csv.DictReader(open(sys.argv[2]))}
+t = [t for t in rep["tables"] if t["title"].startswith("strategies against their fio")][0]
+assert len(t["rows"]) == 2, t["rows"]
+fio = [r for r in summ.values() if r["kind"] == "fio"][0]
+for row in t["rows"]:
+    run = summ[row["config_id"]]
+    assert abs(row["mb_s"] - float(run["mb_s"])) < 1e-6 * float(run["mb_s"])
+    assert abs(row["fio_mb_s"] - float(fio["mb_s"])) < 1e-6 * float(fio["mb_s"])
+    assert abs(row["ratio"] / (float(run["mb_s"]) / float(fio["mb_s"])) - 1) < 1e-6
+assert rep["meta"]["fio"].startswith("fio-")
+PY
+}
+t bench_runs_fio_baselines_and_report_ratio_is_measured_ratio bench_runs_baselines_and_report_prints_ratio

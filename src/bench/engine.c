@@ -381,6 +381,7 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 	const char *paths[] = { b->ctx.data_root, b->ctx.scratch, NULL };
 	int ret;
 
+	b->ctx.res = &b->res;
 	b->ctx.env = env_capture(labels, paths);
 	json_object_set_new(b->ctx.env, "profile", json_string(b->prof.name));
 	if (o->resume) {

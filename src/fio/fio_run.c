@@ -100,7 +100,16 @@ int fio_job_mirrors(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-static int mirrors_has(const char *list, const char *want)
+uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize)
+{
+	if (chunk)
+		return chunk;
+	if (bufsize)
+		return bufsize;
+	return strategy && !strcmp(strategy, "stream") ? 64 << 10 : 1 << 20;
+}
+
+bool fio_mirrors_has(const char *list, const char *want)
 {
 	char copy[256], *save, *tok;
 
@@ -122,7 +131,7 @@ int fio_job_for(const char *strategy, bool direct, char *out, size_t len)
 	for (size_t i = 0; jobs[i]; i++) {
 		if (fio_job_path(jobs[i], out, len) || fio_job_mirrors(out, m, sizeof(m)))
 			continue;
-		if (mirrors_has(m, want))
+		if (fio_mirrors_has(m, want))
 			return 0;
 	}
 	return -ENOENT;

@@ -355,5 +355,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	rdoc_meta(d, "version", "iostrat %s", sget(e, "iostrat_version"));
 	grids(d, r->sum);
 	config_lines(d, r);
+	report_fio_ratios(r, d);
 	other_kinds(d, r);
 }

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Each strategy beside its fio baseline: the median MB/s of a run
+ * configuration over the median MB/s of the fio configuration on the same
+ * data set and cache state whose job mirrors the strategy, at the block
+ * size and queue depth the baseline was chosen with (fio/fio.h).  The two
+ * mb_s are defined alike: input bytes / elapsed (fio: its read+write
+ * runtime, without the transform).
+ */
+#include <string.h>
+
+#include "../fio/fio.h"
+#include "report.h"
+
+static const char *s_of(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+
+	return v ? v : "";
+}
+
+static long long i_of(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? (long long)json_number_value(v) : 0;
+}
+
+static bool same(json_t *a, json_t *b, const char *k)
+{
+	return !strcmp(s_of(a, k), s_of(b, k));
+}
+
+/* The fio summary mirroring run summary s, or NULL. */
+static json_t *baseline_of(json_t *sum, json_t *s)
+{
+	const char *strat = s_of(s, "strategy");
+	bool direct = json_is_true(json_object_get(s, "direct"));
+	uint64_t bs = fio_bs_for(strat, (uint64_t)i_of(s, "chunk"),
+				 (uint64_t)i_of(s, "bufsize"));
+	char want[128];
+	json_t *f;
+	size_t i;
+
+	snprintf(want, sizeof(want), "%s%s", strat,
+		 direct && strcmp(strat, "direct") ? "+direct" : "");
+	json_array_foreach(sum, i, f) {
+		if (strcmp(s_of(f, "kind"), "fio") || !same(f, s, "dataset") ||
+		    !same(f, s, "cache") || !fio_mirrors_has(s_of(f, "baseline_of"), want))
+			continue;
+		if ((uint64_t)i_of(f, "bufsize") != bs)
+			continue;
+		if (!strcmp(strat, "uring") && i_of(s, "qd") && i_of(f, "qd") != i_of(s, "qd"))
+			continue;
+		if (strcmp(s_of(s, "fsync"), "none") != strcmp(s_of(f, "fsync"), "none"))
+			continue;
+		return f;
+	}
+	return NULL;
+}
+
+void report_fio_ratios(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const cols[] = { "config_id", "mb_s", "baseline",
+		"fio_mb_s", "ratio", "fio_read_mb_s", "fio_write_mb_s", NULL };
+	const char *version = NULL;
+	struct rtable *t = NULL;
+	json_t *s, *f;
+	size_t i;
+
+	json_array_foreach(r->sum, i, s) {
+		double a, b;
+		char label[160];
+
+		if (strcmp(s_of(s, "kind"), "run") || !(f = baseline_of(r->sum, s)))
+			continue;
+		if (!t) {
+			t = rdoc_table(d, "strategies against their fio baselines", cols);
+			rtable_note(t, "ratio = median MB/s of the strategy / median MB/s of "
+				    "the fio job doing the same I/O on the same files "
+				    "(input bytes / elapsed for both)");
+		}
+		version = s_of(f, "fio_version");
+		a = json_number_value(json_object_get(s, "mb_s"));
+		b = json_number_value(json_object_get(f, "mb_s"));
+		snprintf(label, sizeof(label), "%s/%s", s_of(s, "strategy"), s_of(f, "strategy"));
+		rtable_add(t, json_pack("[s,o,s,o,o,o,o]", s_of(s, "config_id"), rnum(a),
+					label, rnum(b), rnum(b > 0 ? a / b : 0),
+					rnum(json_number_value(json_object_get(f, "read_mb_s"))),
+					rnum(json_number_value(json_object_get(f, "write_mb_s")))));
+	}
+	if (version)
+		rdoc_meta(d, "fio", "%s", version);
+}
