@@ -105,17 +105,26 @@ static int col_after_matches_transform(void)
 	return 0;
 }
 
+static double cpu_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static double time_work(uint8_t *b, size_t len, unsigned w)
 {
 	uint64_t col = 0;
-	double t0 = now_mono();
+	double t0 = cpu_now();
 
 	transform_chunk(b, len, w, &col);
-	return now_mono() - t0;
+	return cpu_now() - t0;
 }
 
-/* W is a cost knob: 10x the passes must cost several times more (loose
- * bound: the machine is shared; the benchmark measures the real ratio). */
+/* W is a cost knob: 10x the passes must cost several times more.  Thread
+ * CPU time, best of 5, so a loaded machine does not decide it; the bound
+ * is loose (the benchmark measures the real ratio). */
 static int cost_grows_with_work(void)
 {
 	size_t len = 1 << 20;
@@ -124,12 +133,12 @@ static int cost_grows_with_work(void)
 
 	for (size_t i = 0; i < len; i++)
 		b[i] = (i % 100 == 99) ? '\n' : 'a';
-	for (int r = 0; r < 3; r++) {
+	for (int r = 0; r < 5; r++) {
 		t10 = MIN(t10, time_work(b, len, 10));
 		t100 = MIN(t100, time_work(b, len, 100));
 	}
 	free(b);
-	CHECK(t100 > 4 * t10, "W=100 %.4fs vs W=10 %.4fs", t100, t10);
+	CHECK(t100 > 3 * t10, "W=100 %.4fs vs W=10 %.4fs", t100, t10);
 	return 0;
 }
 
