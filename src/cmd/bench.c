@@ -6,6 +6,7 @@
 
 #include "../bench/bench.h"
 #include "../commands.h"
+#include "../sched/sysq.h"
 #include "../util.h"
 
 static void bench_usage(FILE *f)
@@ -39,6 +40,7 @@ int cmd_bench(int argc, char **argv)
 
 	if (!defs)
 		return 1;
+	sysq_recover(); /* queue settings a SIGKILLed iostrat sched left */
 	o.defs = defs;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: MIT
+/* iostrat sched: run a profile under each I/O scheduler and queue setting
+ * of one disk, every row carrying them, then compare; the disk's settings
+ * restored at the end, on error, on SIGINT/SIGTERM, and after a SIGKILL
+ * by the next iostrat (src/sched/sysq.h). */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../blockdev.h"
+#include "../commands.h"
+#include "../env.h"
+#include "../sched/plan.h"
+#include "../sched/sysq.h"
+#include "../util.h"
+
+static void sched_usage(FILE *f)
+{
+	fputs("usage: iostrat sched [--device DEV] [--schedulers LIST] [--set ATTR=V1,V2]...\n"
+	      "                     [--interleave] [--reps N] [--out DIR] [--data DIR]\n"
+	      "                     [-D KEY=VALUE]... PROFILE\n\n"
+	      "Run `iostrat bench PROFILE` once per setting of DEV's request queue\n"
+	      "(each scheduler crossed with each --set value), verify each setting\n"
+	      "took, add it to every row, then `iostrat compare` the runs.  DEV's\n"
+	      "settings are restored at the end, on error and on Ctrl-C/SIGTERM; after\n"
+	      "a SIGKILL the next `iostrat sched` or `iostrat bench` restores them.\n\n"
+	      "  --device DEV       disk to tune (default: the disk under --data)\n"
+	      "  --schedulers LIST  e.g. none,mq-deadline,kyber,bfq (default: current)\n"
+	      "  --set ATTR=LIST    read_ahead_kb, nr_requests or wbt_lat_usec values\n"
+	      "  --interleave       rep 1 of every setting, then rep 2, ... (drift hits\n"
+	      "                     all settings alike); --reps rounds (default 3)\n"
+	      "  --reps N           repetitions per configuration (default: the profile's)\n"
+	      "  --out DIR          results (default results/<time>-sched-<profile>),\n"
+	      "                     one bench results directory per setting inside\n"
+	      "  --data DIR         data set cache, on DEV (default $IOSTRAT_DATA, else ./data)\n"
+	      "  -D KEY=VALUE       passed to iostrat bench\n", f);
+}
+
+struct sched_args {
+	const char *device, *schedulers, *out, *data, *profile;
+	const char *sets[SCHED_AXES];
+	size_t nsets;
+	char **defs;
+	size_t ndefs;
+	bool interleave;
+	unsigned reps;
+};
+
+static volatile sig_atomic_t got_signal;
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void catch_signals(bool on)
+{
+	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int parse_args(struct sched_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *s = argv[i];
+		const char **slot = NULL;
+
+		if (!strcmp(s, "--interleave")) {
+			a->interleave = true;
+			continue;
+		}
+		if (!strcmp(s, "--device")) slot = &a->device;
+		else if (!strcmp(s, "--schedulers")) slot = &a->schedulers;
+		else if (!strcmp(s, "--out") || !strcmp(s, "-o")) slot = &a->out;
+		else if (!strcmp(s, "--data")) slot = &a->data;
+		else if (!strcmp(s, "--set") || !strcmp(s, "-D") || !strcmp(s, "--reps")) {
+			if (i + 1 >= argc) {
+				errorf("%s: missing value", s);
+				return -EINVAL;
+			}
+			if (!strcmp(s, "--reps")) {
+				if (opt_uint("--reps", argv[++i], 1, 1000, &a->reps))
+					return -EINVAL;
+			} else if (!strcmp(s, "-D")) {
+				a->defs[a->ndefs++] = argv[++i];
+			} else if (a->nsets >= SCHED_AXES) {
+				errorf("--set: at most %d", SCHED_AXES);
+				return -EINVAL;
+			} else {
+				a->sets[a->nsets++] = argv[++i];
+			}
+			continue;
+		} else if (s[0] == '-' && s[1]) {
+			errorf("%s: unknown option (iostrat sched --help)", s);
+			return -EINVAL;
+		} else if (!a->profile) {
+			a->profile = s;
+			continue;
+		} else {
+			errorf("%s: one PROFILE only", s);
+			return -EINVAL;
+		}
+		if (i + 1 >= argc) {
+			errorf("%s: missing value", s);
+			return -EINVAL;
+		}
+		*slot = argv[++i];
+	}
+	if (!a->profile) {
+		errorf("sched: give a PROFILE (iostrat sched --help)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "/dev/sdb1" or "sdb1" -> "sdb" (a partition's disk), said aloud. */
+static int normalize_device(const char *dev, char *disk, size_t len)
+{
+	char p[PATH_MAX], real[PATH_MAX], *slash;
+
+	if (!strncmp(dev, "/dev/", 5))
+		dev += 5;
+	snprintf(disk, len, "%s", dev);
+	snprintf(p, sizeof(p), "/sys/class/block/%s/partition", dev);
+	if (strchr(dev, '/') || access(p, F_OK))
+		return 0;
+	snprintf(p, sizeof(p), "/sys/class/block/%s", dev);
+	if (!realpath(p, real) || !(slash = strrchr(real, '/')))
+		return 0;
+	*slash = 0;
+	slash = strrchr(real, '/');
+	if (slash) {
+		snprintf(disk, len, "%s", slash + 1);
+		fprintf(stderr, "iostrat sched: %s is a partition: tuning its disk %s\n",
+			dev, disk);
+	}
+	return 0;
+}
+
+/* The disk to tune, and a check that the data lives on it. */
+static int pick_disk(const struct sched_args *a, char *disk, size_t len)
+{
+	struct blockdev_info bi;
+	int ret = mkdir_p(a->data, 0755);
+
+	if (ret)
+		return error_errno(ret, a->data, "data directory");
+	ret = blockdev_of_path(a->data, &bi);
+	if (ret)
+		return error_errno(ret, a->data, "data directory");
+	if (a->device) {
+		normalize_device(a->device, disk, len);
+		if ((ret = sysq_check_disk(disk)))
+			return ret;
+		if (strcmp(bi.disk, disk)) {
+			errorf("--data %s is on %s, not %s: the scheduler of %s would not touch the benchmark's I/O (put --data on it)",
+			       a->data, bi.disk[0] ? bi.disk : "no disk", disk, disk);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!bi.disk[0]) {
+		errorf("--data %s: not on a block device (%s): give --data on the disk to tune",
+		       a->data, bi.fs[0] ? bi.fs : "unknown fs");
+		return -ENODEV;
+	}
+	snprintf(disk, len, "%s", bi.disk);
+	fprintf(stderr, "iostrat sched: device %s (the disk under %s: %s%s%s)\n",
+		disk, a->data, bi.device, bi.resolved_via[0] ? ", via " : "",
+		bi.resolved_via);
+	return sysq_check_disk(disk);
+}
+
+static int check_plan(const char *disk, const struct sched_plan *p)
+{
+	char avail[256], path[PATH_MAX];
+
+	for (size_t i = 0; i < p->nsched; i++)
+		if (!sysq_has_scheduler(disk, p->schedulers[i], avail, sizeof(avail))) {
+			errorf("--schedulers: %s: unknown scheduler for %s (available: %s)",
+			       p->schedulers[i], disk, avail);
+			return -EINVAL;
+		}
+	for (size_t i = 0; i < p->naxes; i++) {
+		snprintf(path, sizeof(path), "/sys/block/%s/queue/%s", disk, p->axes[i].attr);
+		if (access(path, F_OK)) {
+			errorf("--set %s: %s has no %s", p->axes[i].attr, disk, path);
+			return -ENOTSUP;
+		}
+	}
+	return 0;
+}
+
+static bool dir_has_entries(const char *dir)
+{
+	char cmd[PATH_MAX];
+	struct stat st;
+
+	snprintf(cmd, sizeof(cmd), "%s/sched.json", dir);
+	if (!stat(cmd, &st))
+		return true;
+	snprintf(cmd, sizeof(cmd), "%s/results.jsonl", dir);
+	return !stat(cmd, &st);
+}
+
+/* Apply one setting, verified; the columns every row of it gets. */
+static int apply(const char *disk, const struct sched_setting *s, json_t **cols)
+{
+	static const char *const num[] = { "read_ahead_kb", "nr_requests", "wbt_lat_usec" };
+	char v[128], tun[2048];
+	int ret = sysq_set(disk, "scheduler", s->scheduler);
+
+	for (size_t i = 0; !ret && i < s->nattr; i++)
+		ret = sysq_set(disk, s->attr[i], s->value[i]);
+	if (ret)
+		return ret;
+	*cols = json_object();
+	sysq_active(disk, v, sizeof(v));
+	json_object_set_new(*cols, "scheduler", json_string(v));
+	json_object_set_new(*cols, "device", json_string(disk));
+	sysq_tunables(disk, tun, sizeof(tun));
+	json_object_set_new(*cols, "iosched_tunables", json_string(tun));
+	for (size_t i = 0; i < ARRAY_SIZE(num); i++) {
+		char p[PATH_MAX];
+		long long n;
+		char *end;
+
+		snprintf(p, sizeof(p), "/sys/block/%s/queue/%s", disk, num[i]);
+		if (read_sysfs(p, v, sizeof(v))) {
+			json_object_set_new(*cols, num[i], json_null());
+			continue;
+		}
+		n = strtoll(v, &end, 10);
+		json_object_set_new(*cols, num[i], *end ? json_string(v) : json_integer(n));
+	}
+	fprintf(stderr, "iostrat sched: %s: %s (verified; %s)\n", disk, s->label,
+		tun[0] ? tun : "no tunables");
+	return 0;
+}
+
+/* Run `iostrat bench` for one setting (round > 1: --resume, one more rep).
+ * Returns its exit status, or 128+signal. */
+static int run_bench(const struct sched_args *a, const char *dir, unsigned round)
+{
+	char *argv[64 + 2 * a->ndefs];
+	char reps[32], maxr[32];
+	int n = 0, st;
+	pid_t pid;
+
+	argv[n++] = "iostrat";
+	argv[n++] = "bench";
+	if (round > 1) {
+		argv[n++] = "--resume";
+		argv[n++] = (char *)dir;
+	} else {
+		argv[n++] = (char *)a->profile;
+		argv[n++] = "--out";
+		argv[n++] = (char *)dir;
+	}
+	argv[n++] = "--data";
+	argv[n++] = (char *)a->data;
+	for (size_t i = 0; i < a->ndefs; i++) {
+		argv[n++] = "-D";
+		argv[n++] = a->defs[i];
+	}
+	if (a->interleave || a->reps) {
+		unsigned r = a->interleave ? round : a->reps;
+
+		snprintf(reps, sizeof(reps), "reps=%u", r);
+		snprintf(maxr, sizeof(maxr), "max_reps=%u", r);
+		argv[n++] = "-D";
+		argv[n++] = reps;
+		argv[n++] = "-D";
+		argv[n++] = maxr;
+	}
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error_errno(-errno, "fork", "bench"), 1;
+	if (pid == 0) {
+		catch_signals(false);
+		execv("/proc/self/exe", argv);
+		fprintf(stderr, "iostrat: exec iostrat bench: %s\n", strerror(errno));
+		_exit(127);
+	}
+	for (bool passed = false;;) {
+		if (waitpid(pid, &st, 0) == pid)
+			break;
+		if (errno != EINTR)
+			return 1;
+		/* Ctrl-C reached the whole group already; SIGTERM to us only */
+		if (got_signal == SIGTERM && !passed) {
+			kill(pid, SIGTERM);
+			passed = true;
+		}
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void default_out(const struct sched_args *a, char *out, size_t len)
+{
+	char ts[32], name[128];
+	const char *base = strrchr(a->profile, '/') ? strrchr(a->profile, '/') + 1 : a->profile;
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	snprintf(name, sizeof(name), "%s", base);
+	name[strcspn(name, ".")] = 0;
+	snprintf(out, len, "results/%s-sched-%s", ts, name);
+}
+
+static int write_meta(const char *out, const char *disk, const struct sysq *sv,
+		      const struct sched_plan *p, const struct sched_args *a)
+{
+	json_t *o = json_object(), *orig = json_object(), *sets = json_array();
+	char path[PATH_MAX], *text;
+	int ret;
+
+	for (size_t i = 0; i < sv->n; i++)
+		json_object_set_new(orig, sv->v[i].attr, json_string(sv->v[i].value));
+	for (size_t i = 0; i < p->nset; i++)
+		json_array_append_new(sets, json_string(p->set[i].label));
+	json_object_set_new(o, "device", json_string(disk));
+	json_object_set_new(o, "kernel", json_string(env_kernel()));
+	json_object_set_new(o, "profile", json_string(a->profile));
+	json_object_set_new(o, "interleave", json_boolean(a->interleave));
+	json_object_set_new(o, "settings", sets);
+	json_object_set_new(o, "original", orig);
+	text = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
+	json_decref(o);
+	snprintf(path, sizeof(path), "%s/sched.json", out);
+	ret = text ? write_file_atomic(path, text, strlen(text)) : -ENOMEM;
+	free(text);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
+/* Every setting, once (or --reps rounds interleaved).  0, or the exit
+ * status to return. */
+static int run_all(const struct sched_args *a, const char *disk,
+		   const struct sched_plan *p, const char *out)
+{
+	unsigned rounds = a->interleave ? (a->reps ? a->reps : 3) : 1;
+
+	for (unsigned r = 1; r <= rounds; r++) {
+		for (size_t i = 0; i < p->nset; i++) {
+			char dir[PATH_MAX];
+			json_t *cols = NULL;
+			int st;
+
+			if (got_signal)
+				return 130;
+			if (apply(disk, &p->set[i], &cols))
+				return 1;
+			snprintf(dir, sizeof(dir), "%s/%s", out, p->set[i].label);
+			if (a->interleave)
+				fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r,
+					rounds, p->set[i].label);
+			st = run_bench(a, dir, r);
+			if (!st || st == 1) /* 1: some repetitions failed, rows kept */
+				st = sched_augment(dir, &p->set[i], cols) ? 1 : st;
+			json_decref(cols);
+			if (got_signal || st >= 128)
+				return 130;
+			if (st) {
+				errorf("%s: iostrat bench failed (exit %d): stopping", p->set[i].label, st);
+				return st;
+			}
+		}
+	}
+	return 0;
+}
+
+static int compare_all(const struct sched_plan *p, const char *out)
+{
+	char **argv = calloc(p->nset + 2, sizeof(char *));
+	char (*dirs)[PATH_MAX] = calloc(p->nset, PATH_MAX);
+	int ret = 0;
+
+	if (!argv || !dirs) {
+		free(argv);
+		free(dirs);
+		return 1;
+	}
+	argv[0] = "compare";
+	for (size_t i = 0; i < p->nset; i++) {
+		snprintf(dirs[i], PATH_MAX, "%s/%s", out, p->set[i].label);
+		argv[i + 1] = dirs[i];
+	}
+	if (p->nset < 2) {
+		printf("one setting only: iostrat report %s\n", dirs[0]);
+	} else if (cmd_compare) {
+		fflush(NULL);
+		ret = cmd_compare((int)p->nset + 1, argv);
+	} else {
+		printf("compare with: iostrat compare");
+		for (size_t i = 0; i < p->nset; i++)
+			printf(" %s", dirs[i]);
+		printf("\n");
+	}
+	free(argv);
+	free(dirs);
+	return ret;
+}
+
+static int sched_main(struct sched_args *a)
+{
+	struct sched_plan p = { 0 };
+	struct sysq sv = { .lock_fd = -1 };
+	char disk[64], cur[64], out[PATH_MAX];
+	int ret = 2;
+
+	if (!a->data)
+		a->data = getenv("IOSTRAT_DATA") && *getenv("IOSTRAT_DATA") ?
+			  getenv("IOSTRAT_DATA") : "data";
+	if (a->out)
+		snprintf(out, sizeof(out), "%s", a->out);
+	else
+		default_out(a, out, sizeof(out));
+	if (access(a->profile, R_OK)) {
+		error_errno(-errno, a->profile, "profile");
+		return 2;
+	}
+	if ((a->schedulers && plan_schedulers(&p, a->schedulers)))
+		return 2;
+	for (size_t i = 0; i < a->nsets; i++)
+		if (plan_axis(&p, a->sets[i]))
+			return 2;
+	if (pick_disk(a, disk, sizeof(disk)) || sysq_active(disk, cur, sizeof(cur)) || plan_expand(&p, cur) ||
+	    check_plan(disk, &p))
+		goto out;
+	if (dir_has_entries(out)) {
+		errorf("%s: has results already (give a new --out)", out);
+		goto out;
+	}
+	ret = 1;
+	if (mkdir_p(out, 0755) || sysq_save(&sv, disk))
+		goto out;
+	catch_signals(true);
+	ret = write_meta(out, disk, &sv, &p, a);
+	if (!ret)
+		ret = run_all(a, disk, &p, out);
+	if (sysq_restore(&sv)) {
+		errorf("%s: could not restore every queue setting (see above)", disk);
+		ret = ret ? ret : 1;
+	} else {
+		fprintf(stderr, "iostrat sched: %s: restored (scheduler %s)\n", disk, cur);
+	}
+	catch_signals(false);
+	if (!ret)
+		ret = compare_all(&p, out);
+	else if (ret == 130)
+		fprintf(stderr, "iostrat sched: interrupted; finished runs kept in %s\n", out);
+out:
+	plan_free(&p);
+	return ret;
+}
+
+int cmd_sched(int argc, char **argv)
+{
+	struct sched_args a = { 0 };
+	int ret;
+
+	sysq_recover(); /* settings a SIGKILLed iostrat left changed */
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		sched_usage(stdout);
+		return 0;
+	}
+	a.defs = calloc((size_t)argc + 1, sizeof(char *));
+	if (!a.defs)
+		return 1;
+	ret = parse_args(&a, argc, argv) ? 2 : sched_main(&a);
+	free(a.defs);
+	return ret;
+}

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../results.h"
+#include "../util.h"
+#include "plan.h"
+#include "sysq.h"
+
+/* Split "a,b,c" into out[][32]; no empty or over-long items. */
+static int split(const char *opt, const char *list, char out[][32],
+		 size_t max, size_t *n)
+{
+	char buf[1024], *save = NULL;
+
+	*n = 0;
+	if (!list || !*list || strlen(list) >= sizeof(buf) || strstr(list, ",,") ||
+	    list[0] == ',' || list[strlen(list) - 1] == ',') {
+		errorf("%s: bad list '%s' (a,b,c)", opt, list ? list : "");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		bool dup = false;
+
+		if (strlen(w) >= 32 || strpbrk(w, "/ =")) {
+			errorf("%s: bad item '%s'", opt, w);
+			return -EINVAL;
+		}
+		for (size_t i = 0; i < *n; i++)
+			dup |= !strcmp(out[i], w);
+		if (dup)
+			continue;
+		if (*n >= max) {
+			errorf("%s: more than %zu values", opt, max);
+			return -E2BIG;
+		}
+		snprintf(out[(*n)++], 32, "%s", w);
+	}
+	return 0;
+}
+
+int plan_schedulers(struct sched_plan *p, const char *list)
+{
+	return split("--schedulers", list, p->schedulers, SCHED_VALUES, &p->nsched);
+}
+
+int plan_axis(struct sched_plan *p, const char *spec)
+{
+	const char *eq = strchr(spec, '=');
+	struct sched_axis *a;
+	char attr[32];
+
+	if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(attr)) {
+		errorf("--set '%s': want ATTR=V1,V2 (read_ahead_kb, nr_requests, wbt_lat_usec)", spec);
+		return -EINVAL;
+	}
+	snprintf(attr, sizeof(attr), "%.*s", (int)(eq - spec), spec);
+	if (!sysq_settable(attr)) {
+		errorf("--set %s: not a setting sched changes (read_ahead_kb, nr_requests, wbt_lat_usec)", attr);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < p->naxes; i++)
+		if (!strcmp(p->axes[i].attr, attr)) {
+			errorf("--set %s: given twice", attr);
+			return -EINVAL;
+		}
+	if (p->naxes >= SCHED_AXES)
+		return -E2BIG;
+	a = &p->axes[p->naxes];
+	snprintf(a->attr, sizeof(a->attr), "%s", attr);
+	if (split("--set", eq + 1, a->values, SCHED_VALUES, &a->n))
+		return -EINVAL;
+	for (size_t i = 0; i < a->n; i++) {
+		uint64_t v;
+		/* wbt_lat_usec takes -1 (the kernel's default) */
+		bool ok = !parse_u64(a->values[i], &v) ||
+			  (!strcmp(attr, "wbt_lat_usec") && !strcmp(a->values[i], "-1"));
+
+		if (!ok) {
+			errorf("--set %s: bad value '%s' (a whole number)", attr, a->values[i]);
+			return -EINVAL;
+		}
+	}
+	p->naxes++;
+	return 0;
+}
+
+int plan_expand(struct sched_plan *p, const char *current)
+{
+	size_t total = p->nsched ? p->nsched : 1;
+
+	if (!p->nsched) {
+		snprintf(p->schedulers[0], 32, "%s", current);
+		p->nsched = 1;
+	}
+	for (size_t i = 0; i < p->naxes; i++)
+		total *= p->axes[i].n;
+	p->set = calloc(total, sizeof(*p->set));
+	if (!p->set)
+		return -ENOMEM;
+	for (size_t k = 0; k < total; k++) {
+		struct sched_setting *s = &p->set[k];
+		size_t rest = k / p->nsched, off;
+
+		snprintf(s->scheduler, sizeof(s->scheduler), "%s",
+			 p->schedulers[k % p->nsched]);
+		off = (size_t)snprintf(s->label, sizeof(s->label), "%s", s->scheduler);
+		for (size_t i = 0; i < p->naxes; i++) {
+			const struct sched_axis *a = &p->axes[i];
+
+			snprintf(s->attr[i], 32, "%s", a->attr);
+			snprintf(s->value[i], 32, "%s", a->values[rest % a->n]);
+			rest /= a->n;
+			off += (size_t)snprintf(s->label + off,
+						off < sizeof(s->label) ? sizeof(s->label) - off : 0,
+						",%s=%s", s->attr[i], s->value[i]);
+		}
+		s->nattr = p->naxes;
+	}
+	p->nset = total;
+	return 0;
+}
+
+void plan_free(struct sched_plan *p)
+{
+	free(p->set);
+	p->set = NULL;
+}
+
+static int rewrite_jsonl(const char *dir, json_t *rows)
+{
+	char p[PATH_MAX], *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+	json_t *row;
+	int ret = 0;
+
+	if (!f)
+		return -ENOMEM;
+	json_array_foreach(rows, i, row) {
+		char *line = json_dumps(row, JSON_COMPACT | JSON_PRESERVE_ORDER);
+
+		if (!line) {
+			ret = -ENOMEM;
+			break;
+		}
+		fprintf(f, "%s\n", line);
+		free(line);
+	}
+	if (fclose(f) && !ret)
+		ret = -EIO;
+	snprintf(p, sizeof(p), "%s/results.jsonl", dir);
+	if (!ret)
+		ret = write_file_atomic(p, buf, len);
+	free(buf);
+	return ret;
+}
+
+int sched_augment(const char *dir, const struct sched_setting *s, json_t *cols)
+{
+	char p[PATH_MAX];
+	json_t *rows = NULL, *row, *sum;
+	size_t i;
+	int ret = results_load(dir, &rows);
+
+	if (ret)
+		return ret;
+	json_array_foreach(rows, i, row) {
+		if (json_object_get(row, "sched_setting"))
+			continue;
+		json_object_set_new(row, "sched_setting", json_string(s->label));
+		json_object_update(row, cols);
+	}
+	ret = rewrite_jsonl(dir, rows);
+	snprintf(p, sizeof(p), "%s/results.csv", dir);
+	if (!ret)
+		ret = results_write_csv(p, rows);
+	sum = ret ? NULL : results_summarize(rows);
+	snprintf(p, sizeof(p), "%s/summary.csv", dir);
+	if (sum)
+		ret = results_write_csv(p, sum);
+	json_decref(sum);
+	json_decref(rows);
+	if (ret)
+		error_errno(ret, dir, "adding the scheduler columns");
+	return ret;
+}

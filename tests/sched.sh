@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# iostrat sched on a loop device backing an ext4 image (never the real
+# disk): each scheduler switched, verified, recorded and restored; SIGTERM
+# and SIGKILL restore; a profile under two schedulers compared; errors
+# before anything changes.
+. "$(dirname "$0")/lib.sh"
+
+# saved-state files go here, not /run/iostrat: tests run in parallel
+export IOSTRAT_RUN_DIR
+
+setup() {
+	IOSTRAT_RUN_DIR=$T/run
+	with_loop_ext4 "$T/mnt" 96
+	trap cleanup_loop EXIT
+	D=$(basename "$LOOPDEV")
+	Q=/sys/block/$D/queue
+	[ -f "$Q/scheduler" ] || skip "$D has no scheduler file"
+	# -D reps/max_reps pin the repetitions; cache asis: no global drop_caches
+	cat >"$T/p.ini" <<-EOF
+	[global]
+	scale=0.001
+	cache=asis
+	reps=${1:-2}
+	max_reps=${1:-2}
+
+	[t]
+	strategy=stream,buffer
+	dataset=big
+	work=0
+	EOF
+}
+active() { sed 's/.*\[\(.*\)\].*/\1/' "$Q/scheduler"; }
+avail() { tr -d '[]' <"$Q/scheduler"; }
+has() { avail | tr ' ' '\n' | grep -qx "$1"; }
+# the queue settings that must come back, tunables of the scheduler included
+snapshot() {
+	echo "sched=$(active)"
+	for f in read_ahead_kb nr_requests wbt_lat_usec; do [ -f "$Q/$f" ] && echo "$f=$(cat "$Q/$f")"; done
+	for f in "$Q"/iosched/*; do [ -f "$f" ] && echo "$(basename "$f")=$(cat "$f")"; done
+	true
+}
+S() { "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" "$@"; }
+# wait until the disk's scheduler is $1 (sched has applied a setting)
+wait_for() { for _ in $(seq 1 200); do [ "$(active)" = "$1" ] && return 0; sleep 0.05; done; die "scheduler never became $1"; }
+
+each_scheduler_switched_verified_restored() {
+	setup
+	# a non-default starting point, so restoring is visible
+	has mq-deadline || skip "no mq-deadline"
+	echo mq-deadline >"$Q/scheduler"
+	echo 321 >"$Q/iosched/read_expire"
+	echo 300 >"$Q/read_ahead_kb"
+	before=$(snapshot)
+	list=$(avail | xargs | tr ' ' ',')
+	S --schedulers "$list" --set read_ahead_kb=512 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not restored: $(diff <(echo "$before") <(snapshot) | tr '\n' ' ')"
+	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
+	for s in $(avail); do
+		grep -q "iostrat sched: $D: $s,read_ahead_kb=512 (verified" "$T/err" || die "$s not verified"
+		f="$T/res/$s,read_ahead_kb=512/results.jsonl"
+		[ "$(wc -l <"$f")" -eq 4 ] || die "$s: $(wc -l <"$f") rows"
+		[ "$(grep -c "\"scheduler\":\"$s\"" "$f")" -eq 4 ] || die "$s: scheduler not in every row"
+		[ "$(grep -c '"read_ahead_kb":512' "$f")" -eq 4 ] || die "$s: read_ahead_kb not in every row"
+		grep -q '"iosched_tunables":' "$f"
+		head -1 "$T/res/$s,read_ahead_kb=512/results.csv" | grep -q 'sched_setting,iosched_tunables'
+	done
+	grep -q "\"iosched/read_expire\": \"$(cat "$Q/iosched/read_expire")\"" "$T/res/sched.json" || die "original not in sched.json"
+	if has bfq; then grep -q 'slice_idle=' "$T/res/bfq,read_ahead_kb=512/results.jsonl"; fi
+}
+
+two_schedulers_compared() {
+	setup 3
+	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
+	before=$(snapshot)
+	S --schedulers mq-deadline,bfq --interleave --reps 2 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not restored"
+	# interleaved: round 1 of both before round 2 of either
+	grep -o 'round [12]/2: [a-z-]*' "$T/err" | tr '\n' ' ' | grep -q 'round 1/2: mq-deadline round 1/2: bfq round 2/2: mq-deadline round 2/2: bfq' || die "not interleaved: $(grep round "$T/err")"
+	for s in mq-deadline bfq; do
+		[ "$(grep -c '"rep":[12],' "$T/res/$s/results.jsonl")" -eq 4 ] || die "$s: reps"
+	done
+	grep -q "mq-deadline" "$T/out" && grep -q "bfq" "$T/out" || die "no comparison: $(cat "$T/out")"
+}
+
+sigterm_restores() {
+	setup 400
+	has bfq || skip "no bfq"
+	before=$(snapshot)
+	"$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq --out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_for bfq
+	sleep 0.5
+	# a second iostrat meanwhile must leave the live run's settings alone
+	"$IOSTRAT" bench --help >/dev/null
+	[ "$(active)" = bfq ] || die "a live run's settings were restored under it"
+	kill -TERM "$pid"
+	rc=0; wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ] || die "rc $rc: $(tail -2 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not restored after SIGTERM"
+	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
+	grep -q "restored" "$T/err"
+}
+
+# SIGKILL the whole run (sched and its bench), then a new iostrat `$1`
+# must restore: bench and sched both check at start.
+sigkill_then_next_start_restores() {
+	setup 400
+	has kyber || skip "no kyber"
+	before=$(snapshot)
+	for next in bench sched; do
+		setsid "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers kyber --set read_ahead_kb=64 \
+			--out "$T/res-$next" "$T/p.ini" >/dev/null 2>&1 &
+		pid=$!
+		wait_for kyber
+		sleep 0.3
+		kill -KILL -- "-$pid"
+		wait "$pid" 2>/dev/null || true
+		[ "$(active)" = kyber ] && [ "$(cat "$Q/read_ahead_kb")" = 64 ] || die "SIGKILL left nothing to restore?"
+		[ -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "no saved state file"
+		"$IOSTRAT" "$next" --help >/dev/null 2>"$T/err"
+		grep -q "$D: restored the queue settings a killed iostrat" "$T/err" || die "$next: no restore message: $(cat "$T/err")"
+		[ "$(snapshot)" = "$before" ] || die "$next did not restore: $(snapshot | head -3 | tr '\n' ' ')"
+		[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
+		# and only once
+		"$IOSTRAT" bench --help >/dev/null 2>"$T/err"; [ ! -s "$T/err" ]
+	done
+}
+
+errors_before_changes() {
+	setup
+	before=$(snapshot)
+	expect_fail "foo: unknown scheduler for $D \(available: " S --schedulers none,foo --out "$T/r1" "$T/p.ini"
+	expect_fail "^iostrat: nosuchdisk9: no such block device" "$IOSTRAT" sched --device nosuchdisk9 --data "$T/mnt/data" "$T/p.ini"
+	expect_fail -- '--set max_sectors_kb: not a setting' S --set max_sectors_kb=64 "$T/p.ini"
+	expect_fail -- '--set read_ahead_kb: bad value .x.' S --set read_ahead_kb=128,x "$T/p.ini"
+	expect_fail "is on .*, not $D" "$IOSTRAT" sched --device "$D" --data "$T/elsewhere" --schedulers none "$T/p.ini"
+	expect_fail 'nope.ini: profile' S --schedulers none "$T/nope.ini"
+	if [ -e /sys/block/zram0 ] && [ ! -e /sys/block/zram0/queue/scheduler ]; then
+		expect_fail 'zram0: has no I/O scheduler to choose' "$IOSTRAT" sched --device zram0 --data "$T/mnt/data" "$T/p.ini"
+	fi
+	chmod 755 "$T"; chmod -R a+rwX "$T/mnt"
+	if command -v setpriv >/dev/null; then
+		expect_fail "$D: changing the I/O scheduler needs root" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq "$T/p.ini"
+	fi
+	[ "$(snapshot)" = "$before" ] || die "something changed"
+	[ ! -e "$T/r1" ] && [ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ]
+}
+
+default_device_is_the_disk_under_data() {
+	setup
+	"$IOSTRAT" sched --data "$T/mnt/data" --out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" || die "$(tail -2 "$T/err")"
+	grep -q "iostrat sched: device $D (the disk under $T/mnt/data: $D, via loop)" "$T/err" || die "$(head -2 "$T/err")"
+	[ -s "$T/res/$(active)/results.jsonl" ]
+}
+
+t each_scheduler_switched_verified_restored each_scheduler_switched_verified_restored
+t two_schedulers_interleaved_and_compared two_schedulers_compared
+t sigterm_restores sigterm_restores
+t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores
+t errors_before_anything_changes errors_before_changes
+t default_device_is_the_disk_under_data default_device_is_the_disk_under_data
