@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The io_uring pipeline (strategy uring): queue depths, chunk sizes that
+# split lines, many tiny and empty files, one large file, --sink null, the
+# memory bound, errors.  Byte-identical output is checked by `iostrat run`
+# itself (a repetition whose output differs from the reference fails).
+. "$(dirname "$0")/lib.sh"
+
+urun() { "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache asis --fsync none "$@"; }
+
+# $1: key, stdin: one --json row
+json_get() { python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1"; }
+
+qd_and_chunk_sizes_match_reference() {
+	"$IOSTRAT" gen "$T/in" --files 3 --lines 150 --width 777 >/dev/null
+	: >"$T/in/empty"
+	printf 'no newline at the end' >"$T/in/tail"
+	for qd in 1 2 5 32; do
+		for chunk in 1000 4097 65536; do
+			urun --qd $qd --chunk $chunk --threads $((qd % 3 + 1)) --work 3 \
+				>/dev/null || die "qd=$qd chunk=$chunk failed"
+		done
+	done
+}
+
+test_vectors_with_small_chunks() {
+	[ -d "$TV" ] || skip "no $TV"
+	mkdir -p "$T/in"
+	for f in "$TV"/*.in; do cp "$f" "$T/in/$(basename "$f" .in)"; done
+	for w in 0 7 1000; do
+		urun --chunk 1000 --qd 3 --threads 2 --work $w >/dev/null || die "w=$w"
+		for f in "$T"/in/*; do
+			cmp -s "$TV/$(basename "$f").w$w.out" "$T/out/$(basename "$f")" ||
+				die "w=$w: $(basename "$f") differs from the test vector"
+		done
+	done
+}
+
+long_line_across_many_chunks() {
+	mkdir -p "$T/in"
+	head -c $((3 << 20)) /dev/urandom | tr -d '\n' >"$T/in/long"
+	urun --chunk 5000 --qd 16 --threads 3 --work 2 >/dev/null || die "failed"
+	"$IOSTRAT" verify "$T/in" "$T/out" --work 2 >/dev/null || die "wrong output"
+}
+
+many_tiny_files_with_empty_ones() {
+	mkdir -p "$T/in"
+	# ~2000 files of 1 KiB of base64 lines (the last one shorter)
+	head -c $((1480 * 1024)) /dev/urandom | base64 -w 99 >"$T/blob"
+	split -b 1024 -a 4 "$T/blob" "$T/in/f"
+	for i in $(seq 1 50); do : >"$T/in/f-empty-$i"; done
+	n=$(ls "$T/in" | wc -l)
+	"$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache cold --threads 2 \
+		--work 1 >/dev/null || die "run failed"
+	[ "$(ls "$T/out" | wc -l)" -eq "$n" ] || die "expected $n outputs"
+	[ -z "$(find "$T/out" -name '.*iostrat-tmp')" ] || die "temp files left"
+}
+
+one_large_file() {
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 40000 --width 1000 >/dev/null
+	urun --work 1 --threads 2 >/dev/null || die "buffered failed"
+	urun --work 1 --threads 2 --direct --qd 4 --chunk 256k >/dev/null || die "--direct failed"
+	"$IOSTRAT" verify "$T/in" "$T/out" --work 1 >/dev/null || die "wrong output"
+}
+
+sink_null_writes_nothing() {
+	"$IOSTRAT" gen "$T/in" --files 4 --lines 100 --width 100 >/dev/null
+	mkdir -p "$T/out"
+	urun --sink null --json >"$T/row" || die "run failed"
+	[ -z "$(ls -A "$T/out")" ] || die "files written: $(ls -A "$T/out")"
+	[ "$(json_get bytes_in <"$T/row")" -eq $((4 * 100 * 101)) ] || die "bytes_in wrong"
+	[ "$(json_get bytes_out <"$T/row")" -eq 0 ] || die "bytes_out not 0"
+}
+
+# Peak RSS is the pool plus the process's own baseline (the null strategy
+# measures it), not the file: 96 MiB through a 1.5 MiB pool.
+memory_bounded_by_pool() {
+	case ${BUILD:-build} in *asan*|*tsan*) skip "RSS means nothing under sanitizers" ;; esac
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 98304 --width 1023 >/dev/null
+	base=$("$IOSTRAT" run -s null "$T/in" "$T/o0" --reps 1 --json | json_get maxrss_kb)
+	urun --chunk 256k --qd 4 --threads 2 --json >"$T/row" || die "run failed"
+	rss=$(json_get maxrss_kb <"$T/row")
+	pool=$(json_get pool_bytes <"$T/row")
+	[ "$pool" -eq $((6 * 256 * 1024)) ] || die "pool_bytes $pool"
+	limit=$((base + pool / 1024 + 4096))
+	[ "$rss" -le "$limit" ] || die "maxrss ${rss} KiB > ${limit} KiB (pool $pool B, base $base KiB)"
+}
+
+direct_needs_aligned_chunk() {
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	expect_fail 'chunk.*multiple of 4096' urun --direct --chunk 1000
+}
+
+# kernel.io_uring_disabled=2 for the shortest possible window, restored
+# whatever happens (other users of this machine use io_uring).
+disabled_io_uring_is_one_clear_error() {
+	need_root
+	local knob=/proc/sys/kernel/io_uring_disabled old
+	[ -w "$knob" ] || skip "no writable $knob"
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	old=$(cat "$knob")
+	trap 'echo "$old" >"$knob"' EXIT
+	echo 2 >"$knob"
+	expect_fail 'io_uring: unavailable.*io_uring_disabled=2' urun
+	echo "$old" >"$knob"
+	trap - EXIT
+	urun >/dev/null || die "fails after restoring $knob"
+}
+
+# A full output filesystem: the error names the file, in-flight ops are
+# drained, temp files are removed and only complete outputs remain.
+full_disk_fails_cleanly() {
+	trap cleanup_loop EXIT
+	with_loop_ext4 "$T/mnt" 8
+	"$IOSTRAT" gen "$T/in" --files 3 --lines 4000 --width 1000 >/dev/null
+	expect_fail 'mnt/out/.*(No space left|write)' \
+		"$IOSTRAT" run -s uring "$T/in" "$T/mnt/out" --reps 1 --cache asis --chunk 64k
+	[ -z "$(find "$T/mnt/out" -name '.*')" ] || die "temp files left: $(ls -A "$T/mnt/out")"
+	for f in "$T"/mnt/out/*; do
+		[ -e "$f" ] || continue
+		cmp -s <(wc -c <"$f") <(wc -c <"$T/in/$(basename "$f")") || die "incomplete $f"
+	done
+}
+
+t uring_qd_1_to_32_and_odd_chunk_sizes_match_reference qd_and_chunk_sizes_match_reference
+t uring_chunk_1000_matches_test_vectors test_vectors_with_small_chunks
+t uring_3mib_line_across_5000_byte_chunks long_line_across_many_chunks
+t uring_2000_tiny_files_and_50_empty many_tiny_files_with_empty_ones
+t uring_one_large_file_buffered_and_direct one_large_file
+t uring_sink_null_writes_nothing sink_null_writes_nothing
+t uring_peak_rss_bounded_by_pool memory_bounded_by_pool
+t uring_direct_rejects_unaligned_chunk direct_needs_aligned_chunk
+t uring_disabled_is_one_clear_error disabled_io_uring_is_one_clear_error
+t uring_full_disk_fails_cleanly full_disk_fails_cleanly
