@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The bad-input matrix: every subcommand against bad inputs.  For each:
+# non-zero exit, at most a short message naming the thing and the reason,
+# no crash (signal, sanitizer report), no hang (30 s), inputs unmodified,
+# no result file left claiming success.
+. "$(dirname "$0")/lib.sh"
+
+has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built"; }
+
+setup() {
+	"$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40 >/dev/null
+	INSUM=$(cd "$T/in" && cat * | md5sum)
+}
+
+# bad REGEX CMD...: the checks above
+bad() {
+	local re=$1; shift
+	local err rc=0
+	err=$(timeout 30 "$@" 2>&1 >/dev/null) || rc=$?
+	[ "$rc" -ne 124 ] || die "hung: $*"
+	[ "$rc" -lt 128 ] || die "crashed with signal $((rc - 128)): $*"
+	[ "$rc" -ne 0 ] || die "exit 0 for bad input: $*"
+	! printf '%s\n' "$err" | grep -Eq 'runtime error|Sanitizer|Segmentation' || die "sanitizer/crash: $err"
+	printf '%s\n' "$err" | grep -Eq -- "$re" || die "message does not match /$re/: $err"
+	[ "$(printf '%s\n' "$err" | grep -c .)" -le 3 ] || die "not a short message: $err"
+	[ "$(cd "$T/in" && cat * | md5sum)" = "$INSUM" ] || die "input modified by: $*"
+}
+
+profile() { printf '%s\n' "$@" >"$T/p.ini"; }
+
+# --- gen
+gen_missing_dir() { setup; bad 'DIR is required' "$IOSTRAT" gen --preset small; }
+gen_unknown_preset() { setup; bad 'bogus: unknown preset' "$IOSTRAT" gen "$T/g" --preset bogus; }
+gen_negative_scale() { setup; bad -- "--scale: bad value '-1'" "$IOSTRAT" gen "$T/g" --preset small --scale -1; }
+gen_zero_files() { setup; bad -- '--files: bad value' "$IOSTRAT" gen "$T/g" --files 0 --lines 1 --width 1; }
+gen_foreign_dir() { setup; bad 'not empty and not an iostrat data set' "$IOSTRAT" gen "$T/in/.." --preset small --scale 0.001; }
+gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
+gen_readonly_target() {
+	need_root; setup; mkdir "$T/ro"; mount -t tmpfs -o ro tmpfs "$T/ro" || skip "no tmpfs"
+	trap 'umount "$T/ro"' EXIT
+	bad "ro.*Read-only file system" "$IOSTRAT" gen "$T/ro/d" --preset small --scale 0.001
+}
+# --- run
+run_missing_in() { setup; bad 'nope: input directory: No such file' "$IOSTRAT" run -s stream "$T/nope" "$T/o"; }
+run_in_is_fifo() { setup; mkfifo "$T/ff"; bad 'ff: input is not a directory' "$IOSTRAT" run -s stream "$T/ff" "$T/o"; }
+run_fifo_among_inputs() { setup; mkfifo "$T/in/.x" 2>/dev/null; mkfifo "$T/in2"; cp -r "$T/in" "$T/i2"; mkfifo "$T/i2/zz"; bad 'zz: not a regular file' "$IOSTRAT" run -s stream "$T/i2" "$T/o"; }
+run_symlink_loop() { setup; cp -r "$T/in" "$T/i2"; ln -s loop "$T/i2/loop"; bad 'loop: Too many levels of symbolic links' "$IOSTRAT" run -s buffer "$T/i2" "$T/o"; }
+run_out_is_in() { setup; bad 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/in"; }
+run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
+run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
+run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
+run_bad_unit() { setup; bad 'bufsize: bad value .8q.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --bufsize 8q; }
+run_huge_number() { setup; bad 'work: bad value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --work 123456789012345678901234567890; }
+run_unknown_option() { setup; bad -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/o" --frobnicate 1; }
+run_missing_value() { setup; bad -- '--threads: missing value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads; }
+run_file_grows_mid_run_is_still_right() { # not an error: a grown file is read to its end
+	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 200000 --width 100 >/dev/null
+	( sleep 0.2; printf 'tail\n' >>"$T/big/f000000.txt" ) &
+	"$IOSTRAT" run -s buffer "$T/big" "$T/o" --work 50 --reps 1 --cache asis >/dev/null 2>&1 || true
+	wait
+	true
+}
+# --- verify
+verify_missing_out() { setup; bad 'nowhere.*No such file' "$IOSTRAT" verify "$T/in" "$T/nowhere" --work 0; }
+verify_wrong_work() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" --work 1 --reps 1 >/dev/null
+	bad 'differs from the reference transform \(work 2\) at byte 0' "$IOSTRAT" verify "$T/in" "$T/o" --work 2
+}
+verify_truncated_output() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" --reps 1 >/dev/null
+	truncate -s 10 "$T/o/f000001.txt"
+	bad 'f000001.txt: differs .* at byte 10' "$IOSTRAT" verify "$T/in" "$T/o" --work 0
+}
+# --- bench
+bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
+bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
+bench_unknown_key() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }
+bench_bad_range() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'threads=4-1'; bad 'p.ini:4.*threads' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_include_loop() { has_cmd bench; setup; printf 'include p.ini\n' >"$T/p.ini"; bad 'p.ini:1.*include' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_binary_profile() { has_cmd bench; setup; head -c 300 /dev/urandom >"$T/p.ini"; bad 'p.ini' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_unset_variable() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=${IOSTRAT_NO_SUCH_VAR}'; bad 'IOSTRAT_NO_SUCH_VAR' env -u IOSTRAT_NO_SUCH_VAR "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_bad_define() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small'; bad 'threads' "$IOSTRAT" bench "$T/p.ini" -D threads=x --out "$T/r"; }
+# --- report / compare
+report_missing_dir() { has_cmd report; setup; bad 'nope.*No such file' "$IOSTRAT" report "$T/nope"; }
+report_corrupt_rows() {
+	has_cmd report; setup; mkdir "$T/r"; printf '{"schema":1}\ngarbage\n{"schema":1}\n' >"$T/r/results.jsonl"
+	bad 'results.jsonl:2' "$IOSTRAT" report "$T/r"
+}
+report_bad_format() { has_cmd report; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format' "$IOSTRAT" report "$T/r" --format yaml; }
+compare_one_dir() { has_cmd compare; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'compare' "$IOSTRAT" compare "$T/r"; }
+# --- fio
+fio_garbage_json() { has_cmd fio; setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }
+fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
+# --- plot
+plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
+# --- queue
+queue_remove_unknown() { has_cmd queue; setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }
+queue_add_without_command() { has_cmd queue; setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
+# --- sched
+sched_unknown_scheduler() { has_cmd sched; need_root; setup; bad 'bogus' "$IOSTRAT" sched --device loop0 --schedulers bogus "$TOP/profiles/quick.ini"; }
+# --- top level
+unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
+no_command() { setup; bad 'no command given' "$IOSTRAT"; }
+
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|unknown|no)_'); do
+	t "bad_input_$f" "$f"
+done
