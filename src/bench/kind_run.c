@@ -167,7 +167,8 @@ static void make_id(struct bench_item *it, const struct runp *rp)
 		p += snprintf(p, (size_t)(end - p), "/direct");
 	if (j->sink_null && p < end)
 		p += snprintf(p, (size_t)(end - p), "/sink=null");
-	qsort((void *)j->opts, j->nopts, sizeof(*j->opts), cmp_opt);
+	if (j->nopts) /* qsort(NULL, 0) is undefined */
+		qsort((void *)j->opts, j->nopts, sizeof(*j->opts), cmp_opt);
 	for (size_t i = 0; i < j->nopts && p < end; i++)
 		p += snprintf(p, (size_t)(end - p), "/%s=%s", j->opts[i].name,
 			      j->opts[i].value);
