@@ -115,6 +115,16 @@ void runner_clean_outputs(const char *out, const struct filelist *fl)
 	}
 }
 
+void runner_clean_temporaries(const char *out, const struct filelist *fl)
+{
+	char p[PATH_MAX];
+
+	for (size_t i = 0; i < fl->n; i++) {
+		snprintf(p, sizeof(p), "%s/.%s.iostrat-tmp", out, fl->names[i]);
+		unlink(p);
+	}
+}
+
 /* ---- the child ---------------------------------------------------------- */
 
 static void child_report(int fd, int ret, struct run_stats *st, double secs)
@@ -180,6 +190,13 @@ child_main(const struct run_config *cfg, int go_fd, int res_fd)
 }
 
 /* ---- the parent --------------------------------------------------------- */
+
+static volatile pid_t current_child;
+
+pid_t runner_child_pid(void)
+{
+	return current_child;
+}
 
 static json_t *read_report(int fd)
 {
@@ -358,6 +375,7 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	}
 	close(go[0]);
 	close(res[1]);
+	current_child = pid;
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_string("probe filter"));
@@ -368,9 +386,12 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	*report = read_report(res[0]);
 	close(res[0]);
 	while (wait4(pid, status, 0, ru) < 0) {
-		if (errno != EINTR)
+		if (errno != EINTR) {
+			current_child = 0;
 			return -errno;
+		}
 	}
+	current_child = 0;
 	*elapsed = now_mono() - t0;
 	return 0;
 }

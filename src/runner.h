@@ -53,8 +53,13 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
  * nor inside it, OUT created if missing and writable.  Prints the error. */
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		      char *out_abs, size_t len);
+/* The pid of the repetition's child while one runs, else 0: a signal
+ * handler may kill it (async-signal-safe read). */
+pid_t runner_child_pid(void);
 /* Remove out/name and its temp file for every name (before a rep). */
 void runner_clean_outputs(const char *out, const struct filelist *fl);
+/* Remove only the temporaries (.NAME.iostrat-tmp) of an interrupted rep. */
+void runner_clean_temporaries(const char *out, const struct filelist *fl);
 const char *fsync_mode_name(enum fsync_mode m);
 int fsync_mode_parse(const char *s, enum fsync_mode *m);
 

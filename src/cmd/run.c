@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,28 @@ static void run_usage(FILE *f)
 	for (size_t i = 0; (s = strategy_at(i)); i++)
 		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
 			fprintf(f, "  --%-16s [%s] %s\n", o->name, s->name, o->help);
+}
+
+static volatile sig_atomic_t interrupted;
+
+/* Ctrl-C or SIGTERM: stop the repetition in progress now (its child is
+ * killed; its partial outputs are only temporaries, removed below). */
+static void on_signal(int sig)
+{
+	pid_t child = runner_child_pid();
+
+	interrupted = sig;
+	if (child > 0)
+		kill(child, SIGKILL);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 struct run_args {
@@ -212,8 +235,12 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	}
 	a->cfg.hooks = hooks;
 	ret = runner_reference(&a->cfg, fl, ref);
-	for (unsigned r = 1; !ret && r <= a->reps; r++) {
+	for (unsigned r = 1; !ret && r <= a->reps && !interrupted; r++) {
 		ret = runner_rep(&a->cfg, fl, r, ref, &row);
+		if (interrupted) {
+			json_decref(row);
+			break;
+		}
 		if (!row)
 			break;
 		if (a->json)
@@ -221,8 +248,15 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 		fflush(stdout);
 		json_array_append_new(rows, row);
 	}
-	if (!ret && !a->json)
+	if (interrupted) {
+		runner_clean_temporaries(a->cfg.job.out_dir, fl);
+		errorf("%s: interrupted by signal %d; the repetition in progress was "
+		       "discarded (%zu completed)", a->cfg.job.in_dir, (int)interrupted,
+		       json_array_size(rows));
+		ret = -EINTR;
+	} else if (!ret && !a->json) {
 		print_summary(a, rows);
+	}
 	if (hooks && tracer_close)
 		tracer_close(hooks);
 	json_decref(rows);
@@ -264,8 +298,11 @@ int cmd_run(int argc, char **argv)
 	a.cfg.job.in_dir = in_abs;
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
+	catch_signals();
 	ret = run_reps(&a, &fl);
 	filelist_free(&fl);
 	jobopt_free(&a.cfg);
+	if (interrupted)
+		return 128 + interrupted;
 	return ret ? 1 : 0;
 }
