@@ -201,7 +201,7 @@ static int q_list(struct qstore *q)
 static int q_remove(struct qstore *q, struct qargs *a)
 {
 	unsigned id;
-	json_t *e;
+	json_t *e = NULL;
 	int ret;
 
 	if (a->npos != 1 || parse_uint(a->pos[0], 1, 999999999, &id)) {
@@ -218,16 +218,17 @@ static int q_remove(struct qstore *q, struct qargs *a)
 	ret = qstore_load(q, id, &e);
 	if (ret == -EBADMSG)
 		ret = 0, e = NULL; /* a corrupt entry can always go */
-	if (!ret && e && !strcmp(qentry_str(e, "state"), "running") &&
-	    qstore_run_busy(q)) {
+	if (ret == -ENOENT) {
+		errorf("queue remove %u: no such entry (iostrat queue list)", id);
+	} else if (!ret && e && !strcmp(qentry_str(e, "state"), "running") &&
+		   qstore_run_busy(q)) {
 		errorf("queue remove %u: it is running now (iostrat queue pause stops the loop after it)", id);
 		ret = -EBUSY;
-	} else if (ret == -ENOENT) {
-		errorf("queue remove %u: no such entry (iostrat queue list)", id);
-	} else if (ret) {
-		error_errno(ret, q->dir, "queue remove");
-	} else if ((ret = qstore_delete(q, id))) {
-		error_errno(ret, q->dir, "queue remove");
+	} else {
+		if (!ret)
+			ret = qstore_delete(q, id);
+		if (ret)
+			error_errno(ret, q->dir, "queue remove");
 	}
 	json_decref(e);
 	qstore_unlock(q);

@@ -422,9 +422,10 @@ static int sched_main(struct sched_args *a)
 	char disk[64], cur[64], out[PATH_MAX];
 	int ret = 2;
 
+	const char *env_data = getenv("IOSTRAT_DATA");
+
 	if (!a->data)
-		a->data = getenv("IOSTRAT_DATA") && *getenv("IOSTRAT_DATA") ?
-			  getenv("IOSTRAT_DATA") : "data";
+		a->data = env_data && *env_data ? env_data : "data";
 	if (a->out)
 		snprintf(out, sizeof(out), "%s", a->out);
 	else

@@ -335,7 +335,7 @@ static int settle(struct qstore *q, const struct qrun_opts *o)
 
 static int one_boot(struct qstore *q, const struct qrun_opts *o)
 {
-	struct qexec_result r;
+	struct qexec_result r = { 0 };
 	json_t *e = NULL;
 	enum pick p;
 	int ret;
