@@ -6,14 +6,11 @@ FUZZ_BUILD := build-fuzz
 FUZZ_CC    ?= clang
 FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined
 FUZZ_SECS  ?= 60
-FUZZ_LIBS  := -ljansson -lxxhash -lm
+FUZZ_LIBS  := -ljansson -lxxhash -linih -lm
 
 FUZZ_transform_SRCS := src/transform.c
 FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/row.c
-FUZZ_profile_SRCS   := $(wildcard src/bench/profile*.c) src/util.c src/jobopts.c src/job.c \
-                       src/strategies/registry.c src/cache.c src/runner.c src/checksum.c \
-                       src/stats.c src/env.c src/blockdev.c src/row.c src/outfile.c \
-                       src/per_file.c src/transform.c src/filelist.c
+FUZZ_profile_SRCS   := src/profile.c src/util.c
 
 FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 
