@@ -97,7 +97,16 @@ plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; 
 queue_remove_unknown() { has_cmd queue; setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }
 queue_add_without_command() { has_cmd queue; setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
 # --- sched
-sched_unknown_scheduler() { has_cmd sched; need_root; setup; bad 'bogus' "$IOSTRAT" sched --device loop0 --schedulers bogus "$TOP/profiles/quick.ini"; }
+sched_unknown_scheduler() {
+	has_cmd sched; setup
+	with_loop_ext4 "$T/mnt" 32
+	trap cleanup_loop EXIT
+	dev=$(basename "$LOOPDEV")
+	before=$(cat /sys/block/$dev/queue/scheduler)
+	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/quick.ini"
+	[ "$(cat /sys/block/$dev/queue/scheduler)" = "$before" ] || die "scheduler changed"
+}
+sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/quick.ini"; }
 # --- top level
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
