@@ -27,7 +27,7 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1)
 # snprintf truncation is checked where it matters (paths); the warning is noise.
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) -DIOSTRAT_VERSION='"$(VERSION)"' \
+CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) \
            -I$(BUILD) -Isrc -MMD -MP
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=gnu++17 $(WARN) $(SANFLAGS) -Isrc -MMD -MP
@@ -59,6 +59,15 @@ UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 -include mk/*.mk
 
 all: $(BIN)
+
+# The version (git describe) lives in one generated header, rewritten only
+# when it changes, so every object that shows it is rebuilt then.
+$(BUILD)/version.h: FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)v='#define IOSTRAT_VERSION "$(VERSION)"'; \
+	    [ "$$(cat $@ 2>/dev/null)" = "$$v" ] || echo "$$v" >$@
+$(OBJS): | $(BUILD)/version.h
+FORCE:
 
 $(BIN): $(OBJS)
 	$(call say,LD,$@)

@@ -15,7 +15,7 @@ lint: all
 	$(Q)cppcheck $(CPPCHECK_FLAGS) $(LINT_SRCS)
 	$(call say,TIDY,src)
 	$(Q)clang-tidy --quiet --warnings-as-errors='*' --checks='$(TIDY_CHECKS)' $(LINT_SRCS) -- \
-		-std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD) -DIOSTRAT_VERSION='"lint"' 2>&1 | \
+		-std=gnu11 -D_GNU_SOURCE -Isrc -I$(BUILD) 2>&1 | \
 		grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated|^Suppressed|^Use -header-filter' ; \
 		test $${PIPESTATUS[0]} -eq 0
 

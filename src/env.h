@@ -4,9 +4,7 @@
 
 #include <jansson.h>
 
-#ifndef IOSTRAT_VERSION
-#define IOSTRAT_VERSION "unknown"
-#endif
+#include "version.h" /* generated: $(BUILD)/version.h */
 
 /* The machine context of a run (env.json): kernel, CPU, memory, THP,
  * version, and for each path given the filesystem, mount options and the

@@ -10,6 +10,7 @@
 #include "../commands.h"
 #include "../env.h"
 #include "../jobopts.h"
+#include "../results.h"
 #include "../row.h"
 #include "../runner.h"
 #include "../stats_math.h"
@@ -26,7 +27,9 @@ static void run_usage(FILE *f)
 	      "  -r, --reps R       repetitions (default 3)\n"
 	      "  --json             one JSON object per repetition on stdout\n"
 	      "  --trace            eBPF figures in each row (root)\n"
-	      "  --dataset LABEL    label for the rows\n", f);
+	      "  --dataset LABEL    label for the rows\n"
+	      "  --results DIR      also write a results directory: env.json (the machine\n"
+	      "                     context), results.jsonl/csv, summary.csv\n", f);
 	jobopt_help(f);
 	fputs("\nstrategy options:\n", f);
 	for (size_t i = 0; (s = strategy_at(i)); i++)
@@ -58,7 +61,7 @@ static void catch_signals(void)
 
 struct run_args {
 	struct run_config cfg;
-	const char *in, *out;
+	const char *in, *out, *results;
 	unsigned reps;
 	bool json, trace;
 };
@@ -90,6 +93,17 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 	key[klen] = 0;
 	if (!strcmp(key, "json") || !strcmp(key, "trace")) {
 		*(strcmp(key, "json") ? &a->trace : &a->json) = true;
+		return 0;
+	}
+	if (!strcmp(key, "results")) {
+		if (eq)
+			a->results = eq + 1;
+		else if (*i + 1 < argc)
+			a->results = argv[++*i];
+		else {
+			errorf("--results: missing value");
+			return -EINVAL;
+		}
 		return 0;
 	}
 	if (eq)
@@ -223,10 +237,16 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	const char *paths[] = { a->cfg.job.in_dir, a->cfg.job.out_dir, NULL };
 	const struct rep_hooks *hooks = NULL;
 	json_t *rows = json_array(), *row;
+	struct results_dir rd = { 0 };
 	char ref[17];
 	int ret = 0;
 
 	a->cfg.env = env_capture(labels, paths);
+	if (a->results && results_open(&rd, a->results, "run", a->cfg.env)) {
+		json_decref(rows);
+		json_decref(a->cfg.env);
+		return -EIO;
+	}
 	if (a->trace) {
 		if (tracer_open)
 			hooks = tracer_open(&a->cfg);
@@ -246,7 +266,14 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 		if (a->json)
 			row_write_jsonl(stdout, row);
 		fflush(stdout);
+		if (a->results && results_append(&rd, row) && !ret)
+			ret = -EIO;
 		json_array_append_new(rows, row);
+	}
+	if (a->results) {
+		if (results_finish(&rd) && !ret)
+			ret = -EIO;
+		results_close(&rd);
 	}
 	if (interrupted) {
 		runner_clean_temporaries(a->cfg.job.out_dir, fl);
