@@ -136,9 +136,9 @@ concurrent_add_loses_nothing() {
 }
 
 one_run_next_at_a_time() {
-	Q add -- sleep 2 >/dev/null; Q add -- true >/dev/null
+	Q add -- sleep 3 >/dev/null; Q add -- true >/dev/null
 	boot 2>/dev/null &
-	sleep 0.5
+	for _ in $(seq 1 100); do Q status | grep -q 'running now' && break; sleep 0.05; done
 	expect_fail 'another .iostrat queue run-next. is running' boot
 	expect_fail 'it is running now' Q remove 1
 	wait

@@ -52,6 +52,8 @@ static int brace_delta(const char *s)
 		if (q) {
 			if (*s == q)
 				q = 0;
+		} else if (*s == '\\' && s[1]) {
+			s++; /* \' is a quote character, not a quote */
 		} else if (*s == '\'' || *s == '"') {
 			q = *s;
 		} else if (*s == '{') {
