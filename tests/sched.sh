@@ -95,7 +95,7 @@ sigterm_restores() {
 	[ "$(active)" = bfq ] || die "a live run's settings were restored under it"
 	kill -TERM "$pid"
 	rc=0; wait "$pid" || rc=$?
-	[ "$rc" -eq 130 ] || die "rc $rc: $(tail -2 "$T/err")"
+	[ "$rc" -eq 143 ] || die "rc $rc: $(tail -2 "$T/err")"
 	[ "$(snapshot)" = "$before" ] || die "not restored after SIGTERM"
 	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
 	grep -q "restored" "$T/err"

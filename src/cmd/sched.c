@@ -361,9 +361,13 @@ static int run_all(const struct sched_args *a, const char *disk,
 			int st;
 
 			if (got_signal)
-				return 130;
+				return 128 + got_signal;
 			if (apply(disk, &p->set[i], &cols))
 				return 1;
+			if (got_signal) {
+				json_decref(cols);
+				return 128 + got_signal;
+			}
 			snprintf(dir, sizeof(dir), "%s/%s", out, p->set[i].label);
 			if (a->interleave)
 				fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r,
@@ -372,8 +376,10 @@ static int run_all(const struct sched_args *a, const char *disk,
 			if (!st || st == 1) /* 1: some repetitions failed, rows kept */
 				st = sched_augment(dir, &p->set[i], cols) ? 1 : st;
 			json_decref(cols);
-			if (got_signal || st >= 128)
-				return 130;
+			if (got_signal)
+				return 128 + got_signal;
+			if (st >= 128)
+				return st;
 			if (st) {
 				errorf("%s: iostrat bench failed (exit %d): stopping", p->set[i].label, st);
 				return st;
@@ -462,7 +468,7 @@ static int sched_main(struct sched_args *a)
 	catch_signals(false);
 	if (!ret)
 		ret = compare_all(&p, out);
-	else if (ret == 130)
+	else if (ret > 128)
 		fprintf(stderr, "iostrat sched: interrupted; finished runs kept in %s\n", out);
 out:
 	plan_free(&p);

@@ -235,11 +235,26 @@ static int resolve(const char *version, char *cmd, size_t cmdlen,
 	return ret;
 }
 
+/* grub-reboot only works with GRUB_DEFAULT=saved: say so early. */
+static void warn_saved_default(void)
+{
+	char *text = NULL;
+
+	if (getenv("IOSTRAT_GRUB_CFG") || read_file_small("/etc/default/grub", &text, NULL))
+		return;
+	if (!strstr(text, "\nGRUB_DEFAULT=saved") && strncmp(text, "GRUB_DEFAULT=saved", 18))
+		warnf("/etc/default/grub: set GRUB_DEFAULT=saved and run update-grub, or grub-reboot cannot choose the next boot");
+	free(text);
+}
+
 int grub_check(const char *version)
 {
 	char cmd[PATH_MAX], entry[1024];
+	int ret = resolve(version, cmd, sizeof(cmd), entry, sizeof(entry));
 
-	return resolve(version, cmd, sizeof(cmd), entry, sizeof(entry));
+	if (!ret)
+		warn_saved_default();
+	return ret;
 }
 
 int grub_boot_next(const char *version)
