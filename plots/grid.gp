@@ -7,10 +7,11 @@
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 480 pixels.
 # datafile (written by `iostrat plot`): one block per work level, blocks
 # split by two blank lines, each opening with the header
-#   "panel title" S1 S1_min S1_max S2 S2_min S2_max ... best
-# then per thread count: threads, per strategy median/min/max elapsed
-# seconds (NaN where not run), and best (the panel's lowest median, on its
-# row only).
+#   "panel title" S1 C1 max S2 C2 max ... best
+# (Cn: the colour index of strategy Sn, the same in every panel) then per
+# thread count: threads, per strategy run at that work level the median,
+# min and max elapsed seconds (NaN where not run), and best (the panel's
+# lowest median, on its row only).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
 	exit status 2
@@ -21,14 +22,18 @@ height = 480
 
 stats datafile using 1 nooutput
 panels = STATS_blocks
-t = ""
-stats datafile index 0 every ::0::0 using (t = strcol(1), 0) nooutput
-nstrat = (STATS_columns - 2) / 3
 array ptitle[panels]
+array nstr[panels]
+array col[panels * 32]
 do for [i = 0:panels-1] {
-	t = ""
-	stats datafile index i every ::0::0 using (t = strcol(1), 0) nooutput
-	ptitle[i+1] = t
+	h = ""
+	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
+	ptitle[i+1] = h
+	nstr[i+1] = (STATS_columns - 2) / 3
+	do for [s = 1:nstr[i+1]] {
+		stats datafile index i every ::0::0 using (h = strcol(3*s), 0) nooutput
+		col[i*32 + s] = h + 0
+	}
 }
 
 set datafile missing "NaN"
@@ -53,9 +58,10 @@ do for [fmt in "png svg"] {
 	set multiplot layout 1, panels title title font ",12"
 	do for [i = 0:panels-1] {
 		set title ptitle[i+1] font ",10"
-		plot for [s = 1:nstrat] datafile index i using 1:(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
-			with yerrorlines lw 2 pt 7 ps 0.8 lc s title columnheader(3*s-1), \
-		     datafile index i using 1:(column(3*nstrat+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
+		ns = nstr[i+1]
+		plot for [s = 1:ns] datafile index i using 1:(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
+			with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1), \
+		     datafile index i using 1:(column(3*ns+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
 	}
 	unset multiplot
 	unset output

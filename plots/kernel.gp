@@ -9,7 +9,7 @@
 #
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
 # datafile (written by `iostrat plot`): two or three blocks split by two
-# blank lines, each a header "cluster" S1 min max S2 min max ... and one
+# blank lines, each a header "cluster" S1 C1 max S2 C2 max ...   (Cn: colour index of Sn) and one
 # line per cluster (block 0: data sets, seq_pct in %; block 1: cache
 # states, hit ratio in %; block 2: data sets, seek_p50_kb) with per
 # strategy the median, min and max (NaN: not run).
@@ -21,18 +21,23 @@ if (!exists("title")) title = "What the kernel saw: sequential share and page-ca
 width = 1200
 height = 500
 
-t = ""
-stats datafile index 0 every ::0::0 using (t = strcol(1), 0) nooutput
-nser = (STATS_columns - 1) / 3
 stats datafile using 2 nooutput
 npan = STATS_blocks
 array nclu[npan]
+array nser[npan]
+array col[npan * 32]
 do for [i = 0:npan-1] {
 	stats datafile index i using 2 nooutput
 	nclu[i+1] = STATS_records
+	h = ""
+	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
+	nser[i+1] = (STATS_columns - 1) / 3
+	do for [s = 1:nser[i+1]] {
+		stats datafile index i every ::0::0 using (h = strcol(3*s), 0) nooutput
+		col[i*32 + s] = h + 0
+	}
 }
-bw = 0.8 / nser
-xpos(s) = $0 + (s - (nser + 1) / 2.0) * bw
+xpos(s) = $0 + (s - (ns + 1) / 2.0) * bw
 # a seek distance of 0 (sequential) has no place on a log axis: draw it at 1
 v(c) = (i == 2 && column(c) < 1) ? 1 : column(c)
 
@@ -40,7 +45,6 @@ set datafile missing "NaN"
 set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.75 border lc rgb "#333333"
-set boxwidth bw
 set grid ytics lc rgb "#dddddd"
 set yrange [0:105]
 set xtics nomirror
@@ -57,6 +61,9 @@ do for [fmt in "png svg"] {
 	set multiplot layout 1, npan title title font ",12"
 	do for [i = 0:npan-1] {
 		set xrange [-0.6 : nclu[i+1] - 0.4]
+		ns = nser[i+1]
+		bw = 0.8 / ns
+		set boxwidth bw
 		unset logscale y
 		set yrange [0:105]
 		if (i == 0) {
@@ -76,9 +83,9 @@ do for [fmt in "png svg"] {
 			set logscale y 10
 			set yrange [*:*]
 		}
-		plot datafile index i using 0:(1):xtic(1) with points lt nodraw notitle, \
-		     for [s = 1:nser] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc s title columnheader(3*s-1), \
-		     for [s = 1:nser] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+		plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
+		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc col[i*32 + s] title columnheader(3*s-1), \
+		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
 	}
 	unset multiplot
 	unset output

@@ -6,7 +6,7 @@
 #
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
 # datafile (written by `iostrat plot`): a header line
-#   "cluster" S1 min max S2 min max ...
+#   "cluster" S1 C1 max S2 C2 max ...   (Cn: colour index of Sn)
 # then one line per cluster: its label, and per strategy the median, min
 # and max peak RSS in MiB (NaN where not run).
 if (!exists("datafile") || !exists("outbase")) {
@@ -17,9 +17,20 @@ if (!exists("title")) title = "Peak RSS per strategy (median, bars min..max)"
 width = 1200
 height = 500
 
-t = ""
-stats datafile every ::0::0 using (t = strcol(1), 0) nooutput
+h = ""
+stats datafile every ::0::0 using (h = strcol(1), 0) nooutput
 nser = (STATS_columns - 1) / 3
+array col[nser]
+do for [s = 1:nser] {
+	stats datafile every ::0::0 using (h = strcol(3*s), 0) nooutput
+	col[s] = h + 0
+}
+# a log axis starts below the smallest bar, so every bar shows
+ylo = 1e300
+do for [s = 1:nser] {
+	stats datafile using (column(3*s)) nooutput
+	ylo = STATS_min < ylo ? STATS_min : ylo
+}
 stats datafile using 2 nooutput
 nclu = STATS_records
 bw = 0.8 / nser
@@ -30,6 +41,7 @@ set termoption noenhanced
 set style fill solid 0.75 border lc rgb "#333333"
 set boxwidth bw
 set logscale y 2
+set yrange [ylo / 2 : *]
 set format y "%g"
 set grid ytics lc rgb "#dddddd"
 set ylabel "peak RSS (MiB, log scale)"
@@ -46,8 +58,8 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase . "." . fmt
 	set title title font ",12"
-	plot datafile using 0:(1):xtic(1) with points lt nodraw notitle, \
-	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)) with boxes lc s title columnheader(3*s-1), \
+	plot datafile using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
+	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)) with boxes lc col[s] title columnheader(3*s-1), \
 	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)):(column(3*s)):(column(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
 	unset output
 }

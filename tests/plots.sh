@@ -41,6 +41,52 @@ fresh_results() {
 	fi
 }
 
+# Sweep and net rows: from `iostrat sweep` / `iostrat net` when this build
+# has them, else rows of their documented schema (kind=sweep: sweep,
+# variant, operation, block_size; kind=net: mode, msg_size, msgs_s,
+# syscalls_per_msg) made from the measured run rows' figures.
+add_sweep_net_rows() {
+	local dir=$1 tmp=$T/sn real=""
+	if "$IOSTRAT" sweep --help >/dev/null 2>&1; then
+		"$IOSTRAT" sweep blocksize --out "$tmp/k" --size 20k --sizes 1,512,4096 --reps 2 \
+			>/dev/null 2>&1 || die "sweep blocksize failed"
+		"$IOSTRAT" sweep bufsize --out "$tmp/b" --files 2 --scale 0.002 --sizes 64..4k \
+			--reps 2 --cache asis >/dev/null 2>&1 || die "sweep bufsize failed"
+		cat "$tmp"/{k,b}/results.jsonl >>"$dir/results.jsonl"
+		real+=" sweep"
+	fi
+	if "$IOSTRAT" net --help >/dev/null 2>&1; then
+		"$IOSTRAT" net --mode nodelay,buffered,pingpong-unbuffered --size 12,512 \
+			--count 300 --reps 2 --out "$tmp/n" >/dev/null 2>&1 || die "net failed"
+		cat "$tmp"/n/results.jsonl >>"$dir/results.jsonl"
+		real+=" net"
+	fi
+	python3 - "$dir/results.jsonl" "$real" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+runs = [r for r in rows if r["kind"] == "run"]
+out = open(sys.argv[1], "a")
+for i, r in enumerate(runs):
+    base = dict(r, kind="sweep", config_id=None)
+    for kind, sizes in (("blocksize", (1, 512, 4096)), ("bufsize", (64, 1024, 4096))):
+        if "sweep" in sys.argv[2]:
+            break
+        for op in ("write", "read") if kind == "blocksize" else ("read",):
+            for n, size in enumerate(sizes):
+                s = dict(base, sweep=kind, operation=op, block_size=size, variant=r["strategy"],
+                         elapsed_s=r["elapsed_s"] * (4 - n), cpu_s=(r["user_s"] + r["sys_s"]) * (3 - n))
+                s["config_id"] = "%s/%s/%s/%d" % (kind, op, s["variant"], size)
+                out.write(json.dumps(s) + "\n")
+    for mode, k in (("nodelay", 1), ("buffered", 30), ("pingpong-unbuffered", 0.1)):
+        if "net" in sys.argv[2]:
+            break
+        for size in (12, 512):
+            out.write(json.dumps(dict(base, kind="net", mode=mode, msg_size=size,
+                      config_id="net/%s/s%d" % (mode, size), msgs_s=r["mb_s"] * 1e4 * k,
+                      syscalls_per_msg=1.0 / k)) + "\n")
+PY
+}
+
 # The eBPF columns of traced runs, added to the real rows (tracing needs
 # root and the probes): sequential share, page-cache hit ratio, seek p50.
 add_trace_columns() {
@@ -104,6 +150,30 @@ plot_renders_every_figure() {
 	# 2 grids + memory + 2 cpu + fio
 	[ "$n" -ge 6 ] || die "only $n figures: $(cat "$T/out.txt")"
 	for f in grid memory cpu fio; do grep -q "^  $f .*\.png" "$T/out.txt" || die "no $f figure"; done
+}
+
+sweep_and_net_figures() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	add_sweep_net_rows "$T/r"
+	"$IOSTRAT" plot "$T/r" --only sweep,net >"$T/out.txt" 2>"$T/err.txt" ||
+		die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	check_image "$T/r/plots/sweep-blocksize" sweep
+	check_image "$T/r/plots/sweep-bufsize" sweep
+	check_image "$T/r/plots/net" net
+	# blocksize: a panel per operation, sizes ascending
+	[ "$(grep -c '^"write"\|^"read"' "$T/r/plots/data/sweep-blocksize.dat")" -eq 2 ] ||
+		die "blocksize panels: $(cat "$T/r/plots/data/sweep-blocksize.dat")"
+	awk 'NR > 1 && NF > 1 && !/^"/ {print $1}' "$T/r/plots/data/sweep-bufsize.dat" |
+		sort -n -c || die "bufsize sizes not ascending"
+	for f in "$T/r/plots/data/sweep-blocksize.dat" "$T/r/plots/data/sweep-bufsize.dat" \
+		"$T/r/plots/data/net.dat"; do
+		name=$(basename "$f" .dat)
+		err=$(gnuplot -e "datafile='$f'; outbase='$T/$name'" "$TOP/plots/${name%%-*}.gp" 2>&1) ||
+			die "standalone $name: $err"
+		[ -z "$err" ] || die "standalone $name printed: $err"
+	done
 }
 
 kernel_figure_from_trace_columns() {
@@ -208,6 +278,7 @@ gnuplot_warnings_are_reported() {
 t plot_renders_every_figure plot_renders_every_figure
 t scripts_run_standalone scripts_run_standalone
 t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
+t sweep_and_net_figures sweep_and_net_figures
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
 t missing_column_names_figure missing_column_names_figure
 t missing_gnuplot_is_clear missing_gnuplot_is_clear

@@ -3,7 +3,7 @@
  * Clustered bars, the shape of most figures: one line per cluster (a value
  * of k1, or of k1 and k2), three columns per series (median, min, max of
  * the metric over the rows of that cell):
- *   "cluster" S1 S1_min S1_max S2 ...
+ *   "cluster" S1 C1 max S2 C2 max ...     (Cn: colour index of series n)
  *   "big t2"  12.5 12.1 13 ...
  */
 #include <stdlib.h>
@@ -43,30 +43,53 @@ json_t *datasets_by_size(json_t *rows)
 	return out;
 }
 
-static void header(struct dat *d, json_t *series)
+/* Series with no value of the metric are left out (an all-NaN column
+ * makes gnuplot warn); the min column's header carries each series'
+ * colour index, so a series keeps its colour across blocks. */
+static json_t *series_with_data(json_t *rows, const char *skey, const char *metric,
+				json_t *all)
 {
-	json_t *s;
+	json_t *out = json_array(), *s;
 	size_t j;
-	char b[96];
+
+	json_array_foreach(all, j, s) {
+		json_t *r = rows_where(rows, skey, s);
+
+		if (rows_have_number(r, metric))
+			json_array_append_new(out, json_integer((json_int_t)j));
+		json_decref(r);
+	}
+	return out;
+}
+
+static void header(struct dat *d, json_t *all, json_t *idx, const char *sfmt)
+{
+	json_t *x;
+	size_t j;
+	char b[96], l[160];
 
 	dat_label(d, "cluster");
-	json_array_foreach(series, j, s) {
-		val_text(s, b, sizeof(b));
+	json_array_foreach(idx, j, x) {
+		size_t k = (size_t)json_integer_value(x);
+
+		val_text(json_array_get(all, k), b, sizeof(b));
+		snprintf(l, sizeof(l), sfmt ? sfmt : "%s", b[0] ? b : "-");
 		fputc(' ', d->f);
-		dat_label(d, b[0] ? b : "-");
-		fputs(" min max", d->f);
+		dat_label(d, l);
+		fprintf(d->f, " %zu max", k + 1);
 	}
 	fputc('\n', d->f);
 }
 
 static void line(struct dat *d, json_t *rows, const char *label, const char *skey,
-		 json_t *series, const char *metric, double scale)
+		 json_t *series, json_t *idx, const char *metric, double scale)
 {
-	json_t *s;
+	json_t *x;
 	size_t j;
 
 	dat_label(d, label);
-	json_array_foreach(series, j, s) {
+	json_array_foreach(idx, j, x) {
+		json_t *s = json_array_get(series, (size_t)json_integer_value(x));
 		json_t *r = rows_where(rows, skey, s);
 		struct summary st;
 
@@ -81,12 +104,13 @@ static void line(struct dat *d, json_t *rows, const char *label, const char *ske
 
 size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 		  const char *k2, const char *k2_prefix, const char *skey,
-		  const char *metric, double scale)
+		  const char *sfmt, const char *metric, double scale)
 {
 	json_t *series = rows_distinct(rows, skey), *a, *v2s, *x;
+	json_t *idx = series_with_data(rows, skey, metric, series);
 	size_t i, j, n = 0;
 
-	header(d, series);
+	header(d, series, idx, sfmt);
 	json_array_foreach(v1, i, x) {
 		char l1[96], l2[96], lab[200];
 
@@ -94,7 +118,7 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 		val_text(x, l1, sizeof(l1));
 		if (!k2) {
 			if (json_array_size(a) && rows_have_number(a, metric)) {
-				line(d, a, l1, skey, series, metric, scale);
+				line(d, a, l1, skey, series, idx, metric, scale);
 				n++;
 			}
 			json_decref(a);
@@ -107,7 +131,7 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 			snprintf(lab, sizeof(lab), "%s %s%s", l1, k2_prefix,
 				 val_text(x, l2, sizeof(l2)));
 			if (json_array_size(b) && rows_have_number(b, metric)) {
-				line(d, b, lab, skey, series, metric, scale);
+				line(d, b, lab, skey, series, idx, metric, scale);
 				n++;
 			}
 			json_decref(b);
@@ -116,5 +140,6 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 		json_decref(a);
 	}
 	json_decref(series);
+	json_decref(idx);
 	return n;
 }

@@ -4,8 +4,9 @@
  * configuration as stacked bars, elapsed time beside them.
  *
  * cpu-DS.dat: header "config" user sys elapsed elapsed_min elapsed_max,
- * then one line per configuration (strategy, threads, work), medians of
- * the repetitions, sorted by work, threads, strategy.
+ * then one line per configuration (strategy, threads, work, and the cache
+ * state when there are several), medians of the repetitions, sorted by
+ * work, threads, cache, strategy.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,19 +14,22 @@
 #include "../util.h"
 #include "plot.h"
 
-static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s)
+static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s,
+			json_t *cache)
 {
 	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
-	json_t *r = rows_where(b, "strategy", s);
+	json_t *r0 = rows_where(b, "strategy", s), *r = cache ? rows_where(r0, "cache", cache) :
+		json_incref(r0);
 	struct summary us, ss, el;
-	char lab[160], sb[64], tb[32], wb[32];
+	char lab[160], sb[64], tb[32], wb[32], cb[32];
 
 	rows_stat(r, "user_s", 1, &us);
 	rows_stat(r, "sys_s", 1, &ss);
 	rows_stat(r, "elapsed_s", 1, &el);
 	if (el.n) {
-		snprintf(lab, sizeof(lab), "%s t%s w%s", val_text(s, sb, sizeof(sb)),
-			 val_text(t, tb, sizeof(tb)), val_text(w, wb, sizeof(wb)));
+		snprintf(lab, sizeof(lab), "%s t%s w%s%s%s", val_text(s, sb, sizeof(sb)),
+			 val_text(t, tb, sizeof(tb)), val_text(w, wb, sizeof(wb)),
+			 cache ? " " : "", cache ? val_text(cache, cb, sizeof(cb)) : "");
 		dat_label(d, lab);
 		dat_num(d, us.median, us.n);
 		dat_num(d, ss.median, ss.n);
@@ -36,15 +40,18 @@ static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_
 	}
 	json_decref(a);
 	json_decref(b);
+	json_decref(r0);
 	json_decref(r);
 }
 
 static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 {
 	json_t *works = rows_distinct(rows, "work"), *threads = rows_distinct(rows, "threads");
-	json_t *strats = rows_distinct(rows, "strategy"), *w, *t, *s;
+	json_t *strats = rows_distinct(rows, "strategy"), *w, *t, *s, *ca;
+	json_t *caches = rows_distinct(rows, "cache");
+	bool split = json_array_size(caches) > 1;
 	char name[128], sn[96], title[256];
-	size_t i, j, k;
+	size_t i, j, k, l;
 	struct dat d;
 	int ret = dat_begin(&d);
 
@@ -52,8 +59,9 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 		fputs("\"config\" user sys elapsed elapsed_min elapsed_max\n", d.f);
 		json_array_foreach(works, i, w)
 			json_array_foreach(threads, j, t)
-				json_array_foreach(strats, k, s)
-					config_line(&d, rows, w, t, s);
+				json_array_foreach(caches, l, ca)
+					json_array_foreach(strats, k, s)
+						config_line(&d, rows, w, t, s, split ? ca : NULL);
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);
 		snprintf(title, sizeof(title),
@@ -63,6 +71,7 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 	json_decref(works);
 	json_decref(threads);
 	json_decref(strats);
+	json_decref(caches);
 	return ret;
 }
 

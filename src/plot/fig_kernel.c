@@ -47,13 +47,13 @@ static int build_kernel(struct plot_ctx *c, char *why, size_t len)
 	ret = dat_begin(&d);
 	if (ret)
 		goto out;
-	n1 = bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", "seq_pct", 1);
+	n1 = bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seq_pct", 1);
 	fputs("\n\n", d.f);
-	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy",
+	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
 			"pc_hit_ratio", 100);
 	if (n1 && n2 && rows_have_number(runs, "seek_p50_kb")) {
 		fputs("\n\n", d.f);
-		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", "seek_p50_kb", 1);
+		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
 	}
 	if (n1 && n2) {
 		ret = dat_commit(c, &d, "kernel", "kernel",

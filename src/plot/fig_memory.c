@@ -30,7 +30,7 @@ static int build_memory(struct plot_ctx *c, char *why, size_t len)
 	ds = datasets_by_size(runs);
 	ret = dat_begin(&d);
 	if (!ret)
-		n = bars_block(&d, runs, ds, "dataset", "threads", "t", "strategy",
+		n = bars_block(&d, runs, ds, "dataset", "threads", "t", "strategy", NULL,
 			       "maxrss_kb", 1.0 / 1024);
 	if (!ret && n)
 		ret = dat_commit(c, &d, "memory", "memory",

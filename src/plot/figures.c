@@ -4,7 +4,8 @@
 #include "plot.h"
 
 /* Every figure kind, in the order `iostrat plot` draws them. */
-extern const struct figure fig_grid, fig_memory, fig_cpu, fig_fio, fig_kernel;
+extern const struct figure fig_grid, fig_memory, fig_cpu, fig_fio, fig_kernel,
+	fig_sweep, fig_net;
 
 const struct figure *const plot_figures[] = {
 	&fig_grid,
@@ -12,5 +13,7 @@ const struct figure *const plot_figures[] = {
 	&fig_cpu,
 	&fig_fio,
 	&fig_kernel,
+	&fig_sweep,
+	&fig_net,
 	NULL,
 };

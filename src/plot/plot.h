@@ -94,14 +94,18 @@ void safe_name(char *out, size_t len, const char *s);
 
 /* Distinct data sets, smallest (median bytes_in) first. */
 json_t *datasets_by_size(json_t *rows);
-/* Write one block: header "cluster" S1 min max S2 min max ..., then one
+/* Write one block: header "cluster" S1 C1 max S2 C2 max ... (Cn the colour
+ * index of series n; series without values left out), then one
  * line per cluster (each value of k1 in v1, times each value of k2 when
  * k2 is given, labelled "V1 <k2_prefix>V2") with median/min/max of metric
- * x scale over the rows of each series value (skey).  Returns the number
- * of clusters written (those with data). */
+ * x scale over the rows of each series value (skey, its header label made
+ * with the printf format sfmt, "%s" when NULL).  Returns the number of
+ * clusters written (those with data). */
 size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 		  const char *k2, const char *k2_prefix, const char *skey,
-		  const char *metric, double scale);
+		  const char *sfmt, const char *metric, double scale);
+/* Summary of user_s + sys_s per row (cpu_s when a row has it). */
+void rows_stat_cpu(json_t *rows, struct summary *s);
 
 /* --- rendering (src/plot/render.c) --- */
 

@@ -132,6 +132,29 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 	free(v);
 }
 
+void rows_stat_cpu(json_t *rows, struct summary *s)
+{
+	size_t n = json_array_size(rows), ok = 0, i;
+	double *v = calloc(n ? n : 1, sizeof(double));
+	json_t *r;
+
+	memset(s, 0, sizeof(*s));
+	if (!v)
+		return;
+	json_array_foreach(rows, i, r) {
+		json_t *c = json_object_get(r, "cpu_s"), *u = json_object_get(r, "user_s");
+		json_t *y = json_object_get(r, "sys_s");
+
+		if (json_is_number(c))
+			v[ok++] = json_number_value(c);
+		else if (json_is_number(u) && json_is_number(y))
+			v[ok++] = json_number_value(u) + json_number_value(y);
+	}
+	summarize(v, ok, s);
+	s->n = ok;
+	free(v);
+}
+
 int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 	      const char *const cols[])
 {

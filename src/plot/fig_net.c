@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figure 7b, buffered network streams (kind=net rows of `iostrat net`):
+ * messages per second per mode (log scale) and system calls per message,
+ * one bar per message size.
+ *
+ * net.dat: blocks in the bars_block format, clusters = modes, series =
+ * message sizes: 0: msgs_s; 1 (when the rows have it): syscalls_per_msg.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "plot.h"
+
+static int build_net(struct plot_ctx *c, char *why, size_t len)
+{
+	static const char *const need[] = { "mode", "msg_size", "msgs_s", NULL };
+	json_t *rows = rows_of_kind(c->rows, "net"), *modes;
+	struct dat d;
+	size_t n;
+	int ret = 0;
+
+	if (!json_array_size(rows)) {
+		snprintf(why, len, "no net rows (iostrat net)");
+		json_decref(rows);
+		return 0;
+	}
+	if (rows_need(c, "net", rows, need)) {
+		json_decref(rows);
+		return -ENODATA;
+	}
+	modes = rows_distinct(rows, "mode");
+	ret = dat_begin(&d);
+	if (!ret) {
+		n = bars_block(&d, rows, modes, "mode", NULL, NULL, "msg_size",
+			       "%s-byte messages", "msgs_s", 1);
+		if (n && rows_have_number(rows, "syscalls_per_msg")) {
+			fputs("\n\n", d.f);
+			bars_block(&d, rows, modes, "mode", NULL, NULL, "msg_size",
+				   "%s-byte messages", "syscalls_per_msg", 1);
+		}
+		if (n) {
+			ret = dat_commit(c, &d, "net", "net",
+					 "TCP loopback: messages per second and system calls per message, by mode (median, bars min..max)");
+		} else {
+			fclose(d.f);
+			free(d.buf);
+			snprintf(why, len, "net rows without msgs_s values");
+		}
+	}
+	json_decref(modes);
+	json_decref(rows);
+	return ret;
+}
+
+const struct figure fig_net = { "net",
+	"network streams: messages/s and syscalls per message by mode", build_net };

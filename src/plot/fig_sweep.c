@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Figure 7a, the sweeps (kind=sweep rows of `iostrat sweep blocksize |
+ * bufsize | api`): per sweep, elapsed and CPU time against the block or
+ * buffer size, one line pair per variant, one panel per operation.
+ *
+ * sweep-KIND.dat: one block per operation (read, write); header
+ *   "panel title" V1 C1 max "V1 CPU" min max V2 ...   (Cn: colour index)
+ * then one line per block size: size in bytes, per variant the median, min
+ * and max elapsed seconds, then the same of CPU seconds (user + system).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot.h"
+
+static void size_line(struct dat *d, json_t *rows, json_t *size, json_t *variants,
+		      const bool *ok)
+{
+	json_t *at = rows_where(rows, "block_size", size), *v;
+	char b[32];
+	size_t j;
+
+	fputs(val_text(size, b, sizeof(b)), d->f);
+	json_array_foreach(variants, j, v) {
+		json_t *r;
+
+		if (!ok[j])
+			continue;
+		r = rows_where(at, "variant", v);
+		struct summary el, cpu;
+
+		rows_stat(r, "elapsed_s", 1, &el);
+		rows_stat_cpu(r, &cpu);
+		dat_num(d, el.median, el.n);
+		dat_num(d, el.min, el.n);
+		dat_num(d, el.max, el.n);
+		dat_num(d, cpu.median, cpu.n);
+		dat_num(d, cpu.min, cpu.n);
+		dat_num(d, cpu.max, cpu.n);
+		json_decref(r);
+	}
+	fputc('\n', d->f);
+	json_decref(at);
+}
+
+static void op_block(struct dat *d, json_t *rows, json_t *op, json_t *variants)
+{
+	json_t *sizes = rows_distinct(rows, "block_size"), *v, *sz;
+	size_t nv = json_array_size(variants), j;
+	bool ok[nv ? nv : 1];
+	char b[64], lab[128];
+
+	snprintf(lab, sizeof(lab), "%s", val_text(op, b, sizeof(b))[0] ? b : "-");
+	dat_label(d, lab);
+	json_array_foreach(variants, j, v) {
+		json_t *r = rows_where(rows, "variant", v);
+
+		/* a variant absent from this operation would be an empty line */
+		ok[j] = rows_have_number(r, "elapsed_s");
+		json_decref(r);
+		if (!ok[j])
+			continue;
+		val_text(v, b, sizeof(b));
+		fputc(' ', d->f);
+		dat_label(d, b);
+		fprintf(d->f, " %zu max \"%s CPU\" min max", j + 1, b);
+	}
+	fputc('\n', d->f);
+	json_array_foreach(sizes, j, sz)
+		if (json_is_number(sz))
+			size_line(d, rows, sz, variants, ok);
+	json_decref(sizes);
+}
+
+static const char *sweep_title(const char *kind)
+{
+	if (!strcmp(kind, "blocksize"))
+		return "Block size: write then read with N-byte blocks, straight to the system call or through a buffer";
+	if (!strcmp(kind, "bufsize"))
+		return "Buffer size: elapsed time plateaus early, CPU time keeps falling";
+	if (!strcmp(kind, "api"))
+		return "API comparison: system calls, stdio, iostreams and mmap at each buffer size";
+	return "Sweep";
+}
+
+static int one_sweep(struct plot_ctx *c, json_t *rows, const char *kind)
+{
+	json_t *ops = rows_distinct(rows, "operation"), *variants, *op;
+	char name[128], sn[96], title[256];
+	struct dat d;
+	size_t i;
+	int ret = dat_begin(&d);
+
+	variants = rows_distinct(rows, "variant");
+	if (!ret) {
+		json_array_foreach(ops, i, op) {
+			json_t *r = rows_where(rows, "operation", op);
+
+			if (i)
+				fputs("\n\n", d.f);
+			op_block(&d, r, op, variants);
+			json_decref(r);
+		}
+		safe_name(sn, sizeof(sn), kind);
+		snprintf(name, sizeof(name), "sweep-%s", sn);
+		snprintf(title, sizeof(title), "%s (median, bars min..max)", sweep_title(kind));
+		ret = dat_commit(c, &d, "sweep", name, title);
+	}
+	json_decref(ops);
+	json_decref(variants);
+	return ret;
+}
+
+static int build_sweep(struct plot_ctx *c, char *why, size_t len)
+{
+	static const char *const need[] = { "sweep", "variant", "block_size",
+					    "elapsed_s", NULL };
+	json_t *rows = rows_of_kind(c->rows, "sweep"), *kinds, *k;
+	size_t i;
+	int ret = 0;
+
+	if (!json_array_size(rows)) {
+		snprintf(why, len, "no sweep rows (iostrat sweep)");
+		json_decref(rows);
+		return 0;
+	}
+	if (rows_need(c, "sweep", rows, need)) {
+		json_decref(rows);
+		return -ENODATA;
+	}
+	kinds = rows_distinct(rows, "sweep");
+	json_array_foreach(kinds, i, k) {
+		json_t *r = rows_where(rows, "sweep", k);
+		char kb[64];
+
+		if (!ret && rows_have_number(r, "block_size"))
+			ret = one_sweep(c, r, val_text(k, kb, sizeof(kb))[0] ? kb : "other");
+		json_decref(r);
+	}
+	json_decref(kinds);
+	json_decref(rows);
+	return ret;
+}
+
+const struct figure fig_sweep = { "sweep",
+	"block size, buffer size and API sweeps: elapsed and CPU time vs size",
+	build_sweep };
