@@ -10,3 +10,7 @@ out=results/$(date -u +%Y%m%d-%H%M%S)-$name
 "$bin" bench "$profile" --out "$out"
 echo
 "$bin" report "$out"
+echo
+# the figures (README "## Figures"); a figure that cannot be drawn says why
+"$bin" plot "$out" || echo "(some figures were not drawn: see above)"
+echo "figures: $out/plots/*.png (and .svg)"

@@ -7,11 +7,12 @@
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 480 pixels.
 # datafile (written by `iostrat plot`): one block per work level, blocks
 # split by two blank lines, each opening with the header
-#   "panel title" S1 C1 max S2 C2 max ... best
+#   "panel title" S1 C1 max S2 C2 max ... best best_pos
 # (Cn: the colour index of strategy Sn, the same in every panel) then per
 # thread count: threads, per strategy run at that work level the median,
-# min and max elapsed seconds (NaN where not run), and best (the panel's
-# lowest median, on its row only).
+# min and max elapsed seconds (NaN where not run), best (the panel's
+# lowest median, on its row only) and best_pos (which strategy of the panel
+# it is, 1-based, NaN elsewhere).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
 	exit status 2
@@ -29,7 +30,7 @@ do for [i = 0:panels-1] {
 	h = ""
 	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
 	ptitle[i+1] = h
-	nstr[i+1] = (STATS_columns - 2) / 3
+	nstr[i+1] = (STATS_columns - 3) / 3
 	do for [s = 1:nstr[i+1]] {
 		stats datafile index i every ::0::0 using (h = strcol(3*s), 0) nooutput
 		col[i*32 + s] = h + 0
@@ -59,9 +60,10 @@ do for [fmt in "png svg"] {
 	do for [i = 0:panels-1] {
 		set title ptitle[i+1] font ",10"
 		ns = nstr[i+1]
-		plot for [s = 1:ns] datafile index i using 1:(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
+		# strategies side by side around each thread count, so bars never hide
+		plot for [s = 1:ns] datafile index i using ($1 + (s - (ns + 1) / 2.0) * 0.05):(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
 			with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1), \
-		     datafile index i using 1:(column(3*ns+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
+		     datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
 	}
 	unset multiplot
 	unset output

@@ -13,30 +13,20 @@ make_results() {
 	[ -s "$FIXTURE/r/results.jsonl" ] || (T=$FIXTURE; fresh_results "$FIXTURE/r") ||
 		die "could not make the results fixture"
 	mkdir -p "$dir"
-	cp "$FIXTURE/r/results.jsonl" "$dir/"
+	cp "$FIXTURE/r/results.jsonl" "$FIXTURE/r/results.csv" "$dir/"
 }
+# A real small bench: profiles/quick.ini at a tiny scale (every strategy
+# built in, medium-short and big, threads 1 and 2, work 0 and 100), plus
+# fio baselines of the big data set's files (kind=fio, baseline_of="stream
+# buffer"), labelled with the data set name as a bench would.
 fresh_results() {
-	local dir=$1 ds s th w
-	mkdir -p "$dir"
-	"$IOSTRAT" gen "$T/d/small" --files 4 --lines 50 --width 40 >/dev/null
-	"$IOSTRAT" gen "$T/d/wide" --files 4 --lines 200 --width 4000 >/dev/null
-	for ds in small wide; do
-		for s in stream buffer; do
-			for th in 1 2; do
-				for w in 0 3; do
-					"$IOSTRAT" run -s $s "$T/d/$ds" "$T/out" --threads $th --work $w \
-						--reps 2 --json --dataset $ds --cache asis --fsync none \
-						>>"$dir/results.jsonl" || die "run $s $ds failed"
-				done
-			done
-		done
-	done
-	# fio baselines of the same files (kind=fio, baseline_of="stream buffer"),
-	# labelled with the data set name as a bench would
+	local dir=$1
+	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/quick.ini" --out "$dir" --data "$T/data" \
+		-D reps=2 -D max_reps=2 -D cache=asis >/dev/null 2>&1 || die "bench failed"
 	if command -v fio >/dev/null; then
-		"$IOSTRAT" fio seq-psync --dataset "$T/d/wide" --bs 64k --reps 2 --json \
+		"$IOSTRAT" fio seq-psync --dataset "$T"/data/big-* --bs 64k --reps 2 --json \
 			--cache asis --no-fsync 2>/dev/null |
-			sed "s#\"dataset\":\"[^\"]*\"#\"dataset\":\"wide\"#" >>"$dir/results.jsonl" ||
+			sed "s#\"dataset\":\"[^\"]*\"#\"dataset\":\"big\"#" >>"$dir/results.jsonl" ||
 			die "iostrat fio failed"
 	fi
 }
@@ -150,6 +140,17 @@ plot_renders_every_figure() {
 	# 2 grids + memory + 2 cpu + fio
 	[ "$n" -ge 6 ] || die "only $n figures: $(cat "$T/out.txt")"
 	for f in grid memory cpu fio; do grep -q "^  $f .*\.png" "$T/out.txt" || die "no $f figure"; done
+	# and each script alone on its data file, as the README documents
+	local dat err
+	mkdir -p "$T/alone"
+	for dat in "$T"/r/plots/data/*.dat; do
+		name=$(basename "$dat" .dat)
+		fig=${name%%-*}
+		err=$(gnuplot -e "datafile='$dat'; outbase='$T/alone/$name'" "$TOP/plots/$fig.gp" 2>&1) ||
+			die "$fig.gp failed on $name: $err"
+		[ -z "$err" ] || die "$fig.gp printed: $err"
+		check_image "$T/alone/$name" "$fig"
+	done
 }
 
 sweep_and_net_figures() {
@@ -199,7 +200,7 @@ fio_ratio_is_the_measured_ratio() {
 import json, statistics as st, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 fio = st.median(r["mb_s"] for r in rows if r["kind"] == "fio")
-run = st.median(r["mb_s"] for r in rows if r["kind"] == "run" and r["dataset"] == "wide"
+run = st.median(r["mb_s"] for r in rows if r["kind"] == "run" and r["dataset"] == "big"
                 and r["strategy"] == "stream" and r["threads"] == 1 and r["work"] == 0)
 for line in open(sys.argv[2]):
     if '"stream t1 w0 / fio-seq-psync"' in line:
@@ -209,22 +210,6 @@ for line in open(sys.argv[2]):
 else:
     sys.exit("no stream t1 bar in fio.dat")
 PY
-}
-
-scripts_run_standalone() {
-	need_cmd gnuplot
-	make_results "$T/r"
-	"$IOSTRAT" plot "$T/r" >/dev/null 2>&1 || die "plot failed"
-	local dat name fig err
-	mkdir -p "$T/alone"
-	for dat in "$T"/r/plots/data/*.dat; do
-		name=$(basename "$dat" .dat)
-		fig=${name%%-*}
-		err=$(gnuplot -e "datafile='$dat'; outbase='$T/alone/$name'" "$TOP/plots/$fig.gp" 2>&1) ||
-			die "$fig.gp failed on $name: $err"
-		[ -z "$err" ] || die "$fig.gp printed: $err"
-		check_image "$T/alone/$name" "$fig"
-	done
 }
 
 missing_column_names_figure() {
@@ -239,7 +224,7 @@ with open(sys.argv[1], "w") as f:
         f.write(json.dumps(r) + "\n")
 PY
 	local rc=0
-	"$IOSTRAT" plot "$T/r" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+	"$IOSTRAT" plot "$T/r" --only grid,memory,cpu >"$T/out.txt" 2>"$T/err.txt" || rc=$?
 	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
 	grep -q "plot memory: .*no column 'maxrss_kb'" "$T/err.txt" || die "no clear message: $(cat "$T/err.txt")"
 	[ "$(grep -c . "$T/err.txt")" -eq 1 ] || die "more than one message: $(cat "$T/err.txt")"
@@ -275,8 +260,7 @@ gnuplot_warnings_are_reported() {
 		die "gnuplot's message not passed on: $(cat "$T/err.txt")"
 }
 
-t plot_renders_every_figure plot_renders_every_figure
-t scripts_run_standalone scripts_run_standalone
+t plot_renders_every_figure_and_each_script_alone plot_renders_every_figure
 t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
 t sweep_and_net_figures sweep_and_net_figures
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio

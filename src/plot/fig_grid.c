@@ -7,8 +7,9 @@
  *   "panel title" S1 C1 max S2 C2 max ... best
  * (Cn: the strategy's colour index, fixed across panels) then one line per
  * thread count: threads, per strategy run at that work level the median,
- * min and max elapsed seconds (NaN where not run), and `best` (the panel's
- * lowest median on its row, NaN elsewhere).
+ * min and max elapsed seconds (NaN where not run), `best` (the panel's
+ * lowest median on its row, NaN elsewhere) and `best_pos` (which of the
+ * panel's strategies it is, 1-based, for the script's side-by-side offset).
  */
 #include <errno.h>
 #include <math.h>
@@ -37,6 +38,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 	size_t nt = json_array_size(threads), ns = json_array_size(strats);
 	struct summary cell[nt][ns];
 	bool ok[ns];
+	unsigned pos = 0;
 	size_t bt = 0, bs = 0, i, j;
 	double best = INFINITY;
 	json_t *null_name = json_string("null");
@@ -78,7 +80,10 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 		 * same in every panel even when some strategy is missing */
 		fprintf(d->f, " %zu max", j + 1);
 	}
-	fputs(" best\n", d->f);
+	fputs(" best best_pos\n", d->f);
+	for (j = 0; j < bs; j++)
+		pos += ok[j];
+	pos++;
 	for (i = 0; i < nt; i++) {
 		fprintf(d->f, "%s", val_text(json_array_get(threads, i), wt, sizeof(wt)));
 		for (j = 0; j < ns; j++) {
@@ -89,6 +94,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 			dat_num(d, cell[i][j].max, cell[i][j].n);
 		}
 		dat_num(d, best, i == bt);
+		dat_num(d, (double)pos, i == bt);
 		fputc('\n', d->f);
 	}
 }
