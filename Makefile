@@ -92,7 +92,7 @@ tests: $(UNIT_BINS)
 
 # --- dependencies -----------------------------------------------------------
 DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
-            bpftrace fio gnuplot-nox libxxhash-dev libjansson-dev libinih-dev \
+            bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
             systemd cppcheck clang-tidy
 deps:

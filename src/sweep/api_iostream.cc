@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/*
+ * C++ iostreams: std::ifstream/std::ofstream in binary mode, read()/write()
+ * per block.  With c->stdio_buf the filebuf gets exactly that buffer via
+ * pubsetbuf, which libstdc++ honours only before open().  ofstream does
+ * not expose its descriptor, so fsync goes through a second descriptor of
+ * the same file after close (fsync flushes the inode, whichever fd).
+ */
+#include <cerrno>
+#include <fstream>
+#include <memory>
+#include <new>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "vctx.h"
+
+namespace {
+
+int err_or(int fallback)
+{
+	return errno ? -errno : fallback;
+}
+
+int read_one(struct vctx *c, const char *path, char *buf)
+{
+	std::unique_ptr<char[]> libbuf;
+	std::ifstream in;
+
+	if (c->stdio_buf) {
+		libbuf.reset(new char[c->stdio_buf]);
+		in.rdbuf()->pubsetbuf(libbuf.get(), (std::streamsize)c->stdio_buf);
+	}
+	errno = 0;
+	in.open(path, std::ios::in | std::ios::binary);
+	if (!in.is_open())
+		return vctx_fail(c, err_or(-EIO), path, "ifstream open");
+	for (;;) {
+		in.read(buf, (std::streamsize)c->block);
+		std::streamsize n = in.gcount();
+
+		if (n > 0)
+			vctx_feed(c, buf, (size_t)n);
+		if (!in)
+			break;
+	}
+	if (in.bad())
+		return vctx_fail(c, err_or(-EIO), path, "ifstream read");
+	c->lib_buf = c->stdio_buf;
+	return 0;
+}
+
+int write_one(struct vctx *c, const char *path)
+{
+	std::unique_ptr<char[]> libbuf;
+	std::ofstream out;
+
+	if (c->stdio_buf) {
+		libbuf.reset(new char[c->stdio_buf]);
+		out.rdbuf()->pubsetbuf(libbuf.get(), (std::streamsize)c->stdio_buf);
+	}
+	errno = 0;
+	out.open(path, std::ios::out | std::ios::binary | std::ios::trunc);
+	if (!out.is_open())
+		return vctx_fail(c, err_or(-EIO), path, "ofstream open");
+	for (uint64_t off = 0; off < c->size;) {
+		uint64_t left = c->size - off;
+		size_t len = left < c->block ? (size_t)left : c->block;
+
+		out.write((const char *)vctx_src(c, off, len), (std::streamsize)len);
+		if (!out)
+			return vctx_fail(c, err_or(-EIO), path, "ofstream write");
+		off += len;
+		c->bytes += len;
+	}
+	out.close();
+	if (out.fail())
+		return vctx_fail(c, err_or(-EIO), path, "ofstream close");
+	c->lib_buf = c->stdio_buf;
+	return 0;
+}
+
+int fsync_path(struct vctx *c, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return vctx_fail(c, -errno, path, "open for fsync");
+	if (fsync(fd) < 0)
+		ret = vctx_fail(c, -errno, path, "fsync");
+	close(fd);
+	return ret;
+}
+
+} // namespace
+
+extern "C" int iostream_read(struct vctx *c)
+{
+	int ret = 0;
+
+	vctx_start(c);
+	try {
+		std::unique_ptr<char[]> buf(new char[c->block]);
+
+		for (size_t i = 0; !ret && i < c->npaths; i++)
+			ret = read_one(c, c->paths[i], buf.get());
+	} catch (const std::bad_alloc &) {
+		ret = vctx_fail(c, -ENOMEM, c->paths[0], "iostream buffers");
+	} catch (...) {
+		ret = vctx_fail(c, -EIO, c->paths[0], "iostream exception");
+	}
+	vctx_stop(c);
+	return ret;
+}
+
+extern "C" int iostream_write(struct vctx *c)
+{
+	int ret;
+
+	vctx_start(c);
+	try {
+		ret = write_one(c, c->paths[0]);
+	} catch (const std::bad_alloc &) {
+		ret = vctx_fail(c, -ENOMEM, c->paths[0], "iostream buffer");
+	} catch (...) {
+		ret = vctx_fail(c, -EIO, c->paths[0], "iostream exception");
+	}
+	if (!ret && c->fsync)
+		ret = fsync_path(c, c->paths[0]);
+	vctx_stop(c);
+	return ret;
+}

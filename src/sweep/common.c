@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: MIT
+/* Running the configurations of a sweep: one forked child per repetition,
+ * verified, one result row each. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../checksum.h"
+#include "../env.h"
+#include "../row.h"
+#include "../stats_math.h"
+#include "../util.h"
+#include "sweep.h"
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+	measure_stop = 1;
+}
+
+const char *sweep_size_str(size_t v, bool whole, char *buf, size_t len)
+{
+	if (whole)
+		snprintf(buf, len, "whole");
+	else if (v >= (1u << 20) && v % (1u << 20) == 0)
+		snprintf(buf, len, "%zuM", v >> 20);
+	else if (v >= 1024 && v % 1024 == 0)
+		snprintf(buf, len, "%zuK", v >> 10);
+	else
+		snprintf(buf, len, "%zu", v);
+	return buf;
+}
+
+variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op)
+{
+	static const variant_fn fns[API_N][2] = {
+		[API_SYSCALL] = { raw_write, raw_read },
+		[API_STDIO] = { stdio_write, stdio_read },
+		[API_IOSTREAM] = { iostream_write, iostream_read },
+		[API_MMAP] = { mmap_write, mmap_read },
+	};
+
+	return fns[api][op];
+}
+
+struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
+				enum sweep_api api, size_t block, bool whole,
+				size_t lib_buf)
+{
+	struct sweep_cfg *nc = realloc(r->cfgs, (r->ncfgs + 1) * sizeof(*nc)), *c;
+	unsigned reps = r->o->reps;
+	char sz[32];
+
+	if (!nc)
+		return NULL;
+	r->cfgs = nc;
+	c = &nc[r->ncfgs];
+	memset(c, 0, sizeof(*c));
+	c->el = calloc(reps, sizeof(double));
+	c->us = calloc(reps, sizeof(double));
+	c->sy = calloc(reps, sizeof(double));
+	c->sc = calloc(reps, sizeof(double));
+	r->ncfgs++; /* counted now, so teardown frees what was allocated */
+	if (!c->el || !c->us || !c->sy || !c->sc)
+		return NULL;
+	c->op = op;
+	c->api = api;
+	c->block = whole ? (size_t)r->data_size : block;
+	c->whole = whole;
+	c->lib_buf = lib_buf;
+	c->fn = sweep_variant_fn(api, op);
+	if (r->o->kind == SWEEP_BLOCKSIZE && api == API_STDIO && lib_buf)
+		snprintf(c->variant, sizeof(c->variant), "stdio-%zu", lib_buf);
+	else
+		snprintf(c->variant, sizeof(c->variant), "%s", sweep_api_name(api));
+	snprintf(c->id, sizeof(c->id), "%s/%s/%s/%s", sweep_kind_name(r->o->kind),
+		 sweep_op_name(op), c->variant,
+		 sweep_size_str(block, whole, sz, sizeof(sz)));
+	return c;
+}
+
+/* ---- one repetition ----------------------------------------------------- */
+
+static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
+		       unsigned rep)
+{
+	const struct sweep_opts *o = r->o;
+	json_t *row = row_new(o->bench ? o->bench : NULL, "sweep");
+	json_t *data = json_object_get(r->env, "data");
+	char bench[64], ds[64];
+
+	if (!o->bench) {
+		snprintf(bench, sizeof(bench), "sweep-%s", sweep_kind_name(o->kind));
+		json_object_set_new(row, "bench", json_string(bench));
+	}
+	snprintf(ds, sizeof(ds), "%zux%llu", c->op == OP_READ ? r->ndata : (size_t)1,
+		 (unsigned long long)r->data_size);
+	json_object_set_new(row, "config_id", json_string(c->id));
+	json_object_set_new(row, "rep", json_integer(rep));
+	json_object_set_new(row, "dataset", json_string(ds));
+	json_object_set_new(row, "files", json_integer(c->op == OP_READ ?
+						       (json_int_t)r->ndata : 1));
+	json_object_set_new(row, "strategy", json_string(c->variant));
+	json_object_set_new(row, "threads", json_integer(1));
+	json_object_set_new(row, "direct", json_false());
+	json_object_set_new(row, "traced", json_false());
+	json_object_set_new(row, "kernel", json_string(env_kernel()));
+	json_object_set_new(row, "host", json_string(env_host()));
+	if (data) {
+		json_object_set(row, "scheduler", json_object_get(data, "scheduler"));
+		json_object_set(row, "device", json_object_get(data, "disk"));
+		json_object_set(row, "fs", json_object_get(data, "fs"));
+	}
+	/* the sweep's own columns, after the core ones */
+	json_object_set_new(row, "sweep", json_string(sweep_kind_name(o->kind)));
+	json_object_set_new(row, "variant", json_string(c->variant));
+	json_object_set_new(row, "operation", json_string(sweep_op_name(c->op)));
+	json_object_set_new(row, "api", json_string(sweep_api_name(c->api)));
+	json_object_set_new(row, "block_size", json_integer((json_int_t)c->block));
+	json_object_set_new(row, "whole_file", json_boolean(c->whole));
+	json_object_set_new(row, "file_size", json_integer((json_int_t)r->data_size));
+	json_object_set_new(row, "fsync", c->op == OP_WRITE ?
+			    json_string(o->fsync ? "file" : "none") : json_null());
+	json_object_set_new(row, "metric", json_string("elapsed_s"));
+	return row;
+}
+
+/* sync, then the reads' cache state (proven by residency), or no stale
+ * output for a write */
+static int prepare(struct sweep_run *r, const struct sweep_cfg *c, json_t *row)
+{
+	const char *how, *bad, *method;
+	double pct;
+	int ret;
+
+	sync();
+	if (c->op == OP_WRITE) {
+		if (unlink(r->wpath) < 0 && errno != ENOENT)
+			return error_errno(-errno, r->wpath, "removing the last output");
+		return 0;
+	}
+	ret = cache_prepare(r->dir, r->fl, r->o->cache, &how, &bad);
+	if (ret)
+		return error_errno(ret, bad ? bad : r->dir, "preparing the cache");
+	ret = cache_residency(r->dir, r->fl, &pct, &method, &bad);
+	if (ret)
+		return error_errno(ret, bad ? bad : r->dir, "measuring residency");
+	json_object_set_new(row, "cache", json_string(cache_mode_name(r->o->cache)));
+	json_object_set_new(row, "resident_pct_before", json_real(pct));
+	json_object_set_new(row, "cache_method", json_string(how));
+	return 0;
+}
+
+static void fill_figures(const struct sweep_cfg *c, const struct measurement *m,
+			 json_t *row)
+{
+	int64_t kernel = m->syscr >= 0 ? m->syscr + m->syscw : -1;
+	uint64_t calls = m->syscalls;
+	bool counted = c->api == API_SYSCALL || c->api == API_MMAP;
+
+	if (!counted)
+		calls = kernel >= 0 ? (uint64_t)kernel : 0;
+	json_object_set_new(row, c->op == OP_READ ? "bytes_in" : "bytes_out",
+			    json_integer((json_int_t)m->bytes));
+	json_object_set_new(row, "elapsed_s", json_real(m->elapsed));
+	json_object_set_new(row, "user_s", json_real(m->user));
+	json_object_set_new(row, "sys_s", json_real(m->sys));
+	json_object_set_new(row, "maxrss_kb", json_integer(m->maxrss_kb));
+	json_object_set_new(row, "minflt", json_integer(m->minflt));
+	json_object_set_new(row, "majflt", json_integer(m->majflt));
+	json_object_set_new(row, "nvcsw", json_integer(m->nvcsw));
+	json_object_set_new(row, "nivcsw", json_integer(m->nivcsw));
+	json_object_set_new(row, "mb_s", json_real(m->elapsed > 0 ?
+				  (double)m->bytes / m->elapsed / 1e6 : 0.0));
+	if (m->lib_buf || c->api == API_STDIO || c->api == API_IOSTREAM)
+		json_object_set_new(row, "bufsize", json_integer((json_int_t)
+					  (m->lib_buf ? m->lib_buf : c->lib_buf)));
+	else if (c->api == API_SYSCALL)
+		json_object_set_new(row, "bufsize", json_integer((json_int_t)c->block));
+	json_object_set_new(row, "syscalls", json_integer((json_int_t)calls));
+	json_object_set_new(row, "syscalls_method",
+			    json_string(counted ? "counted" : "kernel"));
+	json_object_set_new(row, "kernel_reads", m->syscr >= 0 ?
+			    json_integer(m->syscr) : json_null());
+	json_object_set_new(row, "kernel_writes", m->syscw >= 0 ?
+			    json_integer(m->syscw) : json_null());
+	json_object_set_new(row, "cpu_s", json_real(m->user + m->sys));
+	json_object_set_new(row, "proc_elapsed_s", json_real(m->proc_elapsed));
+	json_object_set_new(row, "proc_user_s", json_real(m->proc_user));
+	json_object_set_new(row, "proc_sys_s", json_real(m->proc_sys));
+}
+
+/* xxh3 and size of a file the parent reads (not part of any measurement) */
+static int file_xxh3(const char *path, uint64_t *sum, uint64_t *size)
+{
+	XXH3_state_t *st = XXH3_createState();
+	char *buf = malloc(1 << 20);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = 0;
+	ssize_t n;
+
+	*size = 0;
+	if (fd < 0 || !st || !buf) {
+		ret = fd < 0 ? -errno : -ENOMEM;
+		goto out;
+	}
+	XXH3_64bits_reset(st);
+	while ((n = read_full(fd, buf, 1 << 20)) > 0) {
+		XXH3_64bits_update(st, buf, (size_t)n);
+		*size += (uint64_t)n;
+	}
+	if (n < 0)
+		ret = (int)n;
+	*sum = XXH3_64bits_digest(st);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	XXH3_freeState(st);
+	return ret;
+}
+
+static const char *what(const struct sweep_run *r, const struct sweep_cfg *c,
+			char *buf, size_t len)
+{
+	char sz[32];
+
+	snprintf(buf, len, "sweep %s: %s %s, %s bytes per call",
+		 sweep_kind_name(r->o->kind), c->variant, sweep_op_name(c->op),
+		 sweep_size_str(c->block, c->whole, sz, sizeof(sz)));
+	return buf;
+}
+
+static int fail_row(struct sweep_run *r, json_t *row, int err, const char *msg)
+{
+	json_object_set_new(row, "error", json_string(msg));
+	errorf("%s", msg);
+	results_append(&r->res, row);
+	json_decref(row);
+	return err;
+}
+
+/* The data must equal the reference before the time counts. */
+static int verify(struct sweep_run *r, const struct sweep_cfg *c,
+		  const struct measurement *m, json_t *row)
+{
+	uint64_t sum = m->sum, ref = c->op == OP_READ ? r->ref_read : r->ref_write;
+	uint64_t size = 0;
+	char hex[17], rhex[17], msg[1024], w[256];
+	int ret;
+
+	if (c->op == OP_WRITE) {
+		ret = file_xxh3(r->wpath, &sum, &size);
+		if (ret) {
+			snprintf(msg, sizeof(msg), "%s: %s: reading the output back: %s",
+				 what(r, c, w, sizeof(w)), r->wpath, strerror(-ret));
+			return fail_row(r, row, ret, msg);
+		}
+		if (size != r->data_size)
+			sum = ~ref; /* a short file can't match, whatever its hash */
+	}
+	checksum_hex(sum, hex);
+	checksum_hex(ref, rhex);
+	json_object_set_new(row, "checksum", json_string(hex));
+	json_object_set_new(row, "verified", json_boolean(sum == ref));
+	if (sum == ref)
+		return 0;
+	snprintf(msg, sizeof(msg), "%s: data checksum xxh3 %s differs from the "
+		 "reference %s%s; the sweep stops (its time does not count)",
+		 what(r, c, w, sizeof(w)), hex, rhex, c->op == OP_WRITE &&
+		 size != r->data_size ? " (wrong file size)" : "");
+	return fail_row(r, row, -EBADMSG, msg);
+}
+
+static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
+{
+	const char *wp[] = { r->wpath };
+	struct measurement m;
+	struct vctx v;
+	char msg[1024], w[256];
+	json_t *row = new_row(r, c, rep);
+	int ret = prepare(r, c, row);
+
+	if (ret) {
+		json_decref(row);
+		return ret;
+	}
+	memset(&v, 0, sizeof(v));
+	v.paths = c->op == OP_READ ? (const char *const *)r->data : wp;
+	v.npaths = c->op == OP_READ ? r->ndata : 1;
+	v.size = r->data_size;
+	v.block = c->block;
+	v.stdio_buf = c->lib_buf;
+	v.fsync = r->o->fsync;
+	v.seed = 1;
+	v.corrupt = r->o->corrupt && !strcmp(r->o->corrupt, sweep_api_name(c->api));
+	ret = measure_variant(c->fn, &v, c->op == OP_WRITE, &m);
+	if (ret) {
+		json_decref(row);
+		return error_errno(ret, r->dir, "starting a measured child");
+	}
+	if (interrupted) { /* the child got the signal too: not a result */
+		json_decref(row);
+		return -EINTR;
+	}
+	fill_figures(c, &m, row);
+	if (m.err) {
+		snprintf(msg, sizeof(msg), "%s: %s", what(r, c, w, sizeof(w)),
+			 m.errmsg[0] ? m.errmsg : strerror(-m.err));
+		return fail_row(r, row, m.err, msg);
+	}
+	ret = verify(r, c, &m, row);
+	if (ret)
+		return ret;
+	c->el[c->n] = m.elapsed;
+	c->us[c->n] = m.user;
+	c->sy[c->n] = m.sys;
+	c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
+	c->lib_buf_used = m.lib_buf;
+	c->n++;
+	ret = results_append(&r->res, row);
+	json_decref(row);
+	return ret;
+}
+
+/* ---- all of them -------------------------------------------------------- */
+
+static double median_of(const double *v, unsigned n)
+{
+	struct summary s;
+
+	summarize(v, n, &s);
+	return s.median;
+}
+
+static void medians(struct sweep_run *r)
+{
+	for (size_t i = 0; i < r->ncfgs; i++) {
+		struct sweep_cfg *c = &r->cfgs[i];
+		uint64_t bytes = c->op == OP_READ ? r->data_size * r->ndata :
+			r->data_size;
+
+		c->med_el = median_of(c->el, c->n);
+		c->med_us = median_of(c->us, c->n);
+		c->med_sy = median_of(c->sy, c->n);
+		c->med_sc = median_of(c->sc, c->n);
+		c->med_mb_s = c->med_el > 0 ? (double)bytes / c->med_el / 1e6 : 0;
+	}
+}
+
+static void progress(const struct sweep_run *r, size_t done, size_t total,
+		     const struct sweep_cfg *c, unsigned rep)
+{
+	char sz[32];
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r[%zu/%zu] %s %s %s rep %u/%u   ", done, total,
+		c->variant, sweep_op_name(c->op),
+		sweep_size_str(c->block, c->whole, sz, sizeof(sz)), rep, r->o->reps);
+	if (done == total)
+		fputs("\r\033[K", stderr);
+}
+
+int sweep_execute(struct sweep_run *r)
+{
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
+	size_t total = r->ncfgs * r->o->reps, done = 0;
+	int ret = 0;
+
+	interrupted = measure_stop = 0;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (unsigned rep = 1; !ret && rep <= r->o->reps; rep++)
+		for (size_t i = 0; !ret && i < r->ncfgs; i++) {
+			progress(r, ++done, total, &r->cfgs[i], rep);
+			ret = run_one(r, &r->cfgs[i], rep);
+			if (!ret && interrupted)
+				ret = -EINTR;
+		}
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (ret == -EINTR)
+		errorf("%s: interrupted; the %zu repetitions done are kept there",
+		       r->out, json_array_size(r->res.rows));
+	if (!ret)
+		medians(r);
+	return ret;
+}
+
+/* The tables go to out and to OUT/sweep.txt. */
+static void print_tables(const struct sweep_run *r,
+			 void (*print)(const struct sweep_run *r, FILE *f),
+			 FILE *out)
+{
+	char *text = NULL, p[4200];
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int ret;
+
+	if (!mem) {
+		print(r, out);
+		return;
+	}
+	print(r, mem);
+	fclose(mem);
+	fwrite(text, 1, len, out);
+	fflush(out);
+	snprintf(p, sizeof(p), "%s/sweep.txt", r->out);
+	ret = write_file_atomic(p, text, len);
+	if (ret)
+		warnf("%s: %s", p, strerror(-ret));
+	free(text);
+}
+
+int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
+	       uint64_t size, int (*build)(struct sweep_run *r),
+	       void (*print)(const struct sweep_run *r, FILE *f))
+{
+	struct sweep_run r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	ret = sweep_setup(&r, o, nfiles, size, o->ops & (1u << OP_WRITE));
+	if (!ret)
+		ret = build(&r);
+	if (!ret)
+		ret = sweep_execute(&r);
+	if (!ret)
+		print_tables(&r, print, out);
+	if (r.res.rows)
+		fprintf(out, "results: %s\n", r.out);
+	return sweep_teardown(&r, ret);
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `iostrat sweep blocksize|bufsize|api`: the classic buffering
+ * experiments (DESIGN.md questions 2-4).  Every measured variant runs in
+ * its own forked child (measure.h), its data is checked against the
+ * reference xxh3 before its time counts, and every repetition becomes a
+ * result row (results.h) with the sweep's own columns after the core ones.
+ *
+ * The options are KEY=VALUE pairs shared by the command line (--KEY VALUE)
+ * and profiles ([sweep-KIND] sections): sweep_opt_set().
+ */
+#ifndef IOSTRAT_SWEEP_SWEEP_H
+#define IOSTRAT_SWEEP_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "../cache.h"
+#include "../results.h"
+#include "measure.h"
+
+enum sweep_kind { SWEEP_BLOCKSIZE, SWEEP_BUFSIZE, SWEEP_API, SWEEP_NKINDS };
+enum sweep_op { OP_WRITE, OP_READ };
+
+/* the APIs, in table order */
+enum sweep_api { API_SYSCALL, API_STDIO, API_IOSTREAM, API_MMAP, API_N };
+
+#define SWEEP_MAX_SIZES 64
+#define SWEEP_WHOLE ((size_t)0) /* in a size list: the whole file at once */
+
+struct sweep_opts {
+	enum sweep_kind kind;
+	const char *out;      /* results directory; NULL: results/<time>-sweep-KIND */
+	const char *dir;      /* data files; NULL: OUT/data */
+	const char *bench;    /* the rows' bench name; NULL: sweep-KIND */
+	unsigned reps;
+	uint64_t size;        /* bytes per file */
+	unsigned files;       /* bufsize: number of files */
+	double scale;         /* bufsize: multiplies size */
+	size_t sizes[SWEEP_MAX_SIZES];     /* block/buffer sizes, SWEEP_WHOLE */
+	size_t nsizes;
+	size_t buffers[SWEEP_MAX_SIZES];   /* blocksize: extra stdio buffers */
+	size_t nbuffers;
+	unsigned ops;         /* 1 << OP_WRITE | 1 << OP_READ */
+	unsigned apis;        /* 1 << API_* (blocksize: syscall, stdio) */
+	enum cache_mode cache;
+	bool fsync;
+	bool keep;
+	double knee_tol;      /* percent */
+	const char *corrupt;  /* test hook (IOSTRAT_SWEEP_CORRUPT=API) */
+};
+
+/* Kind from "blocksize" etc.; -EINVAL when unknown. */
+int sweep_kind_parse(const char *s, enum sweep_kind *k);
+const char *sweep_kind_name(enum sweep_kind k);
+const char *sweep_api_name(enum sweep_api a);
+const char *sweep_op_name(enum sweep_op op);
+/* Defaults of the issue for kind. */
+void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind);
+/*
+ * Set KEY to VALUE (VALUE NULL for a flag such as keep).  where is NULL on
+ * the command line (errors name "--KEY") or "file.ini:12" in a profile.
+ * 0, -ENOENT for an unknown key (not printed: the caller names it), or
+ * -EINVAL/-ERANGE after printing one line.
+ */
+int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
+		  const char *value);
+/* Does KEY take no value? */
+bool sweep_opt_is_flag(const char *key);
+/* Checks across options (after all are set); prints, -EINVAL. */
+int sweep_opts_check(const struct sweep_opts *o);
+void sweep_opts_help(FILE *f, enum sweep_kind kind);
+
+/* One configuration: one variant at one size for one operation. */
+struct sweep_cfg {
+	char id[160];
+	char variant[48];       /* "syscall", "stdio", "stdio-65536", "mmap" */
+	enum sweep_api api;
+	enum sweep_op op;
+	size_t block;           /* bytes per call; the file size for whole */
+	bool whole;
+	size_t lib_buf;         /* stdio/iostream buffer asked for, 0 = default */
+	variant_fn fn;
+	/* filled while running: per repetition, then medians */
+	double *el, *us, *sy, *sc;
+	unsigned n;
+	double med_el, med_us, med_sy, med_sc, med_mb_s;
+	uint64_t lib_buf_used;
+};
+
+/* A sweep being run: opts, files, configurations, results. */
+struct sweep_run {
+	const struct sweep_opts *o;
+	char out[4096], dir[4096];
+	bool made_dir;          /* we created dir: remove it afterwards */
+	bool made_out;          /* we created out (removed if the start fails) */
+	char **data;            /* files to read (absolute) */
+	size_t ndata;
+	uint64_t data_size;     /* bytes per data file */
+	char wpath[4096];       /* the file writes go to */
+	uint64_t ref_read;      /* xxh3 of all data files, in order */
+	uint64_t ref_write;     /* xxh3 of what a write must produce */
+	struct sweep_cfg *cfgs;
+	size_t ncfgs;
+	struct results_dir res;
+	json_t *env;
+	struct filelist *fl;    /* the data files, for cache_prepare */
+};
+
+/* common.c: run every configuration R times, interleaved (rep 1 of all,
+ * then rep 2 ...), into r->res; medians into each cfg.  0 or -errno
+ * after printing. */
+int sweep_execute(struct sweep_run *r);
+/* Add a configuration; returns it (r->cfgs grows). NULL on ENOMEM. */
+struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
+				enum sweep_api api, size_t block, bool whole,
+				size_t lib_buf);
+variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op);
+
+/* setup.c: results directory, data directory and files, references. */
+int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
+		unsigned nfiles, uint64_t size, bool need_write);
+/* Remove the data files (unless --keep), finish and close the results. */
+int sweep_teardown(struct sweep_run *r, int status);
+
+/* Set up (nfiles of size bytes), build the configurations, execute,
+ * print the tables, tear down.  0 or -errno (printed). */
+int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
+	       uint64_t size, int (*build)(struct sweep_run *r),
+	       void (*print)(const struct sweep_run *r, FILE *f));
+
+/* One sweep each: build configurations, execute, print the table. */
+int sweep_blocksize(const struct sweep_opts *o, FILE *out);
+int sweep_bufsize(const struct sweep_opts *o, FILE *out);
+int sweep_api(const struct sweep_opts *o, FILE *out);
+/* Dispatch on o->kind: 0 or 1 (failure printed). */
+int sweep_run_opts(const struct sweep_opts *o, FILE *out);
+
+/* Human sizes for tables: "32", "4K", "1M", "whole". */
+const char *sweep_size_str(size_t v, bool whole, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# iostrat sweep blocksize|bufsize|api: every variant's data equals the
+# reference, system calls match the arithmetic and strace, bad arguments
+# give one line, data files are cleaned up unless --keep.  Small sizes:
+# this is about behaviour, not speed.
+. "$(dirname "$0")/lib.sh"
+need_cmd jq
+
+rows() { jq -c 'select(.kind == "sweep")' "$1/results.jsonl"; }
+xxh3() { xxhsum -H3 "$@" | sed 's/.* = //'; }
+# xxh3 of the concatenation of files
+xxh3_cat() { cat "$@" | xxhsum -H3 - | sed 's/.* = //'; }
+
+# every row verified, and every checksum the xxh3 of the data (computed here
+# by xxhsum, independently of iostrat)
+all_rows_match() {
+	local dir=$1 want=$2 n
+	n=$(rows "$dir" | wc -l)
+	[ "$n" -gt 0 ] || die "no rows in $dir"
+	rows "$dir" | jq -e 'select(.verified != true or .error != null)' >/dev/null &&
+		die "unverified rows: $(rows "$dir" | jq -c 'select(.verified != true) | .config_id')"
+	rows "$dir" | jq -r .checksum | sort -u | while read -r c; do
+		[ "$c" = "$want" ] || die "checksum $c, expected $want"
+	done
+}
+
+blocksize_variants_match_reference() {
+	need_cmd xxhsum
+	"$IOSTRAT" sweep blocksize --size 50000 --sizes 1,5,4096,1M --reps 1 \
+		--variants syscall,stdio,iostream,mmap --buffer 100,64k --out "$T/r" \
+		--dir "$T/d" --keep --fsync none >"$T/out"
+	all_rows_match "$T/r" "$(xxh3 "$T/d/sweep-data-00.dat")"
+	# 2 ops x 4 sizes x (4 apis + 2 stdio buffers)
+	[ "$(rows "$T/r" | wc -l)" -eq 48 ] || die "expected 48 rows"
+	[ "$(rows "$T/r" | jq -r .variant | sort -u | tr '\n' ' ')" = \
+	  "iostream mmap stdio stdio-100 stdio-65536 syscall " ] || die "variants"
+	grep -q '^write  stdio-100 ' "$T/out" || die "table lacks stdio-100"
+}
+
+api_variants_match_reference() {
+	need_cmd xxhsum
+	# a size that no buffer divides: the tails must be right too
+	"$IOSTRAT" sweep api --size 100003 --sizes 32,4k,whole --reps 1 \
+		--out "$T/r" --dir "$T/d" --keep >"$T/out"
+	all_rows_match "$T/r" "$(xxh3 "$T/d/sweep-data-00.dat")"
+	[ "$(rows "$T/r" | wc -l)" -eq 24 ] || die "expected 24 rows"
+	# stdio and iostreams got a buffer matching the size
+	rows "$T/r" | jq -e 'select(.api == "stdio" and .whole_file == false and
+		.bufsize != .block_size)' >/dev/null && die "stdio buffer not matched"
+	grep -q '^overall (write + read points): ' "$T/out" || die "no overall order"
+	grep -Eq '^   whole +[0-9.]+ \( ?[1-4]\)' "$T/out" || die "no whole-file row"
+}
+
+bufsize_reads_match_reference() {
+	need_cmd xxhsum
+	"$IOSTRAT" sweep bufsize --files 3 --size 100000 --sizes 32..1k --reps 1 \
+		--out "$T/r" --dir "$T/d" --keep >"$T/out"
+	all_rows_match "$T/r" "$(xxh3_cat "$T"/d/sweep-data-0{0,1,2}.dat)"
+	[ "$(rows "$T/r" | wc -l)" -eq 6 ] || die "expected 6 sizes"
+	grep -q '<- knee' "$T/out" || die "knee not marked"
+	grep -Eq '^knee: [0-9]+[KM]? B -- the smallest buffer whose median elapsed' "$T/out" || die "no knee line"
+	grep -Eq "^readahead: .*kernel's default is 128 KiB" "$T/out" || die "no readahead line"
+	rows "$T/r" | jq -e 'select(.cache != "cold")' >/dev/null && die "not cold"
+	true
+}
+
+bufsize_scale() {
+	"$IOSTRAT" sweep bufsize --files 2 --scale 0.002 --sizes 4k --reps 1 \
+		--out "$T/r" >/dev/null
+	[ "$(rows "$T/r" | jq -r .bytes_in)" = 200000 ] || die "50 MB x 0.002 x 2 files"
+}
+
+# A variant whose data differs fails the sweep, naming it, with a row
+# that says so; its time is not counted.
+wrong_data_fails_the_sweep() {
+	local api
+	for api in stdio iostream mmap syscall; do
+		rm -rf "$T/r"
+		IOSTRAT_SWEEP_CORRUPT=$api expect_fail \
+			"sweep api: $api read, 4K bytes per call: data checksum xxh3 [0-9a-f]+ differs from the reference" \
+			"$IOSTRAT" sweep api --size 50000 --sizes 4k --ops read --reps 1 --out "$T/r"
+		rows "$T/r" | jq -e "select(.api == \"$api\" and .verified == false and .error != null)" >/dev/null ||
+			die "$api: no failed row"
+		[ ! -e "$T/r/data" ] || die "data left behind after the failure"
+	done
+	IOSTRAT_SWEEP_CORRUPT=stdio expect_fail "stdio write, 1 bytes per call: data checksum" \
+		"$IOSTRAT" sweep blocksize --size 5000 --sizes 1 --ops write --reps 1 --out "$T/w"
+}
+
+# 10 MiB read in 4096-byte blocks: 2560 reads and the one that returns 0;
+# writes: 2560.  Counted by iostrat and by the kernel (/proc/self/io).
+syscall_counts_match_arithmetic() {
+	"$IOSTRAT" sweep blocksize --size 10M --sizes 4096 --variants syscall \
+		--reps 1 --fsync none --out "$T/r" >/dev/null
+	[ "$(rows "$T/r" | jq -r 'select(.operation == "read") | .syscalls')" = 2561 ] || die "reads"
+	[ "$(rows "$T/r" | jq -r 'select(.operation == "read") | .kernel_reads')" = 2561 ] || die "kernel reads"
+	[ "$(rows "$T/r" | jq -r 'select(.operation == "write") | .syscalls')" = 2560 ] || die "writes"
+	[ "$(rows "$T/r" | jq -r 'select(.operation == "write") | .kernel_writes')" = 2560 ] || die "kernel writes"
+	# a size no block divides: ceil(100003/1000) = 101
+	"$IOSTRAT" sweep blocksize --size 100003 --sizes 1000,7 --variants syscall \
+		--reps 1 --fsync none --out "$T/r2" >/dev/null
+	[ "$(rows "$T/r2" | jq -r 'select(.operation == "read" and .block_size == 1000) | .syscalls')" = 102 ] || die "ceil reads"
+	[ "$(rows "$T/r2" | jq -r 'select(.operation == "write" and .block_size == 7) | .syscalls')" = 14287 ] || die "ceil writes"
+	# stdio with a 4096 buffer reading 1 MiB byte by byte: the kernel sees 257
+	"$IOSTRAT" sweep blocksize --size 1M --sizes 1 --variants stdio --buffer 4096 \
+		--ops read --reps 1 --out "$T/r3" >/dev/null
+	[ "$(rows "$T/r3" | jq -r 'select(.variant == "stdio-4096") | .syscalls')" = 257 ] || die "stdio reads"
+}
+
+# strace -f, one trace file per process: each measured child's read and
+# write calls equal what its row says.
+syscall_counts_match_strace() {
+	need_cmd strace
+	# (LeakSanitizer cannot run under ptrace: off for a sanitizer build)
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+	strace -f -ff -o "$T/tr" -e trace=read,write -qq \
+		"$IOSTRAT" sweep blocksize --size 1M --sizes 4096,1000 --variants syscall,stdio \
+		--reps 1 --fsync none --out "$T/r" >/dev/null 2>"$T/err" || die "$(cat "$T/err")"
+	local want got f
+	want=$(rows "$T/r" | jq -r '"\(.kernel_reads) \(.kernel_writes)"' | sort)
+	[ "$(printf '%s\n' "$want" | wc -l)" -eq 8 ] || die "expected 8 rows"
+	got=$(for f in "$T"/tr.*; do
+		r=$(grep -c '^read(' "$f" || true); w=$(grep -c '^write(' "$f" || true)
+		echo "$r $w"
+	done | sort)
+	# every row's counts appear as one child's trace (the parent is extra)
+	while read -r line; do
+		printf '%s\n' "$got" | grep -qx "$line" || die "strace has no process with reads/writes '$line'; got: $(echo $got)"
+	done <<<"$want"
+	# and the tool's own count for the syscall variant agrees with strace
+	rows "$T/r" | jq -e 'select(.api == "syscall" and
+		.syscalls != (.kernel_reads + .kernel_writes))' >/dev/null && die "own count differs"
+	true
+}
+
+bad_arguments() {
+	expect_fail 'sweep: nope: unknown sweep' "$IOSTRAT" sweep nope
+	expect_fail -- "--size: bad value '0'" "$IOSTRAT" sweep blocksize --size 0
+	expect_fail -- "--sizes: bad value '0'" "$IOSTRAT" sweep blocksize --sizes 1,0
+	expect_fail -- "--sizes: bad value '1,,2' \(an empty item" "$IOSTRAT" sweep api --sizes 1,,2
+	expect_fail -- "--sizes: bad value '4q'" "$IOSTRAT" sweep bufsize --sizes 32,4q
+	expect_fail -- "--sizes: bad value '8..2'" "$IOSTRAT" sweep bufsize --sizes 8..2
+	expect_fail -- "--sizes: bad value 'whole'" "$IOSTRAT" sweep blocksize --sizes whole
+	expect_fail -- "--sizes: missing value" "$IOSTRAT" sweep api --sizes
+	expect_fail -- "--apis: bad value 'java'" "$IOSTRAT" sweep api --apis stdio,java
+	expect_fail -- "--ops: bad value 'rw'" "$IOSTRAT" sweep api --ops rw
+	expect_fail -- "--reps: bad value '0'" "$IOSTRAT" sweep api --reps 0
+	expect_fail -- "--cache: bad value 'hot'" "$IOSTRAT" sweep api --cache hot
+	expect_fail -- "--fsync: bad value 'end'" "$IOSTRAT" sweep api --fsync end
+	expect_fail -- "--scale: bad value '-1'" "$IOSTRAT" sweep bufsize --scale -1
+	expect_fail -- "--files: unknown option for sweep blocksize" "$IOSTRAT" sweep blocksize --files 3
+	expect_fail -- "--bogus: unknown option" "$IOSTRAT" sweep api --bogus
+	: >"$T/file"
+	expect_fail "$T/file/d: data directory: Not a directory" \
+		"$IOSTRAT" sweep api --dir "$T/file/d" --out "$T/r" --size 1000 --reps 1
+	expect_fail "$T/file: data directory: not a directory" \
+		"$IOSTRAT" sweep api --dir "$T/file" --out "$T/r" --size 1000 --reps 1
+	expect_fail "$T/file/r.*Not a directory" \
+		"$IOSTRAT" sweep api --dir "$T/d" --out "$T/file/r" --size 1000 --reps 1
+	[ ! -e "$T/d" ] || die "data directory left after a failed start"
+	[ ! -e "$T/r" ] || die "results left after a failed start"
+}
+
+unwritable_target() {
+	need_root
+	mkdir "$T/ro"
+	mount -t tmpfs -o ro,size=1m tmpfs "$T/ro" || skip "cannot mount tmpfs"
+	trap 'umount "$T/ro"' EXIT
+	expect_fail "$T/ro/d: (creating data directory|data directory).*Read-only" \
+		"$IOSTRAT" sweep api --dir "$T/ro/d" --out "$T/r" --size 1000 --reps 1
+	expect_fail "$T/ro: data directory not writable: Read-only" \
+		"$IOSTRAT" sweep api --dir "$T/ro" --out "$T/r" --size 1000 --reps 1
+	expect_fail "$T/ro/r: creating results directory: Read-only" \
+		"$IOSTRAT" sweep api --out "$T/ro/r" --size 1000 --reps 1
+}
+
+data_removed_unless_keep() {
+	"$IOSTRAT" sweep api --size 3000 --sizes 64 --reps 1 --out "$T/r" >/dev/null
+	[ -f "$T/r/results.csv" ] || die "no results"
+	[ ! -e "$T/r/data" ] || die "default data directory not removed"
+	# a directory the user gave: our files go, the directory and theirs stay
+	mkdir "$T/d"; echo mine >"$T/d/mine"
+	"$IOSTRAT" sweep blocksize --size 3000 --sizes 64 --reps 1 --out "$T/r2" --dir "$T/d" >/dev/null
+	[ "$(ls "$T/d")" = mine ] || die "left: $(ls "$T/d")"
+	"$IOSTRAT" sweep bufsize --files 2 --size 3000 --sizes 64 --reps 1 --out "$T/r3" \
+		--dir "$T/new" --keep >/dev/null
+	[ -f "$T/new/sweep-data-00.dat" ] && [ -f "$T/new/sweep-data-01.dat" ] || die "--keep did not keep"
+	[ "$(stat -c %s "$T/new/sweep-data-01.dat")" = 3000 ] || die "size"
+}
+
+# What `iostrat report` needs: config_id grouping the repetitions, a
+# metric, the sweep's columns after the core ones, medians in summary.csv.
+rows_carry_what_a_report_needs() {
+	"$IOSTRAT" sweep api --size 2000 --sizes 64,whole --apis syscall,mmap --ops read \
+		--reps 3 --out "$T/r" >/dev/null
+	[ "$(rows "$T/r" | jq -r .config_id | sort | uniq -c | awk '{print $1}' | sort -u)" = 3 ] ||
+		die "config_id does not group 3 repetitions"
+	rows "$T/r" | jq -e 'select(.metric != "elapsed_s" or .sweep != "api" or
+		.schema != 1 or .kind != "sweep" or .bench != "sweep-api")' >/dev/null && die "columns"
+	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,rep,.*,host,error,sweep,variant,operation,api,block_size' ||
+		die "csv header: $(head -1 "$T/r/results.csv")"
+	[ "$(tail -n +2 "$T/r/summary.csv" | wc -l)" -eq 4 ] || die "summary rows"
+	grep -q '^sweep api: ' "$T/r/sweep.txt" || die "no sweep.txt"
+	[ -s "$T/r/env.json" ] || die "no env.json"
+}
+
+# Ctrl-C: the running child dies, completed rows stay, data is removed.
+interrupt_keeps_rows() {
+	"$IOSTRAT" sweep blocksize --size 1M --sizes 1 --variants syscall --reps 50 \
+		--fsync none --ops read --out "$T/r" >/dev/null 2>"$T/err" &
+	local pid=$! i
+	for i in $(seq 100); do
+		[ -s "$T/r/results.jsonl" ] && break
+		sleep 0.1
+	done
+	kill -INT $pid
+	wait $pid && die "exit 0 after SIGINT"
+	grep -q 'interrupted; the [0-9]* repetitions done are kept' "$T/err" || die "$(cat "$T/err")"
+	[ -f "$T/r/results.csv" ] || die "results not finished"
+	[ ! -e "$T/r/data" ] || die "data left"
+	jq -e . "$T/r/results.jsonl" >/dev/null || die "broken jsonl"
+}
+
+t blocksize_variants_match_reference blocksize_variants_match_reference
+t api_variants_match_reference api_variants_match_reference
+t bufsize_reads_match_reference bufsize_reads_match_reference
+t bufsize_scale bufsize_scale
+t wrong_data_fails_the_sweep wrong_data_fails_the_sweep
+t syscall_counts_match_arithmetic syscall_counts_match_arithmetic
+t syscall_counts_match_strace syscall_counts_match_strace
+t bad_arguments bad_arguments
+t unwritable_target unwritable_target
+t data_removed_unless_keep data_removed_unless_keep
+t rows_carry_what_a_report_needs rows_carry_what_a_report_needs
+t interrupt_keeps_rows interrupt_keeps_rows
