@@ -99,6 +99,9 @@ sigterm_restores() {
 	[ "$(snapshot)" = "$before" ] || die "not restored after SIGTERM"
 	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
 	grep -q "restored" "$T/err"
+	# the rows it kept carry the setting too
+	f=$T/res/bfq/results.jsonl
+	[ ! -s "$f" ] || [ "$(grep -c '"sched_setting":"bfq"' "$f")" -eq "$(wc -l <"$f")" ] || die "kept rows lack the setting"
 }
 
 # SIGKILL the whole run (sched and its bench), then a new iostrat `$1`

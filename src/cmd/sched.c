@@ -347,6 +347,15 @@ static int write_meta(const char *out, const char *disk, const struct sysq *sv,
 	return ret ? error_errno(ret, path, "writing") : 0;
 }
 
+static bool has_rows(const char *dir)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s/results.jsonl", dir);
+	return !stat(p, &st) && st.st_size > 0;
+}
+
 /* Every setting, once (or --reps rounds interleaved).  0, or the exit
  * status to return. */
 static int run_all(const struct sched_args *a, const char *disk,
@@ -373,8 +382,9 @@ static int run_all(const struct sched_args *a, const char *disk,
 				fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r,
 					rounds, p->set[i].label);
 			st = run_bench(a, dir, r);
-			if (!st || st == 1) /* 1: some repetitions failed, rows kept */
-				st = sched_augment(dir, &p->set[i], cols) ? 1 : st;
+			/* whatever rows it kept (failed reps, Ctrl-C) get the columns */
+			if (has_rows(dir) && sched_augment(dir, &p->set[i], cols) && !st)
+				st = 1;
 			json_decref(cols);
 			if (got_signal)
 				return 128 + got_signal;
