@@ -582,6 +582,39 @@ static int section_kind(struct profile *p, const struct rsec *s,
 	return 0;
 }
 
+/* fio=1 in a run section: each configuration gets a companion of kind
+ * "fio" right after it (the fio baseline on the same data set and
+ * settings), when that kind is linked; the fio kind reads the run keys. */
+static void add_fio_companions(struct profile *p, size_t first)
+{
+	size_t end = p->n;
+
+	for (size_t i = first; i < end; i++) {
+		struct pconf *c = &p->confs[i], *f;
+
+		if (!profile_true(pconf_get(c, "fio")))
+			continue;
+		if (!&bench_kind_fio) {
+			note(p, "%s: fio=1: fio baselines are not built into this "
+			     "iostrat; skipped", pconf_kv(c, "fio")->where);
+			continue;
+		}
+		p->confs = xrealloc(p->confs, (p->n + 1) * sizeof(*p->confs));
+		c = &p->confs[i];
+		f = &p->confs[p->n++];
+		f->section = xstrdup(c->section);
+		f->where = xstrdup(c->where);
+		f->kind = &bench_kind_fio;
+		f->kv = NULL;
+		f->nkv = 0;
+		for (size_t k = 0; k < c->nkv; k++)
+			if (strcmp(c->kv[k].key, "fio"))
+				kv_add(&f->kv, &f->nkv, c->kv[k].key, c->kv[k].value,
+				       c->kv[k].where);
+		kv_add(&f->kv, &f->nkv, "kind", "fio", c->where);
+	}
+}
+
 static int build(struct profile *p, struct rsec *secs, size_t nsecs,
 		 char *const *defs, size_t ndefs)
 {
@@ -618,8 +651,13 @@ static int build(struct profile *p, struct rsec *secs, size_t nsecs,
 		}
 		nrun++;
 		ret = section_kind(p, s, eff, neff, &kind);
-		if (!ret && kind)
+		if (!ret && kind) {
+			size_t first = p->n;
+
 			ret = expand_section(p, s, kind, eff, neff);
+			if (!ret && kind == &bench_kind_run)
+				add_fio_companions(p, first);
+		}
 		kv_free(eff, neff);
 	}
 	kv_free(glob, nglob);
@@ -701,8 +739,12 @@ int profile_write(const struct profile *p, FILE *f)
 		fprintf(f, "\n[%s]\n; from %s\n", c->section, c->where);
 		if (!pconf_get(c, "kind"))
 			fprintf(f, "kind=%s\n", c->kind->name);
-		for (size_t k = 0; k < c->nkv; k++)
+		for (size_t k = 0; k < c->nkv; k++) {
+			/* the fio companions are written as sections of their own */
+			if (c->kind == &bench_kind_run && !strcmp(c->kv[k].key, "fio"))
+				continue;
 			fprintf(f, "%s=%s\n", c->kv[k].key, c->kv[k].value);
+		}
 	}
 	return ferror(f) ? -EIO : 0;
 }

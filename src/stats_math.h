@@ -14,4 +14,23 @@ void summarize(const double *v, size_t n, struct summary *s);
 /* Quantile q in [0,1] of a sorted array (linear interpolation). */
 double quantile_sorted(const double *sorted, size_t n, double q);
 
+/*
+ * Two-sample tests for `iostrat compare`, two-sided, as scipy.stats does
+ * them (mannwhitneyu with method "auto", ttest_ind with equal_var=False).
+ * Each returns the p-value, or NAN when a sample has fewer values than
+ * the test needs (1 for Mann-Whitney, 2 for Welch).
+ *
+ * Mann-Whitney U: ranks with ties averaged; the exact distribution when
+ * there are no ties and a sample has at most 8 values, else the normal
+ * approximation with tie correction and continuity correction.  *u is U
+ * of the first sample.
+ */
+double mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
+		      double *u);
+/* Welch's t: *t and *df (Welch-Satterthwaite) if not NULL. */
+double welch_t_p(const double *a, size_t na, const double *b, size_t nb,
+		 double *t, double *df);
+/* Regularized incomplete beta I_x(a, b), for the t distribution. */
+double incbeta(double a, double b, double x);
+
 #endif

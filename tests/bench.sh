@@ -157,9 +157,118 @@ import json,sys; d=json.load(sys.stdin); assert d["tables"][-1]["rows"][0]["n"]=
 		die "data set regenerated"
 }
 
+
+# A bench long enough to interrupt: 8 configurations x 3 reps.
+slow_profile() {
+	cat >"$T/slow.ini" <<-'INI'
+	[global]
+	dataset=big
+	scale=0.002
+	reps=3
+	cache=asis
+	[slow]
+	strategy=stream,buffer
+	threads=1,2
+	work=0,50
+	INI
+}
+
+rows_of() { if [ -f "$1/results.jsonl" ]; then grep -c . "$1/results.jsonl"; else echo 0; fi; }
+
+# wait until DIR has at least N rows (or give up after ~30 s)
+wait_rows() {
+	for _ in $(seq 300); do
+		[ "$(rows_of "$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	die "bench never wrote $2 rows"
+}
+
+check_complete() {
+	python3 - "$1" <<-'PY' || die "rows after resume"
+	import json, sys, collections
+	rows = [json.loads(l) for l in open(sys.argv[1] + "/results.jsonl")]
+	c = collections.Counter(r["config_id"] for r in rows if r["error"] is None)
+	assert len(c) == 8 and set(c.values()) == {3}, c
+	assert all(r["bench"] == "slow" for r in rows), set(r["bench"] for r in rows)
+	PY
+}
+
+bench_ctrl_c_keeps_rows_and_resumes() {
+	slow_profile
+	"$IOSTRAT" bench "$T/slow.ini" --out "$T/r" --data "$T/data" 2>"$T/err" &
+	pid=$!
+	wait_rows "$T/r" 3
+	kill -INT $pid
+	rc=0; wait $pid || rc=$?
+	[ "$rc" -eq 130 ] || die "exit $rc after Ctrl-C, want 130"
+	grep -q "resume with: iostrat bench --resume $T/r" "$T/err" || die "no resume hint: $(cat "$T/err")"
+	n=$(rows_of "$T/r")
+	[ "$n" -ge 3 ] && [ "$n" -lt 24 ] || die "$n rows after the interrupt"
+	[ -s "$T/r/results.csv" ] || die "interrupted bench wrote no results.csv"
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err2" || die "resume: $(tail -2 "$T/err2")"
+	[ "$(rows_of "$T/r")" -eq 24 ] || die "$(rows_of "$T/r") rows after resume, want 24"
+	check_complete "$T/r"
+	# nothing left to do: a second resume adds nothing
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>/dev/null
+	[ "$(rows_of "$T/r")" -eq 24 ] || die "second resume added rows"
+}
+
+bench_killed_hard_resumes() {
+	slow_profile
+	"$IOSTRAT" bench "$T/slow.ini" --out "$T/r" --data "$T/data" 2>/dev/null &
+	pid=$!
+	wait_rows "$T/r" 5
+	kill -KILL $pid
+	wait $pid 2>/dev/null || true
+	n=$(rows_of "$T/r")
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err" || die "resume: $(tail -2 "$T/err")"
+	[ "$(rows_of "$T/r")" -eq 24 ] || die "$n rows before, $(rows_of "$T/r") after resume"
+	check_complete "$T/r"
+	ls -A "$T/data" | grep -q scratch && die "scratch of the killed bench left behind"
+	true
+}
+
+bench_compare_two_runs() {
+	tiny_profile
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/a" --data "$T/data" 2>/dev/null
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/b" --data "$T/data" -D reps=4 2>/dev/null
+	out=$("$IOSTRAT" compare "$T/a" "$T/b")
+	echo "$out" | grep -q 'B/A' || die "no ratio column: $out"
+	[ "$(echo "$out" | grep -c '^  big/')" -eq 4 ] || die "configurations not matched: $out"
+	echo "$out" | grep -q 'profile line.*reps=2' || die "profile difference not said: $out"
+	"$IOSTRAT" compare "$T/a" "$T/b" --format json | python3 -c '
+import json,sys
+d=json.load(sys.stdin)
+t=d["tables"][0]
+assert len(t["rows"])==4, t
+for r in t["rows"]:
+    assert r["B/A"] > 0 and 0 <= r["p_B"] <= 1, r
+' || die "json compare"
+	"$IOSTRAT" compare "$T/a" "$T/b" --format csv | grep -q '^config_id,A_median,B_median,B/A,p_B,sig_B' ||
+		die "csv compare"
+	expect_fail 'need 2 to' "$IOSTRAT" compare "$T/a"
+	expect_fail 'results.jsonl' "$IOSTRAT" compare "$T/a" "$T/nothere"
+}
+
+bench_report_lists_other_kinds() {
+	mkdir "$T/r"
+	printf '%s\n' '{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":1,"elapsed_s":0.5,"error":null}' \
+		'{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":2,"elapsed_s":0.7,"error":null}' \
+		'{"schema":1,"bench":"x","kind":"net","config_id":"net/buffered","rep":1,"metric":"msgs_s","msgs_s":1000,"elapsed_s":1,"error":null}' \
+		>"$T/r/results.jsonl"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -q 'configurations (kind sweep)' || die "$out"
+	echo "$out" | grep -qE 'api/stdio/bs=32 +elapsed_s +2 +0.600' || die "$out"
+	echo "$out" | grep -qE 'net/buffered +msgs_s +1 +1000' || die "$out"
+}
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line
 t bench_skips_unbuilt_sections_and_keys bench_skips_unbuilt_sections_and_keys
 t bench_writes_results_dir_and_report bench_writes_results_dir_and_report
+t bench_ctrl_c_keeps_rows_and_resumes bench_ctrl_c_keeps_rows_and_resumes
+t bench_killed_hard_resumes bench_killed_hard_resumes
+t bench_compare_two_runs bench_compare_two_runs
+t bench_report_lists_other_kinds bench_report_lists_other_kinds

@@ -5,10 +5,13 @@
  * its manifest matches) with a scratch output directory beside the other
  * outputs of the bench.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../checksum.h"
 #include "../dataset.h"
@@ -101,12 +104,34 @@ static int materialize(struct bench_ctx *ctx, struct bench_dataset *ds)
 	return 0;
 }
 
+/* Scratch directories of benches that were killed (their pid is gone). */
+static void remove_stale_scratch(const char *root)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char p[4200];
+		int pid;
+
+		if (sscanf(de->d_name, ".scratch-%d", &pid) != 1 || pid <= 0 ||
+		    pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", root, de->d_name);
+		rm_rf(p);
+	}
+	closedir(d);
+}
+
 int bench_datasets_materialize(struct bench_ctx *ctx)
 {
 	int ret = mkdir_p(ctx->data_root, 0755);
 
 	if (ret)
 		return error_errno(ret, ctx->data_root, "creating data directory");
+	remove_stale_scratch(ctx->data_root);
 	for (size_t i = 0; i < ctx->nds; i++) {
 		ret = materialize(ctx, ctx->ds[i]);
 		if (ret)

@@ -106,6 +106,8 @@ static void cell_text(json_t *v, char *buf, size_t len)
 			snprintf(buf, len, "%.0f", x);
 		else if (fabs(x) >= 10)
 			snprintf(buf, len, "%.1f", x);
+		else if (x != 0 && fabs(x) < 0.001)
+			snprintf(buf, len, "%.1e", x);
 		else
 			snprintf(buf, len, "%.3f", x);
 		return;

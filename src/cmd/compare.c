@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../commands.h"
+#include "../report/report.h"
+#include "../util.h"
+
+int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
+		size_t *ndirs, void (*usage)(FILE *));
+
+#define MAX_RUNS RUNS_MAX
+
+static void compare_usage(FILE *f)
+{
+	fputs("usage: iostrat compare DIR_A DIR_B [DIR...] [--format text|csv|json|markdown]\n\n"
+	      "Set results directories side by side: configurations matched by\n"
+	      "config_id, each run's median against A's with its ratio and a\n"
+	      "significance mark (* = p < 0.05: Mann-Whitney U with >= 4 repetitions\n"
+	      "on both sides, else Welch's t), then what differed between the runs\n"
+	      "(kernel, scheduler, disk settings in env.json; profile lines).\n", f);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	char *dirs[argc > 0 ? argc : 1];
+	struct rrun runs[MAX_RUNS];
+	struct rdoc d;
+	enum rfmt fmt;
+	size_t n, loaded = 0;
+	int ret = report_args(argc, argv, &fmt, dirs, &n, compare_usage);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	if (n < 2 || n > MAX_RUNS) {
+		errorf("compare: need 2 to %d results directories (got %zu)", MAX_RUNS, n);
+		return 2;
+	}
+	for (; loaded < n; loaded++)
+		if (rrun_load(dirs[loaded], &runs[loaded]))
+			break;
+	if (loaded == n) {
+		rdoc_init(&d);
+		compare_build(runs, n, &d);
+		rdoc_print(&d, fmt, stdout);
+		rdoc_free(&d);
+	}
+	for (size_t i = 0; i < loaded; i++)
+		rrun_free(&runs[i]);
+	return loaded == n ? 0 : 1;
+}

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `iostrat compare A B [C...]`: configurations matched by config_id across
+ * results directories, each run's median against the first's, with a
+ * significance mark, and what differed between the runs (env.json and the
+ * expanded profile).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../stats_math.h"
+#include "../util.h"
+#include "report.h"
+
+#define MW_MIN_N 4 /* below, Mann-Whitney cannot reach p < 0.05 */
+
+static json_t *find_sum(const struct rrun *r, const char *id)
+{
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(r->sum, i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "config_id")) ?: "", id))
+			return s;
+	return NULL;
+}
+
+/* p-value of run x against base for config id, and which test gave it. */
+static double pvalue(const struct rrun *base, const struct rrun *x,
+		     const char *id, const char **test)
+{
+	double *a, *b, p;
+	size_t na = rrun_samples(base, id, &a), nb = rrun_samples(x, id, &b);
+
+	if (na >= MW_MIN_N && nb >= MW_MIN_N) {
+		p = mann_whitney_p(a, na, b, nb, NULL);
+		*test = "mann-whitney";
+	} else {
+		p = welch_t_p(a, na, b, nb, NULL, NULL);
+		*test = "welch";
+	}
+	free(a);
+	free(b);
+	return p;
+}
+
+static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
+{
+	const char *cols[4 * RUNS_MAX + 2] = { 0 };
+	char names[4 * RUNS_MAX][32];
+	size_t nc = 0, matched = 0, i;
+
+	if (n > RUNS_MAX)
+		n = RUNS_MAX;
+	struct rtable *t;
+	json_t *s;
+
+	cols[nc++] = "config_id";
+	snprintf(names[0], 32, "A_median");
+	cols[nc++] = names[0];
+	for (size_t k = 1; k < n; k++) {
+		char c = (char)('A' + k);
+
+		snprintf(names[4 * k], 32, "%c_median", c);
+		snprintf(names[4 * k + 1], 32, "%c/A", c);
+		snprintf(names[4 * k + 2], 32, "p_%c", c);
+		snprintf(names[4 * k + 3], 32, "sig_%c", c);
+		for (int j = 0; j < 4; j++)
+			cols[nc++] = names[4 * k + j];
+	}
+	t = rdoc_table(d, "configurations in A and another run: median metric, ratio to A", cols);
+	json_array_foreach(runs[0].sum, i, s) {
+		const char *id = json_string_value(json_object_get(s, "config_id"));
+		double ma = json_number_value(json_object_get(s, "median"));
+		json_t *row = json_array();
+		bool any = false;
+
+		if (!id)
+			continue;
+		json_array_append_new(row, json_string(id));
+		json_array_append_new(row, rnum(ma));
+		for (size_t k = 1; k < n; k++) {
+			json_t *x = find_sum(&runs[k], id);
+			const char *test;
+			double mx, p;
+
+			if (!x) {
+				for (int j = 0; j < 4; j++)
+					json_array_append_new(row, json_null());
+				continue;
+			}
+			any = true;
+			mx = json_number_value(json_object_get(x, "median"));
+			p = pvalue(&runs[0], &runs[k], id, &test);
+			json_array_append_new(row, rnum(mx));
+			json_array_append_new(row, rnum(ma > 0 ? mx / ma : NAN));
+			json_array_append_new(row, rnum(p));
+			json_array_append_new(row, json_string(!isnan(p) && p < 0.05 ? "*" : ""));
+		}
+		if (any) {
+			rtable_add(t, row);
+			matched++;
+		} else {
+			json_decref(row);
+		}
+	}
+	rtable_note(t, "X/A < 1: X is faster.  sig * = p < 0.05, two-sided: Mann-Whitney U "
+		    "when both runs have >= %d repetitions of the configuration, else "
+		    "Welch's t.  %zu configurations matched.", MW_MIN_N, matched);
+}
+
+/* Flatten env.json: nested objects become "in.scheduler" keys. */
+static void flatten(json_t *o, const char *prefix, json_t *out)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		char key[256];
+
+		snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", k);
+		if (json_is_object(v))
+			flatten(v, key, out);
+		else
+			json_object_set(out, key, v);
+	}
+}
+
+static json_t *profile_lines(const char *text)
+{
+	json_t *set = json_object();
+	char *dup = strdup(text ? text : ""), *save = NULL;
+
+	for (char *l = strtok_r(dup, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (*l && *l != ';' && *l != '#' && *l != '[' && strchr(l, '='))
+			json_object_set_new(set, l, json_true());
+	free(dup);
+	return set;
+}
+
+static json_t *cell(json_t *v)
+{
+	char *s;
+	json_t *o;
+
+	if (!v)
+		return json_string("(absent)");
+	if (json_is_string(v) || json_is_number(v))
+		return json_incref(v);
+	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	o = json_string(s ? s : "?");
+	free(s);
+	return o;
+}
+
+static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
+{
+	const char *cols[RUNS_MAX + 2] = { 0 };
+	char names[RUNS_MAX][8];
+	json_t **flat = calloc(n, sizeof(json_t *)), **prof = calloc(n, sizeof(json_t *));
+	const char *k;
+	struct rtable *t;
+	json_t *v;
+
+	cols[0] = "what";
+	if (n > RUNS_MAX)
+		n = RUNS_MAX;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(names[i], sizeof(names[i]), "%c", (char)('A' + i));
+		cols[i + 1] = names[i];
+		flat[i] = json_object();
+		flatten(runs[i].env, "", flat[i]);
+		prof[i] = profile_lines(runs[i].profile);
+	}
+	t = rdoc_table(d, "what differed between the runs (env.json, profile)", cols);
+	for (size_t i = 0; i < n; i++)
+		json_object_foreach(flat[i], k, v) {
+			bool differs = false, seen = false;
+			json_t *row;
+
+			if (!strcmp(k, "captured_at"))
+				continue;
+			for (size_t j = 0; j < i; j++)
+				seen |= json_object_get(flat[j], k) != NULL;
+			for (size_t j = 0; j < n; j++)
+				differs |= !json_equal(json_object_get(flat[j], k), v);
+			if (seen || !differs)
+				continue;
+			row = json_array();
+			json_array_append_new(row, json_string(k));
+			for (size_t j = 0; j < n; j++)
+				json_array_append_new(row, cell(json_object_get(flat[j], k)));
+			rtable_add(t, row);
+		}
+	for (size_t i = 0; i < n; i++)
+		json_object_foreach(prof[i], k, v) {
+			bool everywhere = true;
+			json_t *row;
+
+			for (size_t j = 0; j < n; j++)
+				everywhere &= json_object_get(prof[j], k) != NULL;
+			if (everywhere)
+				continue;
+			row = json_array();
+			json_array_append_new(row, json_string("profile line"));
+			for (size_t j = 0; j < n; j++)
+				json_array_append_new(row, json_string(
+					json_object_get(prof[j], k) ? k : ""));
+			rtable_add(t, row);
+			for (size_t j = 0; j < n; j++) /* say each line once */
+				json_object_del(prof[j], k);
+		}
+	for (size_t i = 0; i < n; i++) {
+		json_decref(flat[i]);
+		json_decref(prof[i]);
+	}
+	free(flat);
+	free(prof);
+}
+
+void compare_build(const struct rrun *runs, size_t n, struct rdoc *d)
+{
+	for (size_t i = 0; i < n; i++) {
+		char key[8];
+
+		snprintf(key, sizeof(key), "%c", (char)('A' + i));
+		rdoc_meta(d, key, "%s (bench %s, %zu repetitions, %zu configurations)",
+			  runs[i].dir, rrun_name(&runs[i]), json_array_size(runs[i].rows),
+			  json_array_size(runs[i].sum));
+	}
+	ratios(runs, n, d);
+	differences(runs, n, d);
+}
