@@ -119,8 +119,14 @@ static void remove_stale_scratch(const char *root)
 		if (sscanf(de->d_name, ".scratch-%d", &pid) != 1 || pid <= 0 ||
 		    pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
+		char q[4300];
+
+		/* renamed first: a child of the dead bench still running
+		 * finds its output directory gone instead of refilling it */
 		snprintf(p, sizeof(p), "%s/%s", root, de->d_name);
-		rm_rf(p);
+		snprintf(q, sizeof(q), "%s/.stale-%d-%d", root, pid, (int)getpid());
+		if (rename(p, q) == 0)
+			rm_rf(q);
 	}
 	closedir(d);
 }
