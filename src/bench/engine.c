@@ -111,6 +111,7 @@ static void say_once(const struct pconf *c, const char *why)
 static int plan(struct bench *b)
 {
 	char why[256];
+	size_t ndup = 0;
 	int ret;
 
 	b->items = calloc(b->prof.n ? b->prof.n : 1, sizeof(*b->items));
@@ -137,15 +138,17 @@ static int plan(struct bench *b)
 			return ret;
 		for (size_t k = 0; k < b->n; k++)
 			dup |= !strcmp(b->items[k].id, it->id);
-		if (dup) {
-			fprintf(stderr, "note: %s: [%s]: %s appears twice; run once\n",
-				c->where, c->section, it->id);
+		if (dup) { /* e.g. one fio baseline serves every thread count */
+			ndup++;
 			c->kind->release(it);
 			memset(it, 0, sizeof(*it));
 			continue;
 		}
 		b->n++;
 	}
+	if (ndup)
+		fprintf(stderr, "note: %zu configurations repeat an earlier one; each "
+			"runs once\n", ndup);
 	if (!b->n) {
 		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
 		return -EINVAL;
