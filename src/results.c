@@ -238,13 +238,16 @@ static void summarize_group(json_t *group, json_t *out)
 			vals[ok++] = json_number_value(v);
 	}
 	summarize(vals, ok, &s);
+	/* no good repetition: no figures (null), not zeros */
+#define FIG(x) (ok ? json_real(x) : json_null())
 	json_object_set_new(out, "n", json_integer((json_int_t)ok));
-	json_object_set_new(out, "median", json_real(s.median));
-	json_object_set_new(out, "min", json_real(s.min));
-	json_object_set_new(out, "max", json_real(s.max));
-	json_object_set_new(out, "rsd_pct", json_real(s.rsd_pct));
-	json_object_set_new(out, "q1", json_real(s.q1));
-	json_object_set_new(out, "q3", json_real(s.q3));
+	json_object_set_new(out, "median", FIG(s.median));
+	json_object_set_new(out, "min", FIG(s.min));
+	json_object_set_new(out, "max", FIG(s.max));
+	json_object_set_new(out, "rsd_pct", FIG(s.rsd_pct));
+	json_object_set_new(out, "q1", FIG(s.q1));
+	json_object_set_new(out, "q3", FIG(s.q3));
+#undef FIG
 	json_object_set_new(out, "errors", json_integer((json_int_t)(n - ok)));
 	json_object_foreach(first, k, v) {
 		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error"))

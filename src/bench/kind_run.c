@@ -242,8 +242,8 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	const char *ref = NULL;
 	int ret;
 
-	(void)ctx;
 	*row = NULL;
+	rp->cfg.env = ctx->env; /* captured after prepare: the data dir exists */
 	rp->cfg.job.in_dir = rp->ds->dir;
 	rp->cfg.job.out_dir = rp->ds->out;
 	runner_set_files(&rp->cfg, &rp->ds->fl);

@@ -73,7 +73,8 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 	t = rdoc_table(d, "configurations in A and another run: median metric, ratio to A", cols);
 	json_array_foreach(runs[0].sum, i, s) {
 		const char *id = json_string_value(json_object_get(s, "config_id"));
-		double ma = json_number_value(json_object_get(s, "median"));
+		double ma = json_is_number(json_object_get(s, "median")) ?
+			    json_number_value(json_object_get(s, "median")) : NAN;
 		json_t *row = json_array();
 		bool any = false;
 
@@ -92,7 +93,8 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 				continue;
 			}
 			any = true;
-			mx = json_number_value(json_object_get(x, "median"));
+			mx = json_is_number(json_object_get(x, "median")) ?
+			     json_number_value(json_object_get(x, "median")) : NAN;
 			p = pvalue(&runs[0], &runs[k], id, &test);
 			json_array_append_new(row, rnum(mx));
 			json_array_append_new(row, rnum(ma > 0 ? mx / ma : NAN));

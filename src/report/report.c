@@ -265,6 +265,8 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 		o += (size_t)snprintf(buf + o, len - o, "rsd>%.1f%% ", target);
 	if (notcold && o < len)
 		snprintf(buf + o, len - o, "not-cold=%d", notcold);
+	for (o = strlen(buf); o && buf[o - 1] == ' ';)
+		buf[--o] = 0;
 }
 
 static void config_lines(struct rdoc *d, const struct rrun *r)
