@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+/* iostrat net: buffered network streams over TCP (see src/net/net.h). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../commands.h"
+#include "../env.h"
+#include "../net/net.h"
+#include "../results.h"
+#include "../util.h"
+
+static void net_usage(FILE *f)
+{
+	const struct net_mode *m;
+
+	fputs("usage: iostrat net [options]                 server and client here, on 127.0.0.1\n"
+	      "       iostrat net --listen [HOST:]PORT [--once]   server only\n"
+	      "       iostrat net --connect HOST:PORT [options]   client only\n\n"
+	      "Send length-prefixed messages (4-byte big-endian length, then the\n"
+	      "payload) over TCP in each mode, verify every byte with xxh3 on both\n"
+	      "sides, and report messages/s, MB/s, system calls and TCP segments\n"
+	      "per message and, for ping-pong, round-trip percentiles.\n\n"
+	      "  --mode LIST       comma list of modes, or all (default all)\n"
+	      "  --size LIST       payload bytes per message, comma list (default 12)\n"
+	      "  --count N         messages per run (default 10000)\n"
+	      "  --reps R          repetitions of every mode and size (default 3)\n"
+	      "  --buffer SIZE     user-space buffer of the buffered modes (default 64k)\n"
+	      "  --batch K         messages per writev / io_uring submit, MSG_MORE run,\n"
+	      "                    requests in flight when pipelined (default 64)\n"
+	      "  --timeout SEC     give up when the peer makes no progress (default 10)\n"
+	      "  --sndbuf SIZE     SO_SNDBUF of both sides (default: the kernel's)\n"
+	      "  --rcvbuf SIZE     SO_RCVBUF of both sides (default: the kernel's)\n"
+	      "  --nagle           leave Nagle's algorithm on in every mode\n"
+	      "  --io-max N        cap every read and write at N bytes (testing)\n"
+	      "  --out DIR         results directory (default results/<time>-net)\n"
+	      "  -v, --verbose     a line per run\n\nmodes:\n", f);
+	for (size_t i = 0; (m = net_mode_at(i)); i++)
+		fprintf(f, "  %-20s %s\n", m->name, m->summary);
+}
+
+struct net_args {
+	struct net_plan plan;
+	const char *listen, *connect, *out;
+	bool once;
+	char host[256], port[16];
+};
+
+static int set_timeout(struct net_args *a, const char *v)
+{
+	double s;
+
+	if (parse_double(v, &s) || s <= 0 || s > 86400) {
+		errorf("--timeout: bad value '%s' (seconds, > 0)", v);
+		return -EINVAL;
+	}
+	a->plan.o.timeout_ms = (int)ceil(s * 1000);
+	return 0;
+}
+
+static int set_sockbuf(const char *opt, const char *v, int *out)
+{
+	uint64_t b;
+	int ret = opt_size(opt, v, 1, 1 << 30, &b);
+
+	*out = (int)b;
+	return ret;
+}
+
+static int set_value(struct net_args *a, const char *key, const char *v)
+{
+	struct net_plan *p = &a->plan;
+	uint64_t u;
+	int ret;
+
+	if (!strcmp(key, "mode"))
+		return net_plan_modes(p, v);
+	if (!strcmp(key, "size"))
+		return net_plan_sizes(p, v);
+	if (!strcmp(key, "count")) {
+		ret = parse_u64(v, &u);
+		if (ret || !u || u > NET_MAX_COUNT) {
+			errorf("--count: bad value '%s' (must be 1..%llu)", v, NET_MAX_COUNT);
+			return -EINVAL;
+		}
+		p->o.count = u;
+		return 0;
+	}
+	if (!strcmp(key, "reps"))
+		return opt_uint("--reps", v, 1, 10000, &p->reps);
+	if (!strcmp(key, "buffer")) {
+		ret = opt_size("--buffer", v, 16, 1 << 30, &u);
+		p->o.buffer = (size_t)u;
+		return ret;
+	}
+	if (!strcmp(key, "batch"))
+		return opt_uint("--batch", v, 1, NET_MAX_BATCH, &p->o.batch);
+	if (!strcmp(key, "timeout"))
+		return set_timeout(a, v);
+	if (!strcmp(key, "sndbuf"))
+		return set_sockbuf("--sndbuf", v, &p->o.sndbuf);
+	if (!strcmp(key, "rcvbuf"))
+		return set_sockbuf("--rcvbuf", v, &p->o.rcvbuf);
+	if (!strcmp(key, "io-max"))
+		return opt_uint("--io-max", v, 1, 1u << 30, &p->o.io_max);
+	if (!strcmp(key, "listen"))
+		a->listen = v;
+	else if (!strcmp(key, "connect"))
+		a->connect = v;
+	else if (!strcmp(key, "out"))
+		a->out = v;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static bool is_value_key(const char *key)
+{
+	static const char *const keys[] = {
+		"mode", "size", "count", "reps", "buffer", "batch", "timeout",
+		"sndbuf", "rcvbuf", "io-max", "listen", "connect", "out", NULL,
+	};
+
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static int parse_flag(struct net_args *a, const char *key)
+{
+	if (!strcmp(key, "nagle"))
+		a->plan.o.nagle = true;
+	else if (!strcmp(key, "once"))
+		a->once = true;
+	else if (!strcmp(key, "verbose"))
+		a->plan.verbose = true;
+	else
+		return -ENOENT;
+	return 0;
+}
+
+static int parse_args(struct net_args *a, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i], *eq;
+		char key[64];
+		int ret;
+
+		if (!strcmp(arg, "-v")) {
+			a->plan.verbose = true;
+			continue;
+		}
+		if (strncmp(arg, "--", 2) || !arg[2] || strlen(arg) >= sizeof(key) + 2) {
+			errorf("%s: unexpected argument (iostrat net --help)", arg);
+			return -EINVAL;
+		}
+		eq = strchr(arg, '=');
+		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - arg - 2 : (long)strlen(arg + 2)), arg + 2);
+		if (!eq && !parse_flag(a, key))
+			continue;
+		if (!is_value_key(key)) {
+			errorf("--%s: unknown option (iostrat net --help)", key);
+			return -EINVAL;
+		}
+		if (!eq && i + 1 >= argc) {
+			errorf("--%s: missing value", key);
+			return -EINVAL;
+		}
+		ret = set_value(a, key, eq ? eq + 1 : argv[++i]);
+		if (ret)
+			return ret;
+	}
+	if (a->listen && a->connect) {
+		errorf("--listen and --connect: choose one (or neither, for both here)");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Server only: one session at a time, until killed (or one, --once). */
+static int serve(struct net_args *a)
+{
+	char why[512], peer[128];
+	int lfd, port, ret;
+
+	if (net_parse_addr(a->listen, "127.0.0.1", a->host, sizeof(a->host), a->port,
+			   sizeof(a->port))) {
+		errorf("--listen: bad address '%s' ([HOST:]PORT)", a->listen);
+		return 2;
+	}
+	lfd = net_listen(a->host, a->port, &a->plan.o, &port, why, sizeof(why));
+	if (lfd < 0) {
+		errorf("%s", why);
+		return 1;
+	}
+	printf("listening on %s:%d\n", a->host, port);
+	fflush(stdout);
+	do {
+		struct net_served sv;
+		int fd = net_accept(lfd, -1, peer, sizeof(peer), why, sizeof(why));
+
+		ret = fd < 0 ? fd : net_serve(fd, &a->plan.o, &sv, why, sizeof(why));
+		if (ret)
+			(a->once ? errorf : warnf)("%s: %s", fd < 0 ? "accept" : peer, why);
+		else
+			printf("%s: %s, %llu messages of %u bytes\n", peer,
+			       sv.kind == NET_PINGPONG ? "ping-pong" : "one-way",
+			       (unsigned long long)sv.msgs, sv.size);
+		fflush(stdout);
+	} while (!a->once);
+	close(lfd);
+	return ret ? 1 : 0;
+}
+
+static bool any_ok(json_t *rows)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(rows, i, r)
+		if (json_is_null(json_object_get(r, "error")))
+			return true;
+	return false;
+}
+
+static int measure(struct net_args *a)
+{
+	struct results_dir res;
+	json_t *env;
+	char why[512];
+	int ret;
+
+	if (a->connect) {
+		if (net_parse_addr(a->connect, NULL, a->host, sizeof(a->host), a->port,
+				   sizeof(a->port))) {
+			errorf("--connect: bad address '%s' (HOST:PORT)", a->connect);
+			return 2;
+		}
+		a->plan.host = a->host;
+		a->plan.port = a->port;
+	}
+	env = env_capture(NULL, NULL);
+	ret = results_open(&res, a->out, "net", env);
+	json_decref(env);
+	if (ret)
+		return 1;
+	ret = net_run_plan(&a->plan, &res, "net", why, sizeof(why));
+	if (ret)
+		errorf("%s", why);
+	if (results_finish(&res))
+		ret = ret ? ret : -EIO;
+	if (any_ok(res.rows))
+		net_print_table(stdout, res.rows);
+	printf("results: %s\n", res.path);
+	results_close(&res);
+	return ret ? 1 : 0;
+}
+
+int cmd_net(int argc, char **argv)
+{
+	struct net_args a;
+
+	memset(&a, 0, sizeof(a));
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			net_usage(stdout);
+			return 0;
+		}
+	/* a peer that goes away must be an error message, not a dead process */
+	signal(SIGPIPE, SIG_IGN);
+	net_plan_defaults(&a.plan);
+	if (parse_args(&a, argc, argv))
+		return 2;
+	return a.listen ? serve(&a) : measure(&a);
+}

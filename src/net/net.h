@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_NET_H
+#define IOSTRAT_NET_H
+
+/*
+ * iostrat net: buffered network streams over TCP (DESIGN.md question 5).
+ *
+ * Wire format (framing.c): every message is a frame, a 4-byte big-endian
+ * payload length followed by that many payload bytes.  A session is
+ *   client -> server  HELLO frame (24 bytes: "IOSN", version, kind, size, count)
+ *   server -> client  ACK frame ("OK", or "ERR <reason>")
+ *   client -> server  `count` messages of `size` bytes
+ *   server -> client  (ping-pong) one reply of 2*size bytes per message
+ *   server -> client  TRAILER frame (60 bytes: "IOSE", what the server saw)
+ *   client closes; the server expects EOF and nothing more.
+ * Both sides keep running xxh3 digests of the payload bytes they sent and
+ * received; the trailer carries the server's, so every byte is checked.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/time.h>
+#include <sys/uio.h>
+
+#include <jansson.h>
+#include <xxhash.h>
+
+#define NET_HDR 4
+#define NET_VERSION 1
+#define NET_MAX_SIZE (16u << 20)       /* largest --size */
+#define NET_MAX_COUNT 1000000000ull     /* largest --count */
+#define NET_MAX_BATCH 512               /* writev: 2 iovecs a message <= IOV_MAX */
+#define NET_HELLO_LEN 24
+#define NET_TRAILER_LEN 60
+#define NET_PATTERN_SLACK 251           /* message i starts at pattern + i % 251 */
+#define NET_SERVER_BUF (256u << 10)     /* the server's read and reply buffers */
+
+enum net_kind { NET_ONEWAY = 1, NET_PINGPONG = 2 };
+
+/* What one run does: set from the command line or a profile section. */
+struct net_opts {
+	uint64_t count;   /* messages */
+	uint32_t size;    /* payload bytes per message */
+	size_t buffer;    /* user-space buffer of the buffered modes */
+	unsigned batch;   /* K: writev, cork, uring, pipelined */
+	int timeout_ms;   /* no progress for this long = stuck peer */
+	int sndbuf;       /* SO_SNDBUF, 0 = kernel default */
+	int rcvbuf;       /* SO_RCVBUF, 0 = kernel default */
+	unsigned io_max;  /* testing: cap every read and write at this many bytes */
+	bool nagle;       /* leave Nagle on in every mode */
+};
+
+/* One connected socket whose data-path system calls are counted. */
+struct net_conn {
+	int fd;
+	bool nonblock;     /* EAGAIN means "would block", not "timed out" */
+	unsigned io_max;
+	int timeout_ms;
+	uint64_t calls;    /* send/recv/writev/poll/io_uring_enter made */
+	char why[256];     /* what failed, for the one error line */
+};
+
+/* A frame parser that accepts its input in pieces of any size. */
+struct frame_rx {
+	uint8_t hdr[NET_HDR];
+	unsigned hdr_got;
+	bool in_payload;
+	uint32_t len, got;
+};
+
+enum frame_ev {
+	FRAME_MORE, /* all input used, need more bytes */
+	FRAME_HEAD, /* a header is complete: f->len */
+	FRAME_DATA, /* payload bytes: the `used` bytes at the input */
+	FRAME_END,  /* the frame is complete (consumes nothing) */
+};
+
+/* A read buffer: buffered (read as much as fits) or exact (read only the
+ * rest of the current header or payload, like an unbuffered stream). */
+struct net_rbuf {
+	uint8_t *buf;
+	size_t cap, off, end;
+	bool exact;
+};
+
+/* A write buffer, flushed when full (stdio-like: a put larger than the
+ * buffer goes straight to the socket). */
+struct net_wbuf {
+	uint8_t *buf;
+	size_t cap, len;
+};
+
+struct net_trailer {
+	uint64_t msgs, bytes, rx_hash, tx_hash, calls, user_us, sys_us;
+};
+
+/* framing.c */
+void net_put_be32(uint8_t *p, uint32_t v);
+uint32_t net_get_be32(const uint8_t *p);
+void frame_reset(struct frame_rx *f);
+size_t frame_need(const struct frame_rx *f);
+enum frame_ev frame_step(struct frame_rx *f, const uint8_t *p, size_t n,
+			 size_t *used);
+void net_hello_encode(uint8_t out[NET_HELLO_LEN], enum net_kind kind,
+		      uint32_t size, uint64_t count);
+int net_hello_decode(const uint8_t *p, size_t n, enum net_kind *kind,
+		     uint32_t *size, uint64_t *count, char *why, size_t wlen);
+void net_trailer_encode(uint8_t out[NET_TRAILER_LEN], const struct net_trailer *t);
+int net_trailer_decode(const uint8_t *p, size_t n, struct net_trailer *t);
+/* The payload bytes: message i is pattern + i % SLACK (size bytes), its
+ * reply pattern + (7i + 3) % SLACK (2*size bytes). */
+uint8_t *net_pattern(uint32_t size);
+const uint8_t *net_msg(const uint8_t *pattern, uint64_t i);
+const uint8_t *net_reply(const uint8_t *pattern, uint64_t i);
+
+/* io.c: counted I/O.  All return -errno and fill c->why on failure;
+ * -ETIMEDOUT when the peer made no progress for timeout_ms. */
+void net_conn_init(struct net_conn *c, int fd, const struct net_opts *o);
+int net_fail(struct net_conn *c, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+ssize_t nio_send(struct net_conn *c, const void *p, size_t n, int flags);
+int nio_send_all(struct net_conn *c, const void *p, size_t n, int flags);
+int nio_writev_all(struct net_conn *c, struct iovec *iov, int cnt);
+/* bytes read, 0 at EOF, or -errno */
+ssize_t nio_recv(struct net_conn *c, void *p, size_t n);
+/* 1 ready, -ETIMEDOUT, or -errno */
+int nio_poll(struct net_conn *c, short events, short *revents);
+int net_rbuf_init(struct net_rbuf *r, size_t cap, bool exact);
+void net_rbuf_free(struct net_rbuf *r);
+/* Read more (the buffer must be used up): bytes read, 0 at EOF, -errno. */
+ssize_t net_rbuf_fill(struct net_conn *c, struct net_rbuf *r,
+		      const struct frame_rx *f);
+/* Next parser event over the buffered bytes (FRAME_MORE when used up). */
+enum frame_ev net_rbuf_step(struct net_rbuf *r, struct frame_rx *f,
+			    const uint8_t **data, size_t *n);
+/* Read one whole control frame of at most cap bytes into out. */
+int net_read_frame(struct net_conn *c, struct net_rbuf *r, uint8_t *out,
+		   size_t cap, size_t *len, const char *what);
+int net_wbuf_init(struct net_wbuf *w, size_t cap);
+void net_wbuf_free(struct net_wbuf *w);
+int net_wbuf_put(struct net_conn *c, struct net_wbuf *w, const void *p, size_t n);
+int net_wbuf_flush(struct net_conn *c, struct net_wbuf *w);
+/* A header and payload as one frame through w. */
+int net_wbuf_frame(struct net_conn *c, struct net_wbuf *w, const void *p,
+		   uint32_t n);
+
+/* sock.c: setup (not counted). */
+int net_parse_addr(const char *spec, const char *dflt_host, char *host,
+		   size_t hlen, char *port, size_t plen);
+/* A listening socket; *port_out gets the port the kernel chose.  -errno,
+ * why filled. */
+int net_listen(const char *host, const char *port, const struct net_opts *o,
+	       int *port_out, char *why, size_t wlen);
+/* Accept one connection within timeout_ms (< 0: wait forever). */
+int net_accept(int lfd, int timeout_ms, char *peer, size_t plen, char *why,
+	       size_t wlen);
+int net_connect(const char *host, const char *port, const struct net_opts *o,
+		char *why, size_t wlen);
+/* Options of an accepted socket (buffers, timeouts). */
+int net_sock_accepted(int fd, const struct net_opts *o);
+int net_set_nodelay(int fd, bool on);
+int net_set_nonblock(int fd, bool on);
+
+/* modes.c */
+struct net_client;
+struct net_mode {
+	const char *name;
+	enum net_kind kind;
+	bool nodelay;     /* TCP_NODELAY on (unless --nagle) */
+	bool uses_buffer; /* --buffer matters */
+	bool uses_batch;  /* --batch matters */
+	const char *summary;
+	int (*run)(struct net_client *cl);
+};
+const struct net_mode *net_mode_find(const char *name);
+const struct net_mode *net_mode_at(size_t i);
+
+/* client.c: one session from the client's side. */
+struct net_client {
+	struct net_conn conn;
+	const struct net_mode *mode;
+	const struct net_opts *o;
+	const uint8_t *pattern;
+	XXH3_state_t *tx, *rx;  /* payload sent / received */
+	uint64_t sent;          /* messages handed to the kernel */
+	uint64_t done;          /* replies complete (ping-pong) */
+	struct net_rbuf rd;     /* replies and the trailer */
+	struct frame_rx fr;
+	double *rtt_us;         /* per message (ping-pong) */
+	double *t_sent;         /* send time per in-flight slot (pipelined) */
+};
+
+struct net_result {
+	double elapsed_s, user_s, sys_s, srv_user_s, srv_sys_s;
+	long nvcsw, nivcsw;
+	uint64_t msgs, bytes_out, bytes_in, calls, srv_calls;
+	long long segs;
+	double rtt_p50, rtt_p99, rtt_p999; /* us; < 0 when not ping-pong */
+	uint64_t tx_hash;
+	bool verified;
+};
+
+/* Connect to host:port and run one session; fills r.  -errno with why. */
+int net_client_run(const char *host, const char *port,
+		   const struct net_mode *m, const struct net_opts *o,
+		   struct net_result *r, char *why, size_t wlen);
+/* Ping-pong helpers shared by the modes (pingpong.c). */
+int net_reply_event(struct net_client *cl, enum frame_ev ev,
+		    const uint8_t *data, size_t n);
+int net_pingpong_unbuffered(struct net_client *cl);
+int net_pingpong_buffered(struct net_client *cl);
+int net_pingpong_pipelined(struct net_client *cl);
+int net_send_uring(struct net_client *cl);
+
+/* server.c: serve one session on a connected socket. */
+struct net_served {
+	enum net_kind kind;
+	uint32_t size;
+	uint64_t msgs;
+};
+int net_serve(int fd, const struct net_opts *o, struct net_served *s,
+	      char *why, size_t wlen);
+
+/* run.c: a plan of modes x sizes x repetitions, one session each, against
+ * a server thread of this process (host NULL) or a remote --listen. */
+#define NET_MAX_MODES 16
+#define NET_MAX_SIZES 32
+struct results_dir;
+struct net_plan {
+	const struct net_mode *modes[NET_MAX_MODES];
+	size_t nmodes;
+	uint32_t sizes[NET_MAX_SIZES];
+	size_t nsizes;
+	struct net_opts o;     /* o.size is set per run */
+	unsigned reps;
+	const char *host, *port;
+	bool verbose;
+};
+/* Every run becomes a row in res (bench names the rows); prints the table.
+ * Stops at the first failing run: -errno, why filled. */
+int net_run_plan(const struct net_plan *p, struct results_dir *res,
+		 const char *bench, char *why, size_t wlen);
+/* Parse "all" or a comma list of modes / sizes into p.  Print their errors. */
+int net_plan_modes(struct net_plan *p, const char *list);
+int net_plan_sizes(struct net_plan *p, const char *list);
+void net_plan_defaults(struct net_plan *p);
+
+/* stats.c */
+void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);
+double net_tv_s(const struct timeval *tv);
+/* TCP segments with data sent on fd so far (tcpi_data_segs_out), or -1. */
+long long net_segs_out(int fd);
+/* One result row (DESIGN.md "Result rows"); r NULL for a failed run. */
+json_t *net_row(const char *bench, const struct net_mode *m,
+		const struct net_opts *o, unsigned rep,
+		const struct net_result *r, const char *error);
+/* The side-by-side table of the rows' medians, with the ratio of each
+ * mode's messages/s to nodelay at the same size. */
+void net_print_table(FILE *f, json_t *rows);
+
+#endif

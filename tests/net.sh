@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# iostrat net: every mode delivers every byte (sizes 1 B .. 64 KiB, tiny
+# socket buffers, partial reads and writes at every boundary), and a peer
+# that misbehaves gives one clear line and a non-zero exit, never a hang.
+# Loopback only; every peer and run is bounded in count and time.
+. "$(dirname "$0")/lib.sh"
+PEER="python3 $TOP/tests/net_peer.py"
+ALL="nodelay,nagle,buffered,writev,cork,uring,pingpong-unbuffered,pingpong-buffered,pingpong-pipelined"
+
+need_python() { need_cmd python3; }
+
+# start_peer BEHAVIOUR [ARG]: a misbehaving server; sets PORT and PEER_PID
+start_peer() {
+	need_python
+	$PEER "$T/port" "$@" >"$T/peer.log" 2>&1 &
+	PEER_PID=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.1; done
+	[ -s "$T/port" ] || die "peer did not start: $(cat "$T/peer.log")"
+	PORT=$(cat "$T/port")
+	rm -f "$T/port"
+}
+stop_peer() {
+	if [ -n "${PEER_PID:-}" ]; then kill "$PEER_PID" 2>/dev/null || true; fi
+	wait 2>/dev/null || true
+}
+
+# start_server [ARGS]: `iostrat net --listen 127.0.0.1:0 ARGS`; sets PORT, SRV_PID
+start_server() {
+	"$IOSTRAT" net --listen 127.0.0.1:0 "$@" >"$T/srv.out" 2>"$T/srv.err" &
+	SRV_PID=$!
+	for _ in $(seq 100); do grep -q '^listening on' "$T/srv.out" && break; sleep 0.1; done
+	PORT=$(sed -n 's/^listening on .*:\([0-9]*\)$/\1/p' "$T/srv.out")
+	[ -n "$PORT" ] || die "server did not start: $(cat "$T/srv.err")"
+}
+
+# rows DIR: "mode size verified error" per results row
+rows() {
+	python3 -c '
+import json, sys
+for line in open(sys.argv[1] + "/results.jsonl"):
+    r = json.loads(line)
+    print(r["mode"], r["msg_size"], str(r["verified"]).lower(), r["error"] or "-")' "$1"
+}
+
+# every mode and size ran once and verified
+all_verified() {
+	local dir=$1 want=$2 n bad
+	n=$(rows "$dir" | wc -l)
+	[ "$n" -eq "$want" ] || die "expected $want rows, got $n"
+	bad=$(rows "$dir" | grep -v ' true -$' || true)
+	[ -z "$bad" ] || die "not verified: $bad"
+}
+
+every_mode_every_size() {
+	"$IOSTRAT" net --mode all --size 1,12,1000,4097,65536 --count 150 --reps 1 \
+		--out "$T/r" >"$T/out"
+	all_verified "$T/r" 45
+	grep -q '^pingpong-pipelined *65536 .* 1/1$' "$T/out" || die "table: $(tail -3 "$T/out")"
+}
+tiny_socket_buffers() {
+	# 64 KiB messages through ~4 KiB socket buffers: partial sends and reads
+	"$IOSTRAT" net --mode all --size 1,4097,65536 --count 20 --reps 1 \
+		--sndbuf 2k --rcvbuf 2k --batch 8 --buffer 1000 --out "$T/r" >/dev/null
+	all_verified "$T/r" 27
+}
+partial_io_at_every_boundary() {
+	# every read and write capped at 1, 3 and 7 bytes: headers and payloads
+	# split at every offset, buffers smaller than a frame
+	for cap in 1 3 7; do
+		"$IOSTRAT" net --mode all --size 0,5,13 --count 12 --reps 1 --io-max $cap \
+			--batch 3 --buffer 16 --out "$T/r$cap" >/dev/null
+		all_verified "$T/r$cap" 27
+	done
+}
+listen_and_connect() {
+	start_server --timeout 5
+	trap 'kill $SRV_PID 2>/dev/null; true' EXIT
+	"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode "$ALL" --size 12,5000 --count 100 \
+		--reps 2 --out "$T/r" >/dev/null
+	all_verified "$T/r" 36
+	[ "$(grep -c 'messages of' "$T/srv.out")" -eq 36 ] || die "server log: $(cat "$T/srv.out")"
+}
+results_have_the_figures() {
+	"$IOSTRAT" net --mode nodelay,buffered,writev,pingpong-buffered --count 2000 --reps 2 \
+		--batch 50 --out "$T/r" >/dev/null
+	for f in results.jsonl results.csv summary.csv env.json; do [ -s "$T/r/$f" ] || die "no $f"; done
+	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,.*,error,mode,msg_size,count,msgs_s,syscalls_per_msg,' ||
+		die "columns: $(head -1 "$T/r/results.csv")"
+	python3 - "$T/r" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv")))
+by = {r["mode"]: r for r in rows}
+assert len(rows) == 4, rows
+assert all(r["n"] == "2" and r["metric"] == "msgs_s" for r in rows), rows
+calls = {m: float(by[m]["syscalls_per_msg"]) for m in by}
+assert 1.0 <= calls["nodelay"] < 1.01, calls          # one send each (+ the trailer read)
+assert calls["buffered"] < 0.01, calls               # 64 KiB buffer: ~1 send per 4000 messages
+assert 0.019 < calls["writev"] < 0.03, calls          # one writev per 50
+assert 2.0 <= calls["pingpong-buffered"] < 2.01, calls  # a send and a recv each
+for m in by:
+    assert by[m]["verified"] == "true", by[m]
+pp = by["pingpong-buffered"]
+assert 0 < float(pp["rtt_p50_us"]) <= float(pp["rtt_p99_us"]) <= float(pp["rtt_p999_us"]), pp
+assert by["nodelay"]["rtt_p50_us"] == "", by["nodelay"]
+PY
+}
+corrupt_checksum_is_caught() {
+	start_peer bad-trailer
+	trap stop_peer EXIT
+	expect_fail "127.0.0.1:$PORT: nodelay: checksums differ" \
+		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode nodelay --count 50 --reps 1 --out "$T/r"
+	grep -q '"verified":false' "$T/r/results.jsonl" || die "row not marked unverified"
+}
+corrupt_reply_is_caught() {
+	start_peer bad-reply
+	trap stop_peer EXIT
+	expect_fail "pingpong-buffered: reply 1 differs" \
+		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode pingpong-buffered --count 50 --reps 1 --out "$T/r"
+}
+peer_closes_early() {
+	# a peer that reads 100 bytes and closes: every mode says so, no SIGPIPE death
+	for m in nodelay writev uring pingpong-pipelined; do
+		start_peer close-after 100
+		rc=0
+		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode $m --size 1000 --count 100000 \
+			--reps 1 --timeout 5 --out "$T/r$m" >/dev/null 2>"$T/err" || rc=$?
+		stop_peer
+		[ $rc -eq 1 ] || die "$m: exit $rc (141 = killed by SIGPIPE): $(cat "$T/err")"
+		grep -Eq "127.0.0.1:$PORT: $m: .*peer closed the connection.* after [0-9]+ of 100000 messages" "$T/err" ||
+			die "$m: $(cat "$T/err")"
+		[ "$(wc -l <"$T/err")" -eq 1 ] || die "$m: more than one line: $(cat "$T/err")"
+	done
+}
+connection_refused() {
+	need_python
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	expect_fail "127.0.0.1:$port: connect: Connection refused" \
+		"$IOSTRAT" net --connect 127.0.0.1:$port --count 10 --reps 1 --out "$T/r"
+}
+port_in_use() {
+	start_peer hold
+	trap stop_peer EXIT
+	expect_fail "127.0.0.1:$PORT: bind: Address already in use" \
+		timeout 10 "$IOSTRAT" net --listen 127.0.0.1:$PORT --once
+}
+stuck_peer_times_out() {
+	# the peer accepts and never reads: sends block once the buffers fill
+	for m in nodelay uring pingpong-pipelined; do
+		start_peer stuck
+		t0=$(date +%s)
+		expect_fail "127.0.0.1:$PORT: $m: .*peer made no progress for 0.5 s \(--timeout\)" \
+			timeout 20 "$IOSTRAT" net --connect 127.0.0.1:$PORT --mode $m --size 4096 --count 100000 \
+			--sndbuf 4k --timeout 0.5 --reps 1 --out "$T/r$m"
+		stop_peer
+		[ $(( $(date +%s) - t0 )) -le 8 ] || die "$m: took too long to give up"
+	done
+}
+server_sees_client_close_early() {
+	need_python
+	start_server --once --timeout 5
+	$PEER --connect $PORT close-early
+	rc=0; wait $SRV_PID || rc=$?
+	[ $rc -eq 1 ] || die "server exit $rc"
+	grep -q 'peer closed the connection after 3 of 5 messages' "$T/srv.err" || die "$(cat "$T/srv.err")"
+}
+server_times_out_silent_client() {
+	need_python
+	start_server --once --timeout 1
+	$PEER --connect $PORT silent &
+	p=$!
+	rc=0; timeout 15 tail --pid=$SRV_PID -f /dev/null || rc=$?
+	kill $p 2>/dev/null || true
+	[ $rc -eq 0 ] || die "server still running"
+	wait $SRV_PID && die "server exited 0"
+	grep -q 'no progress for 1.0 s' "$T/srv.err" || die "$(cat "$T/srv.err")"
+}
+server_rejects_junk_and_extra() {
+	need_python
+	start_server --once --timeout 5
+	$PEER --connect $PORT junk
+	wait $SRV_PID && die "server accepted junk"
+	grep -q 'not an iostrat net client' "$T/srv.err" || die "$(cat "$T/srv.err")"
+	start_server --once --timeout 5
+	$PEER --connect $PORT extra
+	wait $SRV_PID && die "server accepted extra messages"
+	grep -q 'peer sent more than the 5 messages it announced' "$T/srv.err" || die "$(cat "$T/srv.err")"
+}
+bad_options() {
+	expect_fail "--mode: unknown mode 'bogus'" "$IOSTRAT" net --mode nodelay,bogus
+	expect_fail "--size: bad value '17M'" "$IOSTRAT" net --size 12,17M
+	expect_fail "--count: bad value '0'" "$IOSTRAT" net --count 0
+	expect_fail "--batch: bad value '513'" "$IOSTRAT" net --batch 513
+	expect_fail "--timeout: bad value '-1'" "$IOSTRAT" net --timeout -1
+	expect_fail "--connect: bad address 'localhost'" "$IOSTRAT" net --connect localhost
+	expect_fail "--listen and --connect" "$IOSTRAT" net --listen 1 --connect 127.0.0.1:1
+	expect_fail "--nope: unknown option" "$IOSTRAT" net --nope
+	expect_fail "--count: missing value" "$IOSTRAT" net --count
+}
+
+t every_mode_delivers_every_size_intact every_mode_every_size
+t tiny_socket_buffers_messages_larger_than_them tiny_socket_buffers
+t partial_reads_and_writes_at_every_boundary partial_io_at_every_boundary
+t listen_and_connect_as_two_processes listen_and_connect
+t results_rows_carry_counted_syscalls_and_rtt results_have_the_figures
+t corrupted_stream_fails_the_checksum corrupt_checksum_is_caught
+t corrupted_reply_is_named corrupt_reply_is_caught
+t peer_closing_early_is_an_error_not_sigpipe peer_closes_early
+t connection_refused_is_one_line connection_refused
+t port_in_use_is_one_line port_in_use
+t stuck_peer_times_out stuck_peer_times_out
+t server_reports_client_closing_early server_sees_client_close_early
+t server_times_out_a_silent_client server_times_out_silent_client
+t server_rejects_junk_and_extra_messages server_rejects_junk_and_extra
+t bad_options_are_named bad_options
