@@ -185,6 +185,29 @@ server_rejects_junk_and_extra() {
 	wait $SRV_PID && die "server accepted extra messages"
 	grep -q 'peer sent more than the 5 messages it announced' "$T/srv.err" || die "$(cat "$T/srv.err")"
 }
+profile_section_runs_net() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	dataset=small
+	threads=1,2
+	reps=2
+
+	[net]
+	mode=nodelay,pingpong-pipelined
+	size=12,3000
+	count=300
+	batch=16
+	INI
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>"$T/err" || die "bench: $(cat "$T/err")"
+	all_verified "$T/r" 8
+	[ "$(grep -c ',net,net/' "$T/r/summary.csv")" -eq 4 ] || die "summary: $(cat "$T/r/summary.csv")"
+	grep -q '"bench":"p","kind":"net","config_id":"net/pingpong-pipelined/s3000/n300/b65536/k16"' "$T/r/results.jsonl" ||
+		die "rows: $(head -c 300 "$T/r/results.jsonl")"
+	printf '[net]\nmode=nodelay\nsizes=12\n' >"$T/bad.ini"
+	expect_fail "bad.ini:3: sizes: not a net key" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+	printf '[net-a]\nmode=nodelay,teleport\n' >"$T/bad.ini"
+	expect_fail "bad.ini:2: mode: unknown mode 'teleport'" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+}
 bad_options() {
 	expect_fail "--mode: unknown mode 'bogus'" "$IOSTRAT" net --mode nodelay,bogus
 	expect_fail "--size: bad value '17M'" "$IOSTRAT" net --size 12,17M
@@ -211,4 +234,5 @@ t stuck_peer_times_out stuck_peer_times_out
 t server_reports_client_closing_early server_sees_client_close_early
 t server_times_out_a_silent_client server_times_out_silent_client
 t server_rejects_junk_and_extra_messages server_rejects_junk_and_extra
+t profile_section_runs_net profile_section_runs_net
 t bad_options_are_named bad_options

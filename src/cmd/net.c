@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* iostrat net: buffered network streams over TCP (see src/net/net.h). */
 #include <errno.h>
-#include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,63 +48,10 @@ struct net_args {
 	char host[256], port[16];
 };
 
-static int set_timeout(struct net_args *a, const char *v)
-{
-	double s;
-
-	if (parse_double(v, &s) || s <= 0 || s > 86400) {
-		errorf("--timeout: bad value '%s' (seconds, > 0)", v);
-		return -EINVAL;
-	}
-	a->plan.o.timeout_ms = (int)ceil(s * 1000);
-	return 0;
-}
-
-static int set_sockbuf(const char *opt, const char *v, int *out)
-{
-	uint64_t b;
-	int ret = opt_size(opt, v, 1, 1 << 30, &b);
-
-	*out = (int)b;
-	return ret;
-}
-
 static int set_value(struct net_args *a, const char *key, const char *v)
 {
-	struct net_plan *p = &a->plan;
-	uint64_t u;
-	int ret;
-
-	if (!strcmp(key, "mode"))
-		return net_plan_modes(p, v);
-	if (!strcmp(key, "size"))
-		return net_plan_sizes(p, v);
-	if (!strcmp(key, "count")) {
-		ret = parse_u64(v, &u);
-		if (ret || !u || u > NET_MAX_COUNT) {
-			errorf("--count: bad value '%s' (must be 1..%llu)", v, NET_MAX_COUNT);
-			return -EINVAL;
-		}
-		p->o.count = u;
-		return 0;
-	}
 	if (!strcmp(key, "reps"))
-		return opt_uint("--reps", v, 1, 10000, &p->reps);
-	if (!strcmp(key, "buffer")) {
-		ret = opt_size("--buffer", v, 16, 1 << 30, &u);
-		p->o.buffer = (size_t)u;
-		return ret;
-	}
-	if (!strcmp(key, "batch"))
-		return opt_uint("--batch", v, 1, NET_MAX_BATCH, &p->o.batch);
-	if (!strcmp(key, "timeout"))
-		return set_timeout(a, v);
-	if (!strcmp(key, "sndbuf"))
-		return set_sockbuf("--sndbuf", v, &p->o.sndbuf);
-	if (!strcmp(key, "rcvbuf"))
-		return set_sockbuf("--rcvbuf", v, &p->o.rcvbuf);
-	if (!strcmp(key, "io-max"))
-		return opt_uint("--io-max", v, 1, 1u << 30, &p->o.io_max);
+		return opt_uint("--reps", v, 1, 10000, &a->plan.reps);
 	if (!strcmp(key, "listen"))
 		a->listen = v;
 	else if (!strcmp(key, "connect"))
@@ -114,28 +59,15 @@ static int set_value(struct net_args *a, const char *key, const char *v)
 	else if (!strcmp(key, "out"))
 		a->out = v;
 	else
-		return -ENOENT;
+		return net_opt_set(&a->plan, "--", key, v);
 	return 0;
-}
-
-static bool is_value_key(const char *key)
-{
-	static const char *const keys[] = {
-		"mode", "size", "count", "reps", "buffer", "batch", "timeout",
-		"sndbuf", "rcvbuf", "io-max", "listen", "connect", "out", NULL,
-	};
-
-	for (size_t i = 0; keys[i]; i++)
-		if (!strcmp(keys[i], key))
-			return true;
-	return false;
 }
 
 static int parse_flag(struct net_args *a, const char *key)
 {
-	if (!strcmp(key, "nagle"))
-		a->plan.o.nagle = true;
-	else if (!strcmp(key, "once"))
+	if (net_opt_is_flag(key))
+		return net_opt_set(&a->plan, "--", key, NULL);
+	if (!strcmp(key, "once"))
 		a->once = true;
 	else if (!strcmp(key, "verbose"))
 		a->plan.verbose = true;
@@ -163,15 +95,18 @@ static int parse_args(struct net_args *a, int argc, char **argv)
 		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - arg - 2 : (long)strlen(arg + 2)), arg + 2);
 		if (!eq && !parse_flag(a, key))
 			continue;
-		if (!is_value_key(key)) {
-			errorf("--%s: unknown option (iostrat net --help)", key);
-			return -EINVAL;
-		}
 		if (!eq && i + 1 >= argc) {
-			errorf("--%s: missing value", key);
-			return -EINVAL;
+			ret = -ENOENT;
+			if (net_opt_known(key) || !strcmp(key, "reps") || !strcmp(key, "listen") ||
+			    !strcmp(key, "connect") || !strcmp(key, "out")) {
+				errorf("--%s: missing value", key);
+				return -EINVAL;
+			}
+		} else {
+			ret = set_value(a, key, eq ? eq + 1 : argv[++i]);
 		}
-		ret = set_value(a, key, eq ? eq + 1 : argv[++i]);
+		if (ret == -ENOENT)
+			errorf("--%s: unknown option (iostrat net --help)", key);
 		if (ret)
 			return ret;
 	}
@@ -271,8 +206,6 @@ int cmd_net(int argc, char **argv)
 			net_usage(stdout);
 			return 0;
 		}
-	/* a peer that goes away must be an error message, not a dead process */
-	signal(SIGPIPE, SIG_IGN);
 	net_plan_defaults(&a.plan);
 	if (parse_args(&a, argc, argv))
 		return 2;

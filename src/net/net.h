@@ -242,10 +242,23 @@ struct net_plan {
  * Stops at the first failing run: -errno, why filled. */
 int net_run_plan(const struct net_plan *p, struct results_dir *res,
 		 const char *bench, char *why, size_t wlen);
-/* Parse "all" or a comma list of modes / sizes into p.  Print their errors. */
-int net_plan_modes(struct net_plan *p, const char *list);
-int net_plan_sizes(struct net_plan *p, const char *list);
+/* One session (host NULL: against a server thread on a fresh 127.0.0.1
+ * listener); *row is its result row, with "error" when it failed. */
+int net_run_once(const char *host, const char *port, const struct net_mode *m,
+		 const struct net_opts *o, const char *bench, unsigned rep,
+		 json_t **row, char *why, size_t wlen);
+/* config_id: net/MODE/sSIZE/nCOUNT[/bBUFFER][/kBATCH][/sndbuf=..]... */
+void net_config_id(const struct net_mode *m, const struct net_opts *o,
+		   char *id, size_t len);
+
+/* opts.c: settings by name, for the command line and profile sections.
+ * mode and size take "all" / comma lists.  0, -ENOENT for a key that is
+ * not a net setting, -EINVAL after printing "PREFIXKEY: bad value ...". */
 void net_plan_defaults(struct net_plan *p);
+int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
+		const char *value);
+bool net_opt_is_flag(const char *key);
+bool net_opt_known(const char *key);
 
 /* stats.c */
 void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);

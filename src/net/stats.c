@@ -58,17 +58,24 @@ static json_t *real_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
-static char *config_id(const struct net_mode *m, const struct net_opts *o)
+void net_config_id(const struct net_mode *m, const struct net_opts *o,
+		   char *id, size_t len)
 {
-	static char id[128];
-	int n = snprintf(id, sizeof(id), "net/%s/s%u/n%llu", m->name, o->size,
-			 (unsigned long long)o->count);
+	size_t n = (size_t)snprintf(id, len, "net/%s/s%u/n%llu", m->name, o->size,
+				    (unsigned long long)o->count);
 
-	if (m->uses_buffer)
-		n += snprintf(id + n, sizeof(id) - (size_t)n, "/b%zu", o->buffer);
-	if (m->uses_batch)
-		snprintf(id + n, sizeof(id) - (size_t)n, "/k%u", o->batch);
-	return id;
+	if (m->uses_buffer && n < len)
+		n += (size_t)snprintf(id + n, len - n, "/b%zu", o->buffer);
+	if (m->uses_batch && n < len)
+		n += (size_t)snprintf(id + n, len - n, "/k%u", o->batch);
+	if (o->sndbuf && n < len)
+		n += (size_t)snprintf(id + n, len - n, "/sndbuf=%d", o->sndbuf);
+	if (o->rcvbuf && n < len)
+		n += (size_t)snprintf(id + n, len - n, "/rcvbuf=%d", o->rcvbuf);
+	if (o->nagle && m->nodelay && n < len)
+		n += (size_t)snprintf(id + n, len - n, "/nagle");
+	if (o->io_max && n < len)
+		snprintf(id + n, len - n, "/io_max=%u", o->io_max);
 }
 
 static void set_figures(json_t *row, const struct net_result *r)
@@ -109,7 +116,8 @@ static void own_columns(json_t *row, const struct net_mode *m,
 		"mode", "msg_size", "count", "msgs_s", "syscalls_per_msg",
 		"srv_syscalls_per_msg", "segs_per_msg", "rtt_p50_us",
 		"rtt_p99_us", "rtt_p999_us", "batch", "buffer", "sndbuf",
-		"rcvbuf", "srv_user_s", "srv_sys_s", "metric", NULL,
+		"rcvbuf", "nagle", "io_max", "timeout_s", "srv_user_s",
+		"srv_sys_s", "metric", NULL,
 	};
 
 	for (size_t i = 0; cols[i]; i++)
@@ -121,6 +129,9 @@ static void own_columns(json_t *row, const struct net_mode *m,
 	set(row, "buffer", m->uses_buffer ? json_integer((json_int_t)o->buffer) : json_null());
 	set(row, "sndbuf", o->sndbuf ? json_integer(o->sndbuf) : json_null());
 	set(row, "rcvbuf", o->rcvbuf ? json_integer(o->rcvbuf) : json_null());
+	set(row, "nagle", json_boolean(o->nagle)); /* --nagle */
+	set(row, "io_max", o->io_max ? json_integer(o->io_max) : json_null());
+	set(row, "timeout_s", json_real(o->timeout_ms / 1000.0));
 	set(row, "metric", json_string("msgs_s"));
 }
 
@@ -129,8 +140,10 @@ json_t *net_row(const char *bench, const struct net_mode *m,
 		const struct net_result *r, const char *error)
 {
 	json_t *row = row_new(bench, "net");
+	char id[256];
 
-	set(row, "config_id", json_string(config_id(m, o)));
+	net_config_id(m, o, id, sizeof(id));
+	set(row, "config_id", json_string(id));
 	set(row, "rep", json_integer(rep));
 	set(row, "threads", json_integer(1));
 	if (m->uses_buffer)
@@ -183,14 +196,26 @@ static void cell(FILE *f, int width, const char *fmt, double v)
 		fprintf(f, fmt, width, v);
 }
 
-/* nodelay's median msgs/s at this size and count, or -1. */
+static int int_of(json_t *row, const char *key)
+{
+	return (int)json_integer_value(json_object_get(row, key));
+}
+
+/* nodelay's median msgs/s with this row's size, count and socket
+ * settings, or -1. */
 static double baseline(json_t *rows, json_t *row)
 {
-	char id[128];
+	struct net_opts o = {
+		.size = (uint32_t)int_of(row, "msg_size"),
+		.count = (uint64_t)json_integer_value(json_object_get(row, "count")),
+		.sndbuf = int_of(row, "sndbuf"),
+		.rcvbuf = int_of(row, "rcvbuf"),
+		.io_max = (unsigned)int_of(row, "io_max"),
+		.nagle = json_is_true(json_object_get(row, "nagle")),
+	};
+	char id[256];
 
-	snprintf(id, sizeof(id), "net/nodelay/s%lld/n%lld",
-		 (long long)json_integer_value(json_object_get(row, "msg_size")),
-		 (long long)json_integer_value(json_object_get(row, "count")));
+	net_config_id(net_mode_find("nodelay"), &o, id, sizeof(id));
 	return median_of(rows, id, "msgs_s");
 }
 

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "net" kind: a profile section [net] (or [net-NAME], or kind=net) runs
+ * `iostrat net` configurations.  Keys are the options of iostrat net:
+ *   mode=nodelay,buffered   size=12,1k   count=10000   buffer=64k
+ *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   connect=HOST:PORT
+ * Lists expand into one configuration each (one mode and one size per
+ * configuration); one repetition = one session against a server thread on
+ * 127.0.0.1 (or the iostrat net --listen at connect=).  Keys inherited
+ * from [global] or -D that belong to other kinds (dataset, threads...) are
+ * ignored here; unknown keys written in the section itself are errors.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../net/net.h"
+#include "../util.h"
+#include "bench.h"
+
+struct netp {
+	struct net_plan plan;
+	struct net_opts o;
+	const struct net_mode *m;
+	char host[256], port[16];
+	bool remote;
+};
+
+/* Was kv written inside the section (same file, after its header)? */
+static bool own_key(const struct pconf *c, const struct pkv *kv)
+{
+	const char *a = strrchr(c->where, ':'), *b = strrchr(kv->where, ':');
+
+	if (!a || !b || a - c->where != b - kv->where ||
+	    strncmp(c->where, kv->where, (size_t)(a - c->where)))
+		return false;
+	return atol(b + 1) > atol(a + 1);
+}
+
+static int connect_key(struct netp *np, const struct pkv *kv)
+{
+	if (net_parse_addr(kv->value, NULL, np->host, sizeof(np->host), np->port,
+			   sizeof(np->port))) {
+		errorf("%s: connect: bad address '%s' (HOST:PORT)", kv->where, kv->value);
+		return -EINVAL;
+	}
+	np->remote = true;
+	return 0;
+}
+
+static int one_key(const struct pconf *c, struct netp *np, const struct pkv *kv)
+{
+	char prefix[300];
+	int ret;
+
+	if (profile_engine_key(kv->key))
+		return 0;
+	if (!strcmp(kv->key, "connect"))
+		return connect_key(np, kv);
+	snprintf(prefix, sizeof(prefix), "%s: ", kv->where);
+	ret = net_opt_set(&np->plan, prefix, kv->key, kv->value);
+	if (ret != -ENOENT)
+		return ret;
+	if (!own_key(c, kv))
+		return 0;
+	errorf("%s: %s: not a net key (mode, size, count, buffer, batch, timeout, sndbuf, rcvbuf, nagle, connect)",
+	       kv->where, kv->key);
+	return -EINVAL;
+}
+
+static int apply(const struct pconf *c, struct netp *np)
+{
+	int ret;
+
+	memset(np, 0, sizeof(*np));
+	net_plan_defaults(&np->plan);
+	np->plan.nmodes = 0;
+	for (size_t i = 0; i < c->nkv; i++) {
+		ret = one_key(c, np, &c->kv[i]);
+		if (ret)
+			return ret;
+	}
+	if (!np->plan.nmodes) {
+		errorf("%s: [%s]: needs mode= (one mode or a comma list: mode=nodelay,buffered)",
+		       c->where, c->section);
+		return -EINVAL;
+	}
+	if (np->plan.nmodes > 1) {
+		errorf("%s: [%s]: mode=all works on the command line only; list the modes (mode=nodelay,buffered,...)",
+		       c->where, c->section);
+		return -EINVAL;
+	}
+	np->m = np->plan.modes[0];
+	np->o = np->plan.o;
+	np->o.size = np->plan.sizes[0];
+	return 0;
+}
+
+static int net_check(const struct pconf *c, char *why, size_t len)
+{
+	struct netp np;
+
+	(void)why;
+	(void)len;
+	return apply(c, &np) ? -EINVAL : 0;
+}
+
+static int net_prepare(struct bench_ctx *ctx, struct bench_item *it)
+{
+	struct netp *np = calloc(1, sizeof(*np));
+	double per_msg;
+
+	(void)ctx;
+	if (!np)
+		return -ENOMEM;
+	if (apply(it->pc, np)) {
+		free(np);
+		return -EINVAL;
+	}
+	net_config_id(np->m, &np->o, it->id, sizeof(it->id));
+	snprintf(it->label, sizeof(it->label), "net %s size=%u count=%llu",
+		 np->m->name, np->o.size, (unsigned long long)np->o.count);
+	/* a rough guess for the eta: ~20 us a message and ~1 GB/s */
+	per_msg = (np->m->kind == NET_PINGPONG ? 40e-6 : 10e-6) + np->o.size / 1e9;
+	it->est_s = 0.01 + (double)np->o.count * per_msg;
+	it->priv = np;
+	return 0;
+}
+
+static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row)
+{
+	struct netp *np = it->priv;
+	char why[512];
+	int ret;
+
+	ret = net_run_once(np->remote ? np->host : NULL, np->port, np->m, &np->o,
+			   ctx->name, rep, row, why, sizeof(why));
+	if (ret && !ctx->quiet)
+		errorf("[%s] %s", it->pc->section, why);
+	if (*row) {
+		json_object_set_new(*row, "section", json_string(it->pc->section));
+		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
+	}
+	return ret;
+}
+
+static void net_release(struct bench_item *it)
+{
+	free(it->priv);
+	it->priv = NULL;
+}
+
+const struct bench_kind bench_kind_net = {
+	.name = "net",
+	.check = net_check,
+	.prepare = net_prepare,
+	.rep = net_rep,
+	.release = net_release,
+};

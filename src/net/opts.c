@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+/* The settings of a net run, by name: shared by the command line
+ * (--size 12) and profile sections (size=12), so both take the same
+ * values and report errors alike ("--size: bad value" or
+ * "FILE:LINE: size: bad value"). */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "net.h"
+#include "util.h"
+
+void net_plan_defaults(struct net_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->o.count = 10000;
+	p->o.buffer = 64 << 10;
+	p->o.batch = 64;
+	p->o.timeout_ms = 10000;
+	p->reps = 3;
+	p->sizes[p->nsizes++] = 12; /* "Hello Server" */
+	for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
+		p->modes[p->nmodes++] = m;
+}
+
+static int plan_modes(struct net_plan *p, const char *opt, const char *list)
+{
+	char buf[512], *save = NULL, *tok;
+
+	p->nmodes = 0;
+	if (!strcmp(list, "all")) {
+		for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
+			p->modes[p->nmodes++] = m;
+		return 0;
+	}
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct net_mode *m = net_mode_find(tok);
+
+		if (!m) {
+			errorf("%s: unknown mode '%s' (iostrat net --help lists them)", opt, tok);
+			return -EINVAL;
+		}
+		if (p->nmodes == NET_MAX_MODES) {
+			errorf("%s: more than %d modes", opt, NET_MAX_MODES);
+			return -EINVAL;
+		}
+		p->modes[p->nmodes++] = m;
+	}
+	if (!p->nmodes) {
+		errorf("%s: no mode given", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int plan_sizes(struct net_plan *p, const char *opt, const char *list)
+{
+	char buf[512], *save = NULL, *tok;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	p->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (opt_size(opt, tok, 0, NET_MAX_SIZE, &v))
+			return -EINVAL;
+		if (p->nsizes == NET_MAX_SIZES) {
+			errorf("%s: more than %d sizes", opt, NET_MAX_SIZES);
+			return -EINVAL;
+		}
+		p->sizes[p->nsizes++] = (uint32_t)v;
+	}
+	if (!p->nsizes) {
+		errorf("%s: no size given", opt);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int set_count(struct net_plan *p, const char *opt, const char *v)
+{
+	uint64_t u;
+
+	if (parse_u64(v, &u) || !u || u > NET_MAX_COUNT) {
+		errorf("%s: bad value '%s' (must be 1..%llu)", opt, v, NET_MAX_COUNT);
+		return -EINVAL;
+	}
+	p->o.count = u;
+	return 0;
+}
+
+static int set_timeout(struct net_plan *p, const char *opt, const char *v)
+{
+	double s;
+
+	if (parse_double(v, &s) || s <= 0 || s > 86400) {
+		errorf("%s: bad value '%s' (seconds, > 0)", opt, v);
+		return -EINVAL;
+	}
+	p->o.timeout_ms = (int)ceil(s * 1000);
+	return 0;
+}
+
+static int set_size(const char *opt, const char *v, uint64_t min, uint64_t max,
+		    size_t *out)
+{
+	uint64_t b;
+	int ret = opt_size(opt, v, min, max, &b);
+
+	if (!ret)
+		*out = (size_t)b;
+	return ret;
+}
+
+static int set_bool(const char *opt, const char *v, bool *out)
+{
+	if (!v || !strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") ||
+	    !strcmp(v, "on")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no") ||
+	    !strcmp(v, "off")) {
+		*out = false;
+		return 0;
+	}
+	errorf("%s: bad value '%s' (expected 0 or 1)", opt, v);
+	return -EINVAL;
+}
+
+bool net_opt_known(const char *key)
+{
+	static const char *const keys[] = {
+		"mode", "size", "count", "buffer", "batch", "timeout", "io-max",
+		"io_max", "nagle", "sndbuf", "rcvbuf", NULL,
+	};
+
+	for (size_t i = 0; keys[i]; i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+bool net_opt_is_flag(const char *key)
+{
+	return !strcmp(key, "nagle");
+}
+
+int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
+		const char *v)
+{
+	char opt[320];
+	size_t sb;
+	int ret;
+
+	snprintf(opt, sizeof(opt), "%s%s", prefix, key);
+	if (!strcmp(key, "mode"))
+		return plan_modes(p, opt, v);
+	if (!strcmp(key, "size"))
+		return plan_sizes(p, opt, v);
+	if (!strcmp(key, "count"))
+		return set_count(p, opt, v);
+	if (!strcmp(key, "buffer"))
+		return set_size(opt, v, 16, 1 << 30, &p->o.buffer);
+	if (!strcmp(key, "batch"))
+		return opt_uint(opt, v, 1, NET_MAX_BATCH, &p->o.batch);
+	if (!strcmp(key, "timeout"))
+		return set_timeout(p, opt, v);
+	if (!strcmp(key, "io-max") || !strcmp(key, "io_max"))
+		return opt_uint(opt, v, 1, 1u << 30, &p->o.io_max);
+	if (!strcmp(key, "nagle"))
+		return set_bool(opt, v, &p->o.nagle);
+	if (strcmp(key, "sndbuf") && strcmp(key, "rcvbuf"))
+		return -ENOENT;
+	ret = set_size(opt, v, 1, 1 << 30, &sb);
+	if (!ret)
+		*(strcmp(key, "sndbuf") ? &p->o.rcvbuf : &p->o.sndbuf) = (int)sb;
+	return ret;
+}
