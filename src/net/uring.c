@@ -116,7 +116,8 @@ int net_send_uring(struct net_client *cl)
 
 	ret = io_uring_queue_init(kmax < 8 ? 8 : kmax, &u.ring, 0);
 	if (ret)
-		return net_fail(&cl->conn, ret, "io_uring_queue_init: %s", strerror(-ret));
+		return net_fail(&cl->conn, ret, "io_uring_queue_init: %s%s", strerror(-ret),
+				ret == -EPERM ? " (kernel.io_uring_disabled?)" : "");
 	u.frames = malloc(kmax * u.flen);
 	u.res = calloc(kmax, sizeof(int));
 	if (!u.frames || !u.res)
