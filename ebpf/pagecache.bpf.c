@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: (MIT OR GPL-2.0)
+/*
+ * Page-cache hits and misses of one run (see pagecache.h for the figures).
+ *
+ * Only tracepoints: filemap:mm_filemap_get_pages (a read asked for pages
+ * index..last_index; the event repeats with the remaining range while one
+ * read call walks its folio batches, so only the first of such a run per
+ * thread counts), filemap:mm_filemap_add_to_page_cache (one folio of
+ * 1 << order pages inserted = missed), readahead:* and the mmap fault
+ * events.  As in seeks.bpf.c each event has a tp_btf, a raw_tp and a
+ * classic tracepoint program sharing one body; the loader picks a family.
+ * The classic family has no inode, so it cannot clamp reads to the file
+ * size (read_pages may then exceed what was really there).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "pagecache.h"
+
+/* Filesystem to watch (kernel dev_t encoding), 0 = every filesystem. */
+const volatile __u32 targ_fs_dev = 0;
+/* Count only processes in `pids` (and their children). */
+const volatile __u8 filter_pids = 0;
+const volatile __u32 page_shift = 12;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pc_stats);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);   /* tgid */
+	__type(value, __u8);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);   /* thread id */
+	__type(value, struct pc_thread);
+} threads SEC(".maps");
+
+/* Files the watched processes read, mapped or read ahead: insertions into
+ * them are misses; insertions into other files are writes. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct pc_file);
+	__type(value, __u8);
+} files SEC(".maps");
+
+static __always_inline struct pc_stats *wanted(__u32 dev)
+{
+	__u32 zero = 0;
+
+	if (targ_fs_dev && dev != targ_fs_dev)
+		return 0;
+	if (filter_pids) {
+		__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+		if (!bpf_map_lookup_elem(&pids, &tgid))
+			return 0;
+	}
+	return bpf_map_lookup_elem(&stats, &zero);
+}
+
+static __always_inline void mark_file(__u32 dev, __u64 ino)
+{
+	struct pc_file f = { .ino = ino, .dev = dev };
+	__u8 one = 1;
+
+	if (!bpf_map_lookup_elem(&files, &f))
+		bpf_map_update_elem(&files, &f, &one, BPF_ANY);
+}
+
+static __always_inline struct pc_thread *thread_of(void)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct pc_thread zero = {}, *t = bpf_map_lookup_elem(&threads, &tid);
+
+	if (t)
+		return t;
+	bpf_map_update_elem(&threads, &tid, &zero, BPF_ANY);
+	return bpf_map_lookup_elem(&threads, &tid);
+}
+
+/* Pages index..last, cut at the end of a file of isize bytes (isize < 0:
+ * unknown). */
+static __always_inline __u64 clamp_pages(struct pc_stats *st, __u64 index,
+					 __u64 last, __s64 isize)
+{
+	__u64 end;
+
+	if (last < index)
+		return 0;
+	if (isize < 0)
+		return last - index + 1;
+	end = ((__u64)isize + (1ULL << page_shift) - 1) >> page_shift;
+	if (index >= end) {
+		st->past_eof += last - index + 1;
+		return 0;
+	}
+	if (last >= end) {
+		st->past_eof += last - end + 1;
+		last = end - 1;
+	}
+	return last - index + 1;
+}
+
+static __always_inline int on_get_pages(__u32 dev, __u64 ino, __u64 index,
+					__u64 last, __s64 isize)
+{
+	struct pc_stats *st = wanted(dev);
+	struct pc_thread *t;
+
+	if (!st)
+		return 0;
+	t = thread_of();
+	if (!t)
+		return 0;
+	/* The same read call asking again for the rest of its range. */
+	if (t->gp_dev == dev && t->gp_ino == ino && t->gp_last == last &&
+	    index > t->gp_index && index <= last) {
+		t->gp_index = index;
+		return 0;
+	}
+	t->gp_dev = dev;
+	t->gp_ino = ino;
+	t->gp_index = index;
+	t->gp_last = last;
+	mark_file(dev, ino);
+	st->read_calls++;
+	st->read_pages += clamp_pages(st, index, last, isize);
+	return 0;
+}
+
+static __always_inline int on_map_pages(__u32 dev, __u64 ino, __u64 index,
+					__u64 last, __s64 isize)
+{
+	struct pc_stats *st = wanted(dev);
+
+	if (!st)
+		return 0;
+	mark_file(dev, ino);
+	st->mmap_pages += clamp_pages(st, index, last, isize);
+	return 0;
+}
+
+static __always_inline int on_fault(__u32 dev, __u64 ino)
+{
+	struct pc_stats *st = wanted(dev);
+
+	if (!st)
+		return 0;
+	mark_file(dev, ino);
+	st->mmap_faults++;
+	return 0;
+}
+
+static __always_inline int on_add(__u32 dev, __u64 ino, __u32 order)
+{
+	struct pc_stats *st = wanted(dev);
+	struct pc_file f = { .ino = ino, .dev = dev };
+	__u64 pages = 1ULL << (order & 31);
+
+	if (!st)
+		return 0;
+	if (bpf_map_lookup_elem(&files, &f)) {
+		st->added += pages;
+		st->add_events++;
+	} else {
+		st->added_other += pages;
+	}
+	return 0;
+}
+
+static __always_inline int on_ra(__u32 dev, __u64 ino, int async)
+{
+	struct pc_stats *st = wanted(dev);
+
+	if (!st)
+		return 0;
+	mark_file(dev, ino);
+	if (async)
+		st->ra_async++;
+	else
+		st->ra_sync++;
+	return 0;
+}
+
+/* A readahead window of size pages from index (page_cache_ra_order). */
+static __always_inline int on_ra_order(__u32 dev, __u64 ino, __u64 index,
+				       __u64 size, __s64 isize)
+{
+	struct pc_stats *st = wanted(dev);
+	struct pc_thread *t;
+	__u64 end;
+
+	if (!st)
+		return 0;
+	mark_file(dev, ino);
+	/* the window may reach past the end of the file: nothing read there */
+	end = isize < 0 ? index + size :
+		((__u64)isize + (1ULL << page_shift) - 1) >> page_shift;
+	if (end > index + size)
+		end = index + size;
+	if (end > index)
+		st->ra_pages += end - index;
+	t = thread_of();
+	if (t) {
+		t->ra_dev = dev;
+		t->ra_ino = ino;
+		t->ra_start = index;
+		t->ra_end = index + size;
+	}
+	return 0;
+}
+
+/* The page-by-page readahead: alone (random reads, fadvise) or as the
+ * fallback of the window just counted by on_ra_order. */
+static __always_inline int on_ra_unbounded(__u32 dev, __u64 ino, __u64 index,
+					   __u64 nr)
+{
+	struct pc_stats *st = wanted(dev);
+	struct pc_thread *t;
+
+	if (!st)
+		return 0;
+	mark_file(dev, ino);
+	t = thread_of();
+	if (t && t->ra_dev == dev && t->ra_ino == ino && index >= t->ra_start &&
+	    index < t->ra_end)
+		return 0;
+	st->ra_pages += nr;
+	return 0;
+}
+
+static __always_inline int on_fork(__u32 child)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 one = 1;
+
+	if (filter_pids && bpf_map_lookup_elem(&pids, &tgid))
+		bpf_map_update_elem(&pids, &child, &one, BPF_ANY);
+	return 0;
+}
+
+/* ---- kernel structures (tp_btf and raw_tp) ------------------------------ */
+
+static __always_inline __u32 inode_dev(struct inode *inode)
+{
+	return BPF_CORE_READ(inode, i_sb, s_dev);
+}
+
+static __always_inline int map_get_pages(struct address_space *mapping,
+					 unsigned long index, unsigned long last)
+{
+	struct inode *inode = BPF_CORE_READ(mapping, host);
+
+	return on_get_pages(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
+			    last, BPF_CORE_READ(inode, i_size));
+}
+
+static __always_inline int map_map_pages(struct address_space *mapping,
+					 unsigned long index, unsigned long last)
+{
+	struct inode *inode = BPF_CORE_READ(mapping, host);
+
+	return on_map_pages(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
+			    last, BPF_CORE_READ(inode, i_size));
+}
+
+static __always_inline int map_fault(struct address_space *mapping)
+{
+	struct inode *inode = BPF_CORE_READ(mapping, host);
+
+	return on_fault(inode_dev(inode), BPF_CORE_READ(inode, i_ino));
+}
+
+static __always_inline __u32 folio_order_of(struct folio *folio)
+{
+	unsigned long flags = 0, flags1 = 0;
+
+	/* flags is a plain word or a one-word struct, depending on the kernel */
+	bpf_core_read(&flags, sizeof(flags), &folio->flags);
+	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
+		return 0;
+	if (!bpf_core_field_exists(folio->_flags_1))
+		return 0;
+	flags1 = BPF_CORE_READ(folio, _flags_1);
+	return flags1 & 0xff;
+}
+
+static __always_inline int folio_add(struct folio *folio)
+{
+	struct inode *inode = BPF_CORE_READ(folio, mapping, host);
+
+	return on_add(inode_dev(inode), BPF_CORE_READ(inode, i_ino),
+		      folio_order_of(folio));
+}
+
+static __always_inline int inode_ra(struct inode *inode, int async)
+{
+	return on_ra(inode_dev(inode), BPF_CORE_READ(inode, i_ino), async);
+}
+
+static __always_inline int inode_ra_order(struct inode *inode, unsigned long index,
+					  struct file_ra_state *ra)
+{
+	return on_ra_order(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
+			   BPF_CORE_READ(ra, size), BPF_CORE_READ(inode, i_size));
+}
+
+static __always_inline int inode_ra_unbounded(struct inode *inode,
+					      unsigned long index, unsigned long nr)
+{
+	return on_ra_unbounded(inode_dev(inode), BPF_CORE_READ(inode, i_ino),
+			       index, nr);
+}
+
+/* One program per event and family; the bodies above do the work. */
+#define PC_TYPED(fam, sec)                                                    \
+SEC(sec "/mm_filemap_get_pages")                                             \
+int BPF_PROG(fam##_get_pages, struct address_space *m, unsigned long i,      \
+	     unsigned long l)                                                \
+{ return map_get_pages(m, i, l); }                                           \
+SEC(sec "/mm_filemap_map_pages")                                             \
+int BPF_PROG(fam##_map_pages, struct address_space *m, unsigned long i,      \
+	     unsigned long l)                                                \
+{ return map_map_pages(m, i, l); }                                           \
+SEC(sec "/mm_filemap_fault")                                                 \
+int BPF_PROG(fam##_fault, struct address_space *m, unsigned long i)          \
+{ return map_fault(m); }                                                     \
+SEC(sec "/mm_filemap_add_to_page_cache")                                     \
+int BPF_PROG(fam##_add, struct folio *f)                                     \
+{ return folio_add(f); }                                                     \
+SEC(sec "/page_cache_sync_ra")                                               \
+int BPF_PROG(fam##_sync_ra, struct inode *n, unsigned long i,                \
+	     struct file_ra_state *ra, unsigned long req)                    \
+{ return inode_ra(n, 0); }                                                   \
+SEC(sec "/page_cache_async_ra")                                              \
+int BPF_PROG(fam##_async_ra, struct inode *n, unsigned long i,               \
+	     struct file_ra_state *ra, unsigned long req)                    \
+{ return inode_ra(n, 1); }                                                   \
+SEC(sec "/page_cache_ra_order")                                              \
+int BPF_PROG(fam##_ra_order, struct inode *n, unsigned long i,               \
+	     struct file_ra_state *ra)                                       \
+{ return inode_ra_order(n, i, ra); }                                         \
+SEC(sec "/page_cache_ra_unbounded")                                          \
+int BPF_PROG(fam##_ra_unbounded, struct inode *n, unsigned long i,           \
+	     unsigned long nr, unsigned long la)                             \
+{ return inode_ra_unbounded(n, i, nr); }                                     \
+SEC(sec "/sched_process_fork")                                               \
+int BPF_PROG(fam##_fork, struct task_struct *parent, struct task_struct *c)  \
+{ return on_fork(BPF_CORE_READ(c, pid)); }
+
+PC_TYPED(btf, "tp_btf")
+PC_TYPED(raw, "raw_tp")
+
+/* ---- classic tracepoints ------------------------------------------------ */
+
+SEC("tracepoint/filemap/mm_filemap_get_pages")
+int tp_get_pages(struct trace_event_raw_mm_filemap_op_page_cache_range *ctx)
+{
+	return on_get_pages(ctx->s_dev, ctx->i_ino, ctx->index, ctx->last_index, -1);
+}
+
+SEC("tracepoint/filemap/mm_filemap_map_pages")
+int tp_map_pages(struct trace_event_raw_mm_filemap_op_page_cache_range *ctx)
+{
+	return on_map_pages(ctx->s_dev, ctx->i_ino, ctx->index, ctx->last_index, -1);
+}
+
+SEC("tracepoint/filemap/mm_filemap_fault")
+int tp_fault(struct trace_event_raw_mm_filemap_fault *ctx)
+{
+	return on_fault(ctx->s_dev, ctx->i_ino);
+}
+
+SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
+int tp_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
+{
+	return on_add(ctx->s_dev, ctx->i_ino, ctx->order);
+}
+
+SEC("tracepoint/readahead/page_cache_sync_ra")
+int tp_sync_ra(struct trace_event_raw_page_cache_ra_op *ctx)
+{
+	return on_ra(ctx->s_dev, ctx->i_ino, 0);
+}
+
+SEC("tracepoint/readahead/page_cache_async_ra")
+int tp_async_ra(struct trace_event_raw_page_cache_ra_op *ctx)
+{
+	return on_ra(ctx->s_dev, ctx->i_ino, 1);
+}
+
+SEC("tracepoint/readahead/page_cache_ra_order")
+int tp_ra_order(struct trace_event_raw_page_cache_ra_order *ctx)
+{
+	return on_ra_order(ctx->s_dev, ctx->i_ino, ctx->index, ctx->size, -1);
+}
+
+SEC("tracepoint/readahead/page_cache_ra_unbounded")
+int tp_ra_unbounded(struct trace_event_raw_page_cache_ra_unbounded *ctx)
+{
+	return on_ra_unbounded(ctx->s_dev, ctx->i_ino, ctx->index, ctx->nr_to_read);
+}
+
+SEC("tracepoint/sched/sched_process_fork")
+int tp_fork(struct trace_event_raw_sched_process_fork *ctx)
+{
+	return on_fork(ctx->child_pid);
+}
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";

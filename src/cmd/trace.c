@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * iostrat trace [-d DEV] [--all] -- CMD [ARGS...]
+ *
+ * Runs CMD under the block-layer and page-cache probes and prints their
+ * histograms: biopattern + biolatency + cachestat in one, on tracepoints.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../commands.h"
+#include "../trace/trace.h"
+#include "../util.h"
+
+static void trace_usage(FILE *f)
+{
+	fputs("usage: iostrat trace [-d DEV] [--all] [-o FILE] -- CMD [ARGS...]\n\n"
+	      "Run CMD under the eBPF probes (root) and print what the kernel did:\n"
+	      "block requests (seek distance, sizes, latency, queue depth,\n"
+	      "sequential share) and page-cache hits, misses and readahead.\n\n"
+	      "  -d DEV   only this disk: loop0, /dev/vda, or a path (its disk,\n"
+	      "           and page-cache events of its filesystem only)\n"
+	      "  --all    page cache of every process, not only CMD and its children\n"
+	      "  --json   the figures as one JSON object (the names of result rows)\n"
+	      "  -o FILE  write the report to FILE (default: standard error, so\n"
+	      "           CMD's own output stays clean)\n", f);
+}
+
+struct trace_args {
+	struct tracer_filter f;
+	const char *dev, *out;
+	bool json;
+	char **cmd;
+};
+
+static int parse(int argc, char **argv, struct trace_args *a)
+{
+	int i;
+
+	a->f.pids = true;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--device")) {
+			if (i + 1 >= argc) {
+				errorf("%s: missing value", argv[i]);
+				return -EINVAL;
+			}
+			a->dev = argv[++i];
+		} else if (!strcmp(argv[i], "-o")) {
+			if (i + 1 >= argc) {
+				errorf("%s: missing value", argv[i]);
+				return -EINVAL;
+			}
+			a->out = argv[++i];
+		} else if (!strcmp(argv[i], "--json")) {
+			a->json = true;
+		} else if (!strcmp(argv[i], "--all")) {
+			a->f.pids = false;
+		} else if (argv[i][0] == '-') {
+			errorf("trace: %s: unknown option (iostrat trace --help)", argv[i]);
+			return -EINVAL;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		errorf("trace: no command to run (iostrat trace -- CMD ...)");
+		return -EINVAL;
+	}
+	a->cmd = argv + i;
+	return 0;
+}
+
+static int resolve_dev(struct trace_args *a)
+{
+	char disk[64];
+	uint32_t fs;
+	int ret;
+
+	if (!a->dev)
+		return 0;
+	if (strchr(a->dev, '/') && strncmp(a->dev, "/dev/", 5) &&
+	    !trace_dev_of_path(a->dev, &a->f.disk_dev, &fs, disk, sizeof(disk))) {
+		a->f.fs_dev = fs;
+		return 0;
+	}
+	ret = trace_dev_of_disk(a->dev, &a->f.disk_dev, disk, sizeof(disk));
+	if (ret)
+		errorf("%s: not a disk (%s)", a->dev, strerror(-ret));
+	return ret;
+}
+
+/* Fork CMD held on a pipe until the probes watch its pid. */
+static pid_t spawn_held(char **cmd, int *go)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(p[0]);
+		close(p[1]);
+		return err;
+	}
+	if (pid == 0) {
+		char c;
+
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "%s: %s: %s\n", progname, cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+static void print_json(FILE *f, struct tracer *t, const struct seek_entry *e,
+		       size_t n, const struct pc_stats *pc, int status, double secs)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "exit_status", json_integer(WIFEXITED(status) ?
+			    WEXITSTATUS(status) : 128 + WTERMSIG(status)));
+	json_object_set_new(o, "elapsed_s", json_real(secs));
+	trace_fill_row(o, t, e, n, pc);
+	json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fputc('\n', f);
+	json_decref(o);
+}
+
+static int report(struct tracer *t, int status, double secs, char **cmd,
+		  const char *out, bool json)
+{
+	FILE *f = stderr;
+	struct seek_entry *e = NULL;
+	struct pc_stats pc;
+	size_t n = 0;
+	int ret;
+
+	ret = tracer_read_seeks(t, &e, &n);
+	if (!ret)
+		ret = tracer_read_pc(t, &pc);
+	if (ret) {
+		free(e);
+		return error_errno(ret, "trace", "reading the probes");
+	}
+	if (out && !(f = fopen(out, "w"))) {
+		free(e);
+		return error_errno(-errno, out, "writing the report");
+	}
+	if (json) {
+		print_json(f, t, e, n, &pc, status, secs);
+	} else {
+		fprintf(f, "iostrat trace: %s ", cmd[0]);
+		if (WIFSIGNALED(status))
+			fprintf(f, "killed by signal %d", WTERMSIG(status));
+		else
+			fprintf(f, "exited %d", WEXITSTATUS(status));
+		fprintf(f, " after %.2f s\n\n", secs);
+		trace_print(f, t, e, n, &pc);
+	}
+	free(e);
+	if (f != stderr && fclose(f))
+		return error_errno(-errno, out, "writing the report");
+	return 0;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a = { 0 };
+	struct tracer t;
+	char why[256];
+	int go = -1, status = 0, ret;
+	double t0;
+	pid_t pid;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			trace_usage(stdout);
+			return 0;
+		}
+	if (parse(argc, argv, &a))
+		return 2;
+	if (resolve_dev(&a))
+		return 2;
+	ret = tracer_load(&t, &a.f, why, sizeof(why));
+	if (ret) {
+		errorf("trace: eBPF probes unavailable, %s", why);
+		return 1;
+	}
+	pid = spawn_held(a.cmd, &go);
+	if (pid < 0) {
+		tracer_unload(&t);
+		error_errno(pid, a.cmd[0], "starting");
+		return 1;
+	}
+	ret = tracer_reset(&t);
+	if (!ret)
+		ret = tracer_watch_pid(&t, pid);
+	if (ret) {
+		kill(pid, SIGKILL);
+		close(go);
+		waitpid(pid, NULL, 0);
+		tracer_unload(&t);
+		error_errno(ret, "trace", "setting up the probes");
+		return 1;
+	}
+	signal(SIGINT, SIG_IGN); /* ^C goes to CMD; we still report */
+	t0 = now_mono();
+	if (write(go, "g", 1) != 1)
+		kill(pid, SIGKILL);
+	close(go);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	ret = report(&t, status, now_mono() - t0, a.cmd, a.out, a.json);
+	tracer_unload(&t);
+	if (ret)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# eBPF probes: `iostrat trace`, `iostrat run --trace`.
+# Figures are checked on a fresh ext4 on a loop device (direct I/O, so the
+# requests reach the loop device's own queue) against independent sources:
+# the file's page count and the cachestat() syscall (bpftrace in
+# trace-bpftrace.sh).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace.inc"
+
+cold_sequential_read_is_sequential() {
+	setup_fs
+	trap cleanup_loop EXIT
+	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- cat "$F" >/dev/null
+	check "$T/r.json" 'blk_read_reqs > 10 and seq_pct_read >= 90'
+}
+
+fio_random_reads_are_random() {
+	need_cmd fio
+	setup_fs
+	trap cleanup_loop EXIT
+	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- fio --name=rr \
+		--filename="$F" --rw=randread --bs=4k --size=64m --io_size=4m \
+		--ioengine=psync --randseed=7 --output=/dev/null
+	check "$T/r.json" 'blk_read_reqs >= 1000 and seq_pct_read <= 10'
+	check "$T/r.json" 'req_p50_kb == 4'
+}
+
+# One cold and one warm read, checked against cachestat before and after.
+# Returns 75 when cachestat shows someone else evicting the file meanwhile
+# (a drop_caches by a concurrent test): the figures are then not ours.
+cold_warm_once() {
+	local b0 a0 a1
+	evict "$F"
+	b0=$(cachestat "$F")
+	"$IOSTRAT" trace --json -d "$T/m" -o "$T/cold.json" -- cat "$F" >/dev/null
+	a0=$(cachestat "$F")
+	"$IOSTRAT" trace --json -d "$T/m" -o "$T/warm.json" -- cat "$F" >/dev/null
+	a1=$(cachestat "$F")
+	echo "cachestat: cold $b0 -> $a0, warm $a0 -> $a1; pages $PAGES"
+	[ "$b0" -le $((PAGES / 100)) ] || die "not cold before: $b0 pages cached"
+	[ "$a0" -ge $((PAGES * 95 / 100)) ] && [ "$a1" -ge "$a0" ] || return 75
+	# cold: every page missed, and cachestat saw them arrive
+	check "$T/cold.json" "abs(pc_misses - $PAGES) <= $PAGES * 0.05"
+	check "$T/cold.json" "abs(pc_misses - ($a0 - $b0)) <= $PAGES * 0.05"
+	check "$T/cold.json" 'pc_hit_ratio < 0.05'
+	# warm: nothing new in the cache, nearly everything a hit
+	check "$T/warm.json" "abs(pc_misses - ($a1 - $a0)) <= $PAGES * 0.05"
+	check "$T/warm.json" 'pc_hit_ratio > 0.95'
+	check "$T/warm.json" "abs(pc_requested - $PAGES) <= $PAGES * 0.05"
+}
+
+cold_then_warm_hits_match_cachestat() {
+	setup_fs
+	trap cleanup_loop EXIT
+	local try rc
+	for try in 1 2 3; do
+		rc=0
+		cold_warm_once || rc=$?
+		[ "$rc" -eq 75 ] || return "$rc"
+		echo "file evicted by someone else during the reads; again"
+	done
+	die "the file kept being evicted during the reads (concurrent drop_caches?)"
+}
+
+every_attach_mode_loads() {
+	need_probes
+	local m
+	for m in tp_btf raw_tp tracepoint; do
+		IOSTRAT_TRACE_MODE=$m "$IOSTRAT" trace --json -o "$T/$m.json" -- \
+			cat /etc/hostname >/dev/null 2>"$T/$m.err" &
+	done
+	wait
+	for m in tp_btf raw_tp tracepoint; do
+		[ -s "$T/$m.json" ] || die "$m: $(cat "$T/$m.err")"
+		check "$T/$m.json" "trace_mode == '$m' and pc_read_calls >= 1"
+	done
+}
+
+trace_reports_and_passes_exit_status() {
+	need_probes
+	"$IOSTRAT" trace -- cat /etc/hostname >/dev/null 2>"$T/r.txt"
+	grep -q 'block layer' "$T/r.txt" || die "no block view: $(cat "$T/r.txt")"
+	grep -q 'hit ratio' "$T/r.txt" || die "no page-cache view: $(cat "$T/r.txt")"
+	rc=0
+	"$IOSTRAT" trace -o "$T/r2.txt" -- sh -c 'exit 3' || rc=$?
+	[ "$rc" -eq 3 ] || die "exit status $rc, expected the command's 3"
+	expect_fail 'no command' "$IOSTRAT" trace
+	expect_fail 'not a disk' "$IOSTRAT" trace -d nosuchdisk -- true
+}
+
+run_trace_rows_carry_figures() {
+	setup_fs
+	trap cleanup_loop EXIT
+	"$IOSTRAT" gen "$T/m/in" --files 4 --lines 20000 --width 100 >/dev/null
+	sync
+	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
+		--trace --json >"$T/rows" 2>"$T/err"
+	[ ! -s "$T/err" ] || die "stderr: $(cat "$T/err")"
+	python3 - "$T/rows" <<'EOF' || die "bad rows: $(cat "$T/rows")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 2
+for r in rows:
+    assert r["traced"] is True, r
+    for k in ("seq_pct", "pc_hits", "pc_misses", "pc_hit_ratio", "ra_pages",
+              "req_p50_kb", "lat_p50_us", "lat_p99_us"):
+        assert r[k] is not None, k
+    pages = r["bytes_in"] / 4096
+    # each repetition starts cold and is reset: the inputs miss once
+    assert abs(r["pc_misses"] - pages) <= pages * 0.05 + 4, r
+    assert r["pc_hit_ratio"] < 0.05, r
+    assert r["blk_read_reqs"] > 0, r
+EOF
+	"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
+		--trace --json >"$T/rows"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0, r' "$T/rows" ||
+		die "warm row: $(cat "$T/rows")"
+}
+
+unprivileged_run_warns_once() {
+	need_root
+	need_cmd setpriv
+	id nobody >/dev/null 2>&1 || skip "no user nobody"
+	chmod 755 "$T"
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 100 --width 50 >/dev/null
+	mkdir "$T/out" && chmod 777 "$T/out"
+	local as_nobody=(setpriv --reuid=nobody --regid=nogroup --clear-groups
+			 --inh-caps=-all)
+	"${as_nobody[@]}" true 2>/dev/null || skip "setpriv cannot drop to nobody"
+	"${as_nobody[@]}" "$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 2 \
+		--cache asis --trace --json >"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "expected one warning: $(cat "$T/err")"
+	grep -q 'warning: --trace: .*not permitted.*traced=false' "$T/err" ||
+		die "unclear warning: $(cat "$T/err")"
+	python3 -c '
+import json,sys
+rows=[json.loads(l) for l in open(sys.argv[1])]
+assert len(rows)==2 and all(r["traced"] is False and r["pc_hits"] is None for r in rows), rows' "$T/rows" ||
+		die "rows: $(cat "$T/rows")"
+	expect_fail 'not permitted' "${as_nobody[@]}" "$IOSTRAT" trace -- true
+}
+
+t cold_sequential_read_is_sequential cold_sequential_read_is_sequential
+t fio_random_reads_are_random fio_random_reads_are_random
+t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
+t every_attach_mode_loads every_attach_mode_loads
+t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
+t run_trace_rows_carry_figures run_trace_rows_carry_figures
+t unprivileged_run_warns_once unprivileged_run_warns_once
