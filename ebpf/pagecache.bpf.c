@@ -23,6 +23,8 @@
 const volatile __u32 targ_fs_dev = 0;
 /* Count only processes in `pids` (and their children). */
 const volatile __u8 filter_pids = 0;
+/* Count only the files in `watch` (iostrat run: the input files). */
+const volatile __u8 filter_files = 0;
 const volatile __u32 page_shift = 12;
 
 struct {
@@ -55,6 +57,13 @@ struct {
 	__type(value, __u8);
 } files SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PC_WATCH_MAX);
+	__type(key, struct pc_file);
+	__type(value, __u8);
+} watch SEC(".maps");
+
 static __always_inline struct pc_stats *wanted(__u32 dev)
 {
 	__u32 zero = 0;
@@ -68,6 +77,16 @@ static __always_inline struct pc_stats *wanted(__u32 dev)
 			return 0;
 	}
 	return bpf_map_lookup_elem(&stats, &zero);
+}
+
+/* wanted() and, when asked, one of the watched files */
+static __always_inline struct pc_stats *wanted_file(__u32 dev, __u64 ino)
+{
+	struct pc_file f = { .ino = ino, .dev = dev };
+
+	if (filter_files && !bpf_map_lookup_elem(&watch, &f))
+		return 0;
+	return wanted(dev);
 }
 
 static __always_inline void mark_file(__u32 dev, __u64 ino)
@@ -116,7 +135,7 @@ static __always_inline __u64 clamp_pages(struct pc_stats *st, __u64 index,
 static __always_inline int on_get_pages(__u32 dev, __u64 ino, __u64 index,
 					__u64 last, __s64 isize)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 	struct pc_thread *t;
 
 	if (!st)
@@ -143,7 +162,7 @@ static __always_inline int on_get_pages(__u32 dev, __u64 ino, __u64 index,
 static __always_inline int on_map_pages(__u32 dev, __u64 ino, __u64 index,
 					__u64 last, __s64 isize)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 
 	if (!st)
 		return 0;
@@ -154,7 +173,7 @@ static __always_inline int on_map_pages(__u32 dev, __u64 ino, __u64 index,
 
 static __always_inline int on_fault(__u32 dev, __u64 ino)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 
 	if (!st)
 		return 0;
@@ -165,7 +184,7 @@ static __always_inline int on_fault(__u32 dev, __u64 ino)
 
 static __always_inline int on_add(__u32 dev, __u64 ino, __u32 order)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 	struct pc_file f = { .ino = ino, .dev = dev };
 	__u64 pages = 1ULL << (order & 31);
 
@@ -182,7 +201,7 @@ static __always_inline int on_add(__u32 dev, __u64 ino, __u32 order)
 
 static __always_inline int on_ra(__u32 dev, __u64 ino, int async)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 
 	if (!st)
 		return 0;
@@ -198,7 +217,7 @@ static __always_inline int on_ra(__u32 dev, __u64 ino, int async)
 static __always_inline int on_ra_order(__u32 dev, __u64 ino, __u64 index,
 				       __u64 size, __s64 isize)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 	struct pc_thread *t;
 	__u64 end;
 
@@ -227,7 +246,7 @@ static __always_inline int on_ra_order(__u32 dev, __u64 ino, __u64 index,
 static __always_inline int on_ra_unbounded(__u32 dev, __u64 ino, __u64 index,
 					   __u64 nr)
 {
-	struct pc_stats *st = wanted(dev);
+	struct pc_stats *st = wanted_file(dev, ino);
 	struct pc_thread *t;
 
 	if (!st)

@@ -31,6 +31,8 @@ struct pc_stats {
 	__u64 mmap_pages;     /* pages in fault-around ranges */
 };
 
+#define PC_WATCH_MAX 65536 /* files iostrat run can restrict counting to */
+
 struct pc_file {
 	__u64 ino;
 	__u32 dev, pad;      /* filesystem dev_t, kernel encoding */

@@ -117,6 +117,26 @@ EOF
 		die "warm row: $(cat "$T/rows")"
 }
 
+bench_trace_reuses_probes_per_rep() {
+	setup_fs
+	trap cleanup_loop EXIT
+	"$IOSTRAT" bench --help >/dev/null 2>&1 || skip "no iostrat bench"
+	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
+	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
+		--data "$T/m/data" >"$T/out" 2>&1) || die "bench: $(tail -n 3 "$T/out")"
+	python3 - "$T/m/res/results.jsonl" <<'EOF' || die "rows: $(cat "$T/m/res/results.jsonl")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert len(rows) == 6, len(rows)
+for r in rows:
+    pages = r["bytes_in"] / 4096
+    assert r["traced"] is True, r
+    # reset between repetitions, counted for the inputs only
+    assert abs(r["pc_misses"] - pages) <= pages * 0.05 + 4, r
+    assert r["pc_hit_ratio"] < 0.05 and r["mmap_pages"] == 0, r
+EOF
+}
+
 unprivileged_run_warns_once() {
 	need_root
 	need_cmd setpriv
@@ -146,4 +166,5 @@ t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
 t every_attach_mode_loads every_attach_mode_loads
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
+t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep
 t unprivileged_run_warns_once unprivileged_run_warns_once

@@ -160,7 +160,8 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 	set(row, "pc_requested", u64(s.pc_requested));
 	set(row, "pc_read_calls", u64(pc->read_calls));
 	set(row, "pc_past_eof", u64(pc->past_eof));
-	set(row, "pc_write_pages", u64(pc->added_other));
+	if (!t->filter.files) /* else only the inputs are watched: always 0 */
+		set(row, "pc_write_pages", u64(pc->added_other));
 	set(row, "ra_sync", u64(pc->ra_sync));
 	set(row, "ra_async", u64(pc->ra_async));
 	set(row, "mmap_faults", u64(pc->mmap_faults));

@@ -5,6 +5,8 @@
  * repetition, reset before each repetition, and read into its row.
  */
 #include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +49,60 @@ static void hook_after(void *arg, json_t *row)
 	free(e);
 }
 
+/*
+ * Callers may open and close the tracer around every repetition (iostrat
+ * bench does).  Loading means the kernel verifies every program, a good
+ * fraction of a second; so tracer_close() only detaches, and the next
+ * tracer_open() with the same filter attaches the same programs again.
+ */
+static struct run_tracer *idle;
+static bool atexit_set;
+
+static struct run_tracer *reuse_idle(const struct tracer_filter *f)
+{
+	struct run_tracer *rt = idle;
+
+	if (!rt)
+		return NULL;
+	idle = NULL;
+	if (rt->t.filter.disk_dev == f->disk_dev && rt->t.filter.fs_dev == f->fs_dev &&
+	    rt->t.filter.pids == f->pids && rt->t.filter.files == f->files &&
+	    !tracer_attach(&rt->t))
+		return rt;
+	tracer_unload(&rt->t);
+	free(rt);
+	return NULL;
+}
+
+static void unload_idle(void)
+{
+	if (!idle)
+		return;
+	tracer_unload(&idle->t);
+	free(idle);
+	idle = NULL;
+}
+
+/*
+ * Page-cache events count for the input files only: not the iostrat
+ * binary's own text faulting in after fork, not the outputs being written.
+ * Above PC_WATCH_MAX files, the whole filesystem and process tree count.
+ */
+static int watch_inputs(struct tracer *t, const struct job *job)
+{
+	char p[PATH_MAX];
+	struct stat sb;
+	int ret = tracer_unwatch_files(t);
+
+	for (size_t i = 0; !ret && i < job->nfiles; i++) {
+		job_in_path(job, i, p, sizeof(p));
+		if (stat(p, &sb) < 0)
+			return -errno;
+		ret = tracer_watch_file(t, sb.st_dev, sb.st_ino);
+	}
+	return ret;
+}
+
 const struct rep_hooks *tracer_open(const struct run_config *cfg)
 {
 	struct tracer_filter f = { .pids = true };
@@ -63,6 +119,17 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 		      "(traced=false)", cfg->job.in_dir, strerror(-ret));
 		return NULL;
 	}
+	f.files = cfg->job.nfiles <= PC_WATCH_MAX;
+	rt = reuse_idle(&f);
+	if (rt && (ret = watch_inputs(&rt->t, &cfg->job))) {
+		tracer_close(&rt->hooks);
+		rt = NULL;
+		warnf("--trace: %s: %s; running untraced (traced=false)",
+		      cfg->job.in_dir, strerror(-ret));
+		return NULL;
+	}
+	if (rt)
+		return &rt->hooks;
 	rt = calloc(1, sizeof(*rt));
 	if (!rt) {
 		warnf("--trace: out of memory; running untraced (traced=false)");
@@ -76,6 +143,15 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 		return NULL;
 	}
 	rt->hooks = (struct rep_hooks){ hook_before, hook_started, hook_after, rt };
+	if (f.files && (ret = watch_inputs(&rt->t, &cfg->job))) {
+		tracer_unload(&rt->t);
+		free(rt);
+		warnf("--trace: %s: %s; running untraced (traced=false)",
+		      cfg->job.in_dir, strerror(-ret));
+		return NULL;
+	}
+	if (!atexit_set)
+		atexit_set = !atexit(unload_idle);
 	return &rt->hooks;
 }
 
@@ -86,6 +162,7 @@ void tracer_close(const struct rep_hooks *hooks)
 	if (!hooks)
 		return;
 	rt = hooks->arg;
-	tracer_unload(&rt->t);
-	free(rt);
+	unload_idle();
+	tracer_detach(&rt->t);
+	idle = rt;
 }

@@ -15,6 +15,8 @@ int pagecache_load(struct tracer *t, char *why, size_t len)
 	return -ENOTSUP;
 }
 void pagecache_unload(struct tracer *t) { (void)t; }
+void pagecache_detach(struct tracer *t) { (void)t; }
+int pagecache_attach(struct tracer *t) { (void)t; return -ENOTSUP; }
 int pagecache_reset(struct tracer *t) { (void)t; return -ENOTSUP; }
 int pagecache_watch(struct tracer *t, pid_t pid)
 {
@@ -22,6 +24,14 @@ int pagecache_watch(struct tracer *t, pid_t pid)
 	(void)pid;
 	return -ENOTSUP;
 }
+int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
+{
+	(void)t;
+	(void)dev;
+	(void)ino;
+	return -ENOTSUP;
+}
+int tracer_unwatch_files(struct tracer *t) { (void)t; return -ENOTSUP; }
 int tracer_read_pc(struct tracer *t, struct pc_stats *out)
 {
 	(void)t;
@@ -60,6 +70,7 @@ int pagecache_load(struct tracer *t, char *why, size_t len)
 		}
 		s->rodata->targ_fs_dev = t->filter.fs_dev;
 		s->rodata->filter_pids = t->filter.pids;
+		s->rodata->filter_files = t->filter.files;
 		s->rodata->page_shift = page_shift();
 		probe_select(s->obj, fam);
 		err = pagecache_bpf__load(s);
@@ -76,6 +87,17 @@ int pagecache_load(struct tracer *t, char *why, size_t len)
 	}
 	probe_explain(err, "page-cache probes", why, len);
 	return err;
+}
+
+void pagecache_detach(struct tracer *t)
+{
+	if (t->pc)
+		pagecache_bpf__detach(t->pc);
+}
+
+int pagecache_attach(struct tracer *t)
+{
+	return pagecache_bpf__attach(t->pc);
 }
 
 void pagecache_unload(struct tracer *t)
@@ -107,6 +129,21 @@ int pagecache_watch(struct tracer *t, pid_t pid)
 	if (bpf_map_update_elem(bpf_map__fd(t->pc->maps.pids), &key, &one, BPF_ANY))
 		return -errno;
 	return 0;
+}
+
+int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
+{
+	struct pc_file f = { .ino = ino, .dev = kdev_of(dev) };
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(t->pc->maps.watch), &f, &one, BPF_ANY))
+		return errno == E2BIG || errno == ENOSPC ? -E2BIG : -errno;
+	return 0;
+}
+
+int tracer_unwatch_files(struct tracer *t)
+{
+	return probe_clear_map(bpf_map__fd(t->pc->maps.watch), sizeof(struct pc_file));
 }
 
 int tracer_read_pc(struct tracer *t, struct pc_stats *out)

@@ -155,6 +155,23 @@ void tracer_unload(struct tracer *t)
 	pagecache_unload(t);
 }
 
+void tracer_detach(struct tracer *t)
+{
+	seeks_detach(t);
+	pagecache_detach(t);
+}
+
+int tracer_attach(struct tracer *t)
+{
+	int ret = seeks_attach(t);
+
+	if (!ret)
+		ret = pagecache_attach(t);
+	if (ret)
+		tracer_detach(t);
+	return ret;
+}
+
 int tracer_reset(struct tracer *t)
 {
 	int ret = seeks_reset(t);

@@ -14,6 +14,8 @@ int seeks_load(struct tracer *t, char *why, size_t len)
 	return -ENOTSUP;
 }
 void seeks_unload(struct tracer *t) { (void)t; }
+void seeks_detach(struct tracer *t) { (void)t; }
+int seeks_attach(struct tracer *t) { (void)t; return -ENOTSUP; }
 int seeks_reset(struct tracer *t) { (void)t; return -ENOTSUP; }
 int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
 {
@@ -56,6 +58,17 @@ int seeks_load(struct tracer *t, char *why, size_t len)
 	}
 	probe_explain(err, "block probes", why, len);
 	return err;
+}
+
+void seeks_detach(struct tracer *t)
+{
+	if (t->sk)
+		seeks_bpf__detach(t->sk);
+}
+
+int seeks_attach(struct tracer *t)
+{
+	return seeks_bpf__attach(t->sk);
 }
 
 void seeks_unload(struct tracer *t)

@@ -26,6 +26,7 @@ struct tracer_filter {
 	uint32_t disk_dev; /* kernel dev_t of the disk; 0 = every disk */
 	uint32_t fs_dev;   /* kernel dev_t of the filesystem; 0 = every one */
 	bool pids;         /* page cache: only tracer_watch_pid()'s trees */
+	bool files;        /* page cache: only tracer_watch_file()'s files */
 };
 
 struct tracer {
@@ -46,9 +47,17 @@ struct seek_entry {
 int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 		size_t len);
 void tracer_unload(struct tracer *t);
+/* Detach the programs but keep them loaded (verifying is the slow part),
+ * and attach them again. */
+void tracer_detach(struct tracer *t);
+int tracer_attach(struct tracer *t);
 /* Zero every counter and forget watched processes and in-flight state. */
 int tracer_reset(struct tracer *t);
 int tracer_watch_pid(struct tracer *t, pid_t pid);
+/* Count page-cache events of this file (filter.files); -E2BIG past
+ * PC_WATCH_MAX files.  tracer_unwatch_files() forgets them all. */
+int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino);
+int tracer_unwatch_files(struct tracer *t);
 /* *out is malloc'd (free it), sorted by disk then direction. */
 int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n);
 int tracer_read_pc(struct tracer *t, struct pc_stats *out);
@@ -58,6 +67,10 @@ int seeks_load(struct tracer *t, char *why, size_t len);
 int pagecache_load(struct tracer *t, char *why, size_t len);
 void seeks_unload(struct tracer *t);
 void pagecache_unload(struct tracer *t);
+void seeks_detach(struct tracer *t);
+void pagecache_detach(struct tracer *t);
+int seeks_attach(struct tracer *t);
+int pagecache_attach(struct tracer *t);
 int seeks_reset(struct tracer *t);
 int pagecache_reset(struct tracer *t);
 int pagecache_watch(struct tracer *t, pid_t pid);
