@@ -53,13 +53,15 @@ cold_then_warm_hits_match_cachestat() {
 	setup_fs
 	trap cleanup_loop EXIT
 	local try rc
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
 		rc=0
 		cold_warm_once || rc=$?
 		[ "$rc" -eq 75 ] || return "$rc"
 		echo "file evicted by someone else during the reads; again"
+		sleep 1
 	done
-	die "the file kept being evicted during the reads (concurrent drop_caches?)"
+	# not a wrong figure: no valid measurement could be made
+	skip "the page cache kept being dropped by something else during the reads"
 }
 
 every_attach_mode_loads() {
