@@ -113,10 +113,16 @@ for r in rows:
     assert r["pc_hit_ratio"] < 0.05, r
     assert r["blk_read_reqs"] > 0, r
 EOF
-	"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
-		--trace --json >"$T/rows"
-	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0, r' "$T/rows" ||
-		die "warm row: $(cat "$T/rows")"
+	# warm: nearly all hits (again if something else dropped the cache)
+	local try
+	for try in 1 2 3; do
+		"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
+			--trace --json >"$T/rows"
+		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0))' "$T/rows" &&
+			return 0
+		sleep 1
+	done
+	die "warm row: $(cat "$T/rows")"
 }
 
 bench_trace_reuses_probes_per_rep() {
@@ -126,16 +132,20 @@ bench_trace_reuses_probes_per_rep() {
 	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
 	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
 		--data "$T/m/data" >"$T/out" 2>&1) || die "bench: $(tail -n 3 "$T/out")"
-	python3 - "$T/m/res/results.jsonl" <<'EOF' || die "rows: $(cat "$T/m/res/results.jsonl")"
+	python3 - "$T/m/res/results.jsonl" <<'EOF'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-assert len(rows) == 6, len(rows)
+if len(rows) != 6:
+    sys.exit("expected 6 rows, got %d" % len(rows))
 for r in rows:
     pages = r["bytes_in"] / 4096
-    assert r["traced"] is True, r
-    # reset between repetitions, counted for the inputs only
-    assert abs(r["pc_misses"] - pages) <= pages * 0.05 + 4, r
-    assert r["pc_hit_ratio"] < 0.05 and r["mmap_pages"] == 0, r
+    # traced, reset between repetitions, counted for the inputs only
+    ok = (r["traced"] is True and abs(r["pc_misses"] - pages) <= pages * 0.05 + 4
+          and r["pc_hit_ratio"] < 0.05 and r["mmap_pages"] == 0)
+    if not ok:
+        sys.exit("%s rep %s: traced %s, misses %s of %d pages, hit ratio %s, mmap %s" % (
+            r["strategy"], r["rep"], r["traced"], r["pc_misses"], pages,
+            r["pc_hit_ratio"], r["mmap_pages"]))
 EOF
 }
 
