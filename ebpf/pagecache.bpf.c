@@ -149,11 +149,13 @@ static __always_inline int on_get_pages(__u32 dev, __u64 ino, __u64 index,
 		t->gp_index = index;
 		return 0;
 	}
+	/* the previous read of this thread was of this file: marked then */
+	if (t->gp_dev != dev || t->gp_ino != ino || !t->gp_last)
+		mark_file(dev, ino);
 	t->gp_dev = dev;
 	t->gp_ino = ino;
 	t->gp_index = index;
 	t->gp_last = last;
-	mark_file(dev, ino);
 	st->read_calls++;
 	st->read_pages += clamp_pages(st, index, last, isize);
 	return 0;
@@ -272,34 +274,57 @@ static __always_inline int on_fork(__u32 child)
 
 /* ---- kernel structures (tp_btf and raw_tp) ------------------------------ */
 
-static __always_inline __u32 inode_dev(struct inode *inode)
+/*
+ * tp_btf arguments are typed pointers the program may follow with plain
+ * loads; raw_tp ones need bpf_probe_read_kernel (BPF_CORE_READ), several
+ * times slower on the read path's hottest event.  `direct` is a constant
+ * at every call: the compiler keeps only one of the two ways.
+ */
+#define RD(direct, p, f) ((direct) ? (p)->f : BPF_CORE_READ(p, f))
+
+struct ino_info {
+	__u64 ino;
+	__s64 isize;
+	__u32 dev;
+};
+
+static __always_inline void inode_info(struct inode *inode, const int direct,
+				       struct ino_info *ii)
 {
-	return BPF_CORE_READ(inode, i_sb, s_dev);
+	struct super_block *sb = RD(direct, inode, i_sb);
+
+	ii->dev = RD(direct, sb, s_dev);
+	ii->ino = RD(direct, inode, i_ino);
+	ii->isize = RD(direct, inode, i_size);
 }
 
 static __always_inline int map_get_pages(struct address_space *mapping,
-					 unsigned long index, unsigned long last)
+					 unsigned long index, unsigned long last,
+					 const int direct)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
+	struct ino_info ii;
 
-	return on_get_pages(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
-			    last, BPF_CORE_READ(inode, i_size));
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_get_pages(ii.dev, ii.ino, index, last, ii.isize);
 }
 
 static __always_inline int map_map_pages(struct address_space *mapping,
-					 unsigned long index, unsigned long last)
+					 unsigned long index, unsigned long last,
+					 const int direct)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
+	struct ino_info ii;
 
-	return on_map_pages(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
-			    last, BPF_CORE_READ(inode, i_size));
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_map_pages(ii.dev, ii.ino, index, last, ii.isize);
 }
 
-static __always_inline int map_fault(struct address_space *mapping)
+static __always_inline int map_fault(struct address_space *mapping,
+				     const int direct)
 {
-	struct inode *inode = BPF_CORE_READ(mapping, host);
+	struct ino_info ii;
 
-	return on_fault(inode_dev(inode), BPF_CORE_READ(inode, i_ino));
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_fault(ii.dev, ii.ino);
 }
 
 static __always_inline __u32 folio_order_of(struct folio *folio)
@@ -316,71 +341,81 @@ static __always_inline __u32 folio_order_of(struct folio *folio)
 	return flags1 & 0xff;
 }
 
-static __always_inline int folio_add(struct folio *folio)
+static __always_inline int folio_add(struct folio *folio, const int direct)
 {
-	struct inode *inode = BPF_CORE_READ(folio, mapping, host);
+	struct address_space *mapping = RD(direct, folio, mapping);
+	struct ino_info ii;
 
-	return on_add(inode_dev(inode), BPF_CORE_READ(inode, i_ino),
-		      folio_order_of(folio));
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_add(ii.dev, ii.ino, folio_order_of(folio));
 }
 
-static __always_inline int inode_ra(struct inode *inode, int async)
+static __always_inline int inode_ra(struct inode *inode, int async,
+				    const int direct)
 {
-	return on_ra(inode_dev(inode), BPF_CORE_READ(inode, i_ino), async);
+	struct ino_info ii;
+
+	inode_info(inode, direct, &ii);
+	return on_ra(ii.dev, ii.ino, async);
 }
 
 static __always_inline int inode_ra_order(struct inode *inode, unsigned long index,
-					  struct file_ra_state *ra)
+					  struct file_ra_state *ra, const int direct)
 {
-	return on_ra_order(inode_dev(inode), BPF_CORE_READ(inode, i_ino), index,
-			   BPF_CORE_READ(ra, size), BPF_CORE_READ(inode, i_size));
+	struct ino_info ii;
+
+	inode_info(inode, direct, &ii);
+	return on_ra_order(ii.dev, ii.ino, index, RD(direct, ra, size), ii.isize);
 }
 
 static __always_inline int inode_ra_unbounded(struct inode *inode,
-					      unsigned long index, unsigned long nr)
+					      unsigned long index, unsigned long nr,
+					      const int direct)
 {
-	return on_ra_unbounded(inode_dev(inode), BPF_CORE_READ(inode, i_ino),
-			       index, nr);
+	struct ino_info ii;
+
+	inode_info(inode, direct, &ii);
+	return on_ra_unbounded(ii.dev, ii.ino, index, nr);
 }
 
 /* One program per event and family; the bodies above do the work. */
-#define PC_TYPED(fam, sec)                                                    \
+#define PC_TYPED(fam, sec, d)                                                  \
 SEC(sec "/mm_filemap_get_pages")                                             \
 int BPF_PROG(fam##_get_pages, struct address_space *m, unsigned long i,      \
 	     unsigned long l)                                                \
-{ return map_get_pages(m, i, l); }                                           \
+{ return map_get_pages(m, i, l, d); }                                        \
 SEC(sec "/mm_filemap_map_pages")                                             \
 int BPF_PROG(fam##_map_pages, struct address_space *m, unsigned long i,      \
 	     unsigned long l)                                                \
-{ return map_map_pages(m, i, l); }                                           \
+{ return map_map_pages(m, i, l, d); }                                        \
 SEC(sec "/mm_filemap_fault")                                                 \
 int BPF_PROG(fam##_fault, struct address_space *m, unsigned long i)          \
-{ return map_fault(m); }                                                     \
+{ return map_fault(m, d); }                                                  \
 SEC(sec "/mm_filemap_add_to_page_cache")                                     \
 int BPF_PROG(fam##_add, struct folio *f)                                     \
-{ return folio_add(f); }                                                     \
+{ return folio_add(f, d); }                                                  \
 SEC(sec "/page_cache_sync_ra")                                               \
 int BPF_PROG(fam##_sync_ra, struct inode *n, unsigned long i,                \
 	     struct file_ra_state *ra, unsigned long req)                    \
-{ return inode_ra(n, 0); }                                                   \
+{ return inode_ra(n, 0, d); }                                                \
 SEC(sec "/page_cache_async_ra")                                              \
 int BPF_PROG(fam##_async_ra, struct inode *n, unsigned long i,               \
 	     struct file_ra_state *ra, unsigned long req)                    \
-{ return inode_ra(n, 1); }                                                   \
+{ return inode_ra(n, 1, d); }                                                \
 SEC(sec "/page_cache_ra_order")                                              \
 int BPF_PROG(fam##_ra_order, struct inode *n, unsigned long i,               \
 	     struct file_ra_state *ra)                                       \
-{ return inode_ra_order(n, i, ra); }                                         \
+{ return inode_ra_order(n, i, ra, d); }                                      \
 SEC(sec "/page_cache_ra_unbounded")                                          \
 int BPF_PROG(fam##_ra_unbounded, struct inode *n, unsigned long i,           \
 	     unsigned long nr, unsigned long la)                             \
-{ return inode_ra_unbounded(n, i, nr); }                                     \
+{ return inode_ra_unbounded(n, i, nr, d); }                                  \
 SEC(sec "/sched_process_fork")                                               \
 int BPF_PROG(fam##_fork, struct task_struct *parent, struct task_struct *c)  \
-{ return on_fork(BPF_CORE_READ(c, pid)); }
+{ return on_fork(RD(d, c, pid)); }
 
-PC_TYPED(btf, "tp_btf")
-PC_TYPED(raw, "raw_tp")
+PC_TYPED(btf, "tp_btf", 1)
+PC_TYPED(raw, "raw_tp", 0)
 
 /* ---- classic tracepoints ------------------------------------------------ */
 

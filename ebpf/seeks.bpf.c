@@ -172,19 +172,24 @@ static __always_inline int on_complete(__u32 dev, __u64 sector)
 
 /* ---- struct request (tp_btf and raw_tp) ---------------------------------- */
 
-static __always_inline __u32 rq_dev(struct request *rq)
+/* tp_btf: plain loads through the typed pointer; raw_tp: probe reads.
+ * `direct` is a constant at every call, one way is compiled. */
+#define RD(direct, p, f) ((direct) ? (p)->f : BPF_CORE_READ(p, f))
+
+static __always_inline __u32 rq_dev(struct request *rq, const int direct)
 {
-	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	struct request_queue *q = RD(direct, rq, q);
+	struct gendisk *disk = RD(direct, q, disk);
 
 	if (!disk)
 		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << 20) |
-	       (__u32)BPF_CORE_READ(disk, first_minor);
+	return ((__u32)RD(direct, disk, major) << 20) |
+	       (__u32)RD(direct, disk, first_minor);
 }
 
-static __always_inline __u32 rq_dir(struct request *rq)
+static __always_inline __u32 rq_dir(struct request *rq, const int direct)
 {
-	__u32 op = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
+	__u32 op = RD(direct, rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
 
 	if (op == REQ_OP_READ)
 		return SEEK_DIR_READ;
@@ -193,39 +198,39 @@ static __always_inline __u32 rq_dir(struct request *rq)
 	return SEEK_NDIR;
 }
 
-static __always_inline int rq_issue(struct request *rq)
+static __always_inline int rq_issue(struct request *rq, const int direct)
 {
-	return on_issue(rq_dev(rq), BPF_CORE_READ(rq, __sector),
-			BPF_CORE_READ(rq, __data_len), rq_dir(rq));
+	return on_issue(rq_dev(rq, direct), RD(direct, rq, __sector),
+			RD(direct, rq, __data_len), rq_dir(rq, direct));
 }
 
-static __always_inline int rq_complete(struct request *rq)
+static __always_inline int rq_complete(struct request *rq, const int direct)
 {
-	return on_complete(rq_dev(rq), BPF_CORE_READ(rq, __sector));
+	return on_complete(rq_dev(rq, direct), RD(direct, rq, __sector));
 }
 
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(btf_rq_issue, struct request *rq)
 {
-	return rq_issue(rq);
+	return rq_issue(rq, 1);
 }
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(btf_rq_complete, struct request *rq, int error, unsigned int nr)
 {
-	return rq_complete(rq);
+	return rq_complete(rq, 1);
 }
 
 SEC("raw_tp/block_rq_issue")
 int BPF_PROG(raw_rq_issue, struct request *rq)
 {
-	return rq_issue(rq);
+	return rq_issue(rq, 0);
 }
 
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(raw_rq_complete, struct request *rq, int error, unsigned int nr)
 {
-	return rq_complete(rq);
+	return rq_complete(rq, 0);
 }
 
 /* ---- classic tracepoints: the op is only in the rwbs string ------------- */
