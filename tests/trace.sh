@@ -176,6 +176,9 @@ for r in rows:
             r["strategy"], r["rep"], r["traced"], r["pc_misses"], pages,
             r["pc_hit_ratio"], r["mmap_pages"]))
 EOF
+	"$IOSTRAT" report "$T/m/res" >"$T/report" || die "report failed"
+	grep -q 'kernel view' "$T/report" || die "no kernel view in the report: $(cat "$T/report")"
+	grep -A6 'kernel view' "$T/report" | grep -q 'big/stream' || die "no stream row: $(cat "$T/report")"
 }
 
 unprivileged_run_warns_once() {

@@ -358,5 +358,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	grids(d, r->sum);
 	config_lines(d, r);
 	report_fio_ratios(r, d);
+	report_kernel_view(r, d);
 	other_kinds(d, r);
 }

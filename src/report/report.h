@@ -28,6 +28,9 @@ void report_build(const struct rrun *r, struct rdoc *d);
 /* The strategy / fio baseline ratio table (fio_ratio.c); nothing when
  * the directory has no fio rows. */
 void report_fio_ratios(const struct rrun *r, struct rdoc *d);
+/* Medians of the eBPF figures of traced run configurations
+ * (kernel_view.c); nothing when no run was traced. */
+void report_kernel_view(const struct rrun *r, struct rdoc *d);
 /* The tables of `iostrat compare` (runs[0] is the base, A..Z). */
 #define RUNS_MAX 26
 void compare_build(const struct rrun *runs, size_t n, struct rdoc *d);

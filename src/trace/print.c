@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The `iostrat trace` report: one block of histograms per disk and
  * direction, then the page-cache figures. */
+#include <stdbool.h>
 #include <string.h>
 
 #include "trace.h"
@@ -27,6 +28,20 @@ static void bar(FILE *f, uint64_t v, uint64_t max)
 		BAR - w, "");
 }
 
+/* A run of two or more empty rows prints as one "..." line. */
+static bool skip_zeros(FILE *f, const __u64 *v, unsigned *i, unsigned last)
+{
+	unsigned j = *i;
+
+	while (j <= last && !v[j])
+		j++;
+	if (j - *i < 2)
+		return false;
+	fprintf(f, "      ...\n");
+	*i = j - 1;
+	return true;
+}
+
 /* Power-of-two rows [lo, hi) of counts; scale turns values into the unit
  * shown (1 for counts, 512 for sectors shown as bytes...). */
 static void print_pow2(FILE *f, const char *title, const __u64 *v,
@@ -50,6 +65,8 @@ static void print_pow2(FILE *f, const char *title, const __u64 *v,
 	for (unsigned i = first; i <= last; i++) {
 		char lo[32], hi[32], range[72];
 
+		if (skip_zeros(f, v, &i, last))
+			continue;
 		/* row i covers [2^(i-1), 2^i), row 0 is the value 0 */
 		if (i == 0) {
 			snprintf(range, sizeof(range), "0");
@@ -87,6 +104,8 @@ static void print_depth(FILE *f, const __u64 *d)
 		}
 	fprintf(f, "    requests in flight at issue (this one included)\n");
 	for (unsigned i = 1; i <= last; i++) {
+		if (skip_zeros(f, d, &i, last))
+			continue;
 		fprintf(f, "      %-18u %10llu ", i, (unsigned long long)d[i]);
 		bar(f, d[i], max);
 	}
