@@ -221,6 +221,55 @@ interrupt_keeps_rows() {
 	jq -e . "$T/r/results.jsonl" >/dev/null || die "broken jsonl"
 }
 
+# Profiles run sweeps: [sweep-KIND] sections, lists expand into
+# configurations, the bench engine does repetitions and results.
+profile_sections_run_sweeps() {
+	cat >"$T/p.ini" <<-EOF
+	[global]
+	reps=2
+	[sweep-api]
+	op=read
+	api=syscall,mmap
+	block=64,whole
+	size=20000
+	[sweep-blocksize]
+	op=write
+	api=stdio
+	buffer=4k
+	block=7
+	size=5000
+	[sweep-bufsize]
+	block=4k
+	files=2
+	size=3000
+	EOF
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/b" --data "$T/data" >/dev/null 2>"$T/err" || die "$(tail -3 "$T/err")"
+	[ "$(rows "$T/b" | wc -l)" -eq 12 ] || die "expected 6 configurations x 2 reps, got $(rows "$T/b" | wc -l)"
+	rows "$T/b" | jq -e 'select(.verified != true or .error != null)' >/dev/null && die "unverified rows"
+	[ "$(rows "$T/b" | jq -r .config_id | sort -u | wc -l)" -eq 6 ] || die "config ids"
+	[ "$(rows "$T/b" | jq -r 'select(.sweep == "blocksize") | .variant' | sort -u)" = stdio-4096 ] || die "buffer"
+	[ "$(rows "$T/b" | jq -r 'select(.sweep == "bufsize") | .bytes_in' | sort -u)" = 6000 ] || die "bufsize files"
+	rows "$T/b" | jq -e 'select(.bench != "p")' >/dev/null && die "bench name"
+	"$IOSTRAT" report "$T/b" >"$T/report" || die "report failed"
+	grep -q 'sweep-api/1x20000/read/mmap/whole' "$T/report" || die "report lacks the sweep rows"
+	[ -z "$(ls -A "$T/data" 2>/dev/null)" ] || die "scratch left: $(ls -A "$T/data")"
+}
+
+profile_errors_name_the_line() {
+	printf '[sweep-api]\nop=read\napi=stdio\nblock=32..1k\n' >"$T/a.ini"
+	expect_fail "a.ini:4: block: bad value|a.ini:4: block: one block size per configuration" \
+		"$IOSTRAT" bench "$T/a.ini" --out "$T/b" --data "$T/data"
+	printf '[sweep-api]\napi=stdio\nblock=4k\n' >"$T/b.ini"
+	expect_fail 'b.ini:1: \[sweep-api\]: op= is missing' "$IOSTRAT" bench "$T/b.ini" --out "$T/b" --data "$T/data"
+	printf '[sweep-api]\nop=read\napi=stdio\nblock=4k\nfiles=3\n' >"$T/c.ini"
+	expect_fail 'c.ini:5: files: unknown key for a sweep api section' "$IOSTRAT" bench "$T/c.ini" --out "$T/b" --data "$T/data"
+	printf '[sweep-nope]\nblock=4k\n' >"$T/d.ini"
+	expect_fail 'd.ini:1: \[sweep-nope\]: which sweep' "$IOSTRAT" bench "$T/d.ini" --out "$T/b" --data "$T/data"
+	printf '[sweep-bufsize]\nblock=0\n' >"$T/e.ini"
+	expect_fail "e.ini:2: sizes?: bad value '0'|e.ini:2: block: bad value '0'" "$IOSTRAT" bench "$T/e.ini" --out "$T/b" --data "$T/data"
+	[ ! -e "$T/b" ] || die "results written for a bad profile"
+}
+
 t blocksize_variants_match_reference blocksize_variants_match_reference
 t api_variants_match_reference api_variants_match_reference
 t bufsize_reads_match_reference bufsize_reads_match_reference
@@ -233,3 +282,5 @@ t unwritable_target unwritable_target
 t data_removed_unless_keep data_removed_unless_keep
 t rows_carry_what_a_report_needs rows_carry_what_a_report_needs
 t interrupt_keeps_rows interrupt_keeps_rows
+t profile_sections_run_sweeps profile_sections_run_sweeps
+t profile_errors_name_the_line profile_errors_name_the_line

@@ -237,12 +237,10 @@ static const char *what(const struct sweep_run *r, const struct sweep_cfg *c,
 	return buf;
 }
 
-static int fail_row(struct sweep_run *r, json_t *row, int err, const char *msg)
+static int fail_row(json_t *row, int err, const char *msg)
 {
 	json_object_set_new(row, "error", json_string(msg));
 	errorf("%s", msg);
-	results_append(&r->res, row);
-	json_decref(row);
 	return err;
 }
 
@@ -260,7 +258,7 @@ static int verify(struct sweep_run *r, const struct sweep_cfg *c,
 		if (ret) {
 			snprintf(msg, sizeof(msg), "%s: %s: reading the output back: %s",
 				 what(r, c, w, sizeof(w)), r->wpath, strerror(-ret));
-			return fail_row(r, row, ret, msg);
+			return fail_row(row, ret, msg);
 		}
 		if (size != r->data_size)
 			sum = ~ref; /* a short file can't match, whatever its hash */
@@ -275,10 +273,11 @@ static int verify(struct sweep_run *r, const struct sweep_cfg *c,
 		 "reference %s%s; the sweep stops (its time does not count)",
 		 what(r, c, w, sizeof(w)), hex, rhex, c->op == OP_WRITE &&
 		 size != r->data_size ? " (wrong file size)" : "");
-	return fail_row(r, row, -EBADMSG, msg);
+	return fail_row(row, -EBADMSG, msg);
 }
 
-static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
+int sweep_rep(struct sweep_run *r, struct sweep_cfg *c, unsigned rep,
+	      json_t **rowp)
 {
 	const char *wp[] = { r->wpath };
 	struct measurement m;
@@ -287,6 +286,7 @@ static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
 	json_t *row = new_row(r, c, rep);
 	int ret = prepare(r, c, row);
 
+	*rowp = NULL;
 	if (ret) {
 		json_decref(row);
 		return ret;
@@ -305,28 +305,38 @@ static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
 		json_decref(row);
 		return error_errno(ret, r->dir, "starting a measured child");
 	}
+	*rowp = row;
+	fill_figures(c, &m, row);
+	c->lib_buf_used = m.lib_buf;
+	if (m.err) {
+		snprintf(msg, sizeof(msg), "%s: %s", what(r, c, w, sizeof(w)),
+			 m.errmsg[0] ? m.errmsg : strerror(-m.err));
+		return fail_row(row, m.err, msg);
+	}
+	return verify(r, c, &m, row);
+}
+
+static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
+{
+	json_t *row;
+	int ret = sweep_rep(r, c, rep, &row), aret;
+
 	if (interrupted) { /* the child got the signal too: not a result */
 		json_decref(row);
 		return -EINTR;
 	}
-	fill_figures(c, &m, row);
-	if (m.err) {
-		snprintf(msg, sizeof(msg), "%s: %s", what(r, c, w, sizeof(w)),
-			 m.errmsg[0] ? m.errmsg : strerror(-m.err));
-		return fail_row(r, row, m.err, msg);
-	}
-	ret = verify(r, c, &m, row);
-	if (ret)
+	if (!row)
 		return ret;
-	c->el[c->n] = m.elapsed;
-	c->us[c->n] = m.user;
-	c->sy[c->n] = m.sys;
-	c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
-	c->lib_buf_used = m.lib_buf;
-	c->n++;
-	ret = results_append(&r->res, row);
+	if (!ret) {
+		c->el[c->n] = json_real_value(json_object_get(row, "elapsed_s"));
+		c->us[c->n] = json_real_value(json_object_get(row, "user_s"));
+		c->sy[c->n] = json_real_value(json_object_get(row, "sys_s"));
+		c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
+		c->n++;
+	}
+	aret = results_append(&r->res, row);
 	json_decref(row);
-	return ret;
+	return ret ? ret : aret;
 }
 
 /* ---- all of them -------------------------------------------------------- */

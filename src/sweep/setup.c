@@ -151,10 +151,39 @@ static int make_data(struct sweep_run *r, unsigned nfiles)
 	return ret ? error_errno(ret, r->dir, "data files") : 0;
 }
 
+/* --dir, space, references, env: everything before the files */
+static int data_prepare(struct sweep_run *r, unsigned nfiles, uint64_t size,
+			bool need_read, bool need_write)
+{
+	const char *labels[] = { "data", NULL }, *paths[] = { r->dir, NULL };
+	int ret = data_dir(r);
+
+	if (!ret)
+		ret = check_space(r->dir, (need_read ? nfiles : 0) * size +
+				  (need_write ? size : 0));
+	if (ret)
+		return ret;
+	snprintf(r->wpath, sizeof(r->wpath), "%s/sweep-write.dat", r->dir);
+	r->ref_write = pattern_checksum(1, size);
+	r->env = env_capture(labels, paths);
+	return 0;
+}
+
+int sweep_data_setup(struct sweep_run *r, const struct sweep_opts *o,
+		     unsigned nfiles, uint64_t size)
+{
+	int ret;
+
+	r->o = o;
+	r->data_size = size;
+	snprintf(r->dir, sizeof(r->dir), "%s", o->dir);
+	ret = data_prepare(r, nfiles, size, true, true);
+	return ret ? ret : make_data(r, nfiles);
+}
+
 int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 		unsigned nfiles, uint64_t size, bool need_write)
 {
-	const char *labels[] = { "data", NULL }, *paths[] = { r->dir, NULL };
 	bool need_read = o->ops & (1u << OP_READ);
 	int ret;
 
@@ -170,18 +199,9 @@ int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 		snprintf(r->dir, sizeof(r->dir), "%s/data", r->out);
 	ret = out_dir(r);
 	if (!ret)
-		ret = data_dir(r);
+		ret = data_prepare(r, nfiles, size, need_read, need_write);
 	if (!ret)
-		ret = check_space(r->dir, (need_read ? nfiles : 0) * size +
-				  (need_write ? size : 0));
-	if (ret) {
-		undo_dirs(r);
-		return ret;
-	}
-	snprintf(r->wpath, sizeof(r->wpath), "%s/sweep-write.dat", r->dir);
-	r->ref_write = pattern_checksum(1, size);
-	r->env = env_capture(labels, paths);
-	ret = results_open(&r->res, r->out, NULL, r->env);
+		ret = results_open(&r->res, r->out, NULL, r->env);
 	if (ret) {
 		undo_dirs(r);
 		return ret;
@@ -189,7 +209,7 @@ int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 	return need_read ? make_data(r, nfiles) : 0;
 }
 
-static void free_run(struct sweep_run *r)
+void sweep_data_free(struct sweep_run *r)
 {
 	for (size_t i = 0; i < r->ndata; i++)
 		free(r->data[i]);
@@ -205,6 +225,7 @@ static void free_run(struct sweep_run *r)
 	}
 	free(r->cfgs);
 	json_decref(r->env);
+	memset(r, 0, sizeof(*r));
 }
 
 int sweep_teardown(struct sweep_run *r, int status)
@@ -222,6 +243,6 @@ int sweep_teardown(struct sweep_run *r, int status)
 		ret = results_finish(&r->res);
 		results_close(&r->res);
 	}
-	free_run(r);
+	sweep_data_free(r);
 	return status ? status : ret;
 }

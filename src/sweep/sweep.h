@@ -115,6 +115,11 @@ struct sweep_run {
  * then rep 2 ...), into r->res; medians into each cfg.  0 or -errno
  * after printing. */
 int sweep_execute(struct sweep_run *r);
+/* One measured, verified repetition of c.  *row is set (with "error" on
+ * failure, printed) unless nothing could be measured (-errno, printed).
+ * Appending it is the caller's business. */
+int sweep_rep(struct sweep_run *r, struct sweep_cfg *c, unsigned rep,
+	      json_t **row);
 /* Add a configuration; returns it (r->cfgs grows). NULL on ENOMEM. */
 struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 				enum sweep_api api, size_t block, bool whole,
@@ -124,6 +129,12 @@ variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op);
 /* setup.c: results directory, data directory and files, references. */
 int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 		unsigned nfiles, uint64_t size, bool need_write);
+/* Only the data: o->dir (must be set) created if missing, the files to
+ * read and the references (for the bench kind: no results directory). */
+int sweep_data_setup(struct sweep_run *r, const struct sweep_opts *o,
+		     unsigned nfiles, uint64_t size);
+/* Free what a run holds (files stay). */
+void sweep_data_free(struct sweep_run *r);
 /* Remove the data files (unless --keep), finish and close the results. */
 int sweep_teardown(struct sweep_run *r, int status);
 

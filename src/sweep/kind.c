@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "sweep" kind of `iostrat bench`: profiles run sweeps.
+ *
+ *   [sweep-api]                 ; the kind and the sweep from the name
+ *   op=write,read               ; lists expand into configurations, so
+ *   api=syscall,stdio,iostream,mmap
+ *   block=32,64,4k,32k,whole    ; one configuration = one variant at one
+ *   size=1M                     ; block size for one operation
+ *
+ * Keys: sweep (blocksize|bufsize|api, else the part of the section name
+ * after "sweep-"), op, api (or variant), block (a size, or whole for
+ * api), buffer (blocksize: a stdio buffer, else stdio's default), size,
+ * files and scale (bufsize), cache, fsync -- the options of `iostrat
+ * sweep`, one value each; ops/apis/variants/sizes are accepted as
+ * aliases.  One repetition = one measured child (measure.h), verified
+ * against the reference like the command's.  Data files live in the
+ * bench's scratch directory, one set per (sweep, files, size), shared by
+ * the configurations that need it and removed with the scratch.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/bench.h"
+#include "../profile.h"
+#include "../util.h"
+#include "sweep.h"
+
+/* A data set shared by configurations: files of one shape. */
+struct kdata {
+	struct sweep_opts o;  /* the shape: kind, files, size */
+	struct sweep_run run; /* owns the files and references */
+	bool ready;
+	unsigned refs;
+	struct kdata *next;
+};
+
+struct kitem {
+	struct sweep_opts o;
+	struct sweep_run run; /* this item's view of d->run, with its opts */
+	struct sweep_cfg *cfg;
+	struct kdata *d;
+};
+
+static struct kdata *datasets;
+
+static const char *alias(const char *key)
+{
+	static const char *const map[][2] = {
+		{ "op", "ops" }, { "operation", "ops" }, { "api", "apis" },
+		{ "variant", "apis" }, { "variants", "apis" }, { "block", "sizes" },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
+		if (!strcmp(key, map[i][0]))
+			return map[i][1];
+	return key;
+}
+
+static int sweep_of(const struct pconf *c, enum sweep_kind *k)
+{
+	const struct pkv *kv = pconf_kv(c, "sweep");
+	const char *name = kv ? kv->value : NULL;
+
+	if (!name && !strncmp(c->section, "sweep-", 6))
+		name = c->section + 6;
+	if (name && !sweep_kind_parse(name, k))
+		return 0;
+	if (kv)
+		errorf("%s: sweep: bad value '%s' (blocksize, bufsize or api)",
+		       kv->where, kv->value);
+	else
+		errorf("%s: [%s]: which sweep? name the section [sweep-api], "
+		       "[sweep-blocksize] or [sweep-bufsize], or set sweep=",
+		       c->where, c->section);
+	return -EINVAL;
+}
+
+/* A list in one key of an expanded configuration (e.g. sizes=32..1k). */
+static int one_value(const struct pkv *kv, unsigned n, const char *what)
+{
+	if (n == 1)
+		return 0;
+	errorf("%s: %s: one %s per configuration, not '%s' (a list a,b,c "
+	       "expands into configurations)", kv->where, kv->key, what, kv->value);
+	return -EINVAL;
+}
+
+static unsigned bits(unsigned mask)
+{
+	return (unsigned)__builtin_popcount(mask);
+}
+
+/* op= and api= must be given where the sweep's default is several */
+static int need_one(const struct pconf *c, unsigned mask, const char *key,
+		    const char *choices)
+{
+	if (bits(mask) == 1)
+		return 0;
+	errorf("%s: [%s]: %s= is missing (%s; a list runs each)", c->where,
+	       c->section, key, choices);
+	return -EINVAL;
+}
+
+/* Every key into it->o; then exactly one op, api and block. */
+static int apply(const struct pconf *c, struct kitem *it)
+{
+	enum sweep_kind kind;
+	int ret = sweep_of(c, &kind);
+
+	if (ret)
+		return ret;
+	sweep_opts_defaults(&it->o, kind);
+	it->o.nsizes = 0;
+	it->o.reps = 1; /* the engine counts repetitions */
+	for (size_t i = 0; i < c->nkv && !ret; i++) {
+		const struct pkv *kv = &c->kv[i];
+		const char *key = alias(kv->key);
+
+		if (profile_engine_key(kv->key) || !strcmp(kv->key, "sweep"))
+			continue;
+		if (!strcmp(key, "out") || !strcmp(key, "dir") || !strcmp(key, "keep") ||
+		    !strcmp(key, "reps"))
+			ret = -ENOENT; /* the bench decides these */
+		else
+			ret = sweep_opt_set(&it->o, kv->where, key, kv->value);
+		if (ret == -ENOENT)
+			errorf("%s: %s: unknown key for a sweep %s section", kv->where,
+			       kv->key, sweep_kind_name(kind));
+		else if (!ret && !strcmp(key, "ops"))
+			ret = one_value(kv, bits(it->o.ops), "operation");
+		else if (!ret && !strcmp(key, "apis"))
+			ret = one_value(kv, bits(it->o.apis), "api");
+		else if (!ret && !strcmp(key, "sizes"))
+			ret = one_value(kv, (unsigned)it->o.nsizes, "block size");
+		else if (!ret && !strcmp(key, "buffer"))
+			ret = one_value(kv, (unsigned)it->o.nbuffers, "buffer");
+	}
+	if (!ret && !it->o.nsizes) {
+		errorf("%s: [%s]: block= is missing (the %s size, e.g. 4k%s)", c->where,
+		       c->section, kind == SWEEP_BUFSIZE ? "buffer" : "block",
+		       kind == SWEEP_API ? ", or whole" : "");
+		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = need_one(c, it->o.ops, "op", "write or read");
+	if (!ret)
+		ret = need_one(c, it->o.apis, "api", "syscall, stdio, iostream or mmap");
+	return ret ? ret : (sweep_opts_check(&it->o) ? -EINVAL : 0);
+}
+
+static int sweep_check(const struct pconf *c, char *why, size_t len)
+{
+	struct kitem it;
+
+	(void)why;
+	(void)len;
+	return apply(c, &it);
+}
+
+static uint64_t file_size(const struct sweep_opts *o)
+{
+	return o->kind == SWEEP_BUFSIZE ?
+		(uint64_t)floor((double)o->size * o->scale) : o->size;
+}
+
+static unsigned nfiles(const struct sweep_opts *o)
+{
+	return o->kind == SWEEP_BUFSIZE ? o->files : 1;
+}
+
+/* The shared data set of this shape (created at its first repetition). */
+static struct kdata *data_for(const struct sweep_opts *o)
+{
+	struct kdata *d;
+
+	for (d = datasets; d; d = d->next)
+		if (nfiles(&d->o) == nfiles(o) && file_size(&d->o) == file_size(o) &&
+		    d->o.kind == o->kind)
+			break;
+	if (!d) {
+		d = calloc(1, sizeof(*d));
+		if (!d)
+			return NULL;
+		d->o = *o;
+		d->o.ops = 1u << OP_WRITE | 1u << OP_READ;
+		d->next = datasets;
+		datasets = d;
+	}
+	d->refs++;
+	return d;
+}
+
+static int data_ready(struct bench_ctx *ctx, struct kdata *d)
+{
+	char dir[PATH_MAX];
+	int ret;
+
+	if (d->ready)
+		return 0;
+	snprintf(dir, sizeof(dir), "%s/sweep-%s-%ux%llu", ctx->scratch,
+		 sweep_kind_name(d->o.kind), nfiles(&d->o),
+		 (unsigned long long)file_size(&d->o));
+	d->o.dir = dir;
+	ret = sweep_data_setup(&d->run, &d->o, nfiles(&d->o), file_size(&d->o));
+	d->o.dir = NULL;
+	d->ready = !ret;
+	return ret;
+}
+
+static void id_of(struct kitem *it, struct bench_item *bi)
+{
+	const struct sweep_cfg *c = it->cfg;
+	const struct sweep_opts *o = &it->o;
+
+	snprintf(bi->id, sizeof(bi->id), "sweep-%s/%ux%llu/%s/%s/%s/%s",
+		 sweep_kind_name(o->kind), nfiles(o),
+		 (unsigned long long)file_size(o), sweep_op_name(c->op), c->variant,
+		 strrchr(c->id, '/') + 1, c->op == OP_READ ?
+		 cache_mode_name(o->cache) : o->fsync ? "fsync" : "nofsync");
+	snprintf(bi->label, sizeof(bi->label), "sweep %s %s %s %s",
+		 sweep_kind_name(o->kind), sweep_op_name(c->op), c->variant,
+		 strrchr(c->id, '/') + 1);
+}
+
+static int first_bit(unsigned mask)
+{
+	int i = 0;
+
+	while (mask && !(mask & 1u)) {
+		mask >>= 1;
+		i++;
+	}
+	return i;
+}
+
+static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
+{
+	struct kitem *it = calloc(1, sizeof(*it));
+	size_t block;
+	int ret;
+
+	(void)ctx;
+	if (!it)
+		return -ENOMEM;
+	ret = apply(bi->pc, it);
+	if (ret) {
+		free(it);
+		return ret;
+	}
+	it->run.o = &it->o;
+	it->run.data_size = file_size(&it->o);
+	block = it->o.sizes[0];
+	it->cfg = sweep_add_cfg(&it->run, (enum sweep_op)first_bit(it->o.ops),
+				(enum sweep_api)first_bit(it->o.apis), block,
+				block == SWEEP_WHOLE, it->o.kind == SWEEP_API ?
+				(block == SWEEP_WHOLE ? (size_t)it->run.data_size : block) :
+				(it->o.nbuffers ? it->o.buffers[0] : 0));
+	it->d = it->cfg ? data_for(&it->o) : NULL;
+	bi->priv = it;
+	if (!it->d)
+		return error_errno(-ENOMEM, bi->pc->where, "sweep configuration");
+	id_of(it, bi);
+	/* a rough guess for the dry run and the eta: a microsecond a call */
+	bi->est_s = 0.05 + (double)it->run.data_size * nfiles(&it->o) /
+		(double)(it->cfg->block ? it->cfg->block : 1) * 1e-6;
+	return 0;
+}
+
+/* This item's view of the shared files, with its own options. */
+static void view(struct kitem *it)
+{
+	const struct sweep_run *s = &it->d->run;
+
+	memcpy(it->run.dir, s->dir, sizeof(it->run.dir));
+	memcpy(it->run.wpath, s->wpath, sizeof(it->run.wpath));
+	it->run.data = s->data;
+	it->run.ndata = s->ndata;
+	it->run.fl = s->fl;
+	it->run.env = s->env;
+	it->run.ref_read = s->ref_read;
+	it->run.ref_write = s->ref_write;
+}
+
+static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
+		      unsigned rep, json_t **row)
+{
+	struct kitem *it = bi->priv;
+	int ret = data_ready(ctx, it->d);
+
+	*row = NULL;
+	if (ret)
+		return ret;
+	view(it);
+	it->o.bench = ctx->name;
+	it->cfg->n = 0; /* the engine keeps the samples */
+	ret = sweep_rep(&it->run, it->cfg, rep, row);
+	if (*row) {
+		json_object_set_new(*row, "config_id", json_string(bi->id));
+		json_object_set_new(*row, "section", json_string(bi->pc->section));
+	}
+	return ret;
+}
+
+static void sweep_release(struct bench_item *bi)
+{
+	struct kitem *it = bi->priv;
+
+	if (!it)
+		return;
+	if (it->d && --it->d->refs == 0) {
+		struct kdata **pp;
+
+		for (pp = &datasets; *pp != it->d; pp = &(*pp)->next)
+			;
+		*pp = it->d->next;
+		sweep_data_free(&it->d->run);
+		free(it->d);
+	}
+	it->run.data = NULL; /* borrowed */
+	it->run.ndata = 0;
+	it->run.fl = NULL;
+	it->run.env = NULL;
+	sweep_data_free(&it->run);
+	free(it);
+	bi->priv = NULL;
+}
+
+const struct bench_kind bench_kind_sweep = {
+	.name = "sweep",
+	.check = sweep_check,
+	.prepare = sweep_prepare,
+	.rep = sweep_krep,
+	.release = sweep_release,
+};
