@@ -93,7 +93,7 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 {
 	const struct sweep_opts *o = r->o;
 	json_t *row = row_new(o->bench ? o->bench : NULL, "sweep");
-	json_t *data = json_object_get(r->env, "data");
+	json_t *data = json_object_get(r->env, "in");
 	char bench[64], ds[64];
 
 	if (!o->bench) {

@@ -10,7 +10,7 @@
  *
  * Keys: sweep (blocksize|bufsize|api, else the part of the section name
  * after "sweep-"), op, api (or variant), block (a size, or whole for
- * api), buffer (blocksize: a stdio buffer, else stdio's default), size,
+ * api; alias block_size), buffer (blocksize: a stdio buffer, else stdio's default), size,
  * files and scale (bufsize), cache, fsync -- the options of `iostrat
  * sweep`, one value each; ops/apis/variants/sizes are accepted as
  * aliases.  One repetition = one measured child (measure.h), verified
@@ -53,6 +53,7 @@ static const char *alias(const char *key)
 	static const char *const map[][2] = {
 		{ "op", "ops" }, { "operation", "ops" }, { "api", "apis" },
 		{ "variant", "apis" }, { "variants", "apis" }, { "block", "sizes" },
+		{ "block_size", "sizes" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
