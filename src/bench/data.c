@@ -52,14 +52,17 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 			*out = ctx->ds[i];
 			return 0;
 		}
-	ds = calloc(1, sizeof(*ds));
-	nds = realloc(ctx->ds, (ctx->nds + 1) * sizeof(*nds));
-	if (!ds || !nds) {
-		free(ds);
+	nds = realloc(ctx->ds, (ctx->nds + 1) * sizeof(struct bench_dataset *));
+	if (!nds) {
 		errorf("out of memory");
 		return -ENOMEM;
 	}
 	ctx->ds = nds;
+	ds = calloc(1, sizeof(*ds));
+	if (!ds) {
+		errorf("out of memory");
+		return -ENOMEM;
+	}
 	snprintf(ds->dir, sizeof(ds->dir), "%s", dir);
 	base = strrchr(dir, '/');
 	base = base && base[1] ? base + 1 : dir;

@@ -161,7 +161,7 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 {
 	const char *cols[RUNS_MAX + 2] = { 0 };
 	char names[RUNS_MAX][8];
-	json_t **flat = calloc(n, sizeof(json_t *)), **prof = calloc(n, sizeof(json_t *));
+	json_t **flat = calloc(n + 1, sizeof(json_t *)), **prof = calloc(n + 1, sizeof(json_t *));
 	const char *k;
 	struct rtable *t;
 	json_t *v;
@@ -196,8 +196,11 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 				json_array_append_new(row, cell(json_object_get(flat[j], k)));
 			rtable_add(t, row);
 		}
-	for (size_t i = 0; i < n; i++)
-		json_object_foreach(prof[i], k, v) {
+	for (size_t i = 0; i < n; i++) {
+		void *tmp;
+
+		/* _safe: the key is deleted from prof[i] too (said once) */
+		json_object_foreach_safe(prof[i], tmp, k, v) {
 			bool everywhere = true;
 			json_t *row;
 
@@ -212,8 +215,11 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 					json_object_get(prof[j], k) ? k : ""));
 			rtable_add(t, row);
 			for (size_t j = 0; j < n; j++) /* say each line once */
-				json_object_del(prof[j], k);
+				if (j != i)
+					json_object_del(prof[j], k);
+			json_object_del(prof[i], k); /* last: k belongs to it */
 		}
+	}
 	for (size_t i = 0; i < n; i++) {
 		json_decref(flat[i]);
 		json_decref(prof[i]);
