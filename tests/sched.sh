@@ -80,6 +80,10 @@ two_schedulers_compared() {
 		[ "$(grep -c '"rep":[12],' "$T/res/$s/results.jsonl")" -eq 4 ] || die "$s: reps"
 	done
 	grep -q "mq-deadline" "$T/out" && grep -q "bfq" "$T/out" || die "no comparison: $(cat "$T/out")"
+	# with iostrat compare built in: its table of medians and ratios
+	if "$IOSTRAT" compare --help >/dev/null 2>&1; then
+		grep -q 'B/A' "$T/out" || die "compare did not run: $(head -3 "$T/out")"
+	fi
 }
 
 sigterm_restores() {
