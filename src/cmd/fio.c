@@ -113,8 +113,14 @@ static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 	if (!a->dataset)
 		a->dataset = "big";
 	if (!stat(a->dataset, &sb) && S_ISDIR(sb.st_mode)) {
+		const char *base;
+
 		snprintf(dir, len, "%s", a->dataset);
-		*label = a->dataset;
+		while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
+			dir[strlen(dir) - 1] = 0;
+		/* the directory's name labels the rows, as bench does */
+		base = strrchr(dir, '/');
+		*label = base && base[1] ? base + 1 : dir;
 		return 0;
 	}
 	if (dataset_preset(a->dataset, a->scale, &s)) {
