@@ -72,11 +72,17 @@ static const struct {
 	{ "none", -1 },
 };
 
+/* A fault on the input mapping: the file shrank (the usual cause), or a
+ * page-in failed (an I/O error reaches a mapping as SIGBUS too). */
 static int shrunk(struct mfile *f, const char *how)
 {
 	struct stat sb;
 	long long now = fstat(f->in, &sb) ? -1 : (long long)sb.st_size;
 
+	if (now < 0 || (size_t)now >= f->size)
+		return stats_failf(f->st, -EIO, f->inpath,
+				   "%s: Input/output error (the file did not shrink: "
+				   "a page-in failed)", how);
 	return stats_failf(f->st, -EFAULT, f->inpath,
 			   "file shrank while mapped (%zu bytes mapped, now %lld): "
 			   "%s; the output of this file is incomplete and was removed",
