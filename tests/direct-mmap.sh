@@ -173,12 +173,14 @@ mmap_empty_files_only() {
 }
 
 # Truncate the input while the run has it mapped: one clear error for the
-# file, no crash, no output left for it.
+# file, no crash, no output left for it.  The run's child is stopped
+# around the truncate so a loaded machine cannot let it finish first.
 shrink_during_run() {
-	local mode=$1 pid err rc=0 i
+	local mode=$1 pid child err rc=0 i
+	need_cmd pgrep
 	mkdir -p "$T/in"
 	head -c 3000000 /dev/zero | tr '\0' 'q' >"$T/in/f"
-	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work 150 --bufsize 64k --reps 1 \
+	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work 3000 --bufsize 64k --reps 1 \
 		--cache asis --fsync none >/dev/null 2>"$T/err" &
 	pid=$!
 	for i in $(seq 1 3000); do
@@ -186,8 +188,11 @@ shrink_during_run() {
 		kill -0 $pid 2>/dev/null || break
 		sleep 0.01
 	done
+	child=$(pgrep -P $pid) || true
+	[ -n "$child" ] && kill -STOP $child
 	[ -e "$T/out/.f.iostrat-tmp" ] || { wait $pid; die "run ended before the truncate"; }
 	truncate -s 100000 "$T/in/f"
+	kill -CONT $child
 	wait $pid || rc=$?
 	err=$(cat "$T/err")
 	[ $rc -ne 0 ] || die "run succeeded on a shrunk file"

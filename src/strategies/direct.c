@@ -136,12 +136,18 @@ static int probe_align(const struct job *job, struct run_stats *st,
 
 		job_in_path(job, 0, p, sizeof(p));
 		fd = open(p, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return stats_fail(st, -errno, p, "open");
+		if (fd < 0) {
+			int err = -errno;
+
+			stats_fail(st, err, p, "open");
+			return err;
+		}
 		sa = statx_align(fd);
 		close(fd);
-		if (sa < 0)
-			return direct_refuse(st, p, "statx reports no direct I/O for this file");
+		if (sa < 0) {
+			direct_refuse(st, p, "statx reports no direct I/O for this file");
+			return -EINVAL;
+		}
 	}
 	if (sa > 0) {
 		/* statx speaks for the input file; the output disk still counts */
@@ -152,10 +158,11 @@ static int probe_align(const struct job *job, struct run_stats *st,
 		dc->align = DIRECT_FALLBACK_ALIGN;
 		dc->align_source = "default";
 	}
-	if (dc->align & (dc->align - 1))
-		return stats_failf(st, -EINVAL, job->in_dir,
-				   "direct I/O alignment %zu is not a power of two",
-				   dc->align);
+	if (dc->align & (dc->align - 1)) {
+		stats_failf(st, -EINVAL, job->in_dir,
+			    "direct I/O alignment %zu is not a power of two", dc->align);
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -173,6 +180,8 @@ static int direct_conf(const struct job *job, struct run_stats *st,
 		return ret;
 	if ((ret = probe_align(job, st, dc)))
 		return ret;
+	if (!dc->align)
+		return -EINVAL; /* cannot happen; keeps the analyzer sure */
 	dc->chunk = (want + dc->align - 1) / dc->align * dc->align;
 	dc->mem_align = MAX(dc->align, (size_t)DIRECT_MIN_MEM_ALIGN);
 	dc->qd = job->qd ? job->qd : 1;
