@@ -175,21 +175,24 @@ mmap_empty_files_only() {
 # file, no crash, no output left for it.  The run's child is stopped
 # around the truncate so a loaded machine cannot let it finish first.
 shrink_during_run() {
-	local mode=$1 pid child err rc=0 i
+	local mode=$1 pid child='' err rc=0 i
 	need_cmd pgrep
 	mkdir -p "$T/in"
 	head -c 2000000 /dev/zero | tr '\0' 'q' >"$T/in/f"
-	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work 1000 --bufsize 64k --reps 1 \
+	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work 2000 --bufsize 64k --reps 1 \
 		--cache asis --fsync none >/dev/null 2>"$T/err" &
 	pid=$!
+	# find the run's child (forked after the reference checksum), spin on
+	# builtins until it creates the output, stop it there
 	for i in $(seq 1 3000); do
-		[ -e "$T/out/.f.iostrat-tmp" ] && break
 		kill -0 $pid 2>/dev/null || break
+		child=$(pgrep -P $pid) && break
 		sleep 0.01
 	done
-	child=$(pgrep -P $pid) || true
-	[ -n "$child" ] && kill -STOP $child
-	[ -e "$T/out/.f.iostrat-tmp" ] || { wait $pid; die "run ended before the truncate"; }
+	[ -n "$child" ] || { wait $pid || true; die "no child process seen: $(tail -n1 "$T/err")"; }
+	until [ -e "$T/out/.f.iostrat-tmp" ] || ! kill -0 $child 2>/dev/null; do :; done
+	kill -STOP $child 2>/dev/null || true
+	[ -e "$T/out/.f.iostrat-tmp" ] || { wait $pid || true; die "run ended before the truncate: $(tail -n1 "$T/err")"; }
 	truncate -s 100000 "$T/in/f"
 	kill -CONT $child
 	wait $pid || rc=$?
