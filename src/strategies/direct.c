@@ -20,7 +20,7 @@
  * metadata update.
  *
  * No fallback: a filesystem that refuses O_DIRECT (ramfs answers EINVAL)
- * or only pretends to do it (tmpfs since Linux 6.6 accepts O_DIRECT and
+ * or only pretends to do it (tmpfs on recent kernels accepts O_DIRECT and
  * serves it from the page cache) is one clear error that names it and
  * suggests another strategy.  A benchmark that quietly measured buffered
  * I/O under the name "direct" would be lying.
