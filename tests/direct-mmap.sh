@@ -172,30 +172,39 @@ mmap_empty_files_only() {
 }
 
 # Truncate the input while the run has it mapped: one clear error for the
-# file, no crash, no output left for it.  The run's child is stopped
-# around the truncate so a loaded machine cannot let it finish first.
-shrink_during_run() {
-	local mode=$1 pid child='' err rc=0 i
-	need_cmd pgrep
+# file, no crash, no output left for it.  A builtin-only spin loop sees the
+# output appear, the run's child is stopped around the truncate, and a run
+# that still finished first (a loaded machine) is retried with more work.
+shrink_once() {
+	local mode=$1 w=$2 pid child
+	rm -rf "$T/in" "$T/out"
 	mkdir -p "$T/in"
 	head -c 2000000 /dev/zero | tr '\0' 'q' >"$T/in/f"
-	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work 2000 --bufsize 64k --reps 1 \
+	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work $w --bufsize 64k --reps 1 \
 		--cache asis --fsync none >/dev/null 2>"$T/err" &
 	pid=$!
-	# find the run's child (forked after the reference checksum), spin on
-	# builtins until it creates the output, stop it there
-	for i in $(seq 1 3000); do
-		kill -0 $pid 2>/dev/null || break
-		child=$(pgrep -P $pid) && break
-		sleep 0.01
-	done
-	[ -n "$child" ] || { wait $pid || true; die "no child process seen: $(tail -n1 "$T/err")"; }
-	until [ -e "$T/out/.f.iostrat-tmp" ] || ! kill -0 $child 2>/dev/null; do :; done
-	kill -STOP $child 2>/dev/null || true
-	[ -e "$T/out/.f.iostrat-tmp" ] || { wait $pid || true; die "run ended before the truncate: $(tail -n1 "$T/err")"; }
+	until [ -e "$T/out/.f.iostrat-tmp" ] || ! kill -0 $pid 2>/dev/null; do :; done
+	child=$(pgrep -P $pid) || true
+	[ -n "$child" ] && kill -STOP $child 2>/dev/null
+	if [ ! -e "$T/out/.f.iostrat-tmp" ]; then
+		[ -n "$child" ] && kill -CONT $child 2>/dev/null
+		wait $pid || true
+		return 2
+	fi
 	truncate -s 100000 "$T/in/f"
 	kill -CONT $child
-	wait $pid || rc=$?
+	wait $pid
+}
+
+shrink_during_run() {
+	local mode=$1 w err rc
+	need_cmd pgrep
+	for w in 2000 8000 30000; do
+		rc=0
+		shrink_once "$mode" $w || rc=$?
+		[ $rc -eq 2 ] || break
+	done
+	[ $rc -ne 2 ] || die "the run always finished before the truncate"
 	err=$(cat "$T/err")
 	[ $rc -ne 0 ] || die "run succeeded on a shrunk file"
 	grep -q 'f: file shrank while mapped (2000000 bytes mapped, now 100000)' <<<"$err" ||
