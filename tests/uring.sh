@@ -49,7 +49,7 @@ many_tiny_files_with_empty_ones() {
 	split -b 1024 -a 4 "$T/blob" "$T/in/f"
 	for i in $(seq 1 50); do : >"$T/in/f-empty-$i"; done
 	n=$(ls "$T/in" | wc -l)
-	"$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache cold --threads 2 \
+	"$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache cold --fsync end --threads 2 \
 		--work 1 >/dev/null || die "run failed"
 	[ "$(ls "$T/out" | wc -l)" -eq "$n" ] || die "expected $n outputs"
 	[ -z "$(find "$T/out" -name '.*iostrat-tmp')" ] || die "temp files left"

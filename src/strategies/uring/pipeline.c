@@ -2,10 +2,10 @@
 /*
  * The reader loop of the io_uring pipeline (the design is in uring.c).
  *
- * One pass of the loop: plan reads while the QD and the pool allow, hand
- * the completed reads at the head of the in-order FIFO to the workers,
- * submit, sleep in io_uring_enter until something completes, handle the
- * completions.  user_data is a pointer with the op kind in its low bits.
+ * One pass of the loop: take the chunks the workers finished (write
+ * them), hand the completed reads at the head of the in-order FIFO to the
+ * workers, plan reads while the QD and the pool allow, submit, sleep in
+ * io_uring_enter until something completes, handle the completions.  user_data is a pointer with the op kind in its low bits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -297,6 +297,42 @@ static void plan_reads(struct uctx *c)
 
 /* ---- handing chunks on ----------------------------------------------------- */
 
+static void chunk_written(struct uctx *c, struct chunk *ch)
+{
+	struct ufile *f = ch->f;
+
+	f->pending--;
+	chunk_put(c, ch);
+	if (!c->failed)
+		maybe_finish(c, f);
+}
+
+/* A transformed chunk: write it (or drop it: sink null, or after an error). */
+static void chunk_transformed(struct uctx *c, struct chunk *ch)
+{
+	if (c->failed || ch->f->of.fd < 0) {
+		chunk_written(c, ch);
+		return;
+	}
+	ch->wlen = ch->got;
+	if (c->job->direct)
+		ch->wlen = (ch->got + URING_DIRECT_ALIGN - 1) &
+			   ~(uint32_t)(URING_DIRECT_ALIGN - 1);
+	submit_write(c, ch);
+}
+
+/* Chunks back from the workers. */
+static void collect_done(struct uctx *c)
+{
+	struct chunk *ch = uring_wq_take_done(&c->wq), *next;
+
+	for (; ch; ch = next) {
+		next = ch->next;
+		c->at_workers--;
+		chunk_transformed(c, ch);
+	}
+}
+
 /* The head of the FIFO is the next chunk in file order: once its read is
  * done its column is known, and the next chunk's follows from it. */
 static void dispatch(struct uctx *c)
@@ -317,39 +353,16 @@ static void dispatch(struct uctx *c)
 			continue;
 		}
 		ch->col = f->col;
+		if (!c->job->work) {
+			/* W=0 is a copy: no CPU work worth a hand-off (and two
+			 * context switches) per chunk; the reader runs it. */
+			transform_chunk(ch->buf, ch->got, 0, &f->col);
+			chunk_transformed(c, ch);
+			continue;
+		}
 		f->col = transform_col_after(ch->buf, ch->got, f->col);
 		c->at_workers++;
 		uring_wq_push(&c->wq, ch);
-	}
-}
-
-static void chunk_written(struct uctx *c, struct chunk *ch)
-{
-	struct ufile *f = ch->f;
-
-	f->pending--;
-	chunk_put(c, ch);
-	if (!c->failed)
-		maybe_finish(c, f);
-}
-
-/* Chunks back from the workers: write them (or drop them: sink null). */
-static void collect_done(struct uctx *c)
-{
-	struct chunk *ch = uring_wq_take_done(&c->wq), *next;
-
-	for (; ch; ch = next) {
-		next = ch->next;
-		c->at_workers--;
-		if (c->failed || ch->f->of.fd < 0) {
-			chunk_written(c, ch);
-			continue;
-		}
-		ch->wlen = ch->got;
-		if (c->job->direct)
-			ch->wlen = (ch->got + URING_DIRECT_ALIGN - 1) &
-				   ~(uint32_t)(URING_DIRECT_ALIGN - 1);
-		submit_write(c, ch);
 	}
 }
 
@@ -478,8 +491,10 @@ int uring_pipeline(struct uctx *c)
 	int ret;
 
 	for (;;) {
-		plan_reads(c);
+		/* hand on first: a buffer freed here is read into at once */
+		collect_done(c);
 		dispatch(c);
+		plan_reads(c);
 		if (finished(c))
 			break;
 		if (!c->inflight && !c->at_workers) {
@@ -497,7 +512,6 @@ int uring_pipeline(struct uctx *c)
 			break; /* the ring cannot run: tear-down cancels it */
 		}
 		reap(c);
-		collect_done(c);
 	}
 	if (c->failed)
 		cleanup(c);

@@ -121,6 +121,7 @@ static void record(struct uctx *c)
 static int uring_run(const struct job *job, struct run_stats *st)
 {
 	struct uctx *c = calloc(1, sizeof(*c));
+	double t0 = now_mono(), t1 = t0, t2 = t0;
 	int ret;
 
 	if (!c)
@@ -138,10 +139,16 @@ static int uring_run(const struct job *job, struct run_stats *st)
 		if (ret)
 			stats_fail(st, ret, "io_uring", "starting workers");
 	}
+	t1 = now_mono();
 	if (!ret)
 		ret = uring_pipeline(c);
+	t2 = now_mono();
 	uring_workers_stop(c);
 	record(c);
+	/* setup (pool, ring, registration, threads) and the pipeline itself,
+	 * to tell fixed costs from I/O when comparing with fio */
+	stats_set_real(st, "setup_s", t1 - t0);
+	stats_set_real(st, "pipeline_s", t2 - t1);
 	uring_ring_exit(c);
 	if (c->pool)
 		munmap(c->pool, c->pool_bytes);
