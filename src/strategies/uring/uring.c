@@ -76,16 +76,41 @@ static int check_job(struct uctx *c)
 	return 0;
 }
 
+#define HUGE_SZ (2UL << 20)
+
+/*
+ * The pool, 2 MiB aligned and THP-advised: a 1 MiB read into 4 KiB pages
+ * is 256 segments, more than a virtio disk takes in one request (254
+ * here), so every read would be split in two; huge pages make it one
+ * segment.  Where THP is off this changes nothing.
+ */
+static void *pool_map(size_t len, size_t *maplen)
+{
+	size_t full = (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
+	uint8_t *p = mmap(NULL, full + HUGE_SZ, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+	size_t head;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
+	head = a - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	if (HUGE_SZ - head)
+		munmap((uint8_t *)a + full, HUGE_SZ - head);
+	madvise((void *)a, full, MADV_HUGEPAGE);
+	*maplen = full;
+	return (void *)a;
+}
+
 static int pool_alloc(struct uctx *c)
 {
-	void *p;
-
 	c->pool_bytes = (size_t)c->nbuf * c->chunk;
-	p = mmap(NULL, c->pool_bytes, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	c->pool = pool_map(c->pool_bytes, &c->pool_map);
+	if (!c->pool)
 		return stats_fail(c->st, -errno, "io_uring", "allocating the buffer pool");
-	c->pool = p;
 	c->chunks = calloc(c->nbuf, sizeof(*c->chunks));
 	if (!c->chunks)
 		return stats_fail(c->st, -ENOMEM, "io_uring", "allocating the buffer pool");
@@ -151,7 +176,7 @@ static int uring_run(const struct job *job, struct run_stats *st)
 	stats_set_real(st, "pipeline_s", t2 - t1);
 	uring_ring_exit(c);
 	if (c->pool)
-		munmap(c->pool, c->pool_bytes);
+		munmap(c->pool, c->pool_map);
 	free(c->chunks);
 	free(c);
 	return ret ? ret : st->err;

@@ -83,6 +83,7 @@ struct uctx {
 	unsigned qd, nbuf, workers;
 	uint8_t *pool;
 	size_t pool_bytes;
+	size_t pool_map;     /* mapped: pool_bytes rounded up to 2 MiB */
 	struct chunk *chunks;
 	struct chunk *free;
 	unsigned nfree;
