@@ -52,6 +52,7 @@ static void op_block(struct dat *d, json_t *rows, json_t *op, json_t *variants)
 	bool ok[nv ? nv : 1];
 	char b[64], lab[128];
 
+	memset(ok, 0, sizeof(ok));
 	snprintf(lab, sizeof(lab), "%s", val_text(op, b, sizeof(b))[0] ? b : "-");
 	dat_label(d, lab);
 	json_array_foreach(variants, j, v) {
