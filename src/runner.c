@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -168,8 +169,10 @@ child_main(const struct run_config *cfg, int go_fd, int res_fd)
 
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	/* a parent killed with SIGKILL takes its repetition with it */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (read(go_fd, &c, 1) != 1)
-		_exit(3); /* parent gone */
+		_exit(3); /* parent gone before the start */
 	close(go_fd);
 	stats_init(&st);
 	t0 = now_mono();
