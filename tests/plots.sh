@@ -23,7 +23,7 @@ make_results() {
 fresh_results() {
 	local dir=$1
 	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/quick.ini" --out "$dir" --data "$T/data" \
-		-D reps=2 -D max_reps=2 -D cache=asis -D strategy=stream,buffer >/dev/null 2>&1 ||
+		-D reps=2 -D max_reps=2 -D cache=asis -D strategy=stream,buffer -D fio=0 >/dev/null 2>&1 ||
 		die "bench failed"
 	if command -v fio >/dev/null; then
 		"$IOSTRAT" fio seq-psync --dataset "$T"/data/big-* --bs 64k --reps 2 --json \
