@@ -8,9 +8,13 @@ side in one run (repetitions interleaved, medians):
   3. --sink null --direct vs fio --ioengine=io_uring --direct=1 --rw=read,
      same bs (chunk) and iodepth (qd), same file (target 0.95x).
 
-Environment: BENCH_DATA (default data/bench-uring), REPS (3), FSYNC (end:
+  0. (PARTS=0 or SWEEP=1) the defaults: --chunk x --qd on big and
+     medium-long, W=0 cold, --fsync end, median elapsed per pair.
+
+Environment: BENCH_DATA (default data/bench-uring), REPS (5), FSYNC (end:
 one syncfs at the end; 'file' fsyncs each file, which makes 'small' slow),
-SCALE_<SET> to resize a data set, CHUNK (1M) and QD (8) for part 3.
+SCALE_<SET> to resize a data set, CHUNK (1M) and QD (8) for part 3,
+PARTS (default 1,2,3; add 0 for the defaults sweep).
 """
 import json
 import os
@@ -23,7 +27,7 @@ from benchlib import gen, run_rows, table  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
 DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-uring"))
-REPS = int(os.environ.get("REPS", "3"))
+REPS = int(os.environ.get("REPS", "5"))
 FSYNC = os.environ.get("FSYNC", "end")
 CHUNK = os.environ.get("CHUNK", "1M")
 QD = os.environ.get("QD", "8")
@@ -115,13 +119,36 @@ def part_fio():
           f"interleaved, {len(us)} reps each")
 
 
+def part_defaults():
+    print(f"\n== 0. defaults: --chunk x --qd, W=0, cold, --fsync {FSYNC}; median "
+          f"elapsed (s) of {REPS} interleaved reps")
+    pairs = [(c, q) for c in ("256K", "512K", "1M", "2M") for q in (4, 8, 16)]
+    for name in ("medium-long", "big"):
+        src = f"{DATA}/{name}"
+        runs = {f"{c}/{q}": ("uring", src, dict(work=0, cache="cold", fsync=FSYNC,
+                                                 chunk=c, qd=q)) for c, q in pairs}
+        rows = interleaved(runs, REPS)
+        el = {k: med(r, "elapsed_s") for k, r in rows.items()}
+        best = min(el, key=el.get)
+        table(["chunk \\ qd", "4", "8", "16"],
+              [[c] + [f"{el[f'{c}/{q}']:.3f}" for q in (4, 8, 16)]
+               for c in ("256K", "512K", "1M", "2M")])
+        print(f"{name}: best {best} ({el[best]:.3f} s)\n")
+
+
 def main():
     os.makedirs(DATA, exist_ok=True)
     print(f"iostrat bench-uring: {BIN}, data in {DATA}, kernel {os.uname().release}, "
           f"{os.cpu_count()} CPUs")
-    part_cold_w0()
-    part_cpu()
-    part_fio()
+    parts = os.environ.get("PARTS", "1,2,3").split(",")
+    if os.environ.get("SWEEP") == "1":
+        parts.append("0")
+    # part 1 generates the data sets the sweep uses
+    for p, fn in (("1", part_cold_w0), ("0", part_defaults), ("2", part_cpu),
+                  ("3", part_fio)):
+        if p in parts or (p == "1" and "0" in parts):
+            fn()
+            sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -220,6 +220,8 @@ static int file_open(struct uctx *c, size_t idx, struct ufile **out)
 		return fail(c, -errno, f, false, "stat");
 	f->size = (uint64_t)sb.st_size;
 	f->planned = f->size == 0;
+	if (!dflag)
+		posix_fadvise(f->in_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (!c->job->sink_null) {
 		ret = out_open(c->job, idx, dflag, &f->of);
 		if (ret == -EINVAL && dflag)
