@@ -44,8 +44,8 @@ long_line_across_many_chunks() {
 
 many_tiny_files_with_empty_ones() {
 	mkdir -p "$T/in"
-	# ~2000 files of 1 KiB of base64 lines (the last one shorter)
-	head -c $((1480 * 1024)) /dev/urandom | base64 -w 99 >"$T/blob"
+	# 10,000 files of 1 KiB of base64 lines (the last one shorter)
+	head -c $((7500 * 1024)) /dev/urandom | base64 -w 99 >"$T/blob"
 	split -b 1024 -a 4 "$T/blob" "$T/in/f"
 	for i in $(seq 1 50); do : >"$T/in/f-empty-$i"; done
 	n=$(ls "$T/in" | wc -l)
@@ -124,7 +124,7 @@ full_disk_fails_cleanly() {
 t uring_qd_1_to_32_and_odd_chunk_sizes_match_reference qd_and_chunk_sizes_match_reference
 t uring_chunk_1000_matches_test_vectors test_vectors_with_small_chunks
 t uring_3mib_line_across_5000_byte_chunks long_line_across_many_chunks
-t uring_2000_tiny_files_and_50_empty many_tiny_files_with_empty_ones
+t uring_10000_tiny_files_and_50_empty many_tiny_files_with_empty_ones
 t uring_one_large_file_buffered_and_direct one_large_file
 t uring_sink_null_writes_nothing sink_null_writes_nothing
 t uring_peak_rss_bounded_by_pool memory_bounded_by_pool
