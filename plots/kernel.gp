@@ -2,8 +2,11 @@
 # share of block requests that started where the previous one ended
 # (sequential), per strategy and data set.  Second: the page-cache hit ratio
 # of the reads, per strategy and cache state (cold near 0, warm near 100).
-# Third, when the data has it: the median seek distance between consecutive
-# requests (KiB, log scale; 0 = sequential, drawn at the bottom).
+# Third, when the data has it: the seek-distance histogram per strategy
+# (the share of block requests per log2 bucket of the distance from the end
+# of the previous request; "seq" = 0, "512B" = 512 B up to 1 KiB, ...), or,
+# for rows traced before the seek_hist column existed, the median seek
+# distance (KiB, log scale; 0 = sequential, drawn at the bottom).
 #
 #   gnuplot -e "datafile='kernel.dat'; outbase='out/kernel'[; title='...']" plots/kernel.gp
 #
@@ -11,14 +14,15 @@
 # datafile (written by `iostrat plot`): two or three blocks split by two
 # blank lines, each a header "cluster" S1 C1 max S2 C2 max ...   (Cn: colour index of Sn) and one
 # line per cluster (block 0: data sets, seq_pct in %; block 1: cache
-# states, hit ratio in %; block 2: data sets, seek_p50_kb) with per
-# strategy the median, min and max (NaN: not run).
+# states, hit ratio in %; block 2: "bucket" in place of "cluster", a line
+# per distance bucket, share of requests in % -- or "cluster", data sets,
+# seek_p50_kb) with per strategy the median, min and max (NaN: not run).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" kernel.gp"
 	exit status 2
 }
 if (!exists("title")) title = "What the kernel saw: sequential share and page-cache hits"
-width = 1200
+width = 1500
 height = 500
 
 stats datafile using 2 nooutput
@@ -26,11 +30,13 @@ npan = STATS_blocks
 array nclu[npan]
 array nser[npan]
 array col[npan * 32]
+hist = 0
 do for [i = 0:npan-1] {
 	stats datafile index i using 2 nooutput
 	nclu[i+1] = STATS_records
 	h = ""
 	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
+	if (i == 2 && h eq "bucket") { hist = 1 }
 	nser[i+1] = (STATS_columns - 1) / 3
 	do for [s = 1:nser[i+1]] {
 		stats datafile index i every ::0::0 using (h = strcol(3*s), 0) nooutput
@@ -39,7 +45,7 @@ do for [i = 0:npan-1] {
 }
 xpos(s) = $0 + (s - (ns + 1) / 2.0) * bw
 # a seek distance of 0 (sequential) has no place on a log axis: draw it at 1
-v(c) = (i == 2 && column(c) < 1) ? 1 : column(c)
+v(c) = (i == 2 && !hist && column(c) < 1) ? 1 : column(c)
 
 set datafile missing "NaN"
 set termoption noenhanced
@@ -53,9 +59,9 @@ set bmargin 6
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
+		set terminal pngcairo noenhanced size width, height font "DejaVu Sans,10"
 	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+		set terminal svg noenhanced size width, height font "DejaVu Sans,10" background "white"
 	}
 	set output outbase . "." . fmt
 	set multiplot layout 1, npan title title font ",12"
@@ -76,13 +82,20 @@ do for [fmt in "png svg"] {
 			set xlabel "cache state before the run"
 			set ylabel "page-cache hits (% of pages read)"
 		}
-		if (i == 2) {
-			set title "median seek distance between requests" font ",10"
+		if (i == 2 && hist) {
+			set title "seek distance histogram per strategy" font ",10"
+			set xlabel "distance from the previous request's end (log2 bucket, from)"
+			set ylabel "block requests (% of the strategy's)"
+			set yrange [0:*]
+		}
+		if (i == 2 && !hist) {
+			set title "median seek distance (rows without seek_hist)" font ",10"
 			set xlabel "data set"
 			set ylabel "seek distance (KiB, log scale)"
 			set logscale y 10
 			set yrange [*:*]
 		}
+		if (i == 2 && hist && nclu[3] > 8) { set xtics rotate by 45 right } else { set xtics norotate }
 		plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
 		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc col[i*32 + s] title columnheader(3*s-1), \
 		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle

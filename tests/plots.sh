@@ -191,6 +191,181 @@ kernel_figure_from_trace_columns() {
 	# three panels: sequential share, hit ratio per cache state, seek distance
 	[ "$(grep -c '^"cluster"' "$T/r/plots/data/kernel.dat")" -eq 3 ] || die "not 3 panels"
 	grep -q '^"warm"' "$T/r/plots/data/kernel.dat" || die "no warm cache cluster"
+	# rows traced before seek_hist existed: the median, and a note saying so
+	grep -q "kernel   note: .*no seek_hist column" "$T/out.txt" || die "no fallback note: $(cat "$T/out.txt")"
+	# with the column: a histogram, buckets from seq up
+	python3 - "$T/r/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[1], "w") as f:
+    for r in rows:
+        if r.get("traced") and r.get("seq_pct") is not None:
+            r["seek_hist"] = "0:60;4:10;12:%d" % (30 if r["strategy"] == "stream" else 5)
+        f.write(json.dumps(r) + "\n")
+PY
+	"$IOSTRAT" plot "$T/r" --only kernel >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	! grep -q "note:" "$T/out.txt" || die "note with seek_hist present"
+	check_image "$T/r/plots/kernel" kernel
+	grep -q '^"bucket"' "$T/r/plots/data/kernel.dat" || die "no histogram block"
+	grep -q '^"1M" ' "$T/r/plots/data/kernel.dat" || die "no 1M bucket (slot 12)"
+	[ "$(grep -c '^"[0-9]*[BKMG]" ' "$T/r/plots/data/kernel.dat")" -eq 12 ] ||
+		die "buckets 512B..1M expected: $(cat "$T/r/plots/data/kernel.dat")"
+}
+
+# Three runs for figure 6: A the fixture, B a second real bench of the same
+# profile, C = A with 1 s added to every buffer repetition (a difference
+# compare must call significant; stream left equal to A).
+make_compare_runs() {
+	make_results "$T/A"
+	[ -s "$FIXTURE/r2/results.jsonl" ] || (T=$FIXTURE; fresh_results "$FIXTURE/r2") ||
+		die "could not make the second run"
+	mkdir -p "$T/B" "$T/C"
+	cp "$FIXTURE/r2/results.jsonl" "$T/B/"
+	python3 - "$T/A/results.jsonl" "$T/C/results.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], "w") as f:
+    for l in open(sys.argv[1]):
+        r = json.loads(l)
+        if r.get("kind") == "run" and r["strategy"] == "buffer":
+            r["elapsed_s"] += 1.0
+        f.write(json.dumps(r) + "\n")
+PY
+}
+
+compare_figure_from_real_runs() {
+	need_cmd gnuplot
+	make_compare_runs
+	"$IOSTRAT" plot --compare "$T/A" "$T/B" "$T/C" -o "$T/cmp" >"$T/out.txt" 2>"$T/err.txt" ||
+		die "plot --compare failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	grep -q "^  compare .*cmp/plots/compare.png" "$T/out.txt" || die "no figure: $(cat "$T/out.txt")"
+	[ "$(grep -c '\.png' "$T/out.txt")" -eq 1 ] || die "other figures drawn: $(cat "$T/out.txt")"
+	check_image "$T/cmp/plots/compare" compare
+	# the csv is compare's own: the same medians as `iostrat compare`
+	"$IOSTRAT" compare "$T/A" "$T/B" "$T/C" --format csv | cmp -s - "$T/cmp/compare.csv" ||
+		die "compare.csv differs from iostrat compare --format csv"
+	# a bar group per configuration, 3 runs; '*' on C's buffer bars only
+	python3 - "$T/cmp/plots/data/compare.dat" <<'PY'
+import shlex, sys
+lines = [shlex.split(l) for l in open(sys.argv[1]) if l.strip()]
+head, rows = lines[0], lines[1:]
+assert head[0] == "median elapsed time (s)", head
+assert [h.split(":")[0] for h in head[1::4]] == ["A", "B", "C"], head
+assert len(rows) >= 8, rows
+for r in rows:
+    assert r[4] == "NaN", r              # A is the base: no mark
+    want = "1" if "buffer" in r[0] else "0"
+    assert r[12] == want, (r, want)      # C against A
+    if want == "1":
+        assert float(r[9]) >= float(r[1]) + 0.9, r  # C's median, 1 s more
+    for m in (1, 5, 9):                  # min <= median <= max
+        assert float(r[m + 1]) <= float(r[m]) <= float(r[m + 2]), r
+PY
+	# the script alone on its data file
+	local err
+	err=$(gnuplot -e "datafile='$T/cmp/plots/data/compare.dat'; outbase='$T/alone'" \
+		"$TOP/plots/compare.gp" 2>&1) || die "compare.gp failed: $err"
+	[ -z "$err" ] || die "compare.gp printed: $err"
+	check_image "$T/alone" compare
+}
+
+# An `iostrat sched` output directory (sched.json naming one results
+# directory per setting): `iostrat plot OUT` compares them into figure 6.
+compare_figure_of_a_sched_dir() {
+	need_cmd gnuplot
+	make_compare_runs
+	mkdir -p "$T/s"
+	mv "$T/A" "$T/s/mq-deadline"
+	mv "$T/C" "$T/s/bfq"
+	echo '{"device": "loop9", "settings": ["mq-deadline", "bfq"]}' >"$T/s/sched.json"
+	"$IOSTRAT" plot "$T/s" >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	check_image "$T/s/plots/compare" compare
+	grep -q "^  grid .*no run rows" "$T/out.txt" || die "grid not explained: $(cat "$T/out.txt")"
+	head -1 "$T/s/plots/data/compare.dat" | grep -q '"A: mq-deadline" .* "B: bfq"' ||
+		die "runs not labelled by setting: $(head -1 "$T/s/plots/data/compare.dat")"
+}
+
+# A compare.csv without the spread table (an older iostrat compare), or
+# without a column the figure needs: one line naming the figure, the
+# other figures of DIR still drawn, exit 1.
+compare_csv_lacking_columns() {
+	need_cmd gnuplot
+	make_compare_runs
+	"$IOSTRAT" compare "$T/A" "$T/B" --format csv >"$T/full.csv"
+	awk '/^# per configuration and run/ {skip = 1} /^$/ {skip = 0} !skip' "$T/full.csv" \
+		>"$T/A/compare.csv"
+	local rc=0
+	"$IOSTRAT" plot "$T/A" >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
+	grep -q "plot compare: .*compare.csv has no table 'per configuration and run'" "$T/err.txt" ||
+		die "no clear message: $(cat "$T/err.txt")"
+	[ "$(grep -c . "$T/err.txt")" -eq 1 ] || die "more than one message: $(cat "$T/err.txt")"
+	for f in grid memory cpu; do grep -q "^  $f .*\.png" "$T/out.txt" || die "$f not rendered"; done
+	[ ! -e "$T/A/plots/compare.png" ] || die "compare.png drawn anyway"
+	# the table, but its max column gone
+	python3 - "$T/full.csv" "$T/A/compare.csv" <<'PY'
+import sys
+out, cut = [], None
+for l in open(sys.argv[1]).read().split("\n"):
+    f = l.split(",")
+    if l.startswith("config_id,run,"):
+        cut = f.index("max")
+    if not l:
+        cut = None
+    if cut is not None:
+        del f[cut]
+    out.append(",".join(f))
+open(sys.argv[2], "w").write("\n".join(out))
+PY
+	rc=0
+	"$IOSTRAT" plot "$T/A" --only compare,memory >"$T/out.txt" 2>"$T/err.txt" || rc=$?
+	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
+	grep -q "plot compare: .*compare.csv has no column 'max'; figure not drawn" "$T/err.txt" ||
+		die "no clear message: $(cat "$T/err.txt")"
+	grep -q "^  memory .*\.png" "$T/out.txt" || die "memory not rendered"
+}
+
+# The kernel view from a real traced run: seek_hist in every traced row
+# with block I/O, drawn as a histogram per strategy.  direct reads with
+# O_DIRECT, so the cache stays as it is (no drop_caches for a test).
+kernel_histogram_from_traced_run() {
+	need_cmd gnuplot
+	need_root
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
+	"$IOSTRAT" trace --help >/dev/null 2>&1 || skip "no iostrat trace in this build"
+	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/quick.ini" --out "$T/r" --data "$T/data" \
+		-D reps=2 -D max_reps=2 -D cache=asis -D strategy=direct,stream -D fio=0 \
+		-D trace=1 -D threads=1 -D work=0 >/dev/null 2>"$T/err.txt" ||
+		die "traced bench failed: $(tail -2 "$T/err.txt")"
+	grep -q '"traced":true' "$T/r/results.jsonl" ||
+		skip "tracing unavailable: $(grep -v '^\[' "$T/err.txt" | head -1)"
+	grep -q '"seek_hist":"' "$T/r/results.jsonl" || die "no seek_hist in the traced rows"
+	"$IOSTRAT" plot "$T/r" --only kernel >"$T/out.txt" 2>"$T/err.txt" ||
+		die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	! grep -q "note:" "$T/out.txt" || die "fell back: $(cat "$T/out.txt")"
+	check_image "$T/r/plots/kernel" kernel
+	python3 - "$T/r/results.jsonl" "$T/r/plots/data/kernel.dat" <<'PY'
+import json, shlex, sys
+blocks = open(sys.argv[2]).read().split("\n\n\n")
+assert len(blocks) == 3, len(blocks)
+lines = [shlex.split(l) for l in blocks[2].splitlines() if l.strip()]
+assert lines[0][0] == "bucket" and lines[1][0] == "seq", lines[:2]
+# each series: median shares of a strategy's buckets; the rows' own shares
+rows = [json.loads(l) for l in open(sys.argv[1])]
+direct = [r for r in rows if r["strategy"] == "direct" and r.get("seek_hist")]
+assert direct, "no direct rows with a histogram"
+col = lines[0].index("direct")
+for r in direct:
+    h = dict(map(int, e.split(":")) for e in r["seek_hist"].split(";"))
+    # the classified requests (a disk's first has no previous one)
+    assert sum(h.values()) <= r["blk_reqs"], (h, r["blk_reqs"])
+    assert abs(r["seq_pct"] - 100.0 * h.get(0, 0) / sum(h.values())) < 1e-6, (h, r["seq_pct"])
+for b, line in enumerate(lines[1:]):
+    assert 0 <= float(line[col + 1]) <= float(line[col]) <= float(line[col + 2]) <= 100, line
+PY
 }
 
 fio_ratio_is_the_measured_ratio() {
@@ -246,6 +421,11 @@ bad_arguments() {
 	expect_fail "results.jsonl" "$IOSTRAT" plot "$T/nothing"
 	mkdir -p "$T/r" && : >"$T/r/results.jsonl"
 	expect_fail "unknown figure 'nope'" "$IOSTRAT" plot "$T/r" --only nope
+	expect_fail "plot --compare: need 2 to 26" "$IOSTRAT" plot --compare "$T/r"
+	expect_fail "one DIR only" "$IOSTRAT" plot "$T/r" "$T/r"
+	expect_fail "-o is for --compare" "$IOSTRAT" plot "$T/r" -o "$T/x"
+	expect_fail "results.jsonl" "$IOSTRAT" plot --compare "$T/r" "$T/nothing" -o "$T/x"
+	[ ! -e "$T/x/compare.csv" ] || die "compare.csv written for a missing run"
 	"$IOSTRAT" plot "$T/r" | grep -q "grid .*no run rows" || die "empty dir not explained"
 }
 
@@ -265,6 +445,10 @@ gnuplot_warnings_are_reported() {
 t plot_renders_every_figure_and_each_script_alone plot_renders_every_figure
 t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
 t sweep_and_net_figures sweep_and_net_figures
+t compare_figure_from_real_runs compare_figure_from_real_runs
+t compare_figure_of_a_sched_dir compare_figure_of_a_sched_dir
+t compare_csv_lacking_columns compare_csv_lacking_columns
+t kernel_histogram_from_traced_run kernel_histogram_from_traced_run
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
 t missing_column_names_figure missing_column_names_figure
 t missing_gnuplot_is_clear missing_gnuplot_is_clear

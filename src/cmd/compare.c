@@ -18,7 +18,10 @@ static void compare_usage(FILE *f)
 	      "config_id, each run's median against A's with its ratio and a\n"
 	      "significance mark (* = p < 0.05: Mann-Whitney U with >= 4 repetitions\n"
 	      "on both sides, else Welch's t), then what differed between the runs\n"
-	      "(kernel, scheduler, disk settings in env.json; profile lines).\n", f);
+	      "(kernel, scheduler, disk settings in env.json; profile lines).\n"
+	      "csv and json add a table with one row per configuration and run\n"
+	      "(median, min, max, q1, q3, ratio, p, sig): `iostrat plot` draws it\n"
+	      "as figure 6 (iostrat plot --compare DIR_A DIR_B ...).\n", f);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -41,7 +44,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 	if (loaded == n) {
 		rdoc_init(&d);
-		compare_build(runs, n, &d);
+		compare_build(runs, n, &d, fmt == RF_CSV || fmt == RF_JSON);
 		rdoc_print(&d, fmt, stdout);
 		rdoc_free(&d);
 	}

@@ -3,20 +3,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../commands.h"
 #include "../results.h"
 #include "../util.h"
 #include "../plot/plot.h"
+#include "../report/report.h"
 
 static void plot_usage(FILE *f)
 {
-	fputs("usage: iostrat plot DIR [--only FIG,...]\n\n"
+	fputs("usage: iostrat plot DIR [--only FIG,...]\n"
+	      "       iostrat plot --compare DIR_A DIR_B [DIR...] [-o OUT]\n\n"
 	      "Render every figure the results directory DIR has data for into\n"
 	      "DIR/plots/NAME.png and NAME.svg (gnuplot scripts in plots/, their\n"
 	      "data digested from DIR/results.jsonl into DIR/plots/data/NAME.dat),\n"
-	      "and print the list.\n\n"
-	      "  --only FIG,...   only these figure kinds\n\nfigures:\n", f);
+	      "and print the list.  Figure 6 (compare) is drawn from DIR/compare.csv\n"
+	      "(`iostrat compare ... --format csv`); for an `iostrat sched` output\n"
+	      "directory DIR it is made from DIR/sched.json's settings first.\n\n"
+	      "  --only FIG,...   only these figure kinds\n"
+	      "  --compare        compare the runs DIR_A DIR_B ... as `iostrat compare`\n"
+	      "                   does, write OUT/compare.csv and draw figure 6 into\n"
+	      "                   OUT/plots/ (OUT: -o, default DIR_A)\n"
+	      "  -o, --out OUT    with --compare: where compare.csv and plots/ go\n\n"
+	      "figures:\n", f);
 	for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
 		fprintf(f, "  %-8s %s\n", fg->name, fg->what);
 }
@@ -110,13 +120,43 @@ static int run_figures(struct plot_ctx *c, const char *only, const char *scripts
 	return failed ? 1 : 0;
 }
 
+static bool exists(const char *dir, const char *name)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof(p), "%s/%s", dir, name);
+	return access(p, F_OK) == 0;
+}
+
+/* An `iostrat sched` output directory: its runs compared into compare.csv. */
+static int sched_compare(const char *dir)
+{
+	char **dirs;
+	size_t n;
+	int ret = plot_sched_dirs(dir, &dirs, &n);
+
+	if (!ret && n >= 2)
+		ret = plot_write_compare(dir, dirs, n);
+	for (size_t i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	return ret;
+}
+
 static int setup(struct plot_ctx *c, const char *dir)
 {
-	int ret;
+	int ret = 0;
 
 	memset(c, 0, sizeof(*c));
 	c->dir = dir;
-	ret = results_load(dir, &c->rows);
+	if (!exists(dir, "results.jsonl") && exists(dir, "sched.json") &&
+	    sched_compare(dir))
+		return -EIO;
+	/* a directory of a comparison only (plot --compare -o OUT, sched) */
+	if (!exists(dir, "results.jsonl") && exists(dir, "compare.csv"))
+		c->rows = json_array();
+	else
+		ret = results_load(dir, &c->rows);
 	if (ret)
 		return ret;
 	snprintf(c->outdir, sizeof(c->outdir), "%s/plots", dir);
@@ -127,37 +167,78 @@ static int setup(struct plot_ctx *c, const char *dir)
 	return 0;
 }
 
-int cmd_plot(int argc, char **argv)
-{
-	const char *dir = NULL, *only = NULL;
-	char scripts[PATH_MAX];
-	bool have_scripts;
-	struct plot_ctx c;
-	int ret;
+struct plot_args {
+	const char *only, *out;
+	char **dirs;
+	size_t ndirs;
+	bool compare;
+};
 
+static int parse(int argc, char **argv, struct plot_args *a)
+{
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *s = argv[i];
+
+		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
 			plot_usage(stdout);
-			return 0;
+			return 1;
 		}
-		if (!strcmp(argv[i], "--only") && i + 1 < argc) {
-			only = argv[++i];
-		} else if (!strncmp(argv[i], "--only=", 7)) {
-			only = argv[i] + 7;
-		} else if (argv[i][0] == '-' || dir) {
-			errorf("%s: %s (iostrat plot --help)", argv[i],
-			       argv[i][0] == '-' ? "unknown option" : "one DIR only");
+		if ((!strcmp(s, "--only") || !strcmp(s, "-o") || !strcmp(s, "--out")) &&
+		    i + 1 < argc) {
+			*(!strcmp(s, "--only") ? &a->only : &a->out) = argv[++i];
+		} else if (!strncmp(s, "--only=", 7)) {
+			a->only = s + 7;
+		} else if (!strncmp(s, "--out=", 6)) {
+			a->out = s + 6;
+		} else if (!strcmp(s, "--compare")) {
+			a->compare = true;
+		} else if (s[0] == '-') {
+			errorf("%s: unknown option (iostrat plot --help)", s);
 			return 2;
 		} else {
-			dir = argv[i];
+			a->dirs[a->ndirs++] = argv[i];
 		}
 	}
-	if (!dir) {
+	if (!a->compare && a->ndirs > 1) {
+		errorf("%s: one DIR only (iostrat plot --help)", a->dirs[1]);
+		return 2;
+	}
+	if (a->compare && (a->ndirs < 2 || a->ndirs > RUNS_MAX)) {
+		errorf("plot --compare: need 2 to %d results directories (got %zu)",
+		       RUNS_MAX, a->ndirs);
+		return 2;
+	}
+	if (!a->ndirs) {
 		errorf("plot: need a results directory (iostrat plot --help)");
 		return 2;
 	}
-	if (check_only(only))
+	if (a->out && !a->compare) {
+		errorf("plot: -o is for --compare (figures of DIR go to DIR/plots)");
 		return 2;
+	}
+	return check_only(a->only) ? 2 : 0;
+}
+
+int cmd_plot(int argc, char **argv)
+{
+	char *dirv[argc > 0 ? argc : 1];
+	struct plot_args a = { .dirs = dirv };
+	const char *dir, *only;
+	char scripts[PATH_MAX];
+	bool have_scripts;
+	struct plot_ctx c;
+	int ret = parse(argc, argv, &a);
+
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	dir = a.dirs[0];
+	only = a.only;
+	if (a.compare) {
+		dir = a.out ? a.out : a.dirs[0];
+		only = "compare";
+		if (plot_write_compare(dir, a.dirs, a.ndirs))
+			return 1;
+	}
 	if (setup(&c, dir)) {
 		json_decref(c.rows);
 		return 1;

@@ -7,8 +7,12 @@
  * kernel.dat, two blocks in the bars_block format (median, min, max per
  * strategy):  0: clusters = data sets, metric seq_pct (%);
  *             1: clusters = cache states, metric pc_hit_ratio x 100 (%);
- *             2 (when the rows have it): clusters = data sets, metric
- *               seek_p50_kb, the median seek distance between requests.
+ *             2 (when the rows have it): the seek-distance histogram
+ *               per strategy from the seek_hist column (seek_hist.c:
+ *               header "bucket" ..., a line per log2 distance slot, the
+ *               share of block requests in %); rows traced before that
+ *               column existed: clusters = data sets, metric seek_p50_kb,
+ *               the median seek distance (and a note says so).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,13 +55,19 @@ static int build_kernel(struct plot_ctx *c, char *why, size_t len)
 	fputs("\n\n", d.f);
 	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
 			"pc_hit_ratio", 100);
-	if (n1 && n2 && rows_have_number(runs, "seek_p50_kb")) {
+	if (n1 && n2 && rows_have_seek_hist(runs)) {
+		fputs("\n\n", d.f);
+		seek_hist_block(&d, runs);
+	} else if (n1 && n2 && rows_have_number(runs, "seek_p50_kb")) {
+		printf("  %-8s note: the traced rows have no seek_hist column (traced by an "
+		       "older iostrat): the third panel is the median seek distance, not "
+		       "the histogram\n", "kernel");
 		fputs("\n\n", d.f);
 		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
 	}
 	if (n1 && n2) {
 		ret = dat_commit(c, &d, "kernel", "kernel",
-				 "What the kernel saw (eBPF): sequential share and page-cache hits (median, bars min..max)");
+				 "What the kernel saw (eBPF): sequential share, page-cache hits, seek distances (median, bars min..max)");
 	} else {
 		fclose(d.f);
 		free(d.buf);

@@ -5,7 +5,7 @@
 
 /* Every figure kind, in the order `iostrat plot` draws them. */
 extern const struct figure fig_grid, fig_memory, fig_cpu, fig_fio, fig_kernel,
-	fig_sweep, fig_net;
+	fig_sweep, fig_net, fig_compare;
 
 const struct figure *const plot_figures[] = {
 	&fig_grid,
@@ -13,6 +13,7 @@ const struct figure *const plot_figures[] = {
 	&fig_cpu,
 	&fig_fio,
 	&fig_kernel,
+	&fig_compare,
 	&fig_sweep,
 	&fig_net,
 	NULL,

@@ -71,6 +71,17 @@ int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 /* A short text for a JSON scalar ("" for null); buf of len bytes. */
 const char *val_text(json_t *v, char *buf, size_t len);
 
+/* The table titled title... of a report's `--format csv` text: its column
+ * names and one object per row (numbers as numbers, empty fields null).
+ * -ENOENT when text has no such table (src/plot/csvtab.c). */
+int csv_table(const char *text, const char *title, json_t **cols, json_t **rows);
+
+/* `iostrat plot --compare`: write OUT/compare.csv comparing dirs[0..n)
+ * (src/plot/compare_src.c); and the dirs an `iostrat sched` output
+ * directory names in its sched.json (*dirs malloc'd, 0 when not one). */
+int plot_write_compare(const char *out, char *const *dirs, size_t n);
+int plot_sched_dirs(const char *dir, char ***dirs, size_t *n);
+
 /* --- data files (src/plot/dat.c) --- */
 
 struct dat {
@@ -106,6 +117,15 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 		  const char *sfmt, const char *metric, double scale);
 /* Summary of user_s + sys_s per row (cpu_s when a row has it). */
 void rows_stat_cpu(json_t *rows, struct summary *s);
+
+/* --- seek-distance histograms (src/plot/seek_hist.c) --- */
+
+/* Does a row carry a non-empty seek_hist column? */
+bool rows_have_seek_hist(json_t *rows);
+/* Write the histogram block of figure 5 (the bars format, "bucket" for
+ * "cluster", a line per log2 distance slot, per strategy the median, min,
+ * max share of block requests in %); the number of lines. */
+size_t seek_hist_block(struct dat *d, json_t *rows);
 
 /* --- rendering (src/plot/render.c) --- */
 

@@ -113,6 +113,89 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 		    "Welch's t.  %zu configurations matched.", MW_MIN_N, matched);
 }
 
+/* A run's short name: its directory's last component ("bfq" for a
+ * `iostrat sched` setting, "study-6.1.0" for a kernel run). */
+static void run_label(const struct rrun *r, char *buf, size_t len)
+{
+	size_t n = strlen(r->dir);
+	const char *end, *start;
+
+	while (n > 1 && r->dir[n - 1] == '/')
+		n--;
+	end = r->dir + n;
+	start = end;
+	while (start > r->dir && start[-1] != '/')
+		start--;
+	snprintf(buf, len, "%.*s", (int)(end - start), start);
+}
+
+static void spread_row(struct rtable *t, const struct rrun *runs, size_t k,
+		       const char *id, json_t *s, double base)
+{
+	json_t *row = json_array();
+	char run[2] = { (char)('A' + k), 0 }, label[256];
+	double *v, p = NAN, med;
+	struct summary st;
+	const char *test = "";
+	size_t nv = rrun_samples(&runs[k], id, &v);
+
+	summarize(v, nv, &st);
+	free(v);
+	if (k)
+		p = pvalue(&runs[0], &runs[k], id, &test);
+	med = nv ? st.median : NAN;
+	run_label(&runs[k], label, sizeof(label));
+	json_array_append_new(row, json_string(id));
+	json_array_append_new(row, json_string(run));
+	json_array_append_new(row, json_string(label));
+	json_array_append(row, json_object_get(s, "metric") ?: json_null());
+	json_array_append_new(row, json_integer((json_int_t)nv));
+	json_array_append_new(row, rnum(med));
+	json_array_append_new(row, rnum(nv ? st.min : NAN));
+	json_array_append_new(row, rnum(nv ? st.max : NAN));
+	json_array_append_new(row, rnum(nv ? st.q1 : NAN));
+	json_array_append_new(row, rnum(nv ? st.q3 : NAN));
+	json_array_append_new(row, rnum(base > 0 ? med / base : NAN));
+	json_array_append_new(row, rnum(p));
+	json_array_append_new(row, json_string(!isnan(p) && p < 0.05 ? "*" : ""));
+	json_array_append_new(row, json_string(k ? test : ""));
+	rtable_add(t, row);
+}
+
+/*
+ * The same comparison in long form, one row per configuration and run,
+ * with the spread of each run: what `iostrat plot` draws as figure 6
+ * (bars with error bars and the significance marks).  Only configurations
+ * in A and at least one other run.
+ */
+static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
+{
+	static const char *const cols[] = { "config_id", "run", "label", "metric", "n",
+		"median", "min", "max", "q1", "q3", "ratio", "p", "sig", "test", NULL };
+	struct rtable *t = rdoc_table(d, COMPARE_SPREAD_TITLE, cols);
+	json_t *s;
+	size_t i;
+
+	if (n > RUNS_MAX)
+		n = RUNS_MAX;
+	json_array_foreach(runs[0].sum, i, s) {
+		const char *id = json_string_value(json_object_get(s, "config_id"));
+		json_t *m = json_object_get(s, "median");
+		double base = json_is_number(m) ? json_number_value(m) : NAN;
+		json_t *x[RUNS_MAX] = { s };
+		bool any = false;
+
+		for (size_t k = 1; id && k < n; k++)
+			any |= (x[k] = find_sum(&runs[k], id)) != NULL;
+		for (size_t k = 0; any && k < n; k++)
+			if (x[k])
+				spread_row(t, runs, k, id, x[k], base);
+	}
+	rtable_note(t, "per run: median, min, max, quartiles of the metric over its "
+		    "repetitions; ratio = median / A's median; sig * = p < 0.05 against A "
+		    "(test: mann-whitney or welch, as above)");
+}
+
 /* Flatten env.json: nested objects become "in.scheduler" keys. */
 static void flatten(json_t *o, const char *prefix, json_t *out)
 {
@@ -228,7 +311,7 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 	free(prof);
 }
 
-void compare_build(const struct rrun *runs, size_t n, struct rdoc *d)
+void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool spread)
 {
 	for (size_t i = 0; i < n; i++) {
 		char key[8];
@@ -239,5 +322,7 @@ void compare_build(const struct rrun *runs, size_t n, struct rdoc *d)
 			  json_array_size(runs[i].sum));
 	}
 	ratios(runs, n, d);
+	if (spread)
+		spreads(runs, n, d);
 	differences(runs, n, d);
 }

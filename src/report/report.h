@@ -2,6 +2,7 @@
 #ifndef IOSTRAT_REPORT_H
 #define IOSTRAT_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -33,6 +34,10 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d);
 void report_kernel_view(const struct rrun *r, struct rdoc *d);
 /* The tables of `iostrat compare` (runs[0] is the base, A..Z). */
 #define RUNS_MAX 26
-void compare_build(const struct rrun *runs, size_t n, struct rdoc *d);
+/* spread: also the long table, one row per configuration and run with its
+ * median, min, max, q1, q3, ratio to A, p and sig (figure 6 reads it from
+ * `--format csv`; text and markdown leave it out: it repeats the first). */
+#define COMPARE_SPREAD_TITLE "per configuration and run: spread and significance against A"
+void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool spread);
 
 #endif

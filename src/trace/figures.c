@@ -92,6 +92,7 @@ void trace_summarize(const struct seek_entry *e, size_t n,
 		s->req_p50_kb /= 1024.0;
 	s->lat_p50_us = fine_percentile(all.lat, 0.5, true);
 	s->lat_p99_us = fine_percentile(all.lat, 0.99, true);
+	memcpy(s->dist, all.dist, sizeof(s->dist));
 	s->seek_p50_kb = dist_median(all.dist);
 	if (s->seek_p50_kb >= 0)
 		s->seek_p50_kb /= 2.0; /* sectors of 512 bytes */
@@ -115,6 +116,26 @@ void trace_summarize(const struct seek_entry *e, size_t n,
 		(double)s->pc_hits / (double)(s->pc_hits + s->pc_misses) : -1;
 }
 
+void trace_seek_hist(const __u64 *dist, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned s = 0; s < SEEK_DIST_SLOTS && o < len; s++) {
+		int w;
+
+		if (!dist[s])
+			continue;
+		w = snprintf(buf + o, len - o, "%s%u:%llu", o ? ";" : "", s,
+			     (unsigned long long)dist[s]);
+		if (w < 0 || (size_t)w >= len - o) {
+			buf[o] = 0; /* whole entries only */
+			break;
+		}
+		o += (size_t)w;
+	}
+}
+
 static json_t *real_or_null(double v)
 {
 	return v < 0 ? json_null() : json_real(v);
@@ -135,8 +156,10 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 		    const struct pc_stats *pc)
 {
 	struct trace_summary s;
+	char hist[SEEK_DIST_SLOTS * 24];
 
 	trace_summarize(e, n, pc, &s);
+	trace_seek_hist(s.dist, hist, sizeof(hist));
 	set(row, "traced", json_true());
 	set(row, "seq_pct", real_or_null(s.seq_pct));
 	set(row, "pc_hits", u64(s.pc_hits));
@@ -155,6 +178,7 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 	set(row, "seq_pct_read", real_or_null(s.seq_pct_read));
 	set(row, "seq_pct_write", real_or_null(s.seq_pct_write));
 	set(row, "seek_p50_kb", real_or_null(s.seek_p50_kb));
+	set(row, "seek_hist", hist[0] ? json_string(hist) : json_null());
 	set(row, "qd_p50", real_or_null(s.depth_p50));
 	set(row, "qd_max", s.reqs ? json_integer(s.depth_max) : json_null());
 	set(row, "pc_requested", u64(s.pc_requested));

@@ -96,6 +96,7 @@ struct trace_summary {
 	unsigned depth_max;
 	uint64_t pc_requested, pc_hits, pc_misses;
 	double pc_hit_ratio; /* < 0: nothing requested */
+	__u64 dist[SEEK_DIST_SLOTS]; /* requests by log2 seek distance */
 };
 
 void seek_stats_add(struct seek_stats *into, const struct seek_stats *s);
@@ -105,6 +106,10 @@ void seek_stats_add(struct seek_stats *into, const struct seek_stats *s);
 double fine_percentile(const __u64 *h, double p, bool interpolate);
 void trace_summarize(const struct seek_entry *e, size_t n,
 		     const struct pc_stats *pc, struct trace_summary *s);
+/* The seek_hist column: "SLOT:COUNT;..." over the non-empty slots of the
+ * log2 distance histogram (slot 0: sequential, distance 0; slot s >= 1:
+ * 2^(s-1) <= distance < 2^s sectors of 512 bytes); "" when empty. */
+void trace_seek_hist(const __u64 *dist, char *buf, size_t len);
 /* Set traced=true and every figure of the row (null when unknown). */
 void trace_fill_row(json_t *row, const struct tracer *t,
 		    const struct seek_entry *e, size_t n,
