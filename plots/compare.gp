@@ -40,8 +40,9 @@ set xrange [-0.6 : nclu - 0.4]
 set yrange [0:*]
 set offsets 0, 0, graph 0.12, 0
 set xtics nomirror
-if (nclu > 6) { set xtics rotate by 25 right }
-set xlabel "configuration (config_id without the parts all share)" offset 0, 0.5
+set xlabel "configuration (config_id without the parts all share)"
+# rotated labels leave room below them; pull the axis label up into it
+if (nclu > 6) { set xtics rotate by 25 right; set xlabel offset 0, 0.5 }
 set ylabel ylab
 set key below horizontal samplen 2
 set lmargin (nclu > 6 ? 18 : 10)

@@ -2,9 +2,10 @@
 # share of block requests that started where the previous one ended
 # (sequential), per strategy and data set.  Second: the page-cache hit ratio
 # of the reads, per strategy and cache state (cold near 0, warm near 100).
-# Third, when the data has it: the seek-distance histogram per strategy
-# (the share of block requests per log2 bucket of the distance from the end
-# of the previous request; "seq" = 0, "512B" = 512 B up to 1 KiB, ...), or,
+# Third, when the data has it: the seek-distance histogram per strategy, a
+# line each (the share of its block requests, pooled over its runs, per
+# log2 bucket of the distance from the end of the previous request; "seq"
+# = 0, "512B" = 512 B up to 1 KiB, ...; drawn wider than the others), or,
 # for rows traced before the seek_hist column existed, the median seek
 # distance (KiB, log scale; 0 = sequential, drawn at the bottom).
 #
@@ -15,7 +16,8 @@
 # blank lines, each a header "cluster" S1 C1 max S2 C2 max ...   (Cn: colour index of Sn) and one
 # line per cluster (block 0: data sets, seq_pct in %; block 1: cache
 # states, hit ratio in %; block 2: "bucket" in place of "cluster", a line
-# per distance bucket, share of requests in % -- or "cluster", data sets,
+# per distance bucket, pooled share of requests in % and the min and max
+# share of a single run -- or "cluster", data sets,
 # seek_p50_kb) with per strategy the median, min and max (NaN: not run).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" kernel.gp"
@@ -64,8 +66,12 @@ do for [fmt in "png svg"] {
 		set terminal svg noenhanced size width, height font "DejaVu Sans,10" background "white"
 	}
 	set output outbase . "." . fmt
-	set multiplot layout 1, npan title title font ",12"
+	set multiplot title title font ",12"
 	do for [i = 0:npan-1] {
+		# the histogram has many buckets: it gets the wider share
+		pw = (npan == 3 && hist) ? (i == 2 ? 0.44 : 0.28) : 1.0 / npan
+		set origin (i == 0 ? 0 : (npan == 3 && hist) ? 0.28 * i : 1.0 * i / npan), 0
+		set size pw, 0.94
 		set xrange [-0.6 : nclu[i+1] - 0.4]
 		ns = nser[i+1]
 		bw = 0.8 / ns
@@ -83,7 +89,7 @@ do for [fmt in "png svg"] {
 			set ylabel "page-cache hits (% of pages read)"
 		}
 		if (i == 2 && hist) {
-			set title "seek distance histogram per strategy" font ",10"
+			set title "seek distance histogram per strategy (pooled over its runs)" font ",10"
 			set xlabel "distance from the previous request's end (log2 bucket, from)"
 			set ylabel "block requests (% of the strategy's)"
 			set yrange [0:*]
@@ -96,9 +102,15 @@ do for [fmt in "png svg"] {
 			set yrange [*:*]
 		}
 		if (i == 2 && hist && nclu[3] > 8) { set xtics rotate by 45 right } else { set xtics norotate }
-		plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
-		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc col[i*32 + s] title columnheader(3*s-1), \
-		     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+		if (i == 2 && hist) {
+			# a line per strategy: its pooled share per bucket
+			plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
+			     for [s = 1:ns] datafile index i using 0:3*s-1 with linespoints lw 2 pt 7 ps 0.6 lc col[i*32 + s] title columnheader(3*s-1)
+		} else {
+			plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
+			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc col[i*32 + s] title columnheader(3*s-1), \
+			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+		}
 	}
 	unset multiplot
 	unset output

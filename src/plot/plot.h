@@ -123,8 +123,9 @@ void rows_stat_cpu(json_t *rows, struct summary *s);
 /* Does a row carry a non-empty seek_hist column? */
 bool rows_have_seek_hist(json_t *rows);
 /* Write the histogram block of figure 5 (the bars format, "bucket" for
- * "cluster", a line per log2 distance slot, per strategy the median, min,
- * max share of block requests in %); the number of lines. */
+ * "cluster", a line per log2 distance slot, per strategy its share of the
+ * strategy's block requests pooled over the rows, and the min and max
+ * share of one row, in %); the number of lines. */
 size_t seek_hist_block(struct dat *d, json_t *rows);
 
 /* --- rendering (src/plot/render.c) --- */

@@ -3,10 +3,11 @@
  * The seek-distance histogram panel of figure 5, from the seek_hist column
  * of traced rows ("SLOT:COUNT;...", log2 slots of the distance between a
  * request and the end of the previous one: slot 0 = sequential, slot s >= 1
- * = 2^(s-1) .. 2^s sectors of 512 bytes).  Per strategy and slot, the
- * share of the row's block requests in that slot (median, min, max over
- * the rows), written in the bars format with "bucket" in place of
- * "cluster", one line per slot from 0 to the largest one seen.
+ * = 2^(s-1) .. 2^s sectors of 512 bytes).  Per strategy and slot: the
+ * share of all its rows' classified block requests in that slot (pooled,
+ * so a strategy's shares add up to 100), then the smallest and largest
+ * share of a single row; written in the bars format with "bucket" in
+ * place of "cluster", one line per slot from 0 to the largest one seen.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,10 @@ bool rows_have_seek_hist(json_t *rows)
 	return false;
 }
 
-/* shares[row][slot] in %, for the rows with a histogram; the row count. */
-static size_t shares_of(json_t *rows, double (*sh)[HIST_SLOTS], unsigned *top)
+/* sh[row][slot] in %, for the rows with a histogram, and the counts
+ * pooled over them into all (all[HIST_SLOTS]: their total); the row count. */
+static size_t shares_of(json_t *rows, double (*sh)[HIST_SLOTS], double *all,
+			unsigned *top)
 {
 	size_t n = 0, i;
 	json_t *r;
@@ -83,6 +86,8 @@ static size_t shares_of(json_t *rows, double (*sh)[HIST_SLOTS], unsigned *top)
 			continue;
 		for (unsigned s = 0; s < HIST_SLOTS; s++) {
 			sh[n][s] = 100.0 * h[s] / t;
+			all[s] += h[s];
+			all[HIST_SLOTS] += h[s];
 			if (h[s] > 0 && s > *top)
 				*top = s;
 		}
@@ -96,18 +101,19 @@ size_t seek_hist_block(struct dat *d, json_t *rows)
 	json_t *strat = rows_distinct(rows, "strategy"), *x;
 	size_t ns = json_array_size(strat), i, lines = 0;
 	double (**sh)[HIST_SLOTS] = calloc(ns ? ns : 1, sizeof(*sh));
+	double (*all)[HIST_SLOTS + 1] = calloc(ns ? ns : 1, sizeof(*all));
 	size_t *n = calloc(ns ? ns : 1, sizeof(*n));
 	unsigned top = 0;
 	char b[96];
 
-	if (!sh || !n)
+	if (!sh || !n || !all)
 		goto out;
 	dat_label(d, "bucket");
 	json_array_foreach(strat, i, x) {
 		json_t *r = rows_where(rows, "strategy", x);
 
 		sh[i] = calloc(json_array_size(r) + 1, sizeof(**sh));
-		n[i] = sh[i] ? shares_of(r, sh[i], &top) : 0;
+		n[i] = sh[i] ? shares_of(r, sh[i], all[i], &top) : 0;
 		json_decref(r);
 		if (!n[i])
 			continue; /* an all-NaN series makes gnuplot warn */
@@ -128,7 +134,7 @@ size_t seek_hist_block(struct dat *d, json_t *rows)
 			for (size_t k = 0; k < n[i]; k++)
 				v[k] = sh[i][k][s];
 			summarize(v, n[i], &st);
-			dat_num(d, st.median, true);
+			dat_num(d, 100.0 * all[i][s] / all[i][HIST_SLOTS], true);
 			dat_num(d, st.min, true);
 			dat_num(d, st.max, true);
 		}
@@ -138,6 +144,7 @@ out:
 	for (i = 0; sh && i < ns; i++)
 		free(sh[i]);
 	free(sh);
+	free(all);
 	free(n);
 	json_decref(strat);
 	return lines;
