@@ -6,9 +6,12 @@
  * these kernels had device-mapper.
  *
  *   faultfs BACKING MOUNTPOINT [--read-fail-at N] [--write-fail-at N]
- *           [--errno EIO|ENOSPC] [--only NAME]
+ *           [--errno EIO|ENOSPC] [--only NAME] [--spare N]
  *
- * --only limits the faults to files whose name contains NAME.  Runs in the
+ * --only limits the faults to files whose name contains NAME.  --spare N
+ * lets the first N opens of such files for writing (and, separately, the
+ * first N for reading) through unharmed: a bench's earlier repetitions
+ * complete and a later one fails, whatever the timing.  Runs in the
  * foreground, single-threaded; unmount with fusermount3 -u MOUNTPOINT.
  */
 #define _GNU_SOURCE
@@ -29,7 +32,12 @@ static struct {
 	long long read_at, write_at;
 	int err;
 	const char *only;
+	long long spare, nread, nwrite; /* opens to spare; opens seen */
 } cfg = { .read_at = -1, .write_at = -1, .err = EIO };
+
+/* Backing fds opened while still sparing: never faulted. */
+#define MAX_FD 4096
+static unsigned char spared[MAX_FD];
 
 static void real(char *out, const char *path)
 {
@@ -39,6 +47,28 @@ static void real(char *out, const char *path)
 static int faulty(const char *path)
 {
 	return !cfg.only || strstr(path, cfg.only);
+}
+
+/* Count an open of a faulty file; remember whether it is spared. */
+static void count_open(const char *path, int flags, int fd)
+{
+	long long *n = (flags & O_ACCMODE) == O_RDONLY ? &cfg.nread : &cfg.nwrite;
+
+	if (fd < 0 || fd >= MAX_FD)
+		return;
+	spared[fd] = 0;
+	if (faulty(path) && (*n)++ < cfg.spare)
+		spared[fd] = 1;
+}
+
+static int hit(const char *path, struct fuse_file_info *fi, long long at,
+	       off_t end)
+{
+	int fd = (int)fi->fh;
+
+	if (at < 0 || !faulty(path) || end <= at)
+		return 0;
+	return !(fd >= 0 && fd < MAX_FD && spared[fd]);
 }
 
 static int ff_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -78,6 +108,7 @@ static int ff_open(const char *path, struct fuse_file_info *fi)
 	fd = open(p, fi->flags & ~O_DIRECT);
 	if (fd < 0)
 		return -errno;
+	count_open(path, fi->flags, fd);
 	fi->fh = (uint64_t)fd;
 	return 0;
 }
@@ -91,6 +122,7 @@ static int ff_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 	fd = open(p, (fi->flags & ~O_DIRECT) | O_CREAT, mode);
 	if (fd < 0)
 		return -errno;
+	count_open(path, fi->flags | O_WRONLY, fd);
 	fi->fh = (uint64_t)fd;
 	return 0;
 }
@@ -100,7 +132,7 @@ static int ff_read(const char *path, char *buf, size_t size, off_t off,
 {
 	ssize_t n;
 
-	if (cfg.read_at >= 0 && faulty(path) && off + (off_t)size > cfg.read_at)
+	if (hit(path, fi, cfg.read_at, off + (off_t)size))
 		return -cfg.err;
 	n = pread((int)fi->fh, buf, size, off);
 	return n < 0 ? -errno : (int)n;
@@ -111,7 +143,7 @@ static int ff_write(const char *path, const char *buf, size_t size, off_t off,
 {
 	ssize_t n;
 
-	if (cfg.write_at >= 0 && faulty(path) && off + (off_t)size > cfg.write_at)
+	if (hit(path, fi, cfg.write_at, off + (off_t)size))
 		return -cfg.err;
 	n = pwrite((int)fi->fh, buf, size, off);
 	return n < 0 ? -errno : (int)n;
@@ -167,6 +199,14 @@ static int ff_mkdir(const char *path, mode_t mode)
 	return mkdir(p, mode) < 0 ? -errno : 0;
 }
 
+static int ff_rmdir(const char *path)
+{
+	char p[PATH_MAX];
+
+	real(p, path);
+	return rmdir(p) < 0 ? -errno : 0;
+}
+
 static int ff_access(const char *path, int mask)
 {
 	char p[PATH_MAX];
@@ -188,7 +228,7 @@ static const struct fuse_operations ops = {
 	.create = ff_create, .read = ff_read, .write = ff_write,
 	.release = ff_release, .fsync = ff_fsync, .unlink = ff_unlink,
 	.rename = ff_rename, .truncate = ff_truncate, .mkdir = ff_mkdir,
-	.access = ff_access, .statfs = ff_statfs,
+	.rmdir = ff_rmdir, .access = ff_access, .statfs = ff_statfs,
 };
 
 int main(int argc, char **argv)
@@ -198,7 +238,8 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr, "usage: faultfs BACKING MOUNTPOINT [--read-fail-at N] "
-				"[--write-fail-at N] [--errno EIO|ENOSPC] [--only NAME]\n");
+				"[--write-fail-at N] [--errno EIO|ENOSPC] [--only NAME] "
+				"[--spare N]\n");
 		return 2;
 	}
 	if (!realpath(argv[1], cfg.backing)) {
@@ -214,6 +255,8 @@ int main(int argc, char **argv)
 			cfg.err = !strcmp(argv[i + 1], "ENOSPC") ? ENOSPC : EIO;
 		else if (!strcmp(argv[i], "--only"))
 			cfg.only = argv[i + 1];
+		else if (!strcmp(argv[i], "--spare"))
+			cfg.spare = atoll(argv[i + 1]);
 	}
 	fargv[fargc++] = argv[0];
 	fargv[fargc++] = argv[2];
