@@ -2,6 +2,7 @@
 # SIGINT and SIGTERM during long-running subcommands: no child process left
 # behind, no temporary or half-written output, results kept and resumable.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/trace.inc"
 
 has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built"; }
 
@@ -53,7 +54,144 @@ bench_interrupted_then_resumed() {
 	[ "$n2" -eq 16 ] || die "after resume $n2 rows (had $n1), wanted 16"
 }
 
+# wait for PID (up to 30 s, then SIGKILL and fail); sets rc
+wait_exit() {
+	local pid=$1
+	for _ in $(seq 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		die "still running 30 s after the signal"
+	fi
+	rc=0; wait "$pid" || rc=$?
+}
+
+signum() { case $1 in INT) echo 2 ;; TERM) echo 15 ;; esac; }
+
+# The settings a subcommand could touch (none of these three should):
+# they must read the same after it was interrupted.
+settings() {
+	local f
+	for f in /proc/sys/kernel/perf_event_paranoid /proc/sys/kernel/bpf_stats_enabled \
+		/proc/sys/kernel/unprivileged_bpf_disabled /sys/block/vda/queue/scheduler \
+		/proc/sys/net/ipv4/tcp_wmem /proc/sys/net/core/wmem_max; do
+		[ -r "$f" ] && printf '%s=%s\n' "$f" "$(cat "$f")"
+	done
+	true
+}
+
+# results.jsonl: complete rows only, as many as results.csv holds
+rows_kept() { # DIR: prints the number of rows
+	python3 - "$1" <<'PY'
+import csv, json, sys
+d = sys.argv[1]
+raw = open(d + "/results.jsonl", "rb").read()
+assert raw.endswith(b"\n"), "last row incomplete"
+rows = [json.loads(l) for l in raw.splitlines()]
+assert all(r.get("error") is None for r in rows), "a failed row kept"
+c = list(csv.DictReader(open(d + "/results.csv")))
+assert [x["config_id"] for x in c] == [r["config_id"] for r in rows], "csv differs"
+print(len(rows))
+PY
+}
+
+# iostrat fio with a job that runs 2 s a repetition, reading the inputs and
+# writing outputs from forked job processes (thread=0): interrupted in its
+# second repetition, fio and its jobs are gone, the first row is kept, the
+# second leaves neither row, JSON, log nor output file.
+fio_interrupted() {
+	local sig=$1
+	need_cmd fio
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 2000 --width 500 >/dev/null
+	cat >"$T/long.fio" <<'FIO'
+; mirrors: -
+[global]
+ioengine=psync
+bs=4k
+thread=0
+time_based=1
+runtime=2
+[read]
+rw=randread
+filename=${IOSTRAT_FILES}
+[write]
+rw=write
+filename=${IOSTRAT_OUTFILES}
+size=${IOSTRAT_SIZE}
+FIO
+	before=$(settings)
+	"$IOSTRAT" fio "$T/long.fio" --dataset "$T/in" --cache asis --no-fsync --reps 5 \
+		--out "$T/r" >"$T/log" 2>"$T/err" &
+	pid=$!
+	wait_for test -s "$T/r/results.jsonl"
+	wait_for pgrep -f "rep2.json" >/dev/null
+	sleep 0.3
+	kill -"$sig" $pid
+	wait_exit $pid
+	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
+	grep -q 'interrupted by signal.*1 repetitions kept' "$T/err" || die "no message: $(cat "$T/err")"
+	no_leftovers
+	[ "$(rows_kept "$T/r")" -eq 1 ] || die "rows kept: $(rows_kept "$T/r")"
+	left=$(ls -A "$T/r" | grep -vxE 'env.json|results.jsonl|results.csv|summary.csv|fio-long-rep1.json' || true)
+	[ -z "$left" ] || die "left in the results directory: $left"
+	[ "$(settings)" = "$before" ] || die "settings changed"
+}
+
+# iostrat net: the run in progress ends, its row is kept if complete, the
+# results directory is finished (results.csv, summary.csv).
+net_interrupted() {
+	local sig=$1
+	has_cmd net
+	before=$(settings)
+	"$IOSTRAT" net --mode nodelay,buffered,pingpong-buffered --count 3000 --reps 200 \
+		--out "$T/r" >"$T/log" 2>"$T/err" &
+	pid=$!
+	wait_for test -s "$T/r/results.jsonl"
+	kill -"$sig" $pid
+	wait_exit $pid
+	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
+	grep -q 'interrupted by signal.*runs kept' "$T/err" || die "no message: $(cat "$T/err")"
+	no_leftovers
+	n=$(rows_kept "$T/r") || die "rows wrong"
+	[ "$n" -ge 1 ] && [ "$n" -lt 600 ] || die "$n rows"
+	[ -s "$T/r/summary.csv" ] || die "no summary.csv"
+	[ "$(settings)" = "$before" ] || die "settings changed"
+}
+
+# iostrat trace -- CMD, where CMD leaves a child that ignores SIGINT in the
+# background (as a shell's background jobs do): the signal reaches CMD,
+# the report is still written, nothing CMD started survives, and every bpf
+# link the tracer held is gone.
+two_tails() { [ "$(pgrep -fc "tail -f $T/x")" -eq 2 ]; }
+trace_interrupted() {
+	local sig=$1
+	need_probes
+	: >"$T/x"
+	printf 'tail -f %s/x &\ntail -f %s/x\n' "$T" "$T" >"$T/tree.sh"
+	before=$(settings)
+	"$IOSTRAT" trace -o "$T/report" -- bash "$T/tree.sh" 2>"$T/err" &
+	pid=$!
+	trap 'kill -9 $pid $(pgrep -f "tail -f $T/x") 2>/dev/null' EXIT
+	wait_for two_tails
+	links=$(grep -h '^link_id:' /proc/$pid/fdinfo/* 2>/dev/null | awk '{print $2}')
+	[ -n "$links" ] || die "no bpf links held while tracing"
+	kill -"$sig" $pid
+	wait_exit $pid
+	[ "$rc" -ne 0 ] || die "exit 0 after $sig"
+	grep -q "killed by signal" "$T/report" || die "no report: $(cat "$T/report" "$T/err")"
+	no_leftovers
+	for l in $links; do
+		! bpftool link show id "$l" >/dev/null 2>&1 || die "bpf link $l left"
+	done
+	trap - EXIT
+	[ "$(settings)" = "$before" ] || die "settings changed"
+}
+
 t run_sigint_stops_child_and_leaves_no_temporaries run_interrupted INT 130
 t run_sigterm_stops_child_and_leaves_no_temporaries run_interrupted TERM 143
 t bench_sigint_keeps_rows_and_resumes bench_interrupted_then_resumed INT
 t bench_sigterm_keeps_rows_and_resumes bench_interrupted_then_resumed TERM
+for sig in INT TERM; do
+	t "fio_sig${sig,,}_stops_fio_and_its_jobs_keeps_rows" fio_interrupted $sig
+	t "net_sig${sig,,}_ends_the_plan_keeps_rows" net_interrupted $sig
+	t "trace_sig${sig,,}_reaches_cmd_and_its_children_unloads_probes" trace_interrupted $sig
+done

@@ -12,6 +12,7 @@
 #include "../fio/fio.h"
 #include "../results.h"
 #include "../row.h"
+#include "../sigfwd.h"
 #include "../util.h"
 
 struct fio_args {
@@ -179,6 +180,10 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 		snprintf(json_out, sizeof(json_out), "%s/fio-%s-rep%u.json", rd.path, stem, r);
 		ret = fio_run(&p, &row);
 		json_object_set_new(row, "rep", json_integer(r));
+		if (sigfwd_caught()) { /* fio stopped half way: not a result */
+			json_decref(row);
+			break;
+		}
 		if (!ret) {
 			ret = results_append(&rd, row);
 			if (a->json)
@@ -187,6 +192,13 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 				print_row(row);
 		}
 		json_decref(row);
+	}
+	if (sigfwd_caught()) {
+		ret = results_finish(&rd);
+		errorf("%s: interrupted by signal %d; %zu repetitions kept in %s",
+		       stem, sigfwd_caught(), json_array_size(rd.rows), rd.path);
+		results_close(&rd);
+		return 128 + sigfwd_caught();
 	}
 	if (!ret)
 		ret = results_finish(&rd);
@@ -258,7 +270,9 @@ int cmd_fio(int argc, char **argv)
 		filelist_free(&fl);
 		return 1;
 	}
+	sigfwd_catch(); /* before run_all: a signal while fio starts counts too */
 	ret = run_all(&a, job, dir, label, &fl);
+	sigfwd_release();
 	filelist_free(&fl);
-	return ret ? 1 : 0;
+	return ret > 0 ? ret : ret ? 1 : 0;
 }

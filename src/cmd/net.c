@@ -10,6 +10,7 @@
 #include "../env.h"
 #include "../net/net.h"
 #include "../results.h"
+#include "../sigfwd.h"
 #include "../util.h"
 
 static void net_usage(FILE *f)
@@ -184,11 +185,23 @@ static int measure(struct net_args *a)
 	json_decref(env);
 	if (ret)
 		return 1;
+	/* a signal ends the plan after the run in progress (bounded by
+	 * --count and --timeout); the rows so far are kept */
+	sigfwd_catch();
 	ret = net_run_plan(&a->plan, &res, "net", why, sizeof(why));
-	if (ret)
+	if (ret && !sigfwd_caught())
 		errorf("%s", why);
 	if (results_finish(&res))
 		ret = ret ? ret : -EIO;
+	if (sigfwd_caught()) {
+		errorf("net: interrupted by signal %d; %zu runs kept in %s",
+		       sigfwd_caught(), json_array_size(res.rows), res.path);
+		ret = 128 + sigfwd_caught();
+		sigfwd_release();
+		results_close(&res);
+		return ret;
+	}
+	sigfwd_release();
 	if (any_ok(res.rows))
 		net_print_table(stdout, res.rows);
 	printf("results: %s\n", res.path);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../commands.h"
+#include "../sigfwd.h"
 #include "../trace/trace.h"
 #include "../util.h"
 
@@ -99,19 +100,28 @@ static int resolve_dev(struct trace_args *a)
 	return ret;
 }
 
-/* Fork CMD held on a pipe until the probes watch its pid. */
-static pid_t spawn_held(char **cmd, int *go)
+/*
+ * Fork CMD held on a pipe until the probes watch its pid.  CMD gets a
+ * process group of its own, so a signal to us (sigfwd) reaches it and
+ * whatever it forked -- unless we own the terminal: then CMD stays in our
+ * group, where the terminal's ^C reaches every process already, and may
+ * read the terminal.
+ */
+static pid_t spawn_held(char **cmd, int *go, bool *group)
 {
 	int p[2];
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
+	*group = !isatty(STDIN_FILENO) || tcgetpgrp(STDIN_FILENO) != getpgrp();
 	fflush(NULL);
+	sigfwd_block(true);
 	pid = fork();
 	if (pid < 0) {
 		int err = -errno;
 
+		sigfwd_block(false);
 		close(p[0]);
 		close(p[1]);
 		return err;
@@ -119,6 +129,9 @@ static pid_t spawn_held(char **cmd, int *go)
 	if (pid == 0) {
 		char c;
 
+		sigfwd_in_child();
+		if (*group)
+			setpgid(0, 0);
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(127);
@@ -127,6 +140,9 @@ static pid_t spawn_held(char **cmd, int *go)
 		_exit(127);
 	}
 	close(p[0]);
+	if (*group)
+		setpgid(pid, pid); /* whichever of us runs first */
+	sigfwd_block(false);
 	*go = p[1];
 	return pid;
 }
@@ -188,6 +204,7 @@ int cmd_trace(int argc, char **argv)
 	struct tracer t;
 	char why[256];
 	int go = -1, status = 0, ret;
+	bool group = false;
 	double t0;
 	pid_t pid;
 
@@ -205,8 +222,10 @@ int cmd_trace(int argc, char **argv)
 		errorf("trace: eBPF probes unavailable, %s", why);
 		return 1;
 	}
-	pid = spawn_held(a.cmd, &go);
+	sigfwd_catch(); /* from here, a signal goes on to CMD; we still report */
+	pid = spawn_held(a.cmd, &go, &group);
 	if (pid < 0) {
+		sigfwd_release();
 		tracer_unload(&t);
 		error_errno(pid, a.cmd[0], "starting");
 		return 1;
@@ -218,17 +237,22 @@ int cmd_trace(int argc, char **argv)
 		kill(pid, SIGKILL);
 		close(go);
 		waitpid(pid, NULL, 0);
+		sigfwd_release();
 		tracer_unload(&t);
 		error_errno(ret, "trace", "setting up the probes");
 		return 1;
 	}
-	signal(SIGINT, SIG_IGN); /* ^C goes to CMD; we still report */
+	sigfwd_child(pid, group);
 	t0 = now_mono();
 	if (write(go, "g", 1) != 1)
 		kill(pid, SIGKILL);
 	close(go);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	sigfwd_child(0, false);
+	if (group && sigfwd_caught()) /* what CMD forked and left behind */
+		kill(-pid, SIGKILL);
+	sigfwd_release();
 	ret = report(&t, status, now_mono() - t0, a.cmd, a.out, a.json);
 	tracer_unload(&t);
 	if (ret)

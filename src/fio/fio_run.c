@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,6 +14,7 @@
 #include "../blockdev.h"
 #include "../env.h"
 #include "../row.h"
+#include "../sigfwd.h"
 #include "../util.h"
 #include "fio.h"
 
@@ -199,7 +202,9 @@ static void remove_outputs(const struct fio_params *p)
 	}
 }
 
-/* fio as a child: stdout to nowhere, stderr kept for the error line. */
+/* fio as a child: stdout to nowhere, stderr kept for the error line.  In
+ * its own process group, so a signal to us reaches fio and the job
+ * processes it forks (sigfwd), and not the other way round. */
 static int spawn_fio(const struct fio_params *p, const char *errlog,
 		     struct rusage *ru, double *wall)
 {
@@ -209,12 +214,22 @@ static int spawn_fio(const struct fio_params *p, const char *errlog,
 	pid_t pid;
 
 	snprintf(out_opt, sizeof(out_opt), "--output=%s", p->json_out);
+	sigfwd_block(true);
 	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (pid < 0) {
+		int err = -errno;
 
+		sigfwd_block(false);
+		return err;
+	}
+	if (pid == 0) {
+		int fd;
+
+		sigfwd_in_child();
+		setpgid(0, 0);
+		fd = open(errlog, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* we killed with SIGKILL: fio stops its jobs and goes too */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
 		if (fd >= 0) {
 			dup2(fd, 2);
 			dup2(fd, 1);
@@ -223,10 +238,16 @@ static int spawn_fio(const struct fio_params *p, const char *errlog,
 		       (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid); /* whichever of us runs first */
+	sigfwd_block(false);
+	sigfwd_child(pid, true);
 	while (wait4(pid, &status, 0, ru) < 0)
 		if (errno != EINTR)
-			return -errno;
+			break;
+	sigfwd_child(0, false);
 	*wall = now_mono() - t0;
+	if (sigfwd_caught())
+		return -EINTR;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
 		return -ENOENT;
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
@@ -346,8 +367,13 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 			error_errno(ret, bad, "preparing the cache for fio");
 	}
 	if (!ret) {
+		sigfwd_catch();
 		ret = spawn_fio(p, errlog, &ru, &wall);
-		if (ret == -ENOENT)
+		sigfwd_release();
+		if (ret == -EINTR) { /* interrupted: no row, no half JSON */
+			unlink(p->json_out);
+			unlink(errlog);
+		} else if (ret == -ENOENT)
 			errorf("fio: not installed (apt-get install fio); no baseline");
 		else if (ret) {
 			first_error_line(errlog, msg, sizeof(msg));

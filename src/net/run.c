@@ -12,6 +12,7 @@
 
 #include "net.h"
 #include "results.h"
+#include "sigfwd.h"
 #include "util.h"
 
 struct server_thread {
@@ -96,7 +97,13 @@ static int one_run(const struct net_plan *p, struct results_dir *res,
 {
 	json_t *row;
 	int ret = net_run_once(p->host, p->port, m, o, bench, rep, &row, why, wlen);
-	int aret = results_append(res, row);
+	int aret;
+
+	if (sigfwd_caught() && ret) { /* cut short by the signal: not a result */
+		json_decref(row);
+		return -EINTR;
+	}
+	aret = results_append(res, row);
 
 	if (!ret && p->verbose)
 		printf("rep %u  %-20s %7u B  %10.0f msgs/s  %.4f calls/msg\n", rep,
@@ -120,6 +127,8 @@ int net_run_plan(const struct net_plan *p, struct results_dir *res,
 				struct net_opts o = p->o;
 				int ret;
 
+				if (sigfwd_caught()) /* cmd/net.c says so */
+					return -EINTR;
 				o.size = p->sizes[s];
 				ret = one_run(p, res, bench, p->modes[i], &o, rep,
 					      why, wlen);
