@@ -90,19 +90,72 @@ direct_needs_aligned_chunk() {
 	expect_fail 'chunk.*multiple of 4096' urun --direct --chunk 1000
 }
 
-# kernel.io_uring_disabled=2 for the shortest possible window, restored
-# whatever happens (other users of this machine use io_uring).
-disabled_io_uring_is_one_clear_error() {
+# io_uring switched off, without switching it off for the machine: the
+# global kernel.io_uring_disabled would also fail every other io_uring user
+# here (other checkouts' tests, the benchmarks running beside them) for as
+# long as the test holds it.  tests/tools/noring runs iostrat under a seccomp
+# filter that fails io_uring_setup() with the errno a switched-off kernel
+# gives (EPERM for io_uring_disabled=2, ENOSYS without io_uring); for the
+# message that names the sysctl, a private mount namespace shows iostrat a
+# /proc/sys/kernel/io_uring_disabled reading 2.  The one test that flips the
+# real sysctl runs only when asked (IOSTRAT_TEST_GLOBAL_SYSCTL=1).
+NORING=$TOP/$BUILD/tools/noring
+need_noring() { [ -x "$NORING" ] || skip "noring not built"; }
+
+seccomp_enosys_is_one_clear_error() {
+	need_noring
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	expect_fail 'io_uring: unavailable: Function not implemented \(.*seccomp' \
+		"$NORING" --errno ENOSYS "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache asis
+	[ -z "$(ls -A "$T/out")" ] || die "output left: $(ls -A "$T/out")"
+}
+
+seccomp_eperm_is_one_clear_error() {
+	need_noring
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	expect_fail 'io_uring: unavailable: Operation not permitted' \
+		"$NORING" --errno EPERM "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache asis
+}
+
+disabled_sysctl_is_named() {
 	need_root
+	need_noring
+	need_cmd unshare
+	[ -e /proc/sys/kernel/io_uring_disabled ] || skip "no kernel.io_uring_disabled"
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	echo 2 >"$T/disabled"
+	# the bind mount lives and dies with the namespace of this one command
+	rc=0
+	unshare -m --propagation private sh -c 'mount --bind "$1" /proc/sys/kernel/io_uring_disabled ||
+		exit 99; shift; exec "$@"' sh "$T/disabled" \
+		"$NORING" --errno EPERM "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 \
+		--cache asis 2>"$T/err" || rc=$?
+	[ "$rc" -ne 99 ] || skip "cannot bind-mount over /proc/sys: $(cat "$T/err")"
+	[ "$rc" -ne 0 ] || die "succeeded"
+	grep -q 'io_uring: unavailable.*io_uring_disabled=2' "$T/err" || die "$(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || die "more than one line: $(cat "$T/err")"
+}
+
+# The real thing, opt-in.  An exclusive lock keeps two such tests from
+# interleaving (the second would save the first's "2" and restore it:
+# io_uring left off for good); the trap restores the value whatever happens.
+global_sysctl_disabled_is_one_clear_error() {
+	need_root
+	[ "${IOSTRAT_TEST_GLOBAL_SYSCTL:-0}" = 1 ] ||
+		skip "flips machine-wide kernel.io_uring_disabled; IOSTRAT_TEST_GLOBAL_SYSCTL=1 runs it"
+	need_cmd flock
 	local knob=/proc/sys/kernel/io_uring_disabled old
 	[ -w "$knob" ] || skip "no writable $knob"
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	exec 9>/run/lock/iostrat-io_uring_disabled.lock
+	flock -w 60 9 || die "lock busy"
 	old=$(cat "$knob")
 	trap 'echo "$old" >"$knob"' EXIT
 	echo 2 >"$knob"
 	expect_fail 'io_uring: unavailable.*io_uring_disabled=2' urun
 	echo "$old" >"$knob"
 	trap - EXIT
+	flock -u 9
 	urun >/dev/null || die "fails after restoring $knob"
 }
 
@@ -129,5 +182,8 @@ t uring_one_large_file_buffered_and_direct one_large_file
 t uring_sink_null_writes_nothing sink_null_writes_nothing
 t uring_peak_rss_bounded_by_pool memory_bounded_by_pool
 t uring_direct_rejects_unaligned_chunk direct_needs_aligned_chunk
-t uring_disabled_is_one_clear_error disabled_io_uring_is_one_clear_error
+t uring_seccomp_enosys_is_one_clear_error seccomp_enosys_is_one_clear_error
+t uring_seccomp_eperm_is_one_clear_error seccomp_eperm_is_one_clear_error
+t uring_disabled_sysctl_is_named_in_a_private_namespace disabled_sysctl_is_named
+t uring_global_sysctl_disabled_is_one_clear_error global_sysctl_disabled_is_one_clear_error
 t uring_full_disk_fails_cleanly full_disk_fails_cleanly
