@@ -47,3 +47,17 @@ void out_abort(struct outfile *of)
 	of->fd = -1;
 	unlink(of->tmp);
 }
+
+int out_finish(const struct job *job, struct outfile *of, int ret,
+	       struct run_stats *st)
+{
+	if (job->sink_null)
+		return ret;
+	if (ret) {
+		if (of->fd >= 0)
+			out_abort(of);
+		return ret;
+	}
+	ret = out_commit(job, of);
+	return ret ? stats_fail(st, ret, of->path, "fsync/rename") : 0;
+}

@@ -84,15 +84,12 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 	}
 	ret = write_full(of.fd, buf, len);
 	free(buf);
-	if (ret) {
-		out_abort(&of);
-		return stats_fail(st, ret, of.path, "write");
-	}
-	ret = out_commit(job, &of);
 	if (ret)
-		return stats_fail(st, ret, of.path, "fsync/rename");
-	stats_add_out(st, len);
-	return 0;
+		ret = stats_fail(st, ret, of.path, "write");
+	ret = out_finish(job, &of, ret, st);
+	if (!ret)
+		stats_add_out(st, len);
+	return ret;
 }
 
 static const struct per_file_ops buffer_ops = { .file = buffer_file };

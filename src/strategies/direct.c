@@ -339,17 +339,7 @@ int direct_file_io(const struct job *job, size_t idx,
 	}
 	ret = loop(job, fd, of.fd, ctx, st, in, of.path);
 	close(fd);
-	if (ret) {
-		if (!job->sink_null)
-			out_abort(&of);
-		return ret;
-	}
-	if (!job->sink_null) {
-		ret = out_commit(job, &of);
-		if (ret)
-			return stats_fail(st, ret, of.path, "fsync/rename");
-	}
-	return 0;
+	return out_finish(job, &of, ret, st);
 }
 
 static int loop_qd1(const struct job *job, int in, int out, void *ctx,

@@ -215,19 +215,12 @@ static int mmap_file(const struct job *job, size_t idx, void *ctx,
 	if (!ret)
 		ret = transform_file(&f);
 	close(f.in);
-	if (ret) {
-		if (f.of.fd >= 0)
-			out_abort(&f.of);
-		return ret;
-	}
-	stats_add_in(st, f.size);
-	if (job->sink_null)
-		return 0;
-	ret = out_commit(job, &f.of);
-	if (ret)
-		return stats_fail(st, ret, f.of.path, "fsync/rename");
-	stats_add_out(st, f.size);
-	return 0;
+	if (!ret)
+		stats_add_in(st, f.size);
+	ret = out_finish(job, &f.of, ret, st);
+	if (!ret && !job->sink_null)
+		stats_add_out(st, f.size);
+	return ret;
 }
 
 static const struct mmap_conf *run_conf; /* set before threads start */

@@ -162,18 +162,10 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 	}
 	ret = stream_copy(job, fd, &w, st, in, of.path);
 	close(fd);
-	if (ret) {
-		if (!job->sink_null)
-			out_abort(&of);
-		return ret;
-	}
-	if (!job->sink_null) {
-		ret = out_commit(job, &of);
-		if (ret)
-			return stats_fail(st, ret, of.path, "fsync/rename");
+	ret = out_finish(job, &of, ret, st);
+	if (!ret && !job->sink_null)
 		stats_add_out(st, w.total);
-	}
-	return 0;
+	return ret;
 }
 
 static const struct per_file_ops stream_ops = {
