@@ -85,6 +85,11 @@ const struct bench_kind *bench_kind_find(const char *name, bool *known);
 /* The kind a section name selects by prefix, NULL if none. */
 const char *bench_kind_by_section(const char *section);
 
+/* The data-set keys of a configuration, for every kind that reads them:
+ * dataset=PRESET|PATH, scale= in (0, 1000], seed=.  0 when kv was one of
+ * them (stored), -ENOENT when not, -EINVAL after printing a bad value. */
+int bench_data_key(const struct pkv *kv, const char **preset, double *scale,
+		   uint64_t *seed);
 /* Find or generate a data set (preset at scale/seed), with its scratch
  * output directory.  Dry run: only the spec.  Prints its errors. */
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,

@@ -27,6 +27,28 @@ uint64_t bench_dataset_bytes(const char *preset, double scale)
 	return dataset_bytes(&spec);
 }
 
+int bench_data_key(const struct pkv *kv, const char **preset, double *scale,
+		   uint64_t *seed)
+{
+	if (!strcmp(kv->key, "dataset")) {
+		*preset = kv->value;
+		return 0;
+	}
+	if (!strcmp(kv->key, "scale")) {
+		if (!parse_double(kv->value, scale) && *scale > 0 && *scale <= 1000)
+			return 0;
+		errorf("%s: scale: bad value '%s' (a number in (0, 1000])",
+		       kv->where, kv->value);
+		return -EINVAL;
+	}
+	if (strcmp(kv->key, "seed"))
+		return -ENOENT;
+	if (!parse_u64(kv->value, seed))
+		return 0;
+	errorf("%s: seed: bad value '%s' (a whole number)", kv->where, kv->value);
+	return -EINVAL;
+}
+
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 		      const char *preset, double scale, uint64_t seed,
 		      struct bench_dataset **out)

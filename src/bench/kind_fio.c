@@ -42,24 +42,6 @@ struct fiop {
 
 static int fio_ok = -1; /* fio installed? asked once */
 
-static int data_key(struct fiop *fp, const struct pkv *kv)
-{
-	if (!strcmp(kv->key, "dataset")) {
-		fp->preset = kv->value;
-		return 0;
-	}
-	if (!strcmp(kv->key, "scale")) {
-		if (!parse_double(kv->value, &fp->scale) && fp->scale > 0)
-			return 0;
-		errorf("%s: scale: bad value '%s'", kv->where, kv->value);
-		return -EINVAL;
-	}
-	if (!parse_u64(kv->value, &fp->seed))
-		return 0;
-	errorf("%s: seed: bad value '%s'", kv->where, kv->value);
-	return -EINVAL;
-}
-
 /* Settings through jobopt_set, as a run configuration would read them. */
 static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 {
@@ -77,11 +59,9 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 		    !strcmp(kv->key, "job") || !strcmp(kv->key, "trace") ||
 		    !strcmp(kv->key, "fio"))
 			continue;
-		if (!strcmp(kv->key, "dataset") || !strcmp(kv->key, "scale") ||
-		    !strcmp(kv->key, "seed")) {
-			ret = data_key(fp, kv);
+		ret = bench_data_key(kv, &fp->preset, &fp->scale, &fp->seed);
+		if (ret != -ENOENT)
 			continue;
-		}
 		ret = jobopt_set(&cfg, kv->where, kv->key, kv->value);
 		if (ret == -ENOENT)
 			ret = 0; /* a strategy option: the baseline has no use for it */

@@ -53,26 +53,6 @@ static int bool_key(const struct pkv *kv, bool *out)
 	return -EINVAL;
 }
 
-static int data_key(struct runp *rp, const struct pkv *kv)
-{
-	if (!strcmp(kv->key, "dataset")) {
-		rp->preset = kv->value;
-		return 0;
-	}
-	if (!strcmp(kv->key, "scale")) {
-		if (!parse_double(kv->value, &rp->scale) && rp->scale > 0 &&
-		    rp->scale <= 1000)
-			return 0;
-		errorf("%s: scale: bad value '%s' (a number in (0, 1000])",
-		       kv->where, kv->value);
-		return -EINVAL;
-	}
-	if (!parse_u64(kv->value, &rp->seed))
-		return 0;
-	errorf("%s: seed: bad value '%s' (a whole number)", kv->where, kv->value);
-	return -EINVAL;
-}
-
 /* Apply every key of c to rp.  0, 1 (skip: *why), or negative (printed). */
 static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 {
@@ -106,14 +86,12 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 
 		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy"))
 			continue;
-		if (!strcmp(kv->key, "dataset") || !strcmp(kv->key, "scale") ||
-		    !strcmp(kv->key, "seed"))
-			ret = data_key(rp, kv);
-		else if (!strcmp(kv->key, "trace"))
+		if (!strcmp(kv->key, "trace"))
 			ret = bool_key(kv, &rp->trace);
 		else if (!strcmp(kv->key, "fio"))
 			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
-		else
+		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
+					       &rp->seed)) == -ENOENT)
 			ret = jobopt_set(&rp->cfg, kv->where, kv->key, kv->value);
 		/* an option of another strategy of the matrix: not for this one */
 		if (ret == -ENOENT && other_strategy_opt(kv->key))
