@@ -90,6 +90,11 @@ const char *bench_kind_by_section(const char *section);
  * them (stored), -ENOENT when not, -EINVAL after printing a bad value. */
 int bench_data_key(const struct pkv *kv, const char **preset, double *scale,
 		   uint64_t *seed);
+/* The data cache: given (--data), else $IOSTRAT_DATA, else "data". */
+const char *bench_data_root(const char *given);
+/* Where a preset at scale/seed lives in the data cache under root. */
+void bench_dataset_dir(const char *root, const char *preset, double scale,
+		       uint64_t seed, char *out, size_t len);
 /* Find or generate a data set (preset at scale/seed), with its scratch
  * output directory.  Dry run: only the spec.  Prints its errors. */
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,

@@ -49,6 +49,22 @@ int bench_data_key(const struct pkv *kv, const char **preset, double *scale,
 	return -EINVAL;
 }
 
+const char *bench_data_root(const char *given)
+{
+	const char *env = getenv("IOSTRAT_DATA");
+
+	if (given && *given)
+		return given;
+	return env && *env ? env : "data";
+}
+
+void bench_dataset_dir(const char *root, const char *preset, double scale,
+		       uint64_t seed, char *out, size_t len)
+{
+	snprintf(out, len, "%s/%s-s%g-seed%llu", root, preset, scale,
+		 (unsigned long long)seed);
+}
+
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 		      const char *preset, double scale, uint64_t seed,
 		      struct bench_dataset **out)
@@ -66,8 +82,8 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 			       "medium-long, big, or a directory path)", where, preset);
 			return -EINVAL;
 		}
-		snprintf(dir, sizeof(dir), "%s/%s-s%g-seed%llu", ctx->data_root,
-			 preset, scale, (unsigned long long)seed);
+		bench_dataset_dir(ctx->data_root, preset, scale, seed, dir,
+				  sizeof(dir));
 	}
 	for (size_t i = 0; i < ctx->nds; i++)
 		if (!strcmp(ctx->ds[i]->dir, dir)) {

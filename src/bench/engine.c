@@ -448,9 +448,7 @@ int bench_main(const struct bench_opts *o)
 		snprintf(profile_path, sizeof(profile_path), "%s/profile.ini", o->resume);
 		path = profile_path;
 	}
-	b.ctx.data_root = o->data ? o->data : getenv("IOSTRAT_DATA");
-	if (!b.ctx.data_root || !*b.ctx.data_root)
-		b.ctx.data_root = "data";
+	b.ctx.data_root = bench_data_root(o->data);
 	snprintf(b.ctx.scratch, sizeof(b.ctx.scratch), "%s/.scratch-%d",
 		 b.ctx.data_root, (int)getpid());
 	b.ctx.dry_run = o->dry_run;

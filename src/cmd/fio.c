@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../bench/bench.h"
 #include "../commands.h"
 #include "../dataset.h"
 #include "../env.h"
@@ -106,7 +107,6 @@ static int parse(struct fio_args *a, int argc, char **argv)
 static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 			   const char **label)
 {
-	const char *data = getenv("IOSTRAT_DATA");
 	struct dataset_spec s = { .seed = 1 };
 	struct stat sb;
 	int reused;
@@ -129,8 +129,9 @@ static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 		       "medium-long, big)", a->dataset);
 		return -EINVAL;
 	}
-	snprintf(dir, len, "%s/%s-s%g-seed1", data && *data ? data : "data",
-		 a->dataset, a->scale);
+	/* the directory a bench of the same preset uses: generated once */
+	bench_dataset_dir(bench_data_root(NULL), a->dataset, a->scale, s.seed, dir,
+			  len);
 	*label = a->dataset;
 	return dataset_generate(dir, &s, &reused);
 }
