@@ -104,18 +104,6 @@ int runner_check_dirs(const char *in, const char *out, char *in_abs,
 	return ret;
 }
 
-void runner_clean_outputs(const char *out, const struct filelist *fl)
-{
-	char p[PATH_MAX];
-
-	for (size_t i = 0; i < fl->n; i++) {
-		snprintf(p, sizeof(p), "%s/%s", out, fl->names[i]);
-		unlink(p);
-		snprintf(p, sizeof(p), "%s/.%s.iostrat-tmp", out, fl->names[i]);
-		unlink(p);
-	}
-}
-
 void runner_clean_temporaries(const char *out, const struct filelist *fl)
 {
 	char p[PATH_MAX];
@@ -124,6 +112,17 @@ void runner_clean_temporaries(const char *out, const struct filelist *fl)
 		snprintf(p, sizeof(p), "%s/.%s.iostrat-tmp", out, fl->names[i]);
 		unlink(p);
 	}
+}
+
+void runner_clean_outputs(const char *out, const struct filelist *fl)
+{
+	char p[PATH_MAX];
+
+	for (size_t i = 0; i < fl->n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", out, fl->names[i]);
+		unlink(p);
+	}
+	runner_clean_temporaries(out, fl);
 }
 
 /* ---- the child ---------------------------------------------------------- */
