@@ -152,12 +152,16 @@ int opt_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 	return ret;
 }
 
-ssize_t read_full(int fd, void *buf, size_t len)
+/* Read len bytes at off, or from the file position when off < 0 (the
+ * positional calls reject negative offsets before getting here). */
+static ssize_t read_all(int fd, void *buf, size_t len, off_t off)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		ssize_t n = read(fd, (char *)buf + done, len - done);
+		char *p = (char *)buf + done;
+		ssize_t n = off < 0 ? read(fd, p, len - done) :
+			    pread(fd, p, len - done, off + (off_t)done);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -169,65 +173,47 @@ ssize_t read_full(int fd, void *buf, size_t len)
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
+}
+
+static int write_all(int fd, const void *buf, size_t len, off_t off)
+{
+	size_t done = 0;
+
+	while (done < len) {
+		const char *p = (const char *)buf + done;
+		ssize_t n = off < 0 ? write(fd, p, len - done) :
+			    pwrite(fd, p, len - done, off + (off_t)done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	return read_all(fd, buf, len, -1);
 }
 
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pread(fd, (char *)buf + done, len - done,
-				  off + (off_t)done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		done += (size_t)n;
-	}
-	return (ssize_t)done;
+	return off < 0 ? -EINVAL : read_all(fd, buf, len, off);
 }
 
 int write_full(int fd, const void *buf, size_t len)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)buf + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return write_all(fd, buf, len, -1);
 }
 
 int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 {
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = pwrite(fd, (const char *)buf + done, len - done,
-				   off + (off_t)done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return off < 0 ? -EINVAL : write_all(fd, buf, len, off);
 }
 
 double now_mono(void)
