@@ -98,12 +98,25 @@ static __always_inline void mark_file(__u32 dev, __u64 ino)
 		bpf_map_update_elem(&files, &f, &one, BPF_ANY);
 }
 
+/* This thread's memory, if it has passed the filters before. */
+static __always_inline struct pc_thread *thread_known(void)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct pc_thread *t = bpf_map_lookup_elem(&threads, &tid);
+
+	return t && t->tgid == (__u32)(id >> 32) ? t : 0;
+}
+
+/* Called once the filters passed: this thread's memory, made if new. */
 static __always_inline struct pc_thread *thread_of(void)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct pc_thread zero = {}, *t = bpf_map_lookup_elem(&threads, &tid);
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id;
+	struct pc_thread zero = { .tgid = (__u32)(id >> 32) }, *t;
 
-	if (t)
+	t = bpf_map_lookup_elem(&threads, &tid);
+	if (t && t->tgid == zero.tgid)
 		return t;
 	bpf_map_update_elem(&threads, &tid, &zero, BPF_ANY);
 	return bpf_map_lookup_elem(&threads, &tid);
@@ -132,16 +145,31 @@ static __always_inline __u64 clamp_pages(struct pc_stats *st, __u64 index,
 	return last - index + 1;
 }
 
+/*
+ * The hottest event (once per read call, every 4 KiB with small buffers
+ * from a warm cache), so its common case is one hash lookup: a thread
+ * that passed the filters reading the file it read last time needs no
+ * pids or watch lookup (both sets only grow between resets, which clear
+ * the thread memory too).
+ */
 static __always_inline int on_get_pages(__u32 dev, __u64 ino, __u64 index,
 					__u64 last, __s64 isize)
 {
-	struct pc_stats *st = wanted_file(dev, ino);
 	struct pc_thread *t;
+	struct pc_stats *st;
+	__u32 zero = 0;
 
-	if (!st)
+	if (targ_fs_dev && dev != targ_fs_dev)
 		return 0;
-	t = thread_of();
-	if (!t)
+	t = thread_known();
+	if (t && t->gp_dev == dev && t->gp_ino == ino && t->gp_last) {
+		st = bpf_map_lookup_elem(&stats, &zero);
+	} else {
+		st = wanted_file(dev, ino);
+		if (st)
+			t = thread_of();
+	}
+	if (!st || !t)
 		return 0;
 	/* The same read call asking again for the rest of its range. */
 	if (t->gp_dev == dev && t->gp_ino == ino && t->gp_last == last &&

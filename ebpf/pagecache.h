@@ -39,11 +39,14 @@ struct pc_file {
 };
 
 /* Per-thread memory: the last get_pages range (to skip its repeats within
- * one read call), the last map_pages range, the last readahead window. */
+ * one read call), the last map_pages range, the last readahead window.
+ * Only threads that passed the process filter have one (of process tgid:
+ * a thread id reused by another process does not inherit it). */
 struct pc_thread {
 	__u64 gp_ino, gp_index, gp_last;
 	__u64 ra_ino, ra_start, ra_end;
 	__u32 gp_dev, ra_dev;
+	__u32 tgid, pad;     /* the process that passed the filters */
 };
 
 #endif
