@@ -12,7 +12,10 @@ import tempfile
 
 from benchlib import table
 
-ROUNDS = ("off", "on", "on", "off")  # A B B A: a drift in time cancels
+# A B B A twice: a drift in time cancels.  The quick profile's runs are
+# 20-150 ms on a shared virtual disk: 2 benches each way left per-config
+# ratios of 0.84-1.41 (noise), so 4 each way.
+ROUNDS = ("off", "on", "on", "off") * 2
 
 
 def bench(bin_, profile, out, data, traced):
@@ -92,7 +95,7 @@ def main():
     g, s = gmean(el_ratios), gmean(sys_ratios)
     print(f"\ntrace overhead: elapsed x{g:.3f} ({(g - 1) * 100:+.1f}%, target < +3%), "
           f"sys CPU x{s:.3f}; geometric means over {len(el_ratios)} configurations, "
-          f"medians of {ROUNDS.count('off')} benches each way (A B B A)")
+          f"medians of {ROUNDS.count('off')} benches each way (A B B A x2)")
     print(f"worst case (warm page cache, 4 KiB reads, {wn} runs each way): "
           f"off {wa * 1e3:.1f} ms, on {wb * 1e3:.1f} ms, x{wb / wa:.3f} "
           f"({(wb / wa - 1) * 100:+.1f}%)")
