@@ -93,6 +93,10 @@ struct strategy {
 	unsigned flags;
 	const struct strategy_opt *opts; /* NULL or {NULL}-terminated */
 	int (*run)(const struct job *job, struct run_stats *st);
+	/* What --chunk and --qd default to (0: not used or not declared);
+	 * the fio baseline beside a run mirrors them. */
+	size_t default_chunk;
+	unsigned default_qd;
 };
 
 /* registry.c */

@@ -12,8 +12,9 @@
  * count.
  *
  * Block size: --chunk if set, else --bufsize, else what the strategy uses
- * by default (stream 64 KiB, others 1 MiB).  QD: --qd, else 8 (only the
- * io_uring jobs use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
+ * by default (its default_chunk; else stream 64 KiB, others 1 MiB).  QD:
+ * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
+ * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
  */
 #include <errno.h>
 #include <limits.h>
@@ -67,7 +68,7 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 			ret = 0; /* a strategy option: the baseline has no use for it */
 	}
 	fp->bs = fio_bs_for(*strat, j->chunk, j->bufsize);
-	fp->qd = j->qd ? j->qd : 8;
+	fp->qd = fio_qd_for(*strat, j->qd);
 	fp->direct = j->direct || (*strat && !strcmp(*strat, "direct"));
 	fp->fsync = j->fsync != FSYNC_NONE;
 	fp->cache = cfg.cache;

@@ -15,6 +15,7 @@
 #include "../env.h"
 #include "../row.h"
 #include "../sigfwd.h"
+#include "../strategy.h"
 #include "../util.h"
 #include "fio.h"
 
@@ -105,11 +106,24 @@ int fio_job_mirrors(const char *path, char *buf, size_t len)
 
 uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize)
 {
+	const struct strategy *s = strategy ? strategy_find(strategy) : NULL;
+
 	if (chunk)
 		return chunk;
 	if (bufsize)
 		return bufsize;
+	if (s && s->default_chunk)
+		return s->default_chunk;
 	return strategy && !strcmp(strategy, "stream") ? 64 << 10 : 1 << 20;
+}
+
+unsigned fio_qd_for(const char *strategy, unsigned qd)
+{
+	const struct strategy *s = strategy ? strategy_find(strategy) : NULL;
+
+	if (qd)
+		return qd;
+	return s && s->default_qd ? s->default_qd : 8;
 }
 
 bool fio_mirrors_has(const char *list, const char *want)
