@@ -93,9 +93,9 @@ struct strategy {
 	unsigned flags;
 	const struct strategy_opt *opts; /* NULL or {NULL}-terminated */
 	int (*run)(const struct job *job, struct run_stats *st);
-	/* What --chunk and --qd default to (0: not used or not declared);
-	 * the fio baseline beside a run mirrors them. */
-	size_t default_chunk;
+	/* The I/O size without --chunk or --bufsize, and the --qd default
+	 * (0: not used); the fio baseline beside a run mirrors them. */
+	size_t default_io;
 	unsigned default_qd;
 };
 

@@ -12,7 +12,7 @@
  * count.
  *
  * Block size: --chunk if set, else --bufsize, else what the strategy uses
- * by default (its default_chunk; else stream 64 KiB, others 1 MiB).  QD:
+ * by default (its default_io, else 1 MiB).  QD:
  * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
  * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
  */

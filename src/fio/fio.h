@@ -48,8 +48,7 @@ int fio_job_for(const char *strategy, bool direct, char *out, size_t len);
 /* The "; mirrors:" list of a job file ("stream buffer"), "" if none. */
 int fio_job_mirrors(const char *path, char *buf, size_t len);
 /* The block size a strategy's baseline runs at: its chunk if set, else
- * its buffer size, else its declared default_chunk (else stream 64 KiB,
- * the others 1 MiB). */
+ * its buffer size, else the strategy's default_io, else 1 MiB. */
 uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize);
 /* --qd if set, else the strategy's declared default, else 8. */
 unsigned fio_qd_for(const char *strategy, unsigned qd);

@@ -112,9 +112,9 @@ uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize)
 		return chunk;
 	if (bufsize)
 		return bufsize;
-	if (s && s->default_chunk)
-		return s->default_chunk;
-	return strategy && !strcmp(strategy, "stream") ? 64 << 10 : 1 << 20;
+	if (s && s->default_io)
+		return s->default_io;
+	return 1 << 20; /* buffer: whole files; fio reads them in 1 MiB */
 }
 
 unsigned fio_qd_for(const char *strategy, unsigned qd)

@@ -418,4 +418,5 @@ const struct strategy strategy_direct = {
 	.name = "direct",
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
 	.run = direct_run,
+	.default_io = DIRECT_DEFAULT_CHUNK,
 };

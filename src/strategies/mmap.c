@@ -309,4 +309,5 @@ const struct strategy strategy_mmap = {
 	.summary = "map the input, madvise, transform into the output via write(2) or --mmap-out",
 	.opts = mmap_opts,
 	.run = mmap_run,
+	.default_io = MMAP_DEFAULT_CHUNK,
 };

@@ -185,4 +185,5 @@ const struct strategy strategy_stream = {
 	.name = "stream",
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
 	.run = stream_run,
+	.default_io = STREAM_DEFAULT_BUF,
 };

@@ -187,6 +187,6 @@ const struct strategy strategy_uring = {
 	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
 		   "(memory: (qd + threads) x chunk)",
 	.run = uring_run,
-	.default_chunk = URING_DEFAULT_CHUNK,
+	.default_io = URING_DEFAULT_CHUNK,
 	.default_qd = URING_DEFAULT_QD,
 };
