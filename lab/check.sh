@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# lab/check.sh [KERNEL...]: the portability matrix (make check-lab).
+#
+# Boots one guest per lab kernel (all of kernels.conf, or the ones named, or
+# $IOSTRAT_LAB_CHECK_KERNELS), runs lab/guest-checks.sh in it, then, on the
+# host, compares the kernels' bench results pairwise.  Prints each check as
+# it comes ("[5.10] PASS: strategy stream"), then the kernel x check matrix,
+# what each kernel gave (residency method, ring flags, trace), and ends with
+# "N passed, N failed, N skipped".  The matrix is also written, as markdown,
+# to $LAB_DIR/last-check.md (docs/lab.md carries a copy).
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: lab: needs root"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+for c in qemu-system-x86_64 qemu-img mmdebstrap jq; do
+	command -v "$c" >/dev/null || lab_die "$c missing: run make lab-deps"
+done
+IOSTRAT=$TOP/${BUILD:-build}/iostrat
+[ -x "$IOSTRAT" ] || lab_die "$IOSTRAT: not built (make)"
+
+kernels=("$@")
+if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
+	read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
+fi
+if [ ${#kernels[@]} -eq 0 ]; then
+	mapfile -t kernels < <(lab_kernel_lines | awk '{ print $1 }')
+fi
+
+t0=$SECONDS
+"$LAB_TOP/image.sh" >/dev/null || exit 1
+echo "lab: image ready in $((SECONDS - t0)) s ($(readlink -f "$LAB_DIR/images/current"))"
+
+res=$(mktemp -d /tmp/iostrat-lab-check.XXXXXX)
+trap 'rm -rf "$res"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+: >"$res/results"   # KERNEL<TAB>CHECK<TAB>PASS|FAIL|SKIP<TAB>why
+: >"$res/facts"     # KERNEL<TAB>KEY<TAB>VALUE
+
+record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
+
+for k in "${kernels[@]}"; do
+	echo "== $k"
+	t1=$SECONDS rc=0
+	"$LAB_TOP/lab" run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
+		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/lab.ini" -o "$res/$k" \
+		-- 'bash guest-checks.sh' >"$res/$k.out" 2>"$res/$k.err" || rc=$?
+	took=$((SECONDS - t1))
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*)
+			echo "  [$k] $line"
+			st=${line%%:*} rest=${line#*: }
+			name=${rest%%: *} why=
+			[ "$name" != "$rest" ] && why=${rest#*: }
+			record "$k" "$name" "$st" "$why" ;;
+		"    | "*) echo "  [$k] $line" ;;
+		FACT:*)
+			set -- ${line#FACT: }
+			key=$1; shift
+			printf '%s\t%s\t%s\n' "$k" "$key" "$*" >>"$res/facts" ;;
+		esac
+	done <"$res/$k.out"
+	if [ "$rc" -eq 0 ]; then
+		echo "  [$k] PASS: boot, run, power off (${took} s)"
+		record "$k" "boot and run" PASS
+	else
+		echo "  [$k] FAIL: boot and run: lab run exited $rc after ${took} s: $(tail -n 2 "$res/$k.err" | tr '\n' ' ')"
+		record "$k" "boot and run" FAIL "lab run exited $rc"
+	fi
+	printf '%s\t%s\t%s\n' "$k" guest_s "$took" >>"$res/facts"
+done
+
+# compare of two kernels' results, on the host: each kernel against the
+# previous one (the first against the second).
+n=${#kernels[@]}
+for ((i = 0; i < n; i++)); do
+	k=${kernels[$i]}
+	[ "$n" -ge 2 ] || { record "$k" "compare two kernels" SKIP "one kernel only"; continue; }
+	o=${kernels[$(( i == 0 ? 1 : i - 1 ))]}
+	a=$res/$o/bench b=$res/$k/bench
+	if [ ! -s "$a/results.jsonl" ] || [ ! -s "$b/results.jsonl" ]; then
+		record "$k" "compare two kernels" FAIL "no bench results from $o or $k"
+		echo "  [$k] FAIL: compare two kernels: no bench results"
+		continue
+	fi
+	if "$IOSTRAT" compare "$a" "$b" >"$res/cmp-$k.txt" 2>&1 &&
+		grep -qF -- "$(awk -F'\t' -v k="$k" '$1 == k && $2 == "kernel" { print $3 }' "$res/facts")" "$res/cmp-$k.txt" &&
+		"$IOSTRAT" plot --compare "$a" "$b" -o "$res/cmp-$k" >/dev/null 2>&1 &&
+		[ -s "$res/cmp-$k/plots/compare.png" ]; then
+		record "$k" "compare two kernels" PASS
+		echo "  [$k] PASS: compare two kernels (with $o)"
+	else
+		record "$k" "compare two kernels" FAIL "compare/plot --compare with $o: $(tail -n 1 "$res/cmp-$k.txt")"
+		echo "  [$k] FAIL: compare two kernels (with $o): $(tail -n 1 "$res/cmp-$k.txt")"
+	fi
+done
+
+# --- the matrix ---------------------------------------------------------------
+mapfile -t checks < <(cut -f2 "$res/results" | awk '!seen[$0]++')
+cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
+fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
+{
+	echo "| check | $(printf '%s | ' "${kernels[@]}")"
+	echo "|---|$(printf -- '---|%.0s' "${kernels[@]}")"
+	for c in "${checks[@]}"; do
+		printf '| %s |' "$c"
+		for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
+		echo
+	done
+	for f in kernel residency ring_flags run_trace trace guest_s; do
+		printf '| *%s* |' "$f"
+		for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
+		echo
+	done
+} >"$res/matrix.md"
+echo
+echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
+column -t -s '|' "$res/matrix.md" | sed 's/^/  /'
+mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
+
+p=$(awk -F'\t' '$3 == "PASS"' "$res/results" | wc -l)
+f=$(awk -F'\t' '$3 == "FAIL"' "$res/results" | wc -l)
+s=$(awk -F'\t' '$3 == "SKIP"' "$res/results" | wc -l)
+if [ "$f" -gt 0 ]; then
+	echo
+	echo "failures:"
+	awk -F'\t' '$3 == "FAIL" { printf "  [%s] %s: %s\n", $1, $2, $4 }' "$res/results"
+fi
+echo
+echo "$p passed, $f failed, $s skipped"
+[ "$f" -eq 0 ]

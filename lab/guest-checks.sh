@@ -1,0 +1,227 @@
+#!/usr/bin/env bash
+# The portability matrix, one kernel's column: run inside a lab guest by
+# lab/check.sh (lab run ... -- bash guest-checks.sh).  Prints one line per
+# check, "PASS: name", "FAIL: name: why" or "SKIP: name: reason", and
+# "FACT: key value" lines for the docs table.  Results directories it makes
+# land in $LAB_OUT for the host's compare.
+#
+# Timings here are TCG's: nothing below compares or asserts a speed.
+set -u
+IOSTRAT=${IOSTRAT:-iostrat}
+W=$PWD/checks
+LAB_INI=$PWD/lab.ini
+mkdir -p "$W"
+REL=$(uname -r)
+KVER=${REL%%-*}     # 5.10.0, 6.1.0, 6.12.95+deb12 ...
+KVER=${KVER%%+*}
+
+# ver_ge A B: version A >= B
+ver_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
+
+t() { # t NAME FUNC: run FUNC in a subshell; exit 77 = skip
+	local name=$1 out rc
+	shift
+	out=$( (set -e; "$@") 2>&1 )
+	rc=$?
+	case $rc in
+	0) echo "PASS: $name" ;;
+	77) echo "SKIP: $name: $(printf '%s\n' "$out" | sed -n 's/^SKIP-REASON //p' | tail -n 1)" ;;
+	*) echo "FAIL: $name: $(printf '%s\n' "$out" | grep -v '^SKIP-REASON' | tail -n 1)"
+	   printf '%s\n' "$out" | tail -n 15 | sed 's/^/    | /' ;;
+	esac
+}
+die() { echo "$*"; exit 1; }
+skip() { echo "SKIP-REASON $*"; exit 77; }
+fact() { echo "FACT: $1 $2" >>"$W/facts"; }
+
+# jq over the rows of a results.jsonl, or of `run --json` output
+rows() { jq -r "$2" "$1"; }
+
+# --- what this kernel gives, expected from its version -----------------------
+# cachestat(2) is 6.5's; io_uring's DEFER_TASKRUN 6.1's, SINGLE_ISSUER 6.0's,
+# COOP_TASKRUN 5.19's (include/uapi/linux/io_uring.h of each release).
+expect_residency() { ver_ge "$KVER" 6.5 && echo cachestat || echo mincore; }
+expect_ring_flags() {
+	if ver_ge "$KVER" 6.1; then echo single_issuer,defer_taskrun
+	elif ver_ge "$KVER" 6.0; then echo single_issuer,coop_taskrun
+	elif ver_ge "$KVER" 5.19; then echo coop_taskrun
+	else echo none; fi
+}
+
+"$IOSTRAT" gen "$W/ds" --files 4 --lines 3000 --width 100 >/dev/null || { echo "FAIL: gen: gen failed"; exit 0; }
+
+# --- every strategy verified: threads 1 and 3, W 0 and 7, cold and warm ------
+strategy() {
+	local s=$1 noout=$2 th w c n=0
+	for th in 1 3; do
+		for w in 0 7; do
+			for c in cold warm; do
+				rm -rf "$W/out-$s"
+				"$IOSTRAT" run -s "$s" "$W/ds" "$W/out-$s" -r 1 --threads "$th" --work "$w" \
+					--cache "$c" --json >"$W/$s.json" 2>"$W/$s.err" ||
+					die "$s t$th w$w $c: exit $?: $(tail -n 1 "$W/$s.err")"
+				cat "$W/$s.json" >>"$W/all-runs.jsonl"
+				n=$((n + 1))
+				[ -z "$noout" ] || continue # null: writes nothing to verify
+				[ "$(rows "$W/$s.json" '.verified')" = true ] ||
+					die "$s t$th w$w $c: not verified"
+				"$IOSTRAT" verify "$W/ds" "$W/out-$s" --work "$w" >/dev/null 2>"$W/$s.err" ||
+					die "$s t$th w$w $c: verify: $(tail -n 1 "$W/$s.err")"
+			done
+		done
+	done
+	echo "$n runs verified"
+}
+while read -r s noout; do
+	t "strategy $s" strategy "$s" "$noout"
+done < <("$IOSTRAT" list | awk '!/^ / && NF { print $1, (/\[no output\]/ ? "noout" : "") }')
+
+residency_method() {
+	local want got
+	want=$(expect_residency)
+	got=$(rows "$W/all-runs.jsonl" 'select(.strategy == "stream") | .residency_method' | sort -u | tr '\n' ' ')
+	fact residency "${got% }"
+	[ "${got% }" = "$want" ] || die "residency method '${got% }', expected '$want' on $KVER"
+}
+t "residency method" residency_method
+
+ring_flags() {
+	local want got
+	want=$(expect_ring_flags)
+	got=$(rows "$W/all-runs.jsonl" 'select(.strategy == "uring") | .ring_flags' | sort -u | tr '\n' ' ')
+	fact ring_flags "${got% }"
+	[ "${got% }" = "$want" ] || die "ring flags '${got% }', expected '$want' on $KVER"
+}
+t "io_uring ring flags" ring_flags
+
+# --- subcommands --------------------------------------------------------------
+gen_preset() {
+	"$IOSTRAT" gen "$W/small" --preset small --scale 0.001 >/dev/null
+	"$IOSTRAT" gen "$W/small" --preset small --scale 0.001 | grep -q . # idempotent
+	[ -s "$W/small/.iostrat-manifest.json" ] || die "no manifest"
+}
+t "gen" gen_preset
+
+bench() {
+	"$IOSTRAT" bench "$LAB_INI" --out "$LAB_OUT/bench" --data "$W/data" >"$W/bench.log" 2>&1 ||
+		die "bench: $(tail -n 2 "$W/bench.log")"
+	local n bad
+	n=$(wc -l <"$LAB_OUT/bench/results.jsonl")
+	bad=$(rows "$LAB_OUT/bench/results.jsonl" 'select(.error != null) | "\(.config_id): \(.error)"' | head -n 1)
+	[ -z "$bad" ] || die "failed row: $bad"
+	[ "$n" -ge 20 ] || die "only $n rows"
+	echo "$n rows"
+}
+t "bench" bench
+
+report() {
+	[ -s "$LAB_OUT/bench/results.jsonl" ] || skip "no bench results"
+	"$IOSTRAT" report "$LAB_OUT/bench" >"$W/report.txt"
+	grep -q "kernel $REL" "$W/report.txt" || die "report does not name kernel $REL"
+}
+t "report" report
+
+plot() {
+	[ -s "$LAB_OUT/bench/results.jsonl" ] || skip "no bench results"
+	"$IOSTRAT" plot "$LAB_OUT/bench" >"$W/plot.log" 2>&1 || die "plot: $(tail -n 1 "$W/plot.log")"
+	local f n=0
+	for f in "$LAB_OUT"/bench/plots/*.png; do
+		[ -s "$f" ] || die "empty figure $f"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 2 ] || die "only $n figures"
+	echo "$n figures"
+}
+t "plot" plot
+
+sweep() {
+	"$IOSTRAT" sweep bufsize --files 2 --scale 0.002 --sizes 4k,64k --reps 1 --out "$W/sweep-buf" >"$W/sweep.log" 2>&1 ||
+		die "sweep bufsize: $(tail -n 1 "$W/sweep.log")"
+	"$IOSTRAT" sweep api --size 256k --sizes 4k,whole --reps 1 --out "$W/sweep-api" >"$W/sweep.log" 2>&1 ||
+		die "sweep api: $(tail -n 1 "$W/sweep.log")"
+	"$IOSTRAT" sweep blocksize --size 64k --sizes 512,64k --reps 1 --out "$W/sweep-blk" >"$W/sweep.log" 2>&1 ||
+		die "sweep blocksize: $(tail -n 1 "$W/sweep.log")"
+}
+t "sweep" sweep
+
+net() {
+	"$IOSTRAT" net --mode all --count 500 --reps 1 --out "$W/net" >"$W/net.log" 2>&1 ||
+		die "net: $(tail -n 1 "$W/net.log")"
+	local modes
+	modes=$("$IOSTRAT" net --help | sed -n '/^modes:/,$p' | awk 'NR > 1 && NF { print $1 }' | wc -l)
+	local got
+	got=$(jq -r '.mode' "$W"/net/results.jsonl 2>/dev/null | sort -u | wc -l)
+	[ "$got" -eq "$modes" ] || die "$got of $modes modes have rows"
+}
+t "net over loopback" net
+
+fio_baseline() {
+	"$IOSTRAT" fio seq-psync --dataset "$W/ds" --bs 64k --reps 1 --out "$W/fio" >"$W/fio.log" 2>&1 ||
+		die "fio: $(tail -n 1 "$W/fio.log")"
+	local e
+	e=$(rows "$W/fio/results.jsonl" '.error' | sort -u)
+	[ "$e" = null ] || die "fio row error: $e"
+}
+t "fio baseline" fio_baseline
+
+sched_dev() { # DEV DATA: two schedulers of DEV, restored afterwards
+	local dev=$1 data=$2 q before after
+	q=/sys/block/$dev/queue/scheduler
+	[ -w "$q" ] || skip "$dev has no scheduler file"
+	before=$(cat "$q")
+	"$IOSTRAT" sched --device "$dev" --schedulers none,mq-deadline --reps 1 --data "$data" \
+		--out "$W/sched-$dev" -D strategy=stream,uring -D threads=1 -D fio=0 \
+		"$LAB_INI" >"$W/sched.log" 2>&1 || die "sched $dev: $(tail -n 1 "$W/sched.log")"
+	after=$(cat "$q")
+	[ "$before" = "$after" ] || die "scheduler of $dev not restored: $before -> $after"
+	[ -s "$W/sched-$dev/sched.json" ] || die "no sched.json"
+}
+sched_virtio() { sched_dev vda "$W/data"; }
+t "sched on virtio disk" sched_virtio
+
+sched_loop() {
+	local img=$W/loop.img dev mnt=$W/loopmnt
+	truncate -s 256M "$img"
+	mkfs.ext4 -q -F "$img"
+	dev=$(losetup --find --show "$img") || skip "no loop device"
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt"
+	local rc=0
+	(sched_dev "$(basename "$dev")" "$mnt/data") || rc=$?
+	umount "$mnt"
+	losetup -d "$dev"
+	return "$rc"
+}
+t "sched on loop device" sched_loop
+
+# --- eBPF: today it must fail cleanly, or work; never take the run down -------
+run_trace() {
+	rm -rf "$W/out-tr"
+	"$IOSTRAT" run -s stream "$W/ds" "$W/out-tr" -r 1 --trace --json >"$W/tr.json" 2>"$W/tr.err" ||
+		die "run --trace: exit $?: $(tail -n 1 "$W/tr.err")"
+	[ "$(rows "$W/tr.json" '.verified')" = true ] || die "run --trace: not verified"
+	local traced
+	traced=$(rows "$W/tr.json" '.traced')
+	fact run_trace "traced=$traced $(head -n 1 "$W/tr.err" | cut -c1-120)"
+	if [ "$traced" != true ]; then
+		[ "$(grep -c . "$W/tr.err")" -le 2 ] || die "more than a short warning: $(head -n 3 "$W/tr.err")"
+		grep -q 'trace' "$W/tr.err" || die "untraced, but no warning says why"
+	fi
+}
+t "run --trace" run_trace
+
+trace_cmd() {
+	local rc=0
+	"$IOSTRAT" trace --json -o "$W/trace.json" -- cat "$W/ds/f000000.txt" >/dev/null 2>"$W/trace.err" || rc=$?
+	fact trace "exit=$rc $(head -n 1 "$W/trace.err" | cut -c1-120)"
+	[ "$rc" -lt 128 ] || die "iostrat trace died of signal $((rc - 128))"
+	if [ "$rc" -ne 0 ]; then
+		[ "$(grep -c . "$W/trace.err")" -le 2 ] || die "more than a short error: $(head -n 3 "$W/trace.err")"
+	else
+		jq -e . "$W/trace.json" >/dev/null || die "trace --json: not JSON"
+	fi
+}
+t "iostrat trace" trace_cmd
+
+fact kernel "$REL"
+cat "$W/facts"

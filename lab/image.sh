@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# lab/image.sh: build (or find) the lab image.  Prints the image directory.
+#
+# One bookworm userspace with systemd, the libraries iostrat links, fio,
+# gnuplot, bpftrace, and every kernel of kernels.conf with its modules and
+# initramfs; a raw ext4 root (no partition table: the kernel is booted
+# directly by QEMU) plus each kernel's vmlinuz and initrd beside it.
+#
+# The image is keyed by what goes into it: the exact versions of every
+# package named below and of each kernel, and this directory's files.  A new
+# package version in the archive makes a new key, so a new image; an
+# unchanged one is reused.  Builds of one key are serialised by a lock, and
+# an image appears under its key only when complete (rename), so two
+# concurrent `make lab` never see or make a half-built image.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || lab_die "building the image needs root (mmdebstrap, mkfs)"
+command -v mmdebstrap >/dev/null || lab_die "mmdebstrap missing: run make lab-deps"
+
+# What the guest needs: boot (systemd, udev, kmod, initramfs-tools), iostrat's
+# runtime libraries (ldd build/iostrat), and the tools its subcommands and
+# checks run.
+PKGS=(systemd-sysv udev kmod initramfs-tools e2fsprogs util-linux procps
+      iproute2 python3 jq xxhash fio gnuplot-nox bpftrace
+      libbpf1 libelf1 libinih1 libjansson4 libstdc++6 liburing2 libxxhash0 zlib1g)
+IMAGE_MB=${IOSTRAT_LAB_IMAGE_MB:-6144}
+
+mkdir -p "$LAB_DIR"
+exec 8>"$LAB_DIR/apt.lock"
+flock 8
+lab_apt_update
+
+# The kernels, resolved to package names (or .deb files) and versions.
+kpkgs=() kdebs=() key_in=()
+while read -r name src; do
+	if [[ $src == */* ]]; then
+		[ -r "$src" ] || lab_die "$name: $src: kernel package not readable"
+		kdebs+=("$(readlink -f "$src")")
+		key_in+=("kernel $name $(sha256sum <"$src" | cut -c1-16)")
+	else
+		read -r pkg ver < <(lab_kernel_pkg "$src")
+		kpkgs+=("$pkg")
+		key_in+=("kernel $name $pkg $ver")
+	fi
+done < <(lab_kernel_lines)
+for p in "${PKGS[@]}"; do
+	v=$(lab_apt apt-cache madison "$p" | awk -F' *[|] *' -v s=" $LAB_SUITE/main " 'index($3, s) { print $2; exit }')
+	[ -n "$v" ] || lab_die "$p: not in $LAB_SUITE"
+	key_in+=("pkg $p $v")
+done
+flock -u 8
+key_in+=("lab $(cat "$LAB_TOP"/image.sh "$LAB_TOP"/guest/* | sha256sum | cut -c1-16)")
+key=$(printf '%s\n' "${key_in[@]}" | sha256sum | cut -c1-16)
+img=$LAB_DIR/images/$key
+if [ -e "$img/ready" ]; then
+	echo "$img"
+	exit 0
+fi
+
+mkdir -p "$LAB_DIR/images"
+exec 9>"$LAB_DIR/images/$key.lock"
+flock 9
+if [ -e "$img/ready" ]; then # built by the holder of the lock we waited for
+	echo "$img"
+	exit 0
+fi
+lab_say "building image $key (about 3-5 minutes; log: $LAB_DIR/images/$key.log)"
+work=$(mktemp -d "$LAB_DIR/images/.build-$key.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+printf '%s\n' "${key_in[@]}" >"$work/versions"
+
+m=$(lab_mirror)
+sources=()
+for s in $(lab_suites); do sources+=("deb $m $s main"); done
+all=("${PKGS[@]}" "${kpkgs[@]}")
+incl=$(IFS=,; echo "${all[*]}")
+hooks=(--customize-hook="$LAB_TOP/guest/customize.sh \"\$1\"")
+for d in "${kdebs[@]}"; do
+	hooks=(--customize-hook="copy-in $d /tmp" \
+	       --customize-hook="chroot \"\$1\" sh -c 'apt-get install -y -q /tmp/$(basename "$d") && rm /tmp/$(basename "$d")'"
+	       "${hooks[@]}")
+done
+t0=$SECONDS
+# Other suites than bookworm only for the kernels: pinned low, so every
+# userspace package comes from bookworm.
+if ! mmdebstrap --variant=minbase --mode=root --format=directory \
+	--include="$incl" \
+	--setup-hook='mkdir -p "$1/etc/apt/preferences.d"' \
+	--setup-hook="printf 'Package: *\nPin: release n=$LAB_SUITE\nPin-Priority: 900\n' >\"\$1/etc/apt/preferences.d/lab\"" \
+	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+	--dpkgopt='path-exclude=/usr/share/locale/*' \
+	"${hooks[@]}" \
+	"$LAB_SUITE" "$work/root" "${sources[@]}" >"$LAB_DIR/images/$key.log" 2>&1; then
+	lab_die "mmdebstrap failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
+fi
+
+# Each kernel's vmlinuz and initrd beside the image, by the lab's name.
+mkdir -p "$work/kernels"
+while read -r name src; do
+	rel=$(cd "$work/root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
+		case $name in "${r%%-*}"|"$(echo "$r" | cut -d. -f1,2)") echo "$r" ;; esac
+	done | tail -n 1)
+	[ -n "$rel" ] || lab_die "$name: no kernel of that version in the image ($(ls "$work/root/boot"))"
+	[ -r "$work/root/boot/initrd.img-$rel" ] || lab_die "$name: no initrd for $rel"
+	mkdir -p "$work/kernels/$name"
+	cp "$work/root/boot/vmlinuz-$rel" "$work/kernels/$name/vmlinuz"
+	cp "$work/root/boot/initrd.img-$rel" "$work/kernels/$name/initrd"
+	echo "$rel" >"$work/kernels/$name/release"
+done < <(lab_kernel_lines)
+
+rm -rf "$work/root/var/cache/apt/archives/"*.deb "$work/root/var/lib/apt/lists/"*_Packages
+mkfs.ext4 -q -F -L labroot -d "$work/root" "$work/root.img" "${IMAGE_MB}M" >>"$LAB_DIR/images/$key.log" 2>&1 ||
+	lab_die "mkfs.ext4 -d failed: $(tail -n 2 "$LAB_DIR/images/$key.log")"
+rm -rf "$work/root"
+date -u +%FT%TZ >"$work/ready"
+mv "$work" "$img"
+trap - EXIT
+lab_say "image $key built in $((SECONDS - t0)) s"
+ln -sfn "$key" "$LAB_DIR/images/current"
+echo "$img"
