@@ -44,13 +44,18 @@ while read -r name src; do
 		key_in+=("kernel $name $pkg $ver")
 	fi
 done < <(lab_kernel_lines)
+# One apt-cache call for all (each call loads the cache: a second apiece).
+madison=$(lab_apt apt-cache madison "${PKGS[@]}")
 for p in "${PKGS[@]}"; do
-	v=$(lab_apt apt-cache madison "$p" | awk -F' *[|] *' -v s=" $LAB_SUITE/main " 'index($3, s) { print $2; exit }')
+	v=$(awk -F' *[|] *' -v p="$p" -v s=" $LAB_SUITE/main " '{ n = $1; gsub(/ /, "", n) } n == p && index($3, s) { print $2; exit }' <<<"$madison")
 	[ -n "$v" ] || lab_die "$p: not in $LAB_SUITE"
 	key_in+=("pkg $p $v")
 done
 flock -u 8
-key_in+=("lab $(cat "$LAB_TOP"/image.sh "$LAB_TOP"/guest/* | sha256sum | cut -c1-16)")
+# What else goes into the image: the guest's files, and the layout (bump
+# LAB_IMAGE_LAYOUT when this script changes what it builds).
+LAB_IMAGE_LAYOUT=1
+key_in+=("layout $LAB_IMAGE_LAYOUT ${IMAGE_MB}M $(cat "$LAB_TOP"/guest/* | sha256sum | cut -c1-16)")
 key=$(printf '%s\n' "${key_in[@]}" | sha256sum | cut -c1-16)
 img=$LAB_DIR/images/$key
 if [ -e "$img/ready" ]; then
@@ -118,4 +123,11 @@ mv "$work" "$img"
 trap - EXIT
 lab_say "image $key built in $((SECONDS - t0)) s"
 ln -sfn "$key" "$LAB_DIR/images/current"
+# Older images go, unless a guest still runs on one (lab run holds its
+# ready file's lock shared).
+for d in "$LAB_DIR"/images/*/; do
+	d=${d%/}
+	[ "$d" = "$img" ] || [ ! -e "$d/ready" ] && continue
+	flock -n -x "$d/ready" rm -rf "$d" && lab_say "removed the older image $(basename "$d")"
+done
 echo "$img"

@@ -6,6 +6,7 @@
 
 request_count_matches_bpftrace() {
 	need_cmd bpftrace
+	need_tracefs
 	setup_fs
 	trap cleanup_loop EXIT
 	# bpftrace -c runs the workload (splitting on blanks: hence the script)
@@ -15,7 +16,7 @@ request_count_matches_bpftrace() {
 	cat >"$T/work.sh" <<EOF
 exec "$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- cat "$F"
 EOF
-	bpftrace -e "tracepoint:block:block_rq_issue /args->dev == $KDEV &&
+	bt -e "tracepoint:block:block_rq_issue /args->dev == $KDEV &&
 		args->nr_sector > 0 && strncmp(args->rwbs, \"R\", 1) == 0/
 		{ @n = count(); }" -c "/bin/sh $T/work.sh" >"$T/bt.out" 2>&1 ||
 		die "bpftrace failed: $(tail -n 3 "$T/bt.out")"
@@ -29,13 +30,14 @@ EOF
 bpftrace_scripts_load() {
 	need_root
 	need_cmd bpftrace
+	need_tracefs
 	local s b
 	# Each script plus a probe that ends it after a second: loaded into the
 	# kernel, run and printed, all three at once.
 	for s in "$TOP"/ebpf/*.bt; do
 		b=$T/$(basename "$s")
 		{ cat "$s"; printf '\ninterval:s:1 { exit(); }\n'; } >"$b"
-		timeout 30 bpftrace "$b" 0 >"$b.out" 2>&1 &
+		timeout 30 bash -c "$(declare -f has_tracefs bt); bt \"\$@\"" bt "$b" 0 >"$b.out" 2>&1 &
 	done
 	wait
 	for s in "$TOP"/ebpf/*.bt; do

@@ -107,6 +107,27 @@ every_attach_mode_loads() {
 	done
 }
 
+# A machine booted without tracefs (seen after a restart here): iostrat
+# mounts it for itself, says so, and the system's mounts stay as they were.
+# The test hides tracefs (and debugfs) in a namespace of its own when the
+# machine has them.
+missing_tracefs_is_mounted_for_iostrat_only() {
+	need_probes
+	need_cmd unshare
+	local before
+	before=$(grep -c -E ' (tracefs|debugfs) ' /proc/mounts || true)
+	unshare --mount --propagation private sh -c '
+		umount -l /sys/kernel/tracing 2>/dev/null; umount -l /sys/kernel/debug 2>/dev/null
+		test ! -e /sys/kernel/tracing/events || exit 9
+		IOSTRAT_TRACE_MODE=tracepoint "$0" trace --json -o "$1" -- cat /etc/hostname' \
+		"$IOSTRAT" "$T/tp.json" >/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	grep -q 'tracefs was not mounted; mounted it at /sys/kernel/tracing' "$T/err" ||
+		die "no note: $(cat "$T/err")"
+	check "$T/tp.json" "trace_mode == 'tracepoint' and pc_read_calls >= 1"
+	[ "$(grep -c -E ' (tracefs|debugfs) ' /proc/mounts || true)" = "$before" ] ||
+		die "the system's mounts changed"
+}
+
 trace_reports_and_passes_exit_status() {
 	need_probes
 	"$IOSTRAT" trace -- cat /etc/hostname >/dev/null 2>"$T/r.txt"
@@ -208,6 +229,7 @@ t cold_sequential_read_is_sequential cold_sequential_read_is_sequential
 t fio_random_reads_are_random fio_random_reads_are_random
 t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
 t every_attach_mode_loads every_attach_mode_loads
+t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
 t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep

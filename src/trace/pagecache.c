@@ -62,7 +62,16 @@ int pagecache_load(struct tracer *t, char *why, size_t len)
 	int err = -ENOENT;
 
 	for (int fam = probe_first_family(); fam < PROBE_FAMILIES; fam++) {
-		struct pagecache_bpf *s = pagecache_bpf__open();
+		struct pagecache_bpf *s;
+		int perr = probe_prepare(fam);
+
+		if (perr && fam == probe_first_family()) {
+			tracefs_explain(perr, "page-cache probes", why, len);
+			return perr;
+		}
+		if (perr)
+			break; /* keep the error of the family before */
+		s = pagecache_bpf__open();
 
 		if (!s) {
 			err = -errno;

@@ -52,6 +52,11 @@ void probe_quiet_libbpf(void)
 	libbpf_set_print(d && *d && strcmp(d, "0") ? libbpf_print : libbpf_silent);
 }
 
+int probe_prepare(int family)
+{
+	return family == PROBE_FAMILY_TRACEPOINT ? tracefs_ensure() : 0;
+}
+
 void probe_select(struct bpf_object *obj, int family)
 {
 	const char *pre = probe_family_prefix[family];

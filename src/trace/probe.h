@@ -20,6 +20,14 @@ extern const char *const probe_family_name[PROBE_FAMILIES];
 /* First family to try: 0, or the one IOSTRAT_TRACE_MODE names (tp_btf,
  * raw_tp, tracepoint), so tests can check every fallback. */
 int probe_first_family(void);
+/* The family that needs tracefs (event ids), and tracefs for it: mounted
+ * in iostrat's own mount namespace when root and it is missing (tracefs.c).
+ * 0, or -errno that tracefs_explain() puts in words. */
+#define PROBE_FAMILY_TRACEPOINT 2
+int tracefs_ensure(void);
+void tracefs_explain(int err, const char *what, char *why, size_t len);
+/* Ready FAMILY to attach: tracefs for the tracepoint family. */
+int probe_prepare(int family);
 /* libbpf's own messages only with IOSTRAT_BPF_DEBUG=1 in the environment. */
 void probe_quiet_libbpf(void);
 /* Autoload the programs of one family only. */

@@ -36,7 +36,16 @@ int seeks_load(struct tracer *t, char *why, size_t len)
 	int err = -ENOENT;
 
 	for (int fam = probe_first_family(); fam < PROBE_FAMILIES; fam++) {
-		struct seeks_bpf *s = seeks_bpf__open();
+		struct seeks_bpf *s;
+		int perr = probe_prepare(fam);
+
+		if (perr && fam == probe_first_family()) {
+			tracefs_explain(perr, "block probes", why, len);
+			return perr;
+		}
+		if (perr)
+			break; /* keep the error of the family before */
+		s = seeks_bpf__open();
 
 		if (!s) {
 			err = -errno;
