@@ -4,21 +4,8 @@
 # with the file and the error named, leaves no temporary or complete-looking
 # wrong output, and the inputs are untouched.
 . "$(dirname "$0")/lib.sh"
-FAULTFS=$TOP/$BUILD/tools/faultfs
 
 strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
-
-mount_faultfs() { # BACKING MNT ARGS...
-	local b=$1 m=$2; shift 2
-	need_root
-	[ -e /dev/fuse ] || skip "no /dev/fuse"
-	[ -x "$FAULTFS" ] || skip "faultfs not built"
-	mkdir -p "$m"
-	"$FAULTFS" "$b" "$m" "$@" &
-	for _ in $(seq 50); do mountpoint -q "$m" && return 0; sleep 0.1; done
-	skip "cannot mount FUSE"
-}
-umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }
 
 # Outputs present must equal the reference; no temporaries left.
 outputs_sane() {

@@ -63,3 +63,17 @@ cleanup_loop() {
 	[ -n "${LOOPDEV:-}" ] && losetup -d "$LOOPDEV" 2>/dev/null
 	true
 }
+
+# faultfs (tests/tools/faultfs.c): BACKING served at MNT with faults.
+FAULTFS=$TOP/$BUILD/tools/faultfs
+mount_faultfs() { # BACKING MNT ARGS...
+	local b=$1 m=$2; shift 2
+	need_root
+	[ -e /dev/fuse ] || skip "no /dev/fuse"
+	[ -x "$FAULTFS" ] || skip "faultfs not built"
+	mkdir -p "$m"
+	"$FAULTFS" "$b" "$m" "$@" &
+	for _ in $(seq 50); do mountpoint -q "$m" && return 0; sleep 0.1; done
+	skip "cannot mount FUSE"
+}
+umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }

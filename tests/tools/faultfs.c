@@ -6,12 +6,16 @@
  * these kernels had device-mapper.
  *
  *   faultfs BACKING MOUNTPOINT [--read-fail-at N] [--write-fail-at N]
- *           [--errno EIO|ENOSPC] [--only NAME] [--spare N]
+ *           [--errno EIO|ENOSPC] [--only NAME] [--spare N] [--vanish 1]
  *
  * --only limits the faults to files whose name contains NAME.  --spare N
  * lets the first N opens of such files for writing (and, separately, the
  * first N for reading) through unharmed: a bench's earlier repetitions
- * complete and a later one fails, whatever the timing.  Runs in the
+ * complete and a later one fails, whatever the timing.  --vanish 1 makes
+ * the first open for reading of a --only file after the spared ones find it
+ * gone: the backing file is unlinked and the open fails with ENOENT, as when
+ * a file is deleted between the directory scan and its turn, deterministically
+ * (a race with rm(1) is lost under load).  Runs in the
  * foreground, single-threaded; unmount with fusermount3 -u MOUNTPOINT.
  */
 #define _GNU_SOURCE
@@ -33,6 +37,7 @@ static struct {
 	int err;
 	const char *only;
 	long long spare, nread, nwrite; /* opens to spare; opens seen */
+	int vanish;
 } cfg = { .read_at = -1, .write_at = -1, .err = EIO };
 
 /* Backing fds opened while still sparing: never faulted. */
@@ -99,12 +104,22 @@ static int ff_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_t o
 	return 0;
 }
 
+/* --vanish: this open of a --only file past the spared ones finds it gone. */
+static int vanishes(const char *path, int flags)
+{
+	if (!cfg.vanish || !faulty(path) || (flags & O_ACCMODE) != O_RDONLY)
+		return 0;
+	return cfg.nread++ >= cfg.spare;
+}
+
 static int ff_open(const char *path, struct fuse_file_info *fi)
 {
 	char p[PATH_MAX];
 	int fd;
 
 	real(p, path);
+	if (vanishes(path, fi->flags))
+		return unlink(p) < 0 ? -errno : -ENOENT;
 	fd = open(p, fi->flags & ~O_DIRECT);
 	if (fd < 0)
 		return -errno;
@@ -239,7 +254,7 @@ int main(int argc, char **argv)
 	if (argc < 3) {
 		fprintf(stderr, "usage: faultfs BACKING MOUNTPOINT [--read-fail-at N] "
 				"[--write-fail-at N] [--errno EIO|ENOSPC] [--only NAME] "
-				"[--spare N]\n");
+				"[--spare N] [--vanish 1]\n");
 		return 2;
 	}
 	if (!realpath(argv[1], cfg.backing)) {
@@ -257,6 +272,8 @@ int main(int argc, char **argv)
 			cfg.only = argv[i + 1];
 		else if (!strcmp(argv[i], "--spare"))
 			cfg.spare = atoll(argv[i + 1]);
+		else if (!strcmp(argv[i], "--vanish"))
+			cfg.vanish = atoi(argv[i + 1]);
 	}
 	fargv[fargc++] = argv[0];
 	fargv[fargc++] = argv[2];
