@@ -39,6 +39,60 @@ trap 'exit 143' TERM
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
+# --- the harness itself, on the first kernel -----------------------------------
+k0=${kernels[0]}
+runs_left() { find "$LAB_DIR/runs" -mindepth 1 -maxdepth 1 -newer "$res/results" 2>/dev/null | wc -l; }
+guests_left() { pgrep -f "qemu-system-x86_64 .*$LAB_DIR/runs/" | wc -l; }
+harness() { # NAME FUNC: a host-side check of lab run
+	local why
+	if why=$("$2" 2>&1); then
+		record "$k0" "$1" PASS; echo "  [$k0] PASS: $1"
+	else
+		why=$(printf '%s\n' "$why" | tail -n 1)
+		record "$k0" "$1" FAIL "$why"; echo "  [$k0] FAIL: $1: $why"
+	fi
+}
+run_round_trip() {
+	local rc=0
+	"$LAB_TOP/lab" run -k "$k0" -g made/f -o "$res/rt" -- \
+		'echo to-stdout; echo to-stderr >&2; mkdir made; uname -r >made/f; exit 3' \
+		>"$res/rt.out" 2>"$res/rt.err" || rc=$?
+	[ "$rc" -eq 3 ] || { echo "exit $rc, expected the command's 3: $(tail -n 1 "$res/rt.err")"; return 1; }
+	grep -qx to-stdout "$res/rt.out" || { echo "stdout lost"; return 1; }
+	grep -qx to-stderr "$res/rt.err" || { echo "stderr lost"; return 1; }
+	grep -q "^$k0" "$res/rt/made/f" 2>/dev/null || { echo "file not brought back, or wrong kernel"; return 1; }
+}
+run_timeout() {
+	local rc=0 n0
+	n0=$(ls "$LAB_DIR/failed" 2>/dev/null | wc -l)
+	"$LAB_TOP/lab" run -k "$k0" -t 15 -- 'sleep 1000' >/dev/null 2>"$res/to.err" || rc=$?
+	[ "$rc" -eq 125 ] || { echo "exit $rc, expected 125"; return 1; }
+	grep -q 'killed after the 15 s timeout; console log: ' "$res/to.err" || { echo "no message: $(cat "$res/to.err")"; return 1; }
+	[ "$(ls "$LAB_DIR/failed" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
+	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
+	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
+}
+run_interrupted() {
+	local rc=0 pid
+	# Job control on: a background job of a script ignores SIGINT otherwise.
+	# Ctrl-C signals the whole foreground process group: so does this.
+	set -m
+	"$LAB_TOP/lab" run -k "$k0" -- 'sleep 1000' >/dev/null 2>&1 &
+	pid=$!
+	set +m
+	sleep 8
+	kill -INT -- "-$pid"
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ] || { echo "exit $rc after SIGINT, expected 130"; return 1; }
+	sleep 1
+	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
+	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
+}
+echo "== lab run ($k0)"
+harness "lab run: output, files, exit status" run_round_trip
+harness "lab run: hard timeout" run_timeout
+harness "lab run: Ctrl-C cleans up" run_interrupted
+
 for k in "${kernels[@]}"; do
 	echo "== $k"
 	t1=$SECONDS rc=0
@@ -101,7 +155,7 @@ mapfile -t checks < <(cut -f2 "$res/results" | awk '!seen[$0]++')
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 {
-	echo "| check | $(printf '%s | ' "${kernels[@]}")"
+	echo "| check | $(printf '%s | ' "${kernels[@]}")" | sed 's/ $//' 
 	echo "|---|$(printf -- '---|%.0s' "${kernels[@]}")"
 	for c in "${checks[@]}"; do
 		printf '| %s |' "$c"
@@ -116,7 +170,14 @@ fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit 
 } >"$res/matrix.md"
 echo
 echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
-column -t -s '|' "$res/matrix.md" | sed 's/^/  /'
+grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
+	awk -F' [|] ' '{ printf "  %-24s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
+echo
+for k in "${kernels[@]}"; do
+	echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
+	echo "       run --trace: $(fact_of "$k" run_trace)"
+	echo "       trace: $(fact_of "$k" trace)"
+done
 mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
 
 p=$(awk -F'\t' '$3 == "PASS"' "$res/results" | wc -l)

@@ -58,18 +58,13 @@ LAB_IMAGE_LAYOUT=1
 key_in+=("layout $LAB_IMAGE_LAYOUT ${IMAGE_MB}M $(cat "$LAB_TOP"/guest/* | sha256sum | cut -c1-16)")
 key=$(printf '%s\n' "${key_in[@]}" | sha256sum | cut -c1-16)
 img=$LAB_DIR/images/$key
-if [ -e "$img/ready" ]; then
-	echo "$img"
-	exit 0
-fi
+found() { ln -sfn "$key" "$LAB_DIR/images/current"; echo "$img"; exit 0; }
+[ -e "$img/ready" ] && found
 
 mkdir -p "$LAB_DIR/images"
 exec 9>"$LAB_DIR/images/$key.lock"
 flock 9
-if [ -e "$img/ready" ]; then # built by the holder of the lock we waited for
-	echo "$img"
-	exit 0
-fi
+[ -e "$img/ready" ] && found # built by the holder of the lock we waited for
 lab_say "building image $key (about 3-5 minutes; log: $LAB_DIR/images/$key.log)"
 work=$(mktemp -d "$LAB_DIR/images/.build-$key.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -127,7 +122,8 @@ ln -sfn "$key" "$LAB_DIR/images/current"
 # ready file's lock shared).
 for d in "$LAB_DIR"/images/*/; do
 	d=${d%/}
-	[ "$d" = "$img" ] || [ ! -e "$d/ready" ] && continue
-	flock -n -x "$d/ready" rm -rf "$d" && lab_say "removed the older image $(basename "$d")"
+	if [ "$d" = "$img" ] || [ -L "$d" ] || [ ! -e "$d/ready" ]; then continue; fi
+	flock -n -x "$d/ready" rm -rf "$d" "$d.lock" "$d.log" &&
+		lab_say "removed the older image $(basename "$d")"
 done
 echo "$img"
