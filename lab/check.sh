@@ -162,7 +162,7 @@ fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit 
 		for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
 		echo
 	done
-	for f in kernel residency ring_flags run_trace trace guest_s; do
+	for f in kernel residency ring_flags sched_vda sched_loop run_trace trace guest_s; do
 		printf '| *%s* |' "$f"
 		for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 		echo
@@ -175,6 +175,7 @@ grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
 echo
 for k in "${kernels[@]}"; do
 	echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
+	echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
 	echo "       run --trace: $(fact_of "$k" run_trace)"
 	echo "       trace: $(fact_of "$k" trace)"
 done

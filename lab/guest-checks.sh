@@ -165,18 +165,30 @@ fio_baseline() {
 t "fio baseline" fio_baseline
 
 sched_dev() { # DEV DATA: two schedulers of DEV, restored afterwards
-	local dev=$1 data=$2 q before after
+	local dev=$1 data=$2 q before after avail what
 	q=/sys/block/$dev/queue/scheduler
 	[ -w "$q" ] || skip "$dev has no scheduler file"
 	before=$(cat "$q")
-	"$IOSTRAT" sched --device "$dev" --schedulers none,mq-deadline --reps 1 --data "$data" \
+	local ra
+	ra=$(cat "/sys/block/$dev/queue/read_ahead_kb")
+	# Two of the schedulers DEV offers; a device with one only (loop
+	# devices on 5.10 offer "none" alone) compares two readahead sizes.
+	avail=$(tr -d '[]' <"$q" | tr ' ' '\n' | grep . | head -n 2 | paste -sd,)
+	fact "sched_${3:-$dev}" "$(tr -d '[]' <"$q")"
+	if [[ $avail == *,* ]]; then
+		what=(--schedulers "$avail")
+	else
+		what=(--set read_ahead_kb=64,256)
+	fi
+	"$IOSTRAT" sched --device "$dev" "${what[@]}" --reps 1 --data "$data" \
 		--out "$W/sched-$dev" -D strategy=stream,uring -D threads=1 -D fio=0 \
 		"$LAB_INI" >"$W/sched.log" 2>&1 || die "sched $dev: $(tail -n 1 "$W/sched.log")"
 	after=$(cat "$q")
 	[ "$before" = "$after" ] || die "scheduler of $dev not restored: $before -> $after"
+	[ "$(cat "/sys/block/$dev/queue/read_ahead_kb")" = "$ra" ] || die "read_ahead_kb of $dev not restored"
 	[ -s "$W/sched-$dev/sched.json" ] || die "no sched.json"
 }
-sched_virtio() { sched_dev vda "$W/data"; }
+sched_virtio() { sched_dev vda "$W/data" vda; }
 t "sched on virtio disk" sched_virtio
 
 sched_loop() {
@@ -187,7 +199,7 @@ sched_loop() {
 	mkdir -p "$mnt"
 	mount "$dev" "$mnt"
 	local rc=0
-	(sched_dev "$(basename "$dev")" "$mnt/data") || rc=$?
+	(sched_dev "$(basename "$dev")" "$mnt/data" loop) || rc=$?
 	umount "$mnt"
 	losetup -d "$dev"
 	return "$rc"

@@ -67,7 +67,11 @@ flock 9
 [ -e "$img/ready" ] && found # built by the holder of the lock we waited for
 lab_say "building image $key (about 3-5 minutes; log: $LAB_DIR/images/$key.log)"
 work=$(mktemp -d "$LAB_DIR/images/.build-$key.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# --one-file-system: never into a mount mmdebstrap may have left in the
+# chroot (/proc, /dev) if it was interrupted.
+trap 'rm -rf --one-file-system "$work"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 printf '%s\n' "${key_in[@]}" >"$work/versions"
 
 m=$(lab_mirror)
