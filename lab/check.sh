@@ -171,7 +171,7 @@ fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit 
 echo
 echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
 grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
-	awk -F' [|] ' '{ printf "  %-24s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
+	awk -F' [|] ' '{ printf "  %-36s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
 echo
 for k in "${kernels[@]}"; do
 	echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"

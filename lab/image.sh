@@ -29,7 +29,16 @@ IMAGE_MB=${IOSTRAT_LAB_IMAGE_MB:-6144}
 mkdir -p "$LAB_DIR"
 exec 8>"$LAB_DIR/apt.lock"
 flock 8
-lab_apt_update
+if ! lab_apt_update; then
+	why=$(grep -E '^(W|E):' "$LAB_APT/update.log" | tail -n 1)
+	# Offline: the image already built is as good as it was.
+	if [ -e "$LAB_DIR/images/current/ready" ]; then
+		lab_say "cannot refresh the lab's package lists ($why); using the image built $(cat "$LAB_DIR/images/current/ready")"
+		readlink -f "$LAB_DIR/images/current"
+		exit 0
+	fi
+	lab_die "apt-get update of the lab's sources failed: $why"
+fi
 
 # The kernels, resolved to package names (or .deb files) and versions.
 kpkgs=() kdebs=() key_in=()
