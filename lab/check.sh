@@ -11,6 +11,10 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
+# All of it in one function, read whole before it runs: editing this file
+# (a git pull) during the minutes a check takes cannot derail it.
+main() {
+
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: lab: needs root"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
 for c in qemu-system-x86_64 qemu-img mmdebstrap jq; do
 	command -v "$c" >/dev/null || lab_die "$c missing: run make lab-deps"
@@ -88,10 +92,31 @@ run_interrupted() {
 	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
 	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
 }
+run_forward() {
+	# A port on 127.0.0.1 of the host reaches the guest (QEMU user
+	# networking, restrict=on): iostrat net across it, verified both sides.
+	local port=$((20000 + $$ % 20000)) pid rc=1 i
+	"$LAB_TOP/lab" run -k "$k0" -t 300 --forward "$port:7000" -- \
+		'iostrat net --listen 0.0.0.0:7000 --once' >"$res/fw.out" 2>"$res/fw.err" &
+	pid=$!
+	for i in $(seq 150); do
+		sleep 2
+		kill -0 "$pid" 2>/dev/null || break
+		if "$IOSTRAT" net --connect "127.0.0.1:$port" --mode buffered --count 2000 --reps 1 \
+			--timeout 5 --out "$res/fw-net" >"$res/fw-client" 2>&1; then
+			rc=0
+			break
+		fi
+	done
+	wait "$pid" || { echo "guest: exit $?: $(tail -n 1 "$res/fw.err")"; return 1; }
+	[ "$rc" -eq 0 ] || { echo "no connection through --forward: $(tail -n 1 "$res/fw-client")"; return 1; }
+	grep -q 'one-way, 2000 messages' "$res/fw.out" || { echo "the guest's server saw no stream: $(tail -n 2 "$res/fw.out")"; return 1; }
+}
 echo "== lab run ($k0)"
 harness "lab run: output, files, exit status" run_round_trip
 harness "lab run: hard timeout" run_timeout
 harness "lab run: Ctrl-C cleans up" run_interrupted
+harness "lab run: --forward reaches the guest" run_forward
 
 for k in "${kernels[@]}"; do
 	echo "== $k"
@@ -192,3 +217,5 @@ fi
 echo
 echo "$p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]
+}
+main "$@"; exit $?

@@ -171,9 +171,10 @@ sched_dev() { # DEV DATA: two schedulers of DEV, restored afterwards
 	before=$(cat "$q")
 	local ra
 	ra=$(cat "/sys/block/$dev/queue/read_ahead_kb")
-	# Two of the schedulers DEV offers; a device with one only (loop
-	# devices on 5.10 offer "none" alone) compares two readahead sizes.
-	avail=$(tr -d '[]' <"$q" | tr ' ' '\n' | grep . | head -n 2 | paste -sd,)
+	# Every scheduler DEV offers (the image loads bfq and kyber); a device
+	# with one only (loop devices on 5.10 offer "none" alone) compares two
+	# readahead sizes.
+	avail=$(tr -d '[]' <"$q" | tr ' ' '\n' | grep . | paste -sd,)
 	fact "sched_${3:-$dev}" "$(tr -d '[]' <"$q")"
 	if [[ $avail == *,* ]]; then
 		what=(--schedulers "$avail")

@@ -14,7 +14,9 @@ install -m 0644 "$here/iostrat-lab.service" "$root/etc/systemd/system/iostrat-la
 mkdir -p "$root/etc/systemd/system/multi-user.target.wants" "$root/lab"
 ln -sf /etc/systemd/system/iostrat-lab.service \
 	"$root/etc/systemd/system/multi-user.target.wants/iostrat-lab.service"
-printf '9p\n9pnet_virtio\nloop\n' >"$root/etc/modules-load.d/lab.conf"
+# Every I/O scheduler the kernel has: bfq and kyber are modules, and a disk
+# lists only the loaded ones.
+printf '9p\n9pnet_virtio\nloop\nbfq\nkyber-iosched\n' >"$root/etc/modules-load.d/lab.conf"
 # Nothing on a console to log into, and no timers that wake apt or man-db
 # during a measurement.
 for u in getty@tty1.service serial-getty@ttyS0.service apt-daily.timer \
