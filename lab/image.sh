@@ -131,12 +131,13 @@ mv "$work" "$img"
 trap - EXIT
 lab_say "image $key built in $((SECONDS - t0)) s"
 ln -sfn "$key" "$LAB_DIR/images/current"
-# Older images go, unless a guest still runs on one (lab run holds its
+# Older images go, but the one before this (a checkout of an older commit
+# still builds its key) and any a guest still runs on (lab run holds its
 # ready file's lock shared).
-for d in "$LAB_DIR"/images/*/; do
-	d=${d%/}
-	if [ "$d" = "$img" ] || [ -L "$d" ] || [ ! -e "$d/ready" ]; then continue; fi
-	flock -n -x "$d/ready" rm -rf "$d" "$d.lock" "$d.log" &&
+ls -t "$LAB_DIR"/images/*/ready 2>/dev/null | grep -v /current/ready | tail -n +3 | while read -r r; do
+	d=$(dirname "$r")
+	if [ "$d" = "$img" ] || [ -L "$d" ]; then continue; fi
+	flock -n -x "$r" rm -rf "$d" "$d.lock" "$d.log" &&
 		lab_say "removed the older image $(basename "$d")"
 done
 echo "$img"
