@@ -122,7 +122,7 @@ for k in "${kernels[@]}"; do
 	echo "== $k"
 	t1=$SECONDS rc=0
 	"$LAB_TOP/lab" run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
-		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/lab.ini" -o "$res/$k" \
+		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/lab.ini" -f "$TOP/tests/lib.sh" -o "$res/$k" \
 		-- 'bash guest-checks.sh' >"$res/$k.out" 2>"$res/$k.err" || rc=$?
 	took=$((SECONDS - t1))
 	while IFS= read -r line; do

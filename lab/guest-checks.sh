@@ -7,7 +7,9 @@
 #
 # Timings here are TCG's: nothing below compares or asserts a speed.
 set -u
-IOSTRAT=${IOSTRAT:-iostrat}
+export IOSTRAT=${IOSTRAT:-iostrat} TOP=${LAB_IN:-$PWD} BUILD=build
+# t, die, skip, need_*: the host suite's own (check.sh copies tests/lib.sh in)
+. ./lib.sh
 W=$PWD/checks
 LAB_INI=$PWD/lab.ini
 mkdir -p "$W"
@@ -18,20 +20,6 @@ KVER=${KVER%%+*}
 # ver_ge A B: version A >= B
 ver_ge() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
 
-t() { # t NAME FUNC: run FUNC in a subshell; exit 77 = skip
-	local name=$1 out rc
-	shift
-	out=$( (set -e; "$@") 2>&1 )
-	rc=$?
-	case $rc in
-	0) echo "PASS: $name" ;;
-	77) echo "SKIP: $name: $(printf '%s\n' "$out" | sed -n 's/^SKIP-REASON //p' | tail -n 1)" ;;
-	*) echo "FAIL: $name: $(printf '%s\n' "$out" | grep -v '^SKIP-REASON' | tail -n 1)"
-	   printf '%s\n' "$out" | tail -n 15 | sed 's/^/    | /' ;;
-	esac
-}
-die() { echo "$*"; exit 1; }
-skip() { echo "SKIP-REASON $*"; exit 77; }
 fact() { echo "FACT: $1 $2" >>"$W/facts"; }
 
 # jq over the rows of a results.jsonl, or of `run --json` output
@@ -76,23 +64,14 @@ while read -r s noout; do
 	t "strategy $s" strategy "$s" "$noout"
 done < <("$IOSTRAT" list | awk '!/^ / && NF { print $1, (/\[no output\]/ ? "noout" : "") }')
 
-residency_method() {
-	local want got
-	want=$(expect_residency)
-	got=$(rows "$W/all-runs.jsonl" 'select(.strategy == "stream") | .residency_method' | sort -u | tr '\n' ' ')
-	fact residency "${got% }"
-	[ "${got% }" = "$want" ] || die "residency method '${got% }', expected '$want' on $KVER"
+kernel_gives() { # KEY STRATEGY COLUMN WANT: STRATEGY's rows all have COLUMN = WANT
+	local got
+	got=$(rows "$W/all-runs.jsonl" "select(.strategy == \"$2\") | .$3" | sort -u | paste -sd' ')
+	fact "$1" "$got"
+	[ "$got" = "$4" ] || die "$3 '$got', expected '$4' on $KVER"
 }
-t "residency method" residency_method
-
-ring_flags() {
-	local want got
-	want=$(expect_ring_flags)
-	got=$(rows "$W/all-runs.jsonl" 'select(.strategy == "uring") | .ring_flags' | sort -u | tr '\n' ' ')
-	fact ring_flags "${got% }"
-	[ "${got% }" = "$want" ] || die "ring flags '${got% }', expected '$want' on $KVER"
-}
-t "io_uring ring flags" ring_flags
+t "residency method" kernel_gives residency stream residency_method "$(expect_residency)"
+t "io_uring ring flags" kernel_gives ring_flags uring ring_flags "$(expect_ring_flags)"
 
 # --- subcommands --------------------------------------------------------------
 gen_preset() {
@@ -175,7 +154,7 @@ sched_dev() { # DEV DATA: two schedulers of DEV, restored afterwards
 	# with one only (loop devices on 5.10 offer "none" alone) compares two
 	# readahead sizes.
 	avail=$(tr -d '[]' <"$q" | tr ' ' '\n' | grep . | paste -sd,)
-	fact "sched_${3:-$dev}" "$(tr -d '[]' <"$q")"
+	fact "sched_${3:-$dev}" "$(tr -d '[]' <"$q" | xargs)"
 	if [[ $avail == *,* ]]; then
 		what=(--schedulers "$avail")
 	else
