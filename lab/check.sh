@@ -96,14 +96,18 @@ run_forward() {
 	# A port on 127.0.0.1 of the host reaches the guest (QEMU user
 	# networking, restrict=on): iostrat net across it, verified both sides.
 	local port=$((20000 + $$ % 20000)) pid rc=1 i
+	# A client that came early (QEMU accepts on the host before the guest
+	# listens) can leave the guest's server a dead connection: the server
+	# starts again until one stream went through.
 	"$LAB_TOP/lab" run -k "$k0" -t 300 --forward "$port:7000" -- \
-		'iostrat net --listen 0.0.0.0:7000 --once' >"$res/fw.out" 2>"$res/fw.err" &
+		'for i in $(seq 20); do iostrat net --listen 0.0.0.0:7000 --once && exit 0; done; exit 1' \
+		>"$res/fw.out" 2>"$res/fw.err" &
 	pid=$!
 	for i in $(seq 150); do
 		sleep 2
 		kill -0 "$pid" 2>/dev/null || break
 		if "$IOSTRAT" net --connect "127.0.0.1:$port" --mode buffered --count 2000 --reps 1 \
-			--timeout 5 --out "$res/fw-net" >"$res/fw-client" 2>&1; then
+			--timeout 20 --out "$res/fw-net" >"$res/fw-client" 2>&1; then
 			rc=0
 			break
 		fi
