@@ -45,8 +45,11 @@ record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
 # --- the harness itself, on the first kernel -----------------------------------
 k0=${kernels[0]}
-runs_left() { find "$LAB_DIR/runs" -mindepth 1 -maxdepth 1 -newer "$res/results" 2>/dev/null | wc -l; }
-guests_left() { pgrep -f "qemu-system-x86_64 .*$LAB_DIR/runs/" | wc -l; }
+# The harness checks' runs go to a directory of their own: other guests
+# (another checkout's check) may be running from the lab's.
+export IOSTRAT_LAB_RUNS=$res/runs
+runs_left() { find "$IOSTRAT_LAB_RUNS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
+guests_left() { pgrep -f "qemu-system-x86_64 .*$IOSTRAT_LAB_RUNS/" | wc -l; }
 harness() { # NAME FUNC: a host-side check of lab run
 	local why
 	if why=$("$2" 2>&1); then
@@ -117,10 +120,12 @@ run_forward() {
 	grep -q 'one-way, 2000 messages' "$res/fw.out" || { echo "the guest's server saw no stream: $(tail -n 2 "$res/fw.out")"; return 1; }
 }
 echo "== lab run ($k0)"
+mkdir -p "$IOSTRAT_LAB_RUNS"
 harness "lab run: output, files, exit status" run_round_trip
 harness "lab run: hard timeout" run_timeout
 harness "lab run: Ctrl-C cleans up" run_interrupted
 harness "lab run: --forward reaches the guest" run_forward
+unset IOSTRAT_LAB_RUNS
 
 for k in "${kernels[@]}"; do
 	echo "== $k"
