@@ -35,9 +35,40 @@ t0=$SECONDS
 echo "lab: image ready in $((SECONDS - t0)) s ($(readlink -f "$LAB_DIR/images/current"))"
 
 res=$(mktemp -d /tmp/iostrat-lab-check.XXXXXX)
-trap 'rm -rf "$res"' EXIT
+# Every guest of this check runs from $res/runs, and every `lab run` it
+# starts leaves its pid in $res/pids.  Interrupted (Ctrl-C, or a SIGTERM to
+# this script alone), it stops those lab runs -- each then kills its guest
+# and removes its files -- and waits for them before removing $res.
+export IOSTRAT_LAB_RUNS=$res/runs
+mkdir -p "$IOSTRAT_LAB_RUNS" "$res/pids"
+stop_guests() {
+	local f p i
+	for f in "$res"/pids/*; do
+		[ -e "$f" ] && kill -TERM "${f##*/}" 2>/dev/null
+	done
+	for i in $(seq 30); do
+		p=0
+		for f in "$res"/pids/*; do
+			[ -e "$f" ] && kill -0 "${f##*/}" 2>/dev/null && p=1
+		done
+		[ "$p" = 0 ] && break
+		sleep 0.5
+	done
+}
+trap 'stop_guests; rm -rf "$res"' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+# lab_bg ARGS: `lab run ARGS` in the background, its pid in LAB_PID.
+lab_bg() { "$LAB_TOP/lab" run "$@" & LAB_PID=$!; : >"$res/pids/$LAB_PID"; }
+# lab_run ARGS: the same, waited for: wait returns at once when a signal
+# comes, where a foreground child would be waited out first.
+lab_run() {
+	local rc=0
+	lab_bg "$@"
+	wait "$LAB_PID" || rc=$?
+	rm -f "$res/pids/$LAB_PID"
+	return "$rc"
+}
 : >"$res/results"   # KERNEL<TAB>CHECK<TAB>PASS|FAIL|SKIP<TAB>why
 : >"$res/facts"     # KERNEL<TAB>KEY<TAB>VALUE
 
@@ -45,9 +76,8 @@ record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
 # --- the harness itself, on the first kernel -----------------------------------
 k0=${kernels[0]}
-# The harness checks' runs go to a directory of their own: other guests
-# (another checkout's check) may be running from the lab's.
-export IOSTRAT_LAB_RUNS=$res/runs
+# The harness checks look at $res/runs, not the lab's runs/: other guests
+# (another checkout's check) may be running from there.
 runs_left() { find "$IOSTRAT_LAB_RUNS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 guests_left() { pgrep -f "qemu-system-x86_64 .*$IOSTRAT_LAB_RUNS/" | wc -l; }
 harness() { # NAME FUNC: a host-side check of lab run
@@ -61,7 +91,7 @@ harness() { # NAME FUNC: a host-side check of lab run
 }
 run_round_trip() {
 	local rc=0
-	"$LAB_TOP/lab" run -k "$k0" -g made/f -o "$res/rt" -- \
+	lab_run -k "$k0" -g made/f -o "$res/rt" -- \
 		'echo to-stdout; echo to-stderr >&2; mkdir made; uname -r >made/f; exit 3' \
 		>"$res/rt.out" 2>"$res/rt.err" || rc=$?
 	[ "$rc" -eq 3 ] || { echo "exit $rc, expected the command's 3: $(tail -n 1 "$res/rt.err")"; return 1; }
@@ -72,7 +102,7 @@ run_round_trip() {
 run_timeout() {
 	local rc=0 n0
 	n0=$(ls "$LAB_DIR/failed" 2>/dev/null | wc -l)
-	"$LAB_TOP/lab" run -k "$k0" -t 15 -- 'sleep 1000' >/dev/null 2>"$res/to.err" || rc=$?
+	lab_run -k "$k0" -t 15 -- 'sleep 1000' >/dev/null 2>"$res/to.err" || rc=$?
 	[ "$rc" -eq 125 ] || { echo "exit $rc, expected 125"; return 1; }
 	grep -q 'killed after the 15 s timeout; console log: ' "$res/to.err" || { echo "no message: $(cat "$res/to.err")"; return 1; }
 	[ "$(ls "$LAB_DIR/failed" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
@@ -84,8 +114,8 @@ run_interrupted() {
 	# Job control on: a background job of a script ignores SIGINT otherwise.
 	# Ctrl-C signals the whole foreground process group: so does this.
 	set -m
-	"$LAB_TOP/lab" run -k "$k0" -- 'sleep 1000' >/dev/null 2>&1 &
-	pid=$!
+	lab_bg -k "$k0" -- 'sleep 1000' >/dev/null 2>&1
+	pid=$LAB_PID
 	set +m
 	sleep 8
 	kill -INT -- "-$pid"
@@ -102,10 +132,10 @@ run_forward() {
 	# A client that came early (QEMU accepts on the host before the guest
 	# listens) can leave the guest's server a dead connection: the server
 	# starts again until one stream went through.
-	"$LAB_TOP/lab" run -k "$k0" -t 300 --forward "$port:7000" -- \
+	lab_bg -k "$k0" -t 300 --forward "$port:7000" -- \
 		'for i in $(seq 20); do iostrat net --listen 0.0.0.0:7000 --once && exit 0; done; exit 1' \
-		>"$res/fw.out" 2>"$res/fw.err" &
-	pid=$!
+		>"$res/fw.out" 2>"$res/fw.err"
+	pid=$LAB_PID
 	for i in $(seq 150); do
 		sleep 2
 		kill -0 "$pid" 2>/dev/null || break
@@ -120,17 +150,15 @@ run_forward() {
 	grep -q 'one-way, 2000 messages' "$res/fw.out" || { echo "the guest's server saw no stream: $(tail -n 2 "$res/fw.out")"; return 1; }
 }
 echo "== lab run ($k0)"
-mkdir -p "$IOSTRAT_LAB_RUNS"
 harness "lab run: output, files, exit status" run_round_trip
 harness "lab run: hard timeout" run_timeout
 harness "lab run: Ctrl-C cleans up" run_interrupted
 harness "lab run: --forward reaches the guest" run_forward
-unset IOSTRAT_LAB_RUNS
 
 for k in "${kernels[@]}"; do
 	echo "== $k"
 	t1=$SECONDS rc=0
-	"$LAB_TOP/lab" run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
+	lab_run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
 		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/lab.ini" -f "$TOP/tests/lib.sh" -o "$res/$k" \
 		-- 'bash guest-checks.sh' >"$res/$k.out" 2>"$res/$k.err" || rc=$?
 	took=$((SECONDS - t1))
