@@ -2,7 +2,8 @@
 /*
  * C++ iostreams: std::ifstream/std::ofstream in binary mode, read()/write()
  * per block.  With c->stdio_buf the filebuf gets exactly that buffer via
- * pubsetbuf, which libstdc++ honours only before open().  ofstream does
+ * pubsetbuf, which libstdc++ honours only before open(); 0 leaves the
+ * filebuf as constructed (libstdc++: BUFSIZ, allocated at open).  ofstream does
  * not expose its descriptor, so fsync goes through a second descriptor of
  * the same file after close (fsync flushes the inode, whichever fd).
  */
@@ -22,6 +23,33 @@ int err_or(int fallback)
 {
 	return errno ? -errno : fallback;
 }
+
+#ifdef __GLIBCXX__
+/*
+ * The buffer a filebuf uses: what pubsetbuf gave it, or libstdc++'s own
+ * default (BUFSIZ), which no public call reports.  The size sits in a
+ * protected member; a pointer to it, taken inside a derived class, reads
+ * it on any filebuf without a cast.
+ */
+struct filebuf_peek : std::filebuf {
+	static size_t size_of(const std::filebuf *b)
+	{
+		return b->*(&filebuf_peek::_M_buf_size);
+	}
+};
+
+size_t lib_buf_of(const std::filebuf *b, size_t asked)
+{
+	(void)asked;
+	return filebuf_peek::size_of(b);
+}
+#else
+size_t lib_buf_of(const std::filebuf *b, size_t asked)
+{
+	(void)b;
+	return asked; /* 0: unknown default */
+}
+#endif
 
 int read_one(struct vctx *c, const char *path, char *buf)
 {
@@ -47,7 +75,7 @@ int read_one(struct vctx *c, const char *path, char *buf)
 	}
 	if (in.bad())
 		return vctx_fail(c, err_or(-EIO), path, "ifstream read");
-	c->lib_buf = c->stdio_buf;
+	c->lib_buf = lib_buf_of(in.rdbuf(), c->stdio_buf);
 	return 0;
 }
 
@@ -74,10 +102,10 @@ int write_one(struct vctx *c, const char *path)
 		off += len;
 		c->bytes += len;
 	}
+	c->lib_buf = lib_buf_of(out.rdbuf(), c->stdio_buf);
 	out.close();
 	if (out.fail())
 		return vctx_fail(c, err_or(-EIO), path, "ofstream close");
-	c->lib_buf = c->stdio_buf;
 	return 0;
 }
 

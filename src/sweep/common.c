@@ -50,6 +50,15 @@ variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op)
 	return fns[api][op];
 }
 
+/* "api/read/stdio-default/4K": groups the repetitions of one variant */
+static void name_cfg(const struct sweep_run *r, struct sweep_cfg *c, char *sz,
+		     size_t len)
+{
+	snprintf(c->id, sizeof(c->id), "%s/%s/%s/%s", sweep_kind_name(r->o->kind),
+		 sweep_op_name(c->op), c->variant,
+		 sweep_size_str(c->block, c->whole, sz, len));
+}
+
 struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 				enum sweep_api api, size_t block, bool whole,
 				size_t lib_buf)
@@ -80,9 +89,24 @@ struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 		snprintf(c->variant, sizeof(c->variant), "stdio-%zu", lib_buf);
 	else
 		snprintf(c->variant, sizeof(c->variant), "%s", sweep_api_name(api));
-	snprintf(c->id, sizeof(c->id), "%s/%s/%s/%s", sweep_kind_name(r->o->kind),
-		 sweep_op_name(op), c->variant,
-		 sweep_size_str(block, whole, sz, sizeof(sz)));
+	name_cfg(r, c, sz, sizeof(sz));
+	return c;
+}
+
+struct sweep_cfg *sweep_add_api_cfg(struct sweep_run *r, enum sweep_op op,
+				    enum api_variant av, size_t block, bool whole)
+{
+	const struct api_variant_def *d = sweep_api_variant(av);
+	size_t call = whole ? (size_t)r->data_size : block;
+	struct sweep_cfg *c = sweep_add_cfg(r, op, d->api, block, whole,
+					    sweep_api_libbuf(av, call));
+	char sz[32];
+
+	if (!c)
+		return NULL;
+	c->av = av;
+	snprintf(c->variant, sizeof(c->variant), "%s", d->name);
+	name_cfg(r, c, sz, sizeof(sz));
 	return c;
 }
 
@@ -132,20 +156,24 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	return row;
 }
 
-/* sync, then the reads' cache state (proven by residency), or no stale
- * output for a write */
+/*
+ * No stale output for a write, then sync, then the reads' cache state
+ * (proven by residency).  The unlink comes before the sync: freeing the
+ * last output's blocks (and, on a discard mount, discarding them) is
+ * journalled, and left pending it would be committed by the next
+ * variant's fsync, inside that variant's time.
+ */
 static int prepare(struct sweep_run *r, const struct sweep_cfg *c, json_t *row)
 {
 	const char *how, *bad, *method;
 	double pct;
 	int ret;
 
+	if (c->op == OP_WRITE && unlink(r->wpath) < 0 && errno != ENOENT)
+		return error_errno(-errno, r->wpath, "removing the last output");
 	sync();
-	if (c->op == OP_WRITE) {
-		if (unlink(r->wpath) < 0 && errno != ENOENT)
-			return error_errno(-errno, r->wpath, "removing the last output");
+	if (c->op == OP_WRITE)
 		return 0;
-	}
 	ret = cache_prepare(r->dir, r->fl, r->o->cache, &how, &bad);
 	if (ret)
 		return error_errno(ret, bad ? bad : r->dir, "preparing the cache");

@@ -4,7 +4,7 @@
  *
  *   [sweep-api]                 ; the kind and the sweep from the name
  *   op=write,read               ; lists expand into configurations, so
- *   api=syscall,stdio,iostream,mmap
+ *   api=syscall,stdio-default,stdio-callsize,mmap
  *   block=32,64,4k,32k,whole    ; one configuration = one variant at one
  *   size=1M                     ; block size for one operation
  *
@@ -135,7 +135,10 @@ static int apply(const struct pconf *c, struct kitem *it)
 		else if (!ret && !strcmp(key, "ops"))
 			ret = one_value(kv, bits(it->o.ops), "operation");
 		else if (!ret && !strcmp(key, "apis"))
-			ret = one_value(kv, bits(it->o.apis), "api");
+			ret = one_value(kv, bits(kind == SWEEP_API ? it->o.avariants :
+						 it->o.apis), kind == SWEEP_API ?
+					"variant (stdio-default or stdio-callsize ...)" :
+					"api");
 		else if (!ret && !strcmp(key, "sizes"))
 			ret = one_value(kv, (unsigned)it->o.nsizes, "block size");
 		else if (!ret && !strcmp(key, "buffer"))
@@ -149,7 +152,9 @@ static int apply(const struct pconf *c, struct kitem *it)
 	}
 	if (!ret)
 		ret = need_one(c, it->o.ops, "op", "write or read");
-	if (!ret)
+	if (!ret && kind == SWEEP_API)
+		ret = need_one(c, it->o.avariants, "api", sweep_api_variant_names());
+	else if (!ret)
 		ret = need_one(c, it->o.apis, "api", "syscall, stdio, iostream or mmap");
 	return ret ? ret : (sweep_opts_check(&it->o) ? -EINVAL : 0);
 }
@@ -256,11 +261,14 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 	it->run.o = &it->o;
 	it->run.data_size = file_size(&it->o);
 	block = it->o.sizes[0];
-	it->cfg = sweep_add_cfg(&it->run, (enum sweep_op)first_bit(it->o.ops),
-				(enum sweep_api)first_bit(it->o.apis), block,
-				block == SWEEP_WHOLE, it->o.kind == SWEEP_API ?
-				(block == SWEEP_WHOLE ? (size_t)it->run.data_size : block) :
-				(it->o.nbuffers ? it->o.buffers[0] : 0));
+	if (it->o.kind == SWEEP_API)
+		it->cfg = sweep_add_api_cfg(&it->run, (enum sweep_op)first_bit(it->o.ops),
+					    (enum api_variant)first_bit(it->o.avariants),
+					    block, block == SWEEP_WHOLE);
+	else
+		it->cfg = sweep_add_cfg(&it->run, (enum sweep_op)first_bit(it->o.ops),
+					(enum sweep_api)first_bit(it->o.apis), block,
+					false, it->o.nbuffers ? it->o.buffers[0] : 0);
 	it->d = it->cfg ? data_for(&it->o) : NULL;
 	bi->priv = it;
 	if (!it->d)

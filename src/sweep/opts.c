@@ -82,6 +82,7 @@ void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind)
 		v[n++] = SWEEP_WHOLE;
 		set_sizes(o, v, n);
 		o->apis = (1u << API_N) - 1;
+		o->avariants = (1u << AV_N) - 1;
 		break;
 	}
 }
@@ -221,6 +222,39 @@ static int parse_names(const char *where, const char *key, const char *val,
 	return ret;
 }
 
+/* The api sweep's variants: names and aliases (sweep_api_variant_mask). */
+static int parse_api_variants(const char *where, const char *key,
+			      const char *val, unsigned *mask)
+{
+	char *copy, *item, *save = NULL;
+	int ret = 0;
+
+	if (!val || !*val || strstr(val, ",,") || val[0] == ',' ||
+	    val[strlen(val) - 1] == ',') {
+		bad(where, key, val, "a comma-separated list");
+		return -EINVAL;
+	}
+	copy = strdup(val);
+	if (!copy)
+		return -ENOMEM;
+	*mask = 0;
+	for (item = strtok_r(copy, ",", &save); !ret && item;
+	     item = strtok_r(NULL, ",", &save)) {
+		unsigned m;
+		char why[300];
+
+		if (!sweep_api_variant_mask(item, &m)) {
+			*mask |= m;
+			continue;
+		}
+		snprintf(why, sizeof(why), "expected %s", sweep_api_variant_names());
+		bad(where, key, item, why);
+		ret = -EINVAL;
+	}
+	free(copy);
+	return ret;
+}
+
 static int set_size(struct sweep_opts *o, const char *where, const char *key,
 		    const char *val)
 {
@@ -326,6 +360,9 @@ int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
 	if (!strcmp(key, "ops") && o->kind != SWEEP_BUFSIZE)
 		return parse_names(where, key, val, op_names, 2, &o->ops);
 	if ((!strcmp(key, "apis") || !strcmp(key, "variants")) &&
+	    o->kind == SWEEP_API)
+		return parse_api_variants(where, key, val, &o->avariants);
+	if ((!strcmp(key, "apis") || !strcmp(key, "variants")) &&
 	    o->kind != SWEEP_BUFSIZE)
 		return parse_names(where, key, val, api_names, API_N, &o->apis);
 	if (!strcmp(key, "cache") || !strcmp(key, "fsync"))
@@ -388,7 +425,12 @@ void sweep_opts_help(FILE *f, enum sweep_kind kind)
 		      "  --size SIZE       file size (default 10MiB)\n"
 		      "  --sizes LIST      default 32..32k,whole ('whole' = the file at once)\n"
 		      "  --ops LIST        write,read (default both)\n"
-		      "  --apis LIST       syscall,stdio,iostream,mmap (default all)\n"
+		      "  --apis LIST       variants (default all): syscall, stdio-default,\n"
+		      "                    iostream-default (the library's own buffer, as the\n"
+		      "                    original study), stdio-callsize, iostream-callsize\n"
+		      "                    (setvbuf/pubsetbuf = call size), mmap; stdio and\n"
+		      "                    iostream name both of theirs, study and callsize a\n"
+		      "                    scored set\n"
 		      "  --fsync MODE      file|none (default file)\n"
 		      "  --cache MODE      default warm\n", f);
 	}

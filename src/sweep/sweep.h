@@ -29,6 +29,51 @@ enum sweep_op { OP_WRITE, OP_READ };
 /* the APIs, in table order */
 enum sweep_api { API_SYSCALL, API_STDIO, API_IOSTREAM, API_MMAP, API_N };
 
+/*
+ * The variants of the api sweep: an API and how its library buffer is
+ * sized.  The original study used each library as programmers do, with the
+ * buffer fopen/the filebuf constructor picks (LIBBUF_DEFAULT); setvbuf /
+ * pubsetbuf to the call size (LIBBUF_CALL) takes batching away, so a
+ * library call costs one system call like the raw one.  Both are kept:
+ * each answers its own question (apivar.c holds the table).
+ */
+enum api_libbuf { LIBBUF_NONE, LIBBUF_DEFAULT, LIBBUF_CALL };
+enum api_variant {
+	AV_SYSCALL, AV_STDIO_DEFAULT, AV_IOSTREAM_DEFAULT, AV_STDIO_CALL,
+	AV_IOSTREAM_CALL, AV_MMAP, AV_N
+};
+
+struct api_variant_def {
+	const char *name;      /* the rows' variant: "stdio-default" */
+	enum sweep_api api;
+	enum api_libbuf libbuf;
+	const char *what;      /* one line for help and docs */
+};
+
+const struct api_variant_def *sweep_api_variant(enum api_variant v);
+/* The library buffer v asks for with calls of block bytes (0: the default). */
+size_t sweep_api_libbuf(enum api_variant v, size_t block);
+/*
+ * Names for --apis/--variants and api= of the api sweep: the variants, and
+ * aliases for groups ("stdio" = both stdio variants, "study" = the
+ * original study's set).  Mask of 1 << AV_*; -EINVAL if unknown.
+ */
+int sweep_api_variant_mask(const char *name, unsigned *mask);
+/* "syscall,stdio-default,...,stdio,iostream,study,callsize" for errors */
+const char *sweep_api_variant_names(void);
+
+/*
+ * The sets of variants the api sweep scores: its table and overall order
+ * are computed within a set, since points depend on who else competes.
+ */
+struct api_set {
+	const char *name;      /* also an alias in --apis: "study" */
+	const char *title;
+	unsigned mask;         /* 1 << AV_* */
+};
+
+const struct api_set *sweep_api_sets(size_t *n);
+
 #define SWEEP_MAX_SIZES 64
 #define SWEEP_WHOLE ((size_t)0) /* in a size list: the whole file at once */
 
@@ -47,6 +92,7 @@ struct sweep_opts {
 	size_t nbuffers;
 	unsigned ops;         /* 1 << OP_WRITE | 1 << OP_READ */
 	unsigned apis;        /* 1 << API_* (blocksize: syscall, stdio) */
+	unsigned avariants;   /* api sweep: 1 << AV_* */
 	enum cache_mode cache;
 	bool fsync;
 	bool keep;
@@ -84,6 +130,7 @@ struct sweep_cfg {
 	size_t block;           /* bytes per call; the file size for whole */
 	bool whole;
 	size_t lib_buf;         /* stdio/iostream buffer asked for, 0 = default */
+	enum api_variant av;    /* api sweep: which variant (else unused) */
 	variant_fn fn;
 	/* filled while running: per repetition, then medians */
 	double *el, *us, *sy, *sc;
@@ -124,6 +171,9 @@ int sweep_rep(struct sweep_run *r, struct sweep_cfg *c, unsigned rep,
 struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 				enum sweep_api api, size_t block, bool whole,
 				size_t lib_buf);
+/* The same for a variant of the api sweep (named after it). */
+struct sweep_cfg *sweep_add_api_cfg(struct sweep_run *r, enum sweep_op op,
+				    enum api_variant av, size_t block, bool whole);
 variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op);
 
 /* setup.c: results directory, data directory and files, references. */
