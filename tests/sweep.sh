@@ -43,12 +43,69 @@ api_variants_match_reference() {
 	"$IOSTRAT" sweep api --size 100003 --sizes 32,4k,whole --reps 1 \
 		--out "$T/r" --dir "$T/d" --keep >"$T/out"
 	all_rows_match "$T/r" "$(xxh3 "$T/d/sweep-data-00.dat")"
-	[ "$(rows "$T/r" | wc -l)" -eq 24 ] || die "expected 24 rows"
-	# stdio and iostreams got a buffer matching the size
-	rows "$T/r" | jq -e 'select(.api == "stdio" and .whole_file == false and
+	# 2 ops x 3 sizes x 6 variants
+	[ "$(rows "$T/r" | wc -l)" -eq 36 ] || die "expected 36 rows"
+	[ "$(rows "$T/r" | jq -r .variant | sort -u | tr '\n' ' ')" = \
+	  "iostream-callsize iostream-default mmap stdio-callsize stdio-default syscall " ] ||
+		die "variants: $(rows "$T/r" | jq -r .variant | sort -u | tr '\n' ' ')"
+	# the callsize variants got a buffer matching the size, the default
+	# ones the library's own (stdio: st_blksize, whatever the call size)
+	rows "$T/r" | jq -e 'select(.variant == "stdio-callsize" and .whole_file == false and
 		.bufsize != .block_size)' >/dev/null && die "stdio buffer not matched"
-	grep -q '^overall (write + read points): ' "$T/out" || die "no overall order"
+	[ "$(rows "$T/r" | jq -r 'select(.variant == "stdio-default") | .bufsize' | sort -u | wc -l)" = 1 ] ||
+		die "stdio-default buffer follows the call size"
+	[ "$(grep -c '^overall (write + read points): ' "$T/out")" = 2 ] || die "not one overall order per set"
 	grep -Eq '^   whole +[0-9.]+ \( ?[1-4]\)' "$T/out" || die "no whole-file row"
+}
+
+# The score is computed within a set: the study's (the libraries with
+# their default buffers) and the call-size one, each of 4 variants, and
+# a set is printed once for the variants that ran.
+api_scores_each_set_on_its_own() {
+	"$IOSTRAT" sweep api --size 20000 --sizes 64,whole --reps 1 --fsync none \
+		--out "$T/r" >"$T/out"
+	grep -q '^== study: ' "$T/out" || die "no study set"
+	grep -q '^== callsize: ' "$T/out" || die "no callsize set"
+	sed -n '/^== study/,/^== callsize/p' "$T/out" | grep -q '^ *buffer  *syscall  *stdio-default  *iostream-default  *mmap$' ||
+		die "study header: $(sed -n '/^== study/,/^== callsize/p' "$T/out" | grep buffer | head -1)"
+	"$IOSTRAT" sweep api --size 20000 --sizes 64 --reps 1 --fsync none \
+		--apis study --out "$T/r2" >"$T/out2"
+	[ "$(rows "$T/r2" | jq -r .variant | sort -u | wc -l)" = 4 ] || die "--apis study"
+	grep -q '^== callsize' "$T/out2" && die "callsize set printed without its variants"
+	[ "$(grep -c '^== ' "$T/out2")" = 1 ] || die "sets"
+	# syscall and mmap alone are in both sets: printed once
+	"$IOSTRAT" sweep api --size 20000 --sizes 64 --reps 1 --fsync none \
+		--apis syscall,mmap --out "$T/r3" >"$T/out3"
+	[ "$(grep -c '^== ' "$T/out3")" = 1 ] || die "the same set printed twice"
+}
+
+# The point of the library buffer, by system calls (not time): reading and
+# writing 32 bytes a call, the libraries with their default buffers make
+# one call per buffer (stdio: st_blksize, 4096 here; libstdc++: BUFSIZ),
+# the raw calls and the call-size buffers one per 32 bytes.
+default_buffers_batch_small_calls() {
+	local size=262144
+	"$IOSTRAT" sweep api --size $size --sizes 32 --reps 1 --fsync none \
+		--out "$T/r" >"$T/out"
+	calls() { rows "$T/r" | jq -r "select(.operation == \"$1\" and .variant == \"$2\") | .syscalls"; }
+	buf() { rows "$T/r" | jq -r "select(.operation == \"$1\" and .variant == \"$2\") | .bufsize"; }
+	local op v n b
+	for op in read write; do
+		for v in syscall stdio-callsize iostream-callsize; do
+			n=$(calls $op $v)
+			[ "$n" -ge $((size / 32)) ] || die "$op $v: $n calls, expected size/32 = $((size / 32))"
+		done
+		for v in stdio-default iostream-default; do
+			n=$(calls $op $v); b=$(buf $op $v)
+			[ "$b" -ge 1024 ] || die "$op $v: buffer $b"
+			# one call per buffer, plus end of file, plus at most one
+			# partial buffer (libstdc++ reads BUFSIZ-1 at a time)
+			[ "$n" -le $((size / (b - 1) + 2)) ] ||
+				die "$op $v: $n calls, expected about size/$b = $((size / b))"
+			[ "$n" -lt $(($(calls $op syscall) / 50)) ] || die "$op $v: no batching"
+		done
+	done
+	grep -Eq '^read: median read/write system calls per run' "$T/out" || die "no syscall table"
 }
 
 bufsize_reads_match_reference() {
@@ -77,7 +134,7 @@ wrong_data_fails_the_sweep() {
 	for api in stdio iostream mmap syscall; do
 		rm -rf "$T/r"
 		IOSTRAT_SWEEP_CORRUPT=$api expect_fail \
-			"sweep api: $api read, 4K bytes per call: data checksum xxh3 [0-9a-f]+ differs from the reference" \
+			"sweep api: $api(-default)? read, 4K bytes per call: data checksum xxh3 [0-9a-f]+ differs from the reference" \
 			"$IOSTRAT" sweep api --size 50000 --sizes 4k --ops read --reps 1 --out "$T/r"
 		rows "$T/r" | jq -e "select(.api == \"$api\" and .verified == false and .error != null)" >/dev/null ||
 			die "$api: no failed row"
@@ -256,13 +313,17 @@ profile_sections_run_sweeps() {
 }
 
 profile_errors_name_the_line() {
-	printf '[sweep-api]\nop=read\napi=stdio\nblock=32..1k\n' >"$T/a.ini"
+	printf '[sweep-api]\nop=read\napi=stdio-default\nblock=32..1k\n' >"$T/a.ini"
 	expect_fail "a.ini:4: block: bad value|a.ini:4: block: one block size per configuration" \
 		"$IOSTRAT" bench "$T/a.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-api]\napi=stdio\nblock=4k\n' >"$T/b.ini"
+	printf '[sweep-api]\napi=stdio-callsize\nblock=4k\n' >"$T/b.ini"
 	expect_fail 'b.ini:1: \[sweep-api\]: op= is missing' "$IOSTRAT" bench "$T/b.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-api]\nop=read\napi=stdio\nblock=4k\nfiles=3\n' >"$T/c.ini"
+	printf '[sweep-api]\nop=read\napi=stdio-default\nblock=4k\nfiles=3\n' >"$T/c.ini"
 	expect_fail 'c.ini:5: files: unknown key for a sweep api section' "$IOSTRAT" bench "$T/c.ini" --out "$T/b" --data "$T/data"
+	# api=stdio names two variants: a profile configuration takes one
+	printf '[sweep-api]\nop=read\napi=stdio\nblock=4k\n' >"$T/f.ini"
+	expect_fail 'f.ini:3: api: one variant \(e.g. stdio-default or stdio-callsize\) per configuration, not .stdio.' \
+		"$IOSTRAT" bench "$T/f.ini" --out "$T/b" --data "$T/data"
 	printf '[sweep-nope]\nblock=4k\n' >"$T/d.ini"
 	expect_fail 'd.ini:1: \[sweep-nope\]: which sweep' "$IOSTRAT" bench "$T/d.ini" --out "$T/b" --data "$T/data"
 	printf '[sweep-bufsize]\nblock=0\n' >"$T/e.ini"
@@ -272,6 +333,8 @@ profile_errors_name_the_line() {
 
 t blocksize_variants_match_reference blocksize_variants_match_reference
 t api_variants_match_reference api_variants_match_reference
+t api_scores_each_set_on_its_own api_scores_each_set_on_its_own
+t default_buffers_batch_small_calls default_buffers_batch_small_calls
 t bufsize_reads_match_reference bufsize_reads_match_reference
 t bufsize_scale bufsize_scale
 t wrong_data_fails_the_sweep wrong_data_fails_the_sweep

@@ -137,7 +137,7 @@ static int apply(const struct pconf *c, struct kitem *it)
 		else if (!ret && !strcmp(key, "apis"))
 			ret = one_value(kv, bits(kind == SWEEP_API ? it->o.avariants :
 						 it->o.apis), kind == SWEEP_API ?
-					"variant (stdio-default or stdio-callsize ...)" :
+					"variant (e.g. stdio-default or stdio-callsize)" :
 					"api");
 		else if (!ret && !strcmp(key, "sizes"))
 			ret = one_value(kv, (unsigned)it->o.nsizes, "block size");
