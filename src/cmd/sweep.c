@@ -15,8 +15,9 @@ static void usage(FILE *f)
 	      "             write(2)/read(2) per block vs stdio's buffer\n"
 	      "  bufsize    read files through a read(2) buffer of 32 B .. 1 MiB, cold\n"
 	      "             cache each time: elapsed vs CPU, the knee, readahead\n"
-	      "  api        raw syscalls, stdio, C++ iostreams and mmap at 32 B .. 32 KiB\n"
-	      "             and whole-file, with the score table\n\n"
+	      "  api        raw syscalls, stdio and C++ iostreams (with their default\n"
+	      "             buffer and with one of the call size) and mmap at 32 B ..\n"
+	      "             32 KiB and whole-file, with a score table per set of variants\n\n"
 	      "Every variant runs in its own child process, and its data must match\n"
 	      "the reference xxh3 or the sweep stops.  `iostrat sweep KIND --help`\n"
 	      "lists the options of one sweep.\n", f);

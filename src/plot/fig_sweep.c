@@ -82,7 +82,7 @@ static const char *sweep_title(const char *kind)
 	if (!strcmp(kind, "bufsize"))
 		return "Buffer size: elapsed time plateaus early, CPU time keeps falling";
 	if (!strcmp(kind, "api"))
-		return "API comparison: system calls, stdio, iostreams and mmap at each buffer size";
+		return "API comparison: system calls, stdio and iostreams (-default: the library's buffer; -callsize: buffer = call size), mmap";
 	return "Sweep";
 }
 

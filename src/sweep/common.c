@@ -415,13 +415,25 @@ int sweep_execute(struct sweep_run *r)
 	interrupted = measure_stop = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	for (unsigned rep = 1; !ret && rep <= r->o->reps; rep++)
-		for (size_t i = 0; !ret && i < r->ncfgs; i++) {
-			progress(r, ++done, total, &r->cfgs[i], rep);
-			ret = run_one(r, &r->cfgs[i], rep);
+	for (unsigned rep = 1; !ret && rep <= r->o->reps; rep++) {
+		/*
+		 * Each repetition starts at another place in the list, so no
+		 * variant always runs right after the same one: what a variant
+		 * leaves behind (on a VM, a write after mmap's write gets its
+		 * page cache from long-idle memory, see README) would otherwise
+		 * land on the same neighbour every time.
+		 */
+		size_t off = (size_t)(rep - 1) * r->ncfgs / r->o->reps;
+
+		for (size_t k = 0; !ret && k < r->ncfgs; k++) {
+			struct sweep_cfg *c = &r->cfgs[(k + off) % r->ncfgs];
+
+			progress(r, ++done, total, c, rep);
+			ret = run_one(r, c, rep);
 			if (!ret && interrupted)
 				ret = -EINTR;
 		}
+	}
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	sigaction(SIGINT, &old_int, NULL);

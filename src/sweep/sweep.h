@@ -159,7 +159,8 @@ struct sweep_run {
 };
 
 /* common.c: run every configuration R times, interleaved (rep 1 of all,
- * then rep 2 ...), into r->res; medians into each cfg.  0 or -errno
+ * then rep 2 ..., each repetition starting further down the list), into
+ * r->res; medians into each cfg.  0 or -errno
  * after printing. */
 int sweep_execute(struct sweep_run *r);
 /* One measured, verified repetition of c.  *row is set (with "error" on
