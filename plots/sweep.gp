@@ -51,8 +51,8 @@ set ylabel "elapsed time (s, solid)"
 set y2label "CPU time, user + system (s, dashed)"
 set ytics nomirror
 set y2tics
-set key below horizontal samplen 3 font ",9"
-set bmargin 7
+set key below horizontal samplen 3 font ",9" maxcols 3
+set bmargin 9
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
