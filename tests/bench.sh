@@ -108,7 +108,7 @@ bench_profile_errors_name_file_and_line() {
 }
 
 bench_skips_unbuilt_sections_and_keys() {
-	printf '[sweep-api]\nop=read\napi=stdio\nblock_size=1,5\nsize=1000\n[m]\nstrategy=stream\ndataset=small\nscale=0.001\n' >"$T/p.ini"
+	printf '[sweep-api]\nop=read\napi=stdio-default\nblock_size=1,5\nsize=1000\n[m]\nstrategy=stream\ndataset=small\nscale=0.001\n' >"$T/p.ini"
 	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1)
 	if ! "$IOSTRAT" sweep --help >/dev/null 2>&1; then
 		echo "$out" | grep -q "sweep.*not built" || die "no note: $out"
