@@ -140,7 +140,7 @@ run_forward() {
 		sleep 2
 		kill -0 "$pid" 2>/dev/null || break
 		if "$IOSTRAT" net --connect "127.0.0.1:$port" --mode buffered --count 2000 --reps 1 \
-			--timeout 20 --out "$res/fw-net" >"$res/fw-client" 2>&1; then
+			--timeout 20 --out "$res/fw-net.$i" >"$res/fw-client" 2>&1; then
 			rc=0
 			break
 		fi
