@@ -247,6 +247,22 @@ bad_options() {
 	expect_fail "--nope: unknown option" "$IOSTRAT" net --nope
 	expect_fail "--count: missing value" "$IOSTRAT" net --count
 }
+# getaddrinfo wraps a port modulo 65536: 99999 would quietly be 34463.
+ports_outside_1_to_65535_are_refused() {
+	local p
+	for p in 99999 65536 0 123456; do
+		expect_fail "--connect: bad port in '127.0.0.1:$p' \(1..65535\)" \
+			"$IOSTRAT" net --connect "127.0.0.1:$p" --out "$T/r$p"
+		[ ! -e "$T/r$p" ] || die "--connect :$p left a results directory"
+	done
+	for p in 99999 65536; do
+		expect_fail "--listen: bad port in '127.0.0.1:$p' \(0..65535\)" \
+			"$IOSTRAT" net --listen "127.0.0.1:$p"
+	done
+	printf '[net]\nconnect=127.0.0.1:70000\nmode=nodelay\n' >"$T/p.ini"
+	expect_fail "p.ini:2: connect: bad port in '127.0.0.1:70000'" \
+		"$IOSTRAT" bench "$T/p.ini" --out "$T/b"
+}
 
 t every_mode_delivers_every_size_intact every_mode_every_size
 t tiny_socket_buffers_messages_larger_than_them tiny_socket_buffers
@@ -265,3 +281,4 @@ t server_rejects_junk_and_extra_messages server_rejects_junk_and_extra
 t profile_section_runs_net profile_section_runs_net
 t uring_unavailable_is_one_line uring_unavailable_is_one_line
 t bad_options_are_named bad_options
+t ports_outside_1_to_65535_are_refused ports_outside_1_to_65535_are_refused

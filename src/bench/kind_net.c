@@ -40,9 +40,12 @@ static bool own_key(const struct pconf *c, const struct pkv *kv)
 
 static int connect_key(struct netp *np, const struct pkv *kv)
 {
-	if (net_parse_addr(kv->value, NULL, np->host, sizeof(np->host), np->port,
-			   sizeof(np->port))) {
-		errorf("%s: connect: bad address '%s' (HOST:PORT)", kv->where, kv->value);
+	int ret = net_parse_addr(kv->value, NULL, 1, np->host, sizeof(np->host),
+				 np->port, sizeof(np->port));
+
+	if (ret) {
+		errorf(ret == -ERANGE ? "%s: connect: bad port in '%s' (1..65535)" :
+			"%s: connect: bad address '%s' (HOST:PORT)", kv->where, kv->value);
 		return -EINVAL;
 	}
 	np->remote = true;

@@ -124,9 +124,11 @@ static int serve(struct net_args *a)
 	char why[512], peer[128];
 	int lfd, port, ret;
 
-	if (net_parse_addr(a->listen, "127.0.0.1", a->host, sizeof(a->host), a->port,
-			   sizeof(a->port))) {
-		errorf("--listen: bad address '%s' ([HOST:]PORT)", a->listen);
+	ret = net_parse_addr(a->listen, "127.0.0.1", 0, a->host, sizeof(a->host),
+			     a->port, sizeof(a->port));
+	if (ret) {
+		errorf(ret == -ERANGE ? "--listen: bad port in '%s' (0..65535)" :
+			"--listen: bad address '%s' ([HOST:]PORT)", a->listen);
 		return 2;
 	}
 	lfd = net_listen(a->host, a->port, &a->plan.o, &port, why, sizeof(why));
@@ -172,9 +174,11 @@ static int measure(struct net_args *a)
 	int ret;
 
 	if (a->connect) {
-		if (net_parse_addr(a->connect, NULL, a->host, sizeof(a->host), a->port,
-				   sizeof(a->port))) {
-			errorf("--connect: bad address '%s' (HOST:PORT)", a->connect);
+		ret = net_parse_addr(a->connect, NULL, 1, a->host, sizeof(a->host),
+				     a->port, sizeof(a->port));
+		if (ret) {
+			errorf(ret == -ERANGE ? "--connect: bad port in '%s' (1..65535)" :
+				"--connect: bad address '%s' (HOST:PORT)", a->connect);
 			return 2;
 		}
 		a->plan.host = a->host;

@@ -147,8 +147,10 @@ int net_wbuf_frame(struct net_conn *c, struct net_wbuf *w, const void *p,
 		   uint32_t n);
 
 /* sock.c: setup (not counted). */
-int net_parse_addr(const char *spec, const char *dflt_host, char *host,
-		   size_t hlen, char *port, size_t plen);
+/* [HOST:]PORT into host and port: -EINVAL when malformed, -ERANGE when
+ * PORT is outside min_port..65535 (0 lets a server take any free port). */
+int net_parse_addr(const char *spec, const char *dflt_host, int min_port,
+		   char *host, size_t hlen, char *port, size_t plen);
 /* A listening socket; *port_out gets the port the kernel chose.  -errno,
  * why filled. */
 int net_listen(const char *host, const char *port, const struct net_opts *o,

@@ -9,14 +9,15 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "net.h"
 
-int net_parse_addr(const char *spec, const char *dflt_host, char *host,
-		   size_t hlen, char *port, size_t plen)
+int net_parse_addr(const char *spec, const char *dflt_host, int min_port,
+		   char *host, size_t hlen, char *port, size_t plen)
 {
 	const char *colon = strrchr(spec, ':'), *h = spec, *p;
 	size_t n;
@@ -41,6 +42,10 @@ int net_parse_addr(const char *spec, const char *dflt_host, char *host,
 	}
 	if (!*p || strlen(p) >= plen || strspn(p, "0123456789") != strlen(p))
 		return -EINVAL;
+	/* getaddrinfo takes any number and wraps it modulo 65536: 99999 would
+	 * be port 34463, and 65536 port 0. */
+	if (strlen(p) > 5 || atol(p) > 65535 || atol(p) < min_port)
+		return -ERANGE;
 	snprintf(port, plen, "%s", p);
 	return 0;
 }
