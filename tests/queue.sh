@@ -159,6 +159,11 @@ bad_usage() {
 	expect_fail -- '--settle: bad value .x.' Q run-next --settle x
 	expect_fail -- '--max-attempts: bad value .0.' Q run-next --max-attempts 0
 	expect_fail -- '--bogus: unknown option' Q list --bogus
+	# a newline would break `list` and forge "=== " lines in results.log
+	expect_fail 'name: control character 0x0a' Q add --name $'a\n=== forged' -- true
+	expect_fail 'name: control character 0x1b' Q add --name $'a\e[2J' -- true
+	expect_fail 'name: control character 0x0a' Q add -- $'/bin/tr\nue' x
+	expect_fail 'name: empty' Q add --name '' -- true
 	[ ! -e "$T/s/queue" ] || [ -z "$(ls "$T/s/queue")" ]
 }
 

@@ -128,6 +128,19 @@ static int parse_args(struct qargs *a, int argc, char **argv)
 	return 0;
 }
 
+/* A name is printed by list and in results.log's "=== " lines: a newline or
+ * another control character would break the one and forge the other. */
+static int check_name(const char *name)
+{
+	if (!*name)
+		return errorf("queue add: --name: empty"), -EINVAL;
+	for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			return errorf("queue add: name: control character 0x%02x (a "
+				      "name is one line of printable text)", *c), -EINVAL;
+	return 0;
+}
+
 static int q_add(struct qstore *q, struct qargs *a)
 {
 	char cwd[PATH_MAX], ts[64];
@@ -138,6 +151,8 @@ static int q_add(struct qstore *q, struct qargs *a)
 		errorf("queue add: give the command after --: iostrat queue add [--name N] -- COMMAND...");
 		return 2;
 	}
+	if (check_name(a->name ? a->name : a->cmd[0]))
+		return 2;
 	if (a->kernel && grub_check(a->kernel))
 		return 1;
 	if (!getcwd(cwd, sizeof(cwd)))
