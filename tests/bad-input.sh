@@ -71,6 +71,16 @@ verify_truncated_output() {
 	truncate -s 10 "$T/o/f000001.txt"
 	bad 'f000001.txt: differs .* at byte 10' "$IOSTRAT" verify "$T/in" "$T/o" --work 0
 }
+# verify compares both listings, and checks something or fails
+verify_extra_output_file() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" --reps 1 >/dev/null
+	echo stray >"$T/o/zzz.txt"
+	bad "$T/o/zzz.txt: not the output of any file of $T/in" "$IOSTRAT" verify "$T/in" "$T/o"
+}
+verify_empty_input() {
+	setup; mkdir "$T/empty" "$T/o2"
+	bad "$T/empty: no input files: nothing to verify" "$IOSTRAT" verify "$T/empty" "$T/o2"
+}
 # --- bench
 bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
 bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../checksum.h"
@@ -9,8 +11,37 @@
 #include "../filelist.h"
 #include "../util.h"
 
+static int cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+/* A file of OUT that no input of fl produced: 1 and its name, 0 when there
+ * is none, -errno.  Dotfiles are skipped, as filelist_scan skips them. */
+static int extra_output(const char *out, const struct filelist *fl,
+			char *name, size_t len)
+{
+	struct dirent *de;
+	DIR *d = opendir(out);
+	int ret = 0;
+
+	if (!d)
+		return -errno;
+	while (!ret && (errno = 0, de = readdir(d)))
+		if (de->d_name[0] != '.' &&
+		    !bsearch(de->d_name, fl->names, fl->n, sizeof(*fl->names), cmp_name)) {
+			snprintf(name, len, "%s", de->d_name);
+			ret = 1;
+		}
+	if (!ret && errno)
+		ret = -errno;
+	closedir(d);
+	return ret;
+}
+
 int cmd_verify(int argc, char **argv)
 {
+	char extra[256];
 	const char *in = NULL, *out = NULL, *bad, *why;
 	unsigned work = 0;
 	struct filelist fl;
@@ -20,9 +51,11 @@ int cmd_verify(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			puts("usage: iostrat verify IN OUT --work W\n\n"
-			     "Recompute the transform of every file of IN and compare it with\n"
-			     "OUT; report the first differing file and byte offset.");
+			puts("usage: iostrat verify IN OUT [--work W]\n\n"
+			     "Recompute the transform (work W, default 0) of every file of IN\n"
+			     "and compare it with OUT; report the first differing file and\n"
+			     "byte offset.  OUT must hold exactly IN's files: a missing or an\n"
+			     "extra one fails, and so does an IN with no files.");
 			return 0;
 		}
 		if (!strcmp(argv[i], "--work") || !strcmp(argv[i], "-w")) {
@@ -56,12 +89,21 @@ int cmd_verify(int argc, char **argv)
 		filelist_free(&fl);
 		return 1;
 	}
+	if (!fl.n) {
+		errorf("%s: no input files: nothing to verify", in);
+		filelist_free(&fl);
+		return 1;
+	}
 	ret = verify_outputs(in, out, &fl, work, &file, &off, &why);
 	if (ret < 0)
 		errorf("%s: %s", why ? why : in, strerror(-ret));
 	else if (ret > 0)
 		errorf("%s/%s: differs from the reference transform (work %u) "
 		       "at byte %" PRIu64, out, fl.names[file], work, off);
+	else if ((ret = extra_output(out, &fl, extra, sizeof(extra))) < 0)
+		errorf("%s: %s", out, strerror(-ret));
+	else if (ret > 0)
+		errorf("%s/%s: not the output of any file of %s", out, extra, in);
 	else
 		printf("ok: %zu files, %" PRIu64 " bytes match the reference (work %u)\n",
 		       fl.n, fl.total, work);
