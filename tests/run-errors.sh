@@ -15,6 +15,12 @@ output_equals_input() {
 	expect_fail 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/alias"
 	[ "$(cat "$T"/in/* | md5sum)" = "$sum" ] || die "input modified"
 }
+empty_input() {
+	mkdir "$T/in"; : >"$T/in/.hidden"
+	expect_fail "$T/in: no input files \(names starting with '.' are skipped\): nothing to run" \
+		"$IOSTRAT" run -s stream "$T/in" "$T/out"
+	[ ! -e "$T/out" ] || [ -z "$(ls -A "$T/out")" ] || die "output written for nothing"
+}
 unknown_strategy() { mkdata; expect_fail 'bogus: unknown strategy' "$IOSTRAT" run -s bogus "$T/in" "$T/out"; }
 bad_numbers() {
 	mkdata
@@ -91,6 +97,7 @@ file_disappears_mid_run() {
 t missing_input_is_named missing_input
 t input_not_a_directory_is_refused input_not_a_directory
 t output_equal_to_or_inside_input_is_refused output_equals_input
+t empty_input_is_refused_not_a_success empty_input
 t unknown_strategy_is_named unknown_strategy
 t bad_numbers_are_rejected_with_the_option_named bad_numbers
 t fifo_or_directory_among_inputs_is_refused non_regular_input_file

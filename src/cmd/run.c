@@ -322,6 +322,13 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
+	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
+		errorf("%s: no input files (names starting with '.' are skipped): "
+		       "nothing to run", a.in);
+		filelist_free(&fl);
+		jobopt_free(&a.cfg);
+		return 1;
+	}
 	a.cfg.job.in_dir = in_abs;
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
