@@ -128,6 +128,25 @@ missing_tracefs_is_mounted_for_iostrat_only() {
 		die "the system's mounts changed"
 }
 
+# Bad -o and -d are found before the command runs, and a command that
+# cannot run exits as a shell would: 127 not found, 126 not executable.
+trace_checks_its_arguments_before_running() {
+	expect_fail "$T/nodir/r.txt: opening the report: No such file" \
+		"$IOSTRAT" trace -o "$T/nodir/r.txt" -- touch "$T/ran"
+	[ ! -e "$T/ran" ] || die "the command ran although its report could not be written"
+	expect_fail "$T/missing/path: No such file or directory" \
+		"$IOSTRAT" trace -d "$T/missing/path" -- touch "$T/ran"
+	[ ! -e "$T/ran" ] || die "the command ran with a bad -d"
+	need_probes
+	local rc=0
+	"$IOSTRAT" trace -o "$T/r.txt" -- "$T/nope" 2>/dev/null || rc=$?
+	[ "$rc" -eq 127 ] || die "not found: exit $rc, expected 127"
+	mkdir "$T/adir"
+	rc=0
+	"$IOSTRAT" trace -o "$T/r.txt" -- "$T/adir" 2>/dev/null || rc=$?
+	[ "$rc" -eq 126 ] || die "not executable: exit $rc, expected 126"
+}
+
 trace_reports_and_passes_exit_status() {
 	need_probes
 	"$IOSTRAT" trace -- cat /etc/hostname >/dev/null 2>"$T/r.txt"
@@ -230,6 +249,7 @@ t fio_random_reads_are_random fio_random_reads_are_random
 t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
 t every_attach_mode_loads every_attach_mode_loads
 t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
+t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
 t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep

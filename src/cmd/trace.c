@@ -89,10 +89,15 @@ static int resolve_dev(struct trace_args *a)
 
 	if (!a->dev)
 		return 0;
-	if (strchr(a->dev, '/') && strncmp(a->dev, "/dev/", 5) &&
-	    !trace_dev_of_path(a->dev, &a->f.disk_dev, &fs, disk, sizeof(disk))) {
-		a->f.fs_dev = fs;
-		return 0;
+	if (strchr(a->dev, '/') && strncmp(a->dev, "/dev/", 5)) {
+		if (access(a->dev, F_OK)) { /* name the path, not "no such device" */
+			errorf("%s: %s", a->dev, strerror(errno));
+			return -errno;
+		}
+		if (!trace_dev_of_path(a->dev, &a->f.disk_dev, &fs, disk, sizeof(disk))) {
+			a->f.fs_dev = fs;
+			return 0;
+		}
 	}
 	ret = trace_dev_of_disk(a->dev, &a->f.disk_dev, disk, sizeof(disk));
 	if (ret)
@@ -137,7 +142,8 @@ static pid_t spawn_held(char **cmd, int *go, bool *group)
 			_exit(127);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "%s: %s: %s\n", progname, cmd[0], strerror(errno));
-		_exit(127);
+		/* as a shell: 127 not found, 126 found but not executable */
+		_exit(errno == ENOENT || errno == ENOTDIR ? 127 : 126);
 	}
 	close(p[0]);
 	if (*group)
@@ -161,10 +167,10 @@ static void print_json(FILE *f, struct tracer *t, const struct seek_entry *e,
 	json_decref(o);
 }
 
+/* f: the report's file, opened before CMD ran (stderr without -o). */
 static int report(struct tracer *t, int status, double secs, char **cmd,
-		  const char *out, bool json)
+		  FILE *f, const char *out, bool json)
 {
-	FILE *f = stderr;
 	struct seek_entry *e = NULL;
 	struct pc_stats pc;
 	size_t n = 0;
@@ -176,10 +182,6 @@ static int report(struct tracer *t, int status, double secs, char **cmd,
 	if (ret) {
 		free(e);
 		return error_errno(ret, "trace", "reading the probes");
-	}
-	if (out && !(f = fopen(out, "w"))) {
-		free(e);
-		return error_errno(-errno, out, "writing the report");
 	}
 	if (json) {
 		print_json(f, t, e, n, &pc, status, secs);
@@ -193,14 +195,16 @@ static int report(struct tracer *t, int status, double secs, char **cmd,
 		trace_print(f, t, e, n, &pc);
 	}
 	free(e);
-	if (f != stderr && fclose(f))
+	if (f != stderr && fflush(f))
 		return error_errno(-errno, out, "writing the report");
 	return 0;
 }
 
-int cmd_trace(int argc, char **argv)
+/* Load the probes, run CMD under them, report into rep: CMD's exit status,
+ * or 1 when tracing failed. */
+static int trace_run(struct trace_args *ap, FILE *rep)
 {
-	struct trace_args a = { 0 };
+	struct trace_args a = *ap;
 	struct tracer t;
 	char why[256];
 	int go = -1, status = 0, ret;
@@ -208,15 +212,6 @@ int cmd_trace(int argc, char **argv)
 	double t0;
 	pid_t pid;
 
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			trace_usage(stdout);
-			return 0;
-		}
-	if (parse(argc, argv, &a))
-		return 2;
-	if (resolve_dev(&a))
-		return 2;
 	ret = tracer_load(&t, &a.f, why, sizeof(why));
 	if (ret) {
 		errorf("trace: eBPF probes unavailable, %s", why);
@@ -253,9 +248,37 @@ int cmd_trace(int argc, char **argv)
 	if (group && sigfwd_caught()) /* what CMD forked and left behind */
 		kill(-pid, SIGKILL);
 	sigfwd_release();
-	ret = report(&t, status, now_mono() - t0, a.cmd, a.out, a.json);
+	ret = report(&t, status, now_mono() - t0, a.cmd, rep, a.out, a.json);
 	tracer_unload(&t);
 	if (ret)
 		return 1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	struct trace_args a = { 0 };
+	FILE *rep = NULL;
+	int ret;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			trace_usage(stdout);
+			return 0;
+		}
+	if (parse(argc, argv, &a))
+		return 2;
+	if (resolve_dev(&a))
+		return 2;
+	/* Before CMD runs: a long command's report is not lost to a bad -o. */
+	if (a.out && !(rep = fopen(a.out, "w"))) {
+		error_errno(-errno, a.out, "opening the report");
+		return 2;
+	}
+	ret = trace_run(&a, rep ? rep : stderr);
+	if (rep && fclose(rep)) {
+		error_errno(-errno, a.out, "writing the report");
+		ret = 1;
+	}
+	return ret;
 }
