@@ -93,6 +93,18 @@ static int size_value(const char *where, const char *key, const char *v,
 	return ret;
 }
 
+bool jobopt_known(const struct run_config *cfg, const char *key)
+{
+	static const char *const keys[] = { "threads", "work", "qd", "bufsize",
+					    "chunk", "direct", "sink", "fsync",
+					    "cache" };
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(key, keys[i]))
+			return true;
+	return strat_opt(cfg, key) != NULL;
+}
+
 int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 	       const char *v)
 {

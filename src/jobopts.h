@@ -20,6 +20,8 @@ int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 	       const char *value);
 /* Does KEY take a value?  (false for flags like --direct) */
 bool jobopt_is_flag(const struct run_config *cfg, const char *key);
+/* Whether jobopt_set takes KEY (for the strategy cfg names). */
+bool jobopt_known(const struct run_config *cfg, const char *key);
 /* Defaults: threads 1, work 0, fsync file, cache cold. */
 void jobopt_defaults(struct run_config *cfg);
 /* Free what jobopt_set allocated for strategy options. */

@@ -21,6 +21,16 @@ empty_input() {
 		"$IOSTRAT" run -s stream "$T/in" "$T/out"
 	[ ! -e "$T/out" ] || [ -z "$(ls -A "$T/out")" ] || die "output written for nothing"
 }
+# a trailing unknown option is unknown, not short of a value; a repeated
+# option's last value wins, --strategy included
+trailing_unknown_option_and_repeats() {
+	mkdata
+	expect_fail -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/out" --frobnicate
+	"$IOSTRAT" run -s stream -s buffer "$T/in" "$T/out" -r 1 --json | jq -e '.strategy == "buffer"' >/dev/null ||
+		die "-s stream -s buffer did not run buffer"
+	"$IOSTRAT" run -s stream "$T/in" "$T/out" -r 1 --work 5 --work 7 --json | jq -e '.work == 7' >/dev/null ||
+		die "--work 5 --work 7 did not run work 7"
+}
 unknown_strategy() { mkdata; expect_fail 'bogus: unknown strategy' "$IOSTRAT" run -s bogus "$T/in" "$T/out"; }
 bad_numbers() {
 	mkdata
@@ -98,6 +108,7 @@ t missing_input_is_named missing_input
 t input_not_a_directory_is_refused input_not_a_directory
 t output_equal_to_or_inside_input_is_refused output_equals_input
 t empty_input_is_refused_not_a_success empty_input
+t trailing_unknown_option_is_unknown_and_last_repeat_wins trailing_unknown_option_and_repeats
 t unknown_strategy_is_named unknown_strategy
 t bad_numbers_are_rejected_with_the_option_named bad_numbers
 t fifo_or_directory_among_inputs_is_refused non_regular_input_file

@@ -66,16 +66,20 @@ struct run_args {
 	bool json, trace;
 };
 
+/* The last --strategy given: a repeated option's last value wins, as for
+ * every other option of run. */
 static const char *find_strategy(int argc, char **argv)
 {
+	const char *name = NULL;
+
 	for (int i = 1; i < argc; i++) {
 		if ((!strcmp(argv[i], "--strategy") || !strcmp(argv[i], "-s")) &&
 		    i + 1 < argc)
-			return argv[i + 1];
-		if (!strncmp(argv[i], "--strategy=", 11))
-			return argv[i] + 11;
+			name = argv[++i];
+		else if (!strncmp(argv[i], "--strategy=", 11))
+			name = argv[i] + 11;
 	}
-	return NULL;
+	return name;
 }
 
 static int parse_option(struct run_args *a, int argc, char **argv, int *i)
@@ -105,6 +109,12 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 			return -EINVAL;
 		}
 		return 0;
+	}
+	if (strcmp(key, "strategy") && strcmp(key, "reps") && strcmp(key, "dataset") &&
+	    !jobopt_known(&a->cfg, key)) { /* before "missing value" for a last --frob */
+		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
+		       key, a->cfg.strat->name);
+		return -EINVAL;
 	}
 	if (eq)
 		val = eq + 1;
