@@ -136,6 +136,22 @@ int opt_uint(const char *opt, const char *s, unsigned min, unsigned max,
 	return ret;
 }
 
+int opt_count(const char *opt, const char *s, uint64_t min, uint64_t max,
+	      uint64_t *out)
+{
+	int ret = parse_size(s, out);
+
+	if (!ret && (*out < min || *out > max))
+		ret = -ERANGE;
+	if (ret == -ERANGE)
+		errorf("%s: bad value '%s' (must be %llu..%llu)", opt, s,
+		       (unsigned long long)min, (unsigned long long)max);
+	else if (ret)
+		errorf("%s: bad value '%s' (a whole number like 1000 or 10k)", opt,
+		       s ? s : "");
+	return ret;
+}
+
 int opt_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 	     uint64_t *out)
 {

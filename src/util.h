@@ -28,6 +28,9 @@ int parse_double(const char *s, double *out);
 /* Same, but print "iostrat: OPTION: bad value 'S' (why)" on error. */
 int opt_uint(const char *opt, const char *s, unsigned min, unsigned max,
 	     unsigned *out);
+/* As opt_size, for a count (files, lines): no "bytes" in its messages. */
+int opt_count(const char *opt, const char *s, uint64_t min, uint64_t max,
+	      uint64_t *out);
 int opt_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 	     uint64_t *out);
 

@@ -33,6 +33,9 @@ gen_missing_dir() { setup; bad 'DIR is required' "$IOSTRAT" gen --preset small; 
 gen_unknown_preset() { setup; bad 'bogus: unknown preset' "$IOSTRAT" gen "$T/g" --preset bogus; }
 gen_negative_scale() { setup; bad -- "--scale: bad value '-1'" "$IOSTRAT" gen "$T/g" --preset small --scale -1; }
 gen_zero_files() { setup; bad -- '--files: bad value' "$IOSTRAT" gen "$T/g" --files 0 --lines 1 --width 1; }
+gen_count_not_a_size() { setup; bad -- "--files: bad value '1e9' \(a whole number like" "$IOSTRAT" gen "$T/g" --files 1e9 --lines 1 --width 1; }
+gen_zero_lines_with_width() { setup; bad -- '--lines 0 makes empty files, which have no width' "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 5; }
+gen_missing_width() { setup; bad -- '--files, --lines and --width are all needed' "$IOSTRAT" gen "$T/g" --files 1 --lines 3; }
 gen_foreign_dir() { setup; bad 'not empty and not an iostrat data set' "$IOSTRAT" gen "$T/in/.." --preset small --scale 0.001; }
 gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
 gen_readonly_target() {

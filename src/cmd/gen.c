@@ -42,9 +42,9 @@ static int gen_opt(const char *opt, const char *val, struct dataset_spec *s,
 		return 0;
 	}
 	if (!strcmp(opt, "--files"))
-		return opt_size("--files", val, 1, 10000000, &s->files);
+		return opt_count("--files", val, 1, 10000000, &s->files);
 	if (!strcmp(opt, "--lines"))
-		return opt_size("--lines", val, 0, 1ULL << 40, &s->lines);
+		return opt_count("--lines", val, 0, 1ULL << 40, &s->lines);
 	if (!strcmp(opt, "--width"))
 		return opt_size("--width", val, 0, 1ULL << 32, &s->width);
 	errorf("%s: unknown option (iostrat gen --help)", opt);
@@ -75,8 +75,10 @@ int cmd_gen(int argc, char **argv)
 			errorf("%s: missing value", argv[i]);
 			return 2;
 		}
-		custom |= !strcmp(argv[i], "--files") || !strcmp(argv[i], "--lines") ||
-			  !strcmp(argv[i], "--width");
+		/* which of --files, --lines, --width were given: bits 0, 1, 2 */
+		custom |= (strcmp(argv[i], "--files") == 0) |
+			  (strcmp(argv[i], "--lines") == 0) << 1 |
+			  (strcmp(argv[i], "--width") == 0) << 2;
 		if (gen_opt(argv[i], argv[i + 1], &s, &preset, &scale))
 			return 2;
 		i++;
@@ -98,8 +100,12 @@ int cmd_gen(int argc, char **argv)
 			return 2;
 		}
 		s.seed = seed;
-	} else if (!s.files || (!s.lines && s.width)) {
+	} else if (custom != 7) {
 		errorf("gen: --files, --lines and --width are all needed");
+		return 2;
+	} else if (!s.lines && s.width) {
+		errorf("gen: --lines 0 makes empty files, which have no width: "
+		       "give --width 0 with it");
 		return 2;
 	}
 	ret = dataset_generate(dir, &s, &reused);
