@@ -121,9 +121,10 @@ sched_unknown_scheduler() {
 }
 sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/quick.ini"; }
 # --- top level
+list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT" list junk; }
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
 
-for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|unknown|no)_'); do
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|unknown|no)_'); do
 	t "bad_input_$f" "$f"
 done

@@ -4,6 +4,7 @@
 
 #include "../commands.h"
 #include "../strategy.h"
+#include "../util.h"
 
 int cmd_list(int argc, char **argv)
 {
@@ -12,6 +13,10 @@ int cmd_list(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		puts("usage: iostrat list\n\nThe strategies, with their options.");
 		return 0;
+	}
+	if (argc > 1) {
+		errorf("list: %s: unexpected argument (iostrat list takes none)", argv[1]);
+		return 2;
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
 		printf("%-8s %s%s\n", s->name, s->summary,
