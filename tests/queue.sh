@@ -164,6 +164,8 @@ bad_usage() {
 	expect_fail 'name: control character 0x1b' Q add --name $'a\e[2J' -- true
 	expect_fail 'name: control character 0x0a' Q add -- $'/bin/tr\nue' x
 	expect_fail 'name: empty' Q add --name '' -- true
+	expect_fail -- "--reboot-cmd: empty" Q run-next --settle 0 --reboot-cmd ''
+	Q add --help | grep -q '^  add \[--name N\]' || die "queue add --help shows no usage"
 	[ ! -e "$T/s/queue" ] || [ -z "$(ls "$T/s/queue")" ]
 }
 

@@ -101,7 +101,13 @@ static int parse_opt(struct qargs *a, int argc, char **argv, int *i)
 	case 3: return opt_seconds("--settle", v, &a->run.settle);
 	case 4: return opt_seconds("--timeout", v, &a->run.timeout);
 	case 5: return opt_uint("--max-attempts", v, 1, 100, &a->run.max_attempts);
-	default: a->run.reboot_cmd = v; return 0;
+	default:
+		if (!*v) { /* an empty command would "reboot" by doing nothing */
+			errorf("--reboot-cmd: empty (give the command that reboots)");
+			return -EINVAL;
+		}
+		a->run.reboot_cmd = v;
+		return 0;
 	}
 }
 
@@ -325,10 +331,12 @@ int cmd_queue(int argc, char **argv)
 	};
 	struct qstore q;
 
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		queue_usage(stdout);
-		return 0;
-	}
+	/* --help anywhere before "--" (queue add --help too) */
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			queue_usage(stdout);
+			return 0;
+		}
 	if (parse_args(&a, argc, argv))
 		return 2;
 	if (!a.sub) {
