@@ -169,6 +169,20 @@ bad_usage() {
 	[ ! -e "$T/s/queue" ] || [ -z "$(ls "$T/s/queue")" ]
 }
 
+# The directory an entry was added from is gone: it is not run elsewhere
+# (it said "running in /" and ran in run-next's own directory).
+vanished_directory_is_not_run_elsewhere() {
+	mkdir "$T/gone"
+	(cd "$T/gone" && Q add --name orphan -- touch made-here) >/dev/null
+	rmdir "$T/gone"
+	(cd "$T" && boot) >/dev/null 2>&1 || true
+	[ ! -e "$T/made-here" ] && [ ! -e "/made-here" ] || die "ran in another directory"
+	grep -q "$T/gone: cannot enter the directory the entry was added from (No such file or directory): not run" \
+		"$T/s/results.log" || die "no reason in results.log: $(tail -n 3 "$T/s/results.log")"
+	[ "$(hist '"outcome":"failed"')" -eq 1 ] || die "not recorded failed: $(cat "$T/s/history.jsonl")"
+	[ "$(hist '"detail":"exit 126"')" -eq 1 ] || die "not exit 126: $(cat "$T/s/history.jsonl")"
+}
+
 kernel_without_grub() {
 	export IOSTRAT_GRUB_CFG="$T/no-grub.cfg"
 	expect_fail 'cannot choose the next boot.s kernel: GRUB is not the boot loader' Q add --kernel 9.9.9 -- true
@@ -218,5 +232,6 @@ t concurrent_add_loses_nothing concurrent_add_loses_nothing
 t one_run_next_at_a_time one_run_next_at_a_time
 t failed_reboot_is_reported failed_reboot_is_reported
 t bad_usage bad_usage
+t vanished_directory_is_not_run_elsewhere vanished_directory_is_not_run_elsewhere
 t kernel_without_grub kernel_without_grub
 t kernel_switch_through_grub kernel_switch_through_grub

@@ -89,9 +89,13 @@ static void child(json_t *argv_json, const char *cwd, int logfd,
 	dup2(logfd, 2);
 	for (; env_add && *env_add; env_add++)
 		putenv(*env_add);
-	if (cwd && *cwd && chdir(cwd) < 0)
-		dprintf(2, "iostrat queue: %s: cannot enter (%s), running in /\n",
-			cwd, strerror(errno));
+	/* Not run elsewhere: a command with relative paths would read and
+	 * write in a directory nobody chose.  126, as a shell's "cannot run". */
+	if (cwd && *cwd && chdir(cwd) < 0) {
+		dprintf(2, "iostrat queue: %s: cannot enter the directory the entry "
+			"was added from (%s): not run\n", cwd, strerror(errno));
+		_exit(126);
+	}
 	if (!argv[0])
 		_exit(127);
 	execvp(argv[0], argv);
