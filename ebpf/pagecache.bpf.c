@@ -8,9 +8,20 @@
  * thread counts), filemap:mm_filemap_add_to_page_cache (one folio of
  * 1 << order pages inserted = missed), readahead:* and the mmap fault
  * events.  As in seeks.bpf.c each event has a tp_btf, a raw_tp and a
- * classic tracepoint program sharing one body; the loader picks a family.
- * The classic family has no inode, so it cannot clamp reads to the file
- * size (read_pages may then exceed what was really there).
+ * classic tracepoint program sharing one body; the loader picks, per event,
+ * the first the running kernel offers.  The classic tracepoints have no
+ * inode, so they cannot clamp reads to the file size (read_pages may then
+ * exceed what was really there).
+ *
+ * Kernels before 6.8 lack filemap:mm_filemap_get_pages and every
+ * readahead:* event: there the same bodies run from fentry (or kprobe,
+ * where fentry is refused) on the kernel's own functions, which the loader
+ * finds in the kernel's BTF: the read path (filemap_read, before 5.12
+ * generic_file_buffered_read), the insertion (filemap_add_folio,
+ * add_to_page_cache_lru) and readahead (page_cache_sync_ra,
+ * page_cache_async_ra, page_cache_ra_unbounded).  These are internal
+ * functions: a rename costs their figures (the loader says which), never
+ * the rest.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -445,6 +456,216 @@ int BPF_PROG(fam##_fork, struct task_struct *parent, struct task_struct *c)  \
 PC_TYPED(btf, "tp_btf", 1)
 PC_TYPED(raw, "raw_tp", 0)
 
+/* Before folios (5.16) mm_filemap_add_to_page_cache passed a page. */
+static __always_inline int page_add(struct page *page, const int direct)
+{
+	struct address_space *mapping = RD(direct, page, mapping);
+	struct ino_info ii;
+
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_add(ii.dev, ii.ino, 0);
+}
+
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(btf_add_page, struct page *p)
+{
+	return page_add(p, 1);
+}
+
+SEC("raw_tp/mm_filemap_add_to_page_cache")
+int BPF_PROG(raw_add_page, struct page *p)
+{
+	return page_add(p, 0);
+}
+
+/* ---- kernel functions (fentry, kprobe) ---------------------------------- */
+
+/*
+ * A buffered read call as mm_filemap_get_pages reports its first batch:
+ * pages ki_pos >> shift .. (ki_pos + count - 1) >> shift.  The loader
+ * points the programs at filemap_read (5.12 on) or
+ * generic_file_buffered_read (before): both take (iocb, iter, ...).
+ */
+static __always_inline int kiocb_read(struct kiocb *iocb, struct iov_iter *iter,
+				      const int direct)
+{
+	struct file *file = RD(direct, iocb, ki_filp);
+	struct address_space *mapping = RD(direct, file, f_mapping);
+	__s64 pos = RD(direct, iocb, ki_pos);
+	__u64 count = BPF_CORE_READ(iter, count);
+	struct ino_info ii;
+
+	if (!count || pos < 0)
+		return 0;
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_get_pages(ii.dev, ii.ino, (__u64)pos >> page_shift,
+			    ((__u64)pos + count - 1) >> page_shift, ii.isize);
+}
+
+/* filemap_add_folio(mapping, folio, index, gfp) and, before folios,
+ * add_to_page_cache_lru(page, mapping, index, gfp): the mapping is an
+ * argument; the order is the folio's (a page: 0). */
+static __always_inline int mapping_add(struct address_space *mapping,
+				       struct folio *folio, const int direct)
+{
+	struct ino_info ii;
+
+	inode_info(RD(direct, mapping, host), direct, &ii);
+	return on_add(ii.dev, ii.ino, folio ? folio_order_of(folio) : 0);
+}
+
+/* page_cache_sync_ra / page_cache_async_ra (ractl, ...) */
+static __always_inline int ractl_ra(struct readahead_control *ractl, int async,
+				    const int direct)
+{
+	struct address_space *mapping = RD(direct, ractl, mapping);
+
+	return inode_ra(RD(direct, mapping, host), async, direct);
+}
+
+/* page_cache_ra_unbounded(ractl, nr_to_read, lookahead): the window is
+ * clamped to the file's end by its callers. */
+static __always_inline int ractl_unbounded(struct readahead_control *ractl,
+					   unsigned long nr, const int direct)
+{
+	struct address_space *mapping = RD(direct, ractl, mapping);
+
+	return inode_ra_unbounded(RD(direct, mapping, host),
+				  RD(direct, ractl, _index), nr, direct);
+}
+
+/* filemap_map_pages(vmf, start_pgoff, end_pgoff), filemap_fault(vmf) */
+static __always_inline struct address_space *vmf_mapping(struct vm_fault *vmf,
+							 const int direct)
+{
+	struct vm_area_struct *vma = RD(direct, vmf, vma);
+	struct file *file = RD(direct, vma, vm_file);
+
+	return RD(direct, file, f_mapping);
+}
+
+/* page_cache_ra_order(ractl, ra, ...) */
+static __always_inline int ractl_ra_order(struct readahead_control *ractl,
+					  struct file_ra_state *ra, const int direct)
+{
+	struct address_space *mapping = RD(direct, ractl, mapping);
+
+	return inode_ra_order(RD(direct, mapping, host), RD(direct, ractl, _index),
+			      ra, direct);
+}
+
+SEC("fentry/filemap_map_pages")
+int BPF_PROG(fe_map_pages, struct vm_fault *vmf, unsigned long start,
+	     unsigned long end)
+{
+	return map_map_pages(vmf_mapping(vmf, 1), start, end, 1);
+}
+
+SEC("kprobe/filemap_map_pages")
+int BPF_KPROBE(kp_map_pages, struct vm_fault *vmf, unsigned long start,
+	       unsigned long end)
+{
+	return map_map_pages(vmf_mapping(vmf, 0), start, end, 0);
+}
+
+SEC("fentry/filemap_fault")
+int BPF_PROG(fe_fault, struct vm_fault *vmf)
+{
+	return map_fault(vmf_mapping(vmf, 1), 1);
+}
+
+SEC("kprobe/filemap_fault")
+int BPF_KPROBE(kp_fault, struct vm_fault *vmf)
+{
+	return map_fault(vmf_mapping(vmf, 0), 0);
+}
+
+SEC("fentry/page_cache_ra_order")
+int BPF_PROG(fe_ra_order, struct readahead_control *ractl,
+	     struct file_ra_state *ra)
+{
+	return ractl_ra_order(ractl, ra, 1);
+}
+
+SEC("kprobe/page_cache_ra_order")
+int BPF_KPROBE(kp_ra_order, struct readahead_control *ractl,
+	       struct file_ra_state *ra)
+{
+	return ractl_ra_order(ractl, ra, 0);
+}
+
+SEC("fentry/filemap_read")
+int BPF_PROG(fe_read, struct kiocb *iocb, struct iov_iter *iter)
+{
+	return kiocb_read(iocb, iter, 1);
+}
+
+SEC("kprobe/filemap_read")
+int BPF_KPROBE(kp_read, struct kiocb *iocb, struct iov_iter *iter)
+{
+	return kiocb_read(iocb, iter, 0);
+}
+
+SEC("fentry/filemap_add_folio")
+int BPF_PROG(fe_add_folio, struct address_space *mapping, struct folio *folio)
+{
+	return mapping_add(mapping, folio, 1);
+}
+
+SEC("kprobe/filemap_add_folio")
+int BPF_KPROBE(kp_add_folio, struct address_space *mapping, struct folio *folio)
+{
+	return mapping_add(mapping, folio, 0);
+}
+
+SEC("fentry/add_to_page_cache_lru")
+int BPF_PROG(fe_add_page, struct page *page, struct address_space *mapping)
+{
+	return mapping_add(mapping, 0, 1);
+}
+
+SEC("kprobe/add_to_page_cache_lru")
+int BPF_KPROBE(kp_add_page, struct page *page, struct address_space *mapping)
+{
+	return mapping_add(mapping, 0, 0);
+}
+
+SEC("fentry/page_cache_sync_ra")
+int BPF_PROG(fe_sync_ra, struct readahead_control *ractl)
+{
+	return ractl_ra(ractl, 0, 1);
+}
+
+SEC("kprobe/page_cache_sync_ra")
+int BPF_KPROBE(kp_sync_ra, struct readahead_control *ractl)
+{
+	return ractl_ra(ractl, 0, 0);
+}
+
+SEC("fentry/page_cache_async_ra")
+int BPF_PROG(fe_async_ra, struct readahead_control *ractl)
+{
+	return ractl_ra(ractl, 1, 1);
+}
+
+SEC("kprobe/page_cache_async_ra")
+int BPF_KPROBE(kp_async_ra, struct readahead_control *ractl)
+{
+	return ractl_ra(ractl, 1, 0);
+}
+
+SEC("fentry/page_cache_ra_unbounded")
+int BPF_PROG(fe_ra_unbounded, struct readahead_control *ractl, unsigned long nr)
+{
+	return ractl_unbounded(ractl, nr, 1);
+}
+
+SEC("kprobe/page_cache_ra_unbounded")
+int BPF_KPROBE(kp_ra_unbounded, struct readahead_control *ractl, unsigned long nr)
+{
+	return ractl_unbounded(ractl, nr, 0);
+}
+
 /* ---- classic tracepoints ------------------------------------------------ */
 
 SEC("tracepoint/filemap/mm_filemap_get_pages")
@@ -468,7 +689,9 @@ int tp_fault(struct trace_event_raw_mm_filemap_fault *ctx)
 SEC("tracepoint/filemap/mm_filemap_add_to_page_cache")
 int tp_add(struct trace_event_raw_mm_filemap_op_page_cache *ctx)
 {
-	return on_add(ctx->s_dev, ctx->i_ino, ctx->order);
+	/* the record has no order before folios (5.16): one page each */
+	return on_add(ctx->s_dev, ctx->i_ino,
+		      bpf_core_field_exists(ctx->order) ? ctx->order : 0);
 }
 
 SEC("tracepoint/readahead/page_cache_sync_ra")

@@ -5,10 +5,12 @@
  * sequential vs random counts, request sizes, in-flight depth; on
  * completion the issue-to-complete latency.
  *
- * Each event has three programs with one body: tp_btf (typed, cheapest),
- * raw_tp, and the classic tracepoint.  The loader (src/trace/probe.c)
- * enables one family, loads and attaches, and falls back to the next when
- * that fails.
+ * Each event has programs for several sources with one body: tp_btf
+ * (typed, cheapest), raw_tp, and the classic tracepoint, and for the
+ * kernels before 5.11, whose block_rq_issue was (q, rq), a tp_btf and a
+ * raw_tp program taking two arguments.  The loader (src/trace/probe.c)
+ * autoloads, per event, only the first program the running kernel's BTF
+ * and tracefs say it can attach.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_core_read.h>
@@ -176,10 +178,23 @@ static __always_inline int on_complete(__u32 dev, __u64 sector)
  * `direct` is a constant at every call, one way is compiled. */
 #define RD(direct, p, f) ((direct) ? (p)->f : BPF_CORE_READ(p, f))
 
+/* Before 5.15 the disk was rq->rq_disk; later rq->q->disk. */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
 static __always_inline __u32 rq_dev(struct request *rq, const int direct)
 {
-	struct request_queue *q = RD(direct, rq, q);
-	struct gendisk *disk = RD(direct, q, disk);
+	struct request___old *old = (void *)rq;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(old->rq_disk)) {
+		disk = BPF_CORE_READ(old, rq_disk);
+	} else {
+		struct request_queue *q = RD(direct, rq, q);
+
+		disk = RD(direct, q, disk);
+	}
 
 	if (!disk)
 		return 0;
@@ -227,6 +242,19 @@ int BPF_PROG(raw_rq_issue, struct request *rq)
 	return rq_issue(rq, 0);
 }
 
+/* Kernels before 5.11 (commit a54895fa): block_rq_issue(q, rq). */
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(btf_rq_issue_q, struct request_queue *q, struct request *rq)
+{
+	return rq_issue(rq, 1);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_rq_issue_q, struct request_queue *q, struct request *rq)
+{
+	return rq_issue(rq, 0);
+}
+
 SEC("raw_tp/block_rq_complete")
 int BPF_PROG(raw_rq_complete, struct request *rq, int error, unsigned int nr)
 {
@@ -263,6 +291,19 @@ int tp_rq_issue(struct trace_event_raw_block_rq *ctx)
 
 SEC("tracepoint/block/block_rq_complete")
 int tp_rq_complete(struct trace_event_raw_block_rq_completion *ctx)
+{
+	return on_complete(ctx->dev, ctx->sector);
+}
+
+/* Before 5.17 block_rq_complete was an event of its own, so its record
+ * has another type name (same dev and sector fields). */
+struct trace_event_raw_block_rq_complete {
+	__u32 dev;
+	__u64 sector;
+} __attribute__((preserve_access_index));
+
+SEC("tracepoint/block/block_rq_complete")
+int tp_rq_complete_old(struct trace_event_raw_block_rq_complete *ctx)
 {
 	return on_complete(ctx->dev, ctx->sector);
 }

@@ -217,6 +217,7 @@ static int trace_run(struct trace_args *ap, FILE *rep)
 		errorf("trace: eBPF probes unavailable, %s", why);
 		return 1;
 	}
+	tracer_print_notes(&t, "trace: ");
 	sigfwd_catch(); /* from here, a signal goes on to CMD; we still report */
 	pid = spawn_held(a.cmd, &go, &group);
 	if (pid < 0) {

@@ -151,43 +151,71 @@ static json_t *u64(uint64_t v)
 	return json_integer((json_int_t)v);
 }
 
+/* v where the kernel gives the figure, else null (and v freed) */
+static json_t *when(bool has, json_t *v)
+{
+	if (has)
+		return v;
+	json_decref(v);
+	return json_null();
+}
+
+/* The source of a figure: "none" when a point it needs has none.  The
+ * page-cache figures need reads and insertions; readahead its decisions. */
+static const char *pc_source(const struct tracer *t)
+{
+	const char *add = tracer_source(t, "add");
+
+	return strcmp(add, "none") ? tracer_source(t, "reads") : "none";
+}
+
 void trace_fill_row(json_t *row, const struct tracer *t,
 		    const struct seek_entry *e, size_t n,
 		    const struct pc_stats *pc)
 {
 	struct trace_summary s;
 	char hist[SEEK_DIST_SLOTS * 24];
+	const char *blk = tracer_source(t, "rq_issue");
+	const char *pcs = pc_source(t), *ra = tracer_source(t, "sync_ra");
+	bool has_blk = strcmp(blk, "none"), has_pc = strcmp(pcs, "none");
+	bool has_lat = has_blk && strcmp(tracer_source(t, "rq_complete"), "none");
+	bool has_ra = strcmp(ra, "none");
+	bool has_mmap = strcmp(tracer_source(t, "map_pages"), "none");
 
 	trace_summarize(e, n, pc, &s);
 	trace_seek_hist(s.dist, hist, sizeof(hist));
 	set(row, "traced", json_true());
-	set(row, "seq_pct", real_or_null(s.seq_pct));
-	set(row, "pc_hits", u64(s.pc_hits));
-	set(row, "pc_misses", u64(s.pc_misses));
-	set(row, "pc_hit_ratio", real_or_null(s.pc_hit_ratio));
-	set(row, "ra_pages", u64(pc->ra_pages));
-	set(row, "req_p50_kb", real_or_null(s.req_p50_kb));
-	set(row, "lat_p50_us", real_or_null(s.lat_p50_us));
-	set(row, "lat_p99_us", real_or_null(s.lat_p99_us));
+	/* a figure the kernel cannot give is null, never a false 0 */
+	set(row, "seq_pct", has_blk ? real_or_null(s.seq_pct) : json_null());
+	set(row, "pc_hits", has_pc ? u64(s.pc_hits) : json_null());
+	set(row, "pc_misses", has_pc ? u64(s.pc_misses) : json_null());
+	set(row, "pc_hit_ratio", has_pc ? real_or_null(s.pc_hit_ratio) : json_null());
+	set(row, "ra_pages", has_ra ? u64(pc->ra_pages) : json_null());
+	set(row, "req_p50_kb", has_blk ? real_or_null(s.req_p50_kb) : json_null());
+	set(row, "lat_p50_us", has_lat ? real_or_null(s.lat_p50_us) : json_null());
+	set(row, "lat_p99_us", has_lat ? real_or_null(s.lat_p99_us) : json_null());
 	/* extra columns, after the core ones */
-	set(row, "trace_mode", json_string(t->sk_mode));
-	set(row, "blk_reqs", u64(s.reqs));
-	set(row, "blk_read_reqs", u64(s.rd_reqs));
-	set(row, "blk_write_reqs", u64(s.wr_reqs));
-	set(row, "blk_mb", json_real((double)s.bytes / 1e6));
-	set(row, "seq_pct_read", real_or_null(s.seq_pct_read));
-	set(row, "seq_pct_write", real_or_null(s.seq_pct_write));
-	set(row, "seek_p50_kb", real_or_null(s.seek_p50_kb));
+	set(row, "trace_mode", json_string(blk));
+	set(row, "blk_source", json_string(blk));
+	set(row, "pc_source", json_string(pcs));
+	set(row, "ra_source", json_string(ra));
+	set(row, "blk_reqs", when(has_blk, u64(s.reqs)));
+	set(row, "blk_read_reqs", when(has_blk, u64(s.rd_reqs)));
+	set(row, "blk_write_reqs", when(has_blk, u64(s.wr_reqs)));
+	set(row, "blk_mb", when(has_blk, json_real((double)s.bytes / 1e6)));
+	set(row, "seq_pct_read", when(has_blk, real_or_null(s.seq_pct_read)));
+	set(row, "seq_pct_write", when(has_blk, real_or_null(s.seq_pct_write)));
+	set(row, "seek_p50_kb", when(has_blk, real_or_null(s.seek_p50_kb)));
 	set(row, "seek_hist", hist[0] ? json_string(hist) : json_null());
-	set(row, "qd_p50", real_or_null(s.depth_p50));
+	set(row, "qd_p50", when(has_blk, real_or_null(s.depth_p50)));
 	set(row, "qd_max", s.reqs ? json_integer(s.depth_max) : json_null());
-	set(row, "pc_requested", u64(s.pc_requested));
-	set(row, "pc_read_calls", u64(pc->read_calls));
-	set(row, "pc_past_eof", u64(pc->past_eof));
+	set(row, "pc_requested", when(has_pc, u64(s.pc_requested)));
+	set(row, "pc_read_calls", when(has_pc, u64(pc->read_calls)));
+	set(row, "pc_past_eof", when(has_pc, u64(pc->past_eof)));
 	if (!t->filter.files) /* else only the inputs are watched: always 0 */
-		set(row, "pc_write_pages", u64(pc->added_other));
-	set(row, "ra_sync", u64(pc->ra_sync));
-	set(row, "ra_async", u64(pc->ra_async));
-	set(row, "mmap_faults", u64(pc->mmap_faults));
-	set(row, "mmap_pages", u64(pc->mmap_pages));
+		set(row, "pc_write_pages", when(has_pc, u64(pc->added_other)));
+	set(row, "ra_sync", when(has_ra, u64(pc->ra_sync)));
+	set(row, "ra_async", when(has_ra, u64(pc->ra_async)));
+	set(row, "mmap_faults", when(has_mmap, u64(pc->mmap_faults)));
+	set(row, "mmap_pages", when(has_mmap, u64(pc->mmap_pages)));
 }

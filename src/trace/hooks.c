@@ -142,6 +142,7 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 		free(rt);
 		return NULL;
 	}
+	tracer_print_notes(&rt->t, "--trace: ");
 	rt->hooks = (struct rep_hooks){ hook_before, hook_started, hook_after, rt };
 	if (f.files && (ret = watch_inputs(&rt->t, &cfg->job))) {
 		tracer_unload(&rt->t);

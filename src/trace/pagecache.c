@@ -8,17 +8,7 @@
 #include "trace.h"
 
 #ifdef IOSTRAT_NO_BPF
-int pagecache_load(struct tracer *t, char *why, size_t len)
-{
-	(void)t;
-	snprintf(why, len, "built without eBPF probes: %s", IOSTRAT_NO_BPF);
-	return -ENOTSUP;
-}
-void pagecache_unload(struct tracer *t) { (void)t; }
-void pagecache_detach(struct tracer *t) { (void)t; }
-int pagecache_attach(struct tracer *t) { (void)t; return -ENOTSUP; }
-int pagecache_reset(struct tracer *t) { (void)t; return -ENOTSUP; }
-int pagecache_watch(struct tracer *t, pid_t pid)
+int tracer_watch_pid(struct tracer *t, pid_t pid)
 {
 	(void)t;
 	(void)pid;
@@ -45,6 +35,100 @@ int tracer_read_pc(struct tracer *t, struct pc_stats *out)
 #include "ebpf/pagecache.skel.h"
 #include "probe.h"
 
+/*
+ * Attach points, best source first (ebpf/pagecache.bpf.c).  The events
+ * first, then the kernel's own functions for the kernels without them
+ * (before 6.8 for reads and readahead); a function's older name after its
+ * newer one.
+ */
+#define PC_EVENT(name, event, arg0)                                            \
+	{ "btf_" name, PSRC_TP_BTF, event, arg0, NULL },                     \
+	{ "raw_" name, PSRC_RAW_TP, event, arg0, NULL }
+#define PC_FUNC(name, func)                                                    \
+	{ "fe_" name, PSRC_FENTRY, func, NULL, NULL },                       \
+	{ "kp_" name, PSRC_KPROBE, func, NULL, NULL }
+
+static const struct probe_cand reads_cands[] = {
+	PC_EVENT("get_pages", "mm_filemap_get_pages", NULL),
+	{ "tp_get_pages", PSRC_TRACEPOINT, "filemap/mm_filemap_get_pages", NULL, NULL },
+	{ "fe_read", PSRC_FENTRY, "filemap_read", NULL, NULL },
+	{ "fe_read", PSRC_FENTRY, "generic_file_buffered_read", NULL, NULL },
+	{ "kp_read", PSRC_KPROBE, "filemap_read", NULL, NULL },
+	{ "kp_read", PSRC_KPROBE, "generic_file_buffered_read", NULL, NULL },
+	{ NULL },
+};
+
+static const struct probe_cand map_pages_cands[] = {
+	PC_EVENT("map_pages", "mm_filemap_map_pages", NULL),
+	{ "tp_map_pages", PSRC_TRACEPOINT, "filemap/mm_filemap_map_pages", NULL, NULL },
+	PC_FUNC("map_pages", "filemap_map_pages"),
+	{ NULL },
+};
+
+static const struct probe_cand fault_cands[] = {
+	PC_EVENT("fault", "mm_filemap_fault", NULL),
+	{ "tp_fault", PSRC_TRACEPOINT, "filemap/mm_filemap_fault", NULL, NULL },
+	PC_FUNC("fault", "filemap_fault"),
+	{ NULL },
+};
+
+static const struct probe_cand add_cands[] = {
+	PC_EVENT("add", "mm_filemap_add_to_page_cache", "folio"),
+	PC_EVENT("add_page", "mm_filemap_add_to_page_cache", "page"),
+	{ "tp_add", PSRC_TRACEPOINT, "filemap/mm_filemap_add_to_page_cache", NULL, NULL },
+	PC_FUNC("add_folio", "filemap_add_folio"),
+	PC_FUNC("add_page", "add_to_page_cache_lru"),
+	{ NULL },
+};
+
+static const struct probe_cand sync_ra_cands[] = {
+	PC_EVENT("sync_ra", "page_cache_sync_ra", NULL),
+	{ "tp_sync_ra", PSRC_TRACEPOINT, "readahead/page_cache_sync_ra", NULL, NULL },
+	PC_FUNC("sync_ra", "page_cache_sync_ra"),
+	{ NULL },
+};
+
+static const struct probe_cand async_ra_cands[] = {
+	PC_EVENT("async_ra", "page_cache_async_ra", NULL),
+	{ "tp_async_ra", PSRC_TRACEPOINT, "readahead/page_cache_async_ra", NULL, NULL },
+	PC_FUNC("async_ra", "page_cache_async_ra"),
+	{ NULL },
+};
+
+static const struct probe_cand ra_order_cands[] = {
+	PC_EVENT("ra_order", "page_cache_ra_order", NULL),
+	{ "tp_ra_order", PSRC_TRACEPOINT, "readahead/page_cache_ra_order", NULL, NULL },
+	PC_FUNC("ra_order", "page_cache_ra_order"),
+	{ NULL },
+};
+
+static const struct probe_cand ra_unbounded_cands[] = {
+	PC_EVENT("ra_unbounded", "page_cache_ra_unbounded", NULL),
+	{ "tp_ra_unbounded", PSRC_TRACEPOINT, "readahead/page_cache_ra_unbounded", NULL, NULL },
+	PC_FUNC("ra_unbounded", "page_cache_ra_unbounded"),
+	{ NULL },
+};
+
+static const struct probe_cand fork_cands[] = {
+	PC_EVENT("fork", "sched_process_fork", NULL),
+	{ "tp_fork", PSRC_TRACEPOINT, "sched/sched_process_fork", NULL, NULL },
+	{ NULL },
+};
+
+/* Points of one figure share its name: the loader notes a figure only
+ * when none of its points has a source. */
+static const struct probe_point pc_points[] = {
+	{ "reads", "page-cache hits (read calls)", reads_cands },
+	{ "add", "page-cache misses", add_cands },
+	{ "map_pages", "page-cache reads through mmap", map_pages_cands },
+	{ "fault", "page-cache reads through mmap", fault_cands },
+	{ "sync_ra", "readahead", sync_ra_cands },
+	{ "async_ra", "readahead", async_ra_cands },
+	{ "ra_order", "readahead", ra_order_cands },
+	{ "ra_unbounded", "readahead", ra_unbounded_cands },
+	{ "fork", "page cache of child processes", fork_cands },
+};
+
 static unsigned page_shift(void)
 {
 	long sz = sysconf(_SC_PAGESIZE);
@@ -57,67 +141,34 @@ static unsigned page_shift(void)
 	return s ? s : 12;
 }
 
-int pagecache_load(struct tracer *t, char *why, size_t len)
+static int pc_open(const struct tracer *t, void **skel, struct bpf_object **obj)
 {
-	int err = -ENOENT;
+	struct pagecache_bpf *s = pagecache_bpf__open();
 
-	for (int fam = probe_first_family(); fam < PROBE_FAMILIES; fam++) {
-		struct pagecache_bpf *s;
-		int perr = probe_prepare(fam);
-
-		if (perr && fam == probe_first_family()) {
-			tracefs_explain(perr, "page-cache probes", why, len);
-			return perr;
-		}
-		if (perr)
-			break; /* keep the error of the family before */
-		s = pagecache_bpf__open();
-
-		if (!s) {
-			err = -errno;
-			break;
-		}
-		s->rodata->targ_fs_dev = t->filter.fs_dev;
-		s->rodata->filter_pids = t->filter.pids;
-		s->rodata->filter_files = t->filter.files;
-		s->rodata->page_shift = page_shift();
-		probe_select(s->obj, fam);
-		err = pagecache_bpf__load(s);
-		if (!err)
-			err = pagecache_bpf__attach(s);
-		if (!err) {
-			t->pc = s;
-			t->pc_mode = probe_family_name[fam];
-			return 0;
-		}
-		pagecache_bpf__destroy(s);
-		if (err == -EPERM)
-			break; /* no family will do better */
-	}
-	probe_explain(err, "page-cache probes", why, len);
-	return err;
+	if (!s)
+		return -errno;
+	s->rodata->targ_fs_dev = t->filter.fs_dev;
+	s->rodata->filter_pids = t->filter.pids;
+	s->rodata->filter_files = t->filter.files;
+	s->rodata->page_shift = page_shift();
+	*skel = s;
+	*obj = s->obj;
+	return 0;
 }
 
-void pagecache_detach(struct tracer *t)
+static int pc_load(void *skel)
 {
-	if (t->pc)
-		pagecache_bpf__detach(t->pc);
+	return pagecache_bpf__load(skel);
 }
 
-int pagecache_attach(struct tracer *t)
+static void pc_destroy(void *skel)
 {
-	return pagecache_bpf__attach(t->pc);
+	pagecache_bpf__destroy(skel);
 }
 
-void pagecache_unload(struct tracer *t)
+static int pc_reset(void *skel)
 {
-	pagecache_bpf__destroy(t->pc);
-	t->pc = NULL;
-}
-
-int pagecache_reset(struct tracer *t)
-{
-	struct pagecache_bpf *s = t->pc;
+	struct pagecache_bpf *s = skel;
 	int ret;
 
 	ret = probe_zero_percpu(bpf_map__fd(s->maps.stats), sizeof(struct pc_stats), 1);
@@ -130,12 +181,29 @@ int pagecache_reset(struct tracer *t)
 	return ret;
 }
 
-int pagecache_watch(struct tracer *t, pid_t pid)
+const struct probe_ops pagecache_probe = {
+	.name = "page-cache",
+	.points = pc_points,
+	.npoints = sizeof(pc_points) / sizeof(pc_points[0]),
+	.open = pc_open,
+	.load = pc_load,
+	.destroy = pc_destroy,
+	.reset = pc_reset,
+};
+
+static struct pagecache_bpf *pc_of(struct tracer *t)
+{
+	return t->probes[PROBE_PAGECACHE].skel;
+}
+
+int tracer_watch_pid(struct tracer *t, pid_t pid)
 {
 	__u32 key = (__u32)pid;
 	__u8 one = 1;
 
-	if (bpf_map_update_elem(bpf_map__fd(t->pc->maps.pids), &key, &one, BPF_ANY))
+	if (!pc_of(t))
+		return 0; /* nothing loaded that filters by process */
+	if (bpf_map_update_elem(bpf_map__fd(pc_of(t)->maps.pids), &key, &one, BPF_ANY))
 		return -errno;
 	return 0;
 }
@@ -145,21 +213,29 @@ int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
 	struct pc_file f = { .ino = ino, .dev = kdev_of(dev) };
 	__u8 one = 1;
 
-	if (bpf_map_update_elem(bpf_map__fd(t->pc->maps.watch), &f, &one, BPF_ANY))
+	if (!pc_of(t))
+		return 0;
+	if (bpf_map_update_elem(bpf_map__fd(pc_of(t)->maps.watch), &f, &one, BPF_ANY))
 		return errno == E2BIG || errno == ENOSPC ? -E2BIG : -errno;
 	return 0;
 }
 
 int tracer_unwatch_files(struct tracer *t)
 {
-	return probe_clear_map(bpf_map__fd(t->pc->maps.watch), sizeof(struct pc_file));
+	if (!pc_of(t))
+		return 0;
+	return probe_clear_map(bpf_map__fd(pc_of(t)->maps.watch), sizeof(struct pc_file));
 }
 
 int tracer_read_pc(struct tracer *t, struct pc_stats *out)
 {
 	__u32 zero = 0;
 
-	return probe_sum_percpu(bpf_map__fd(t->pc->maps.stats), &zero,
+	if (!pc_of(t)) {
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
+	return probe_sum_percpu(bpf_map__fd(pc_of(t)->maps.stats), &zero,
 				sizeof(*out), out);
 }
 #endif

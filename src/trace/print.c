@@ -143,8 +143,10 @@ static void print_pc(FILE *f, const struct tracer *t, const struct pc_stats *pc)
 	struct trace_summary s;
 
 	trace_summarize(NULL, 0, pc, &s);
-	fprintf(f, "page cache (%s; probes: %s)\n", t->filter.pids ?
-		"the command's processes" : "every process", t->pc_mode);
+	fprintf(f, "page cache (%s; reads: %s, insertions: %s, readahead: %s)\n",
+		t->filter.pids ? "the command's processes" : "every process",
+		tracer_source(t, "reads"), tracer_source(t, "add"),
+		tracer_source(t, "sync_ra"));
 	fprintf(f, "  read calls %llu asking for %llu pages (%llu more cut off "
 		"past end of file)\n", (unsigned long long)pc->read_calls,
 		(unsigned long long)pc->read_pages,
@@ -170,7 +172,7 @@ void trace_print(FILE *f, const struct tracer *t, const struct seek_entry *e,
 		 size_t n, const struct pc_stats *pc)
 {
 	fprintf(f, "block layer (requests as issued to the device, after "
-		"merging; probes: %s)\n", t->sk_mode);
+		"merging; probes: %s)\n", tracer_source(t, "rq_issue"));
 	if (!n)
 		fprintf(f, "  no read or write requests\n");
 	for (size_t i = 0; i < n; i++)

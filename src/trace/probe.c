@@ -14,18 +14,18 @@
 #include "probe.h"
 #include "trace.h"
 
-const char *const probe_family_prefix[PROBE_FAMILIES] = { "btf_", "raw_", "tp_" };
-const char *const probe_family_name[PROBE_FAMILIES] = { "tp_btf", "raw_tp",
-							"tracepoint" };
+const char *const probe_src_name[PSRC_N] = {
+	"none", "tp_btf", "raw_tp", "tracepoint", "fentry", "kprobe",
+};
 
-int probe_first_family(void)
+enum probe_src probe_preferred(void)
 {
 	const char *m = getenv("IOSTRAT_TRACE_MODE");
 
-	for (int f = 0; m && f < PROBE_FAMILIES; f++)
-		if (!strcmp(m, probe_family_name[f]))
-			return f;
-	return 0;
+	for (int s = PSRC_TP_BTF; m && s < PSRC_N; s++)
+		if (!strcmp(m, probe_src_name[s]))
+			return s;
+	return PSRC_NONE;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
@@ -50,21 +50,6 @@ void probe_quiet_libbpf(void)
 	const char *d = getenv("IOSTRAT_BPF_DEBUG");
 
 	libbpf_set_print(d && *d && strcmp(d, "0") ? libbpf_print : libbpf_silent);
-}
-
-int probe_prepare(int family)
-{
-	return family == PROBE_FAMILY_TRACEPOINT ? tracefs_ensure() : 0;
-}
-
-void probe_select(struct bpf_object *obj, int family)
-{
-	const char *pre = probe_family_prefix[family];
-	struct bpf_program *p;
-
-	bpf_object__for_each_program(p, obj)
-		bpf_program__set_autoload(p, !strncmp(bpf_program__name(p), pre,
-						     strlen(pre)));
 }
 
 void probe_explain(int err, const char *what, char *why, size_t len)
@@ -138,53 +123,3 @@ int probe_sum_percpu(int fd, const void *key, size_t value_size, void *out)
 	return 0;
 }
 
-int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
-		size_t len)
-{
-	int ret;
-
-	memset(t, 0, sizeof(*t));
-	t->filter = *f;
-	probe_quiet_libbpf();
-	ret = seeks_load(t, why, len);
-	if (!ret)
-		ret = pagecache_load(t, why, len);
-	if (ret)
-		tracer_unload(t);
-	return ret;
-}
-
-void tracer_unload(struct tracer *t)
-{
-	seeks_unload(t);
-	pagecache_unload(t);
-}
-
-void tracer_detach(struct tracer *t)
-{
-	seeks_detach(t);
-	pagecache_detach(t);
-}
-
-int tracer_attach(struct tracer *t)
-{
-	int ret = seeks_attach(t);
-
-	if (!ret)
-		ret = pagecache_attach(t);
-	if (ret)
-		tracer_detach(t);
-	return ret;
-}
-
-int tracer_reset(struct tracer *t)
-{
-	int ret = seeks_reset(t);
-
-	return ret ? ret : pagecache_reset(t);
-}
-
-int tracer_watch_pid(struct tracer *t, pid_t pid)
-{
-	return pagecache_watch(t, pid);
-}

@@ -2,36 +2,112 @@
 #ifndef IOSTRAT_TRACE_PROBE_H
 #define IOSTRAT_TRACE_PROBE_H
 
-/* Helpers shared by the probe loaders (seeks.c, pagecache.c). */
+/*
+ * The probe contract (the strategies' pattern, src/strategy.h).
+ *
+ * A probe is one BPF object (ebpf/NAME.bpf.c) and one file under
+ * src/trace/ that fills one `struct probe_ops`, listed in probe_registry
+ * (probe.c).  It declares its attach points: for each, the programs that
+ * can serve it, best source first.  The loader (probe.c) knows nothing
+ * probe-specific: per point it autoloads only the first program the
+ * running kernel offers (found through its BTF, tracefs and kallsyms), so
+ * a missing attach point costs only the figures that need it.
+ */
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 struct bpf_object;
+struct bpf_link;
+struct tracer;
 
-/*
- * Attach families, best first.  Every probe program exists once per
- * family, named "<prefix><event>" (ebpf/NAME.bpf.c); the loader enables one
- * family, tries to load and attach it, and falls back to the next.
- */
-#define PROBE_FAMILIES 3
-extern const char *const probe_family_prefix[PROBE_FAMILIES];
-extern const char *const probe_family_name[PROBE_FAMILIES];
+/* Where a figure comes from; the names are the *_source column values. */
+enum probe_src {
+	PSRC_NONE,
+	PSRC_TP_BTF,
+	PSRC_RAW_TP,
+	PSRC_TRACEPOINT,
+	PSRC_FENTRY,
+	PSRC_KPROBE,
+	PSRC_N
+};
+extern const char *const probe_src_name[PSRC_N];
 
-/* First family to try: 0, or the one IOSTRAT_TRACE_MODE names (tp_btf,
- * raw_tp, tracepoint), so tests can check every fallback. */
-int probe_first_family(void);
-/* The family that needs tracefs (event ids), and tracefs for it: mounted
- * in iostrat's own mount namespace when root and it is missing (tracefs.c).
- * 0, or -errno that tracefs_explain() puts in words. */
-#define PROBE_FAMILY_TRACEPOINT 2
+/* One program that can serve an attach point. */
+struct probe_cand {
+	const char *prog;   /* its name in the BPF object */
+	enum probe_src src;
+	/* tp_btf/raw_tp: the event ("block_rq_issue"); tracepoint:
+	 * "CATEGORY/EVENT"; fentry/kprobe: the kernel function, which the
+	 * loader sets as the program's target (one program, several names) */
+	const char *target;
+	/* tp_btf/raw_tp: the struct the event's first argument points to,
+	 * from the kernel's BTF (signatures changed: block_rq_issue(q, rq)
+	 * before 5.11, a page before folios); NULL: any */
+	const char *arg0;
+	/* a type the kernel's BTF must have (a tracepoint record's CO-RE
+	 * type, renamed across kernels); NULL: none */
+	const char *type;
+};
+
+#define PROBE_MAX_CANDS 16
+
+struct probe_point {
+	const char *name;   /* "rq_issue", in notes and tracer_source() */
+	const char *figure; /* what it feeds, "block requests" */
+	const struct probe_cand *cands; /* best first, ends with { NULL } */
+};
+
+#define PROBE_MAX_POINTS 16
+
+/* What one point got: the program serving it, or none and why. */
+struct probe_pick {
+	const struct probe_cand *c; /* NULL: none */
+	struct bpf_link *link;
+	uint32_t bad;               /* candidates that failed to load/attach */
+	char why[96];
+};
+
+struct probe_ops {
+	const char *name;           /* "block", "page-cache": in messages */
+	const struct probe_point *points;
+	size_t npoints;
+	/* Open the skeleton with its filter constants set: *obj its object.
+	 * 0 or -errno. */
+	int (*open)(const struct tracer *t, void **skel, struct bpf_object **obj);
+	int (*load)(void *skel);
+	void (*destroy)(void *skel);
+	/* Zero counters, forget in-flight state.  0 or -errno. */
+	int (*reset)(void *skel);
+};
+
+/* One probe as loaded into a tracer. */
+struct probe_state {
+	const struct probe_ops *ops;
+	void *skel;                 /* NULL: nothing of it loaded */
+	struct bpf_object *obj;
+	struct probe_pick pick[PROBE_MAX_POINTS];
+};
+
+enum { PROBE_SEEKS, PROBE_PAGECACHE, PROBE_COUNT };
+extern const struct probe_ops seeks_probe, pagecache_probe;
+
+/* The source that IOSTRAT_TRACE_MODE names (tp_btf, raw_tp, tracepoint,
+ * fentry, kprobe), tried first for every point so tests can check each
+ * fallback; PSRC_NONE when unset. */
+enum probe_src probe_preferred(void);
+
+/* kernel.c: what the running kernel offers. */
+/* The running kernel has what candidate c needs (does not load it). */
+bool kernel_offers(const struct probe_cand *c);
+
+/* tracefs for the classic tracepoints: libbpf reads each event's id from
+ * tracefs, mounted in iostrat's own mount namespace when root and it is
+ * missing (tracefs.c).  0, or -errno that tracefs_explain() puts in words. */
 int tracefs_ensure(void);
 void tracefs_explain(int err, const char *what, char *why, size_t len);
-/* Ready FAMILY to attach: tracefs for the tracepoint family. */
-int probe_prepare(int family);
 /* libbpf's own messages only with IOSTRAT_BPF_DEBUG=1 in the environment. */
 void probe_quiet_libbpf(void);
-/* Autoload the programs of one family only. */
-void probe_select(struct bpf_object *obj, int family);
 /* Why loading failed, in words a user can act on. */
 void probe_explain(int err, const char *what, char *why, size_t len);
 /* Delete every key of a hash map. */

@@ -7,16 +7,6 @@
 #include "trace.h"
 
 #ifdef IOSTRAT_NO_BPF
-int seeks_load(struct tracer *t, char *why, size_t len)
-{
-	(void)t;
-	snprintf(why, len, "built without eBPF probes: %s", IOSTRAT_NO_BPF);
-	return -ENOTSUP;
-}
-void seeks_unload(struct tracer *t) { (void)t; }
-void seeks_detach(struct tracer *t) { (void)t; }
-int seeks_attach(struct tracer *t) { (void)t; return -ENOTSUP; }
-int seeks_reset(struct tracer *t) { (void)t; return -ENOTSUP; }
 int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
 {
 	(void)t;
@@ -31,64 +21,57 @@ int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
 #include "ebpf/seeks.skel.h"
 #include "probe.h"
 
-int seeks_load(struct tracer *t, char *why, size_t len)
+/* Attach points, best source first (ebpf/seeks.bpf.c). */
+static const struct probe_cand issue_cands[] = {
+	{ "btf_rq_issue", PSRC_TP_BTF, "block_rq_issue", "request", NULL },
+	{ "btf_rq_issue_q", PSRC_TP_BTF, "block_rq_issue", "request_queue", NULL },
+	{ "raw_rq_issue", PSRC_RAW_TP, "block_rq_issue", "request", NULL },
+	{ "raw_rq_issue_q", PSRC_RAW_TP, "block_rq_issue", "request_queue", NULL },
+	{ "tp_rq_issue", PSRC_TRACEPOINT, "block/block_rq_issue", NULL,
+	  "trace_event_raw_block_rq" },
+	{ NULL },
+};
+
+static const struct probe_cand complete_cands[] = {
+	{ "btf_rq_complete", PSRC_TP_BTF, "block_rq_complete", "request", NULL },
+	{ "raw_rq_complete", PSRC_RAW_TP, "block_rq_complete", "request", NULL },
+	{ "tp_rq_complete", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
+	  "trace_event_raw_block_rq_completion" },
+	{ "tp_rq_complete_old", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
+	  "trace_event_raw_block_rq_complete" },
+	{ NULL },
+};
+
+static const struct probe_point seeks_points[] = {
+	{ "rq_issue", "block requests", issue_cands },
+	{ "rq_complete", "block latency", complete_cands },
+};
+
+static int seeks_open(const struct tracer *t, void **skel, struct bpf_object **obj)
 {
-	int err = -ENOENT;
+	struct seeks_bpf *s = seeks_bpf__open();
 
-	for (int fam = probe_first_family(); fam < PROBE_FAMILIES; fam++) {
-		struct seeks_bpf *s;
-		int perr = probe_prepare(fam);
-
-		if (perr && fam == probe_first_family()) {
-			tracefs_explain(perr, "block probes", why, len);
-			return perr;
-		}
-		if (perr)
-			break; /* keep the error of the family before */
-		s = seeks_bpf__open();
-
-		if (!s) {
-			err = -errno;
-			break;
-		}
-		s->rodata->targ_dev = t->filter.disk_dev;
-		probe_select(s->obj, fam);
-		err = seeks_bpf__load(s);
-		if (!err)
-			err = seeks_bpf__attach(s);
-		if (!err) {
-			t->sk = s;
-			t->sk_mode = probe_family_name[fam];
-			return 0;
-		}
-		seeks_bpf__destroy(s);
-		if (err == -EPERM)
-			break; /* no family will do better */
-	}
-	probe_explain(err, "block probes", why, len);
-	return err;
+	if (!s)
+		return -errno;
+	s->rodata->targ_dev = t->filter.disk_dev;
+	*skel = s;
+	*obj = s->obj;
+	return 0;
 }
 
-void seeks_detach(struct tracer *t)
+static int seeks_load(void *skel)
 {
-	if (t->sk)
-		seeks_bpf__detach(t->sk);
+	return seeks_bpf__load(skel);
 }
 
-int seeks_attach(struct tracer *t)
+static void seeks_destroy(void *skel)
 {
-	return seeks_bpf__attach(t->sk);
+	seeks_bpf__destroy(skel);
 }
 
-void seeks_unload(struct tracer *t)
+static int seeks_reset(void *skel)
 {
-	seeks_bpf__destroy(t->sk);
-	t->sk = NULL;
-}
-
-int seeks_reset(struct tracer *t)
-{
-	struct seeks_bpf *s = t->sk;
+	struct seeks_bpf *s = skel;
 	int ret;
 
 	ret = probe_clear_map(bpf_map__fd(s->maps.stats), sizeof(struct seek_key));
@@ -103,6 +86,16 @@ int seeks_reset(struct tracer *t)
 	return ret;
 }
 
+const struct probe_ops seeks_probe = {
+	.name = "block",
+	.points = seeks_points,
+	.npoints = sizeof(seeks_points) / sizeof(seeks_points[0]),
+	.open = seeks_open,
+	.load = seeks_load,
+	.destroy = seeks_destroy,
+	.reset = seeks_reset,
+};
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct seek_key *x = &((const struct seek_entry *)a)->key;
@@ -115,14 +108,18 @@ static int cmp_entry(const void *a, const void *b)
 
 int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
 {
-	int fd = bpf_map__fd(t->sk->maps.stats);
+	struct seeks_bpf *s = t->probes[PROBE_SEEKS].skel;
 	struct seek_key key, last;
 	bool have = false;
 	struct seek_entry *e = NULL;
 	size_t cnt = 0, cap = 0;
+	int fd;
 
 	*out = NULL;
 	*n = 0;
+	if (!s)
+		return 0; /* not loaded: no figures, tracer_source() says so */
+	fd = bpf_map__fd(s->maps.stats);
 	while (!bpf_map_get_next_key(fd, have ? &last : NULL, &key)) {
 		last = key;
 		have = true;

@@ -19,8 +19,7 @@
 #include "../../ebpf/pagecache.h"
 #include "../../ebpf/seeks.h"
 
-struct seeks_bpf;
-struct pagecache_bpf;
+#include "probe.h"
 
 struct tracer_filter {
 	uint32_t disk_dev; /* kernel dev_t of the disk; 0 = every disk */
@@ -30,10 +29,10 @@ struct tracer_filter {
 };
 
 struct tracer {
-	struct seeks_bpf *sk;
-	struct pagecache_bpf *pc;
-	const char *sk_mode, *pc_mode; /* "tp_btf", "raw_tp", "tracepoint" */
+	struct probe_state probes[PROBE_COUNT]; /* by the registry's order */
 	struct tracer_filter filter;
+	/* One line per figure the kernel cannot give: "FIGURE: none (why)" */
+	char notes[1024];
 };
 
 /* Block stats of one (disk, direction), summed over CPUs. */
@@ -42,8 +41,10 @@ struct seek_entry {
 	struct seek_stats st;
 };
 
-/* Load and attach both probes.  On failure -errno and a short reason in
- * why ("needs root (CAP_BPF and CAP_PERFMON)", "no BTF", ...). */
+/* Load and attach every probe, each attach point on its own (tracer.c).
+ * 0 when at least one point is attached; the figures the kernel cannot
+ * give are in t->notes.  Else -errno and a short reason in why ("needs
+ * root (CAP_BPF and CAP_PERFMON)", "no BTF", ...). */
 int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 		size_t len);
 void tracer_unload(struct tracer *t);
@@ -62,18 +63,11 @@ int tracer_unwatch_files(struct tracer *t);
 int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n);
 int tracer_read_pc(struct tracer *t, struct pc_stats *out);
 
-/* probe.c: per-probe loaders (seeks.c, pagecache.c) and map helpers. */
-int seeks_load(struct tracer *t, char *why, size_t len);
-int pagecache_load(struct tracer *t, char *why, size_t len);
-void seeks_unload(struct tracer *t);
-void pagecache_unload(struct tracer *t);
-void seeks_detach(struct tracer *t);
-void pagecache_detach(struct tracer *t);
-int seeks_attach(struct tracer *t);
-int pagecache_attach(struct tracer *t);
-int seeks_reset(struct tracer *t);
-int pagecache_reset(struct tracer *t);
-int pagecache_watch(struct tracer *t, pid_t pid);
+/* The source ("tp_btf", ..., "none") serving an attach point of any probe
+ * ("rq_issue", "reads", "add", "sync_ra", ...: the probes' tables). */
+const char *tracer_source(const struct tracer *t, const char *point);
+/* Print t->notes, each line prefixed (warnings of the figures missing). */
+void tracer_print_notes(const struct tracer *t, const char *prefix);
 
 /* dev.c: device numbers in the kernel's encoding (major << 20 | minor). */
 uint32_t kdev_of(dev_t d);
