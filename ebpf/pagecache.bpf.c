@@ -370,8 +370,10 @@ static __always_inline __u32 folio_order_of(struct folio *folio)
 {
 	unsigned long flags = 0, flags1 = 0;
 
-	/* flags is a plain word or a one-word struct, depending on the kernel */
-	bpf_core_read(&flags, sizeof(flags), &folio->flags);
+	/* flags is a plain word (6.1) or a one-word struct (6.18):
+	 * CO-RE refuses to relocate one as the other, but it is the first
+	 * word of a folio (and of the page it overlays) on every kernel */
+	bpf_probe_read_kernel(&flags, sizeof(flags), folio);
 	if (!(flags & (1UL << bpf_core_enum_value(enum pageflags, PG_head))))
 		return 0;
 	if (!bpf_core_field_exists(folio->_flags_1))

@@ -82,7 +82,10 @@ static __always_inline __s64 depth_inc(__u32 dev)
 		if (!v)
 			return 1;
 	}
-	return __sync_fetch_and_add(v, 1) + 1;
+	/* No fetching atomics before 5.12 (BPF_STX "uses reserved fields"):
+	 * add, then read; a concurrent issue may make the depth off by one. */
+	__sync_fetch_and_add(v, 1);
+	return *v;
 }
 
 static __always_inline void depth_dec(__u32 dev)
@@ -189,7 +192,7 @@ static __always_inline __u32 rq_dev(struct request *rq, const int direct)
 	struct gendisk *disk;
 
 	if (bpf_core_field_exists(old->rq_disk)) {
-		disk = BPF_CORE_READ(old, rq_disk);
+		disk = RD(direct, old, rq_disk);
 	} else {
 		struct request_queue *q = RD(direct, rq, q);
 

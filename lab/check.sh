@@ -159,7 +159,7 @@ for k in "${kernels[@]}"; do
 	echo "== $k"
 	t1=$SECONDS rc=0
 	lab_run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
-		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/lab.ini" -f "$TOP/tests/lib.sh" -o "$res/$k" \
+		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/guest-trace.sh" -f "$LAB_TOP/lab.ini" -f "$TOP/tests/lib.sh" -o "$res/$k" \
 		-- 'bash guest-checks.sh' >"$res/$k.out" 2>"$res/$k.err" || rc=$?
 	took=$((SECONDS - t1))
 	while IFS= read -r line; do
@@ -224,7 +224,8 @@ fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit 
 		for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
 		echo
 	done
-	for f in kernel residency ring_flags sched_vda sched_loop run_trace trace guest_s; do
+	for f in kernel residency ring_flags sched_vda sched_loop run_trace trace trace_sources hit_cold \
+		hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s; do
 		printf '| *%s* |' "$f"
 		for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 		echo
@@ -240,6 +241,9 @@ for k in "${kernels[@]}"; do
 	echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
 	echo "       run --trace: $(fact_of "$k" run_trace)"
 	echo "       trace: $(fact_of "$k" trace)"
+	echo "       sources: $(fact_of "$k" trace_sources); hit ratio cold $(fact_of "$k" hit_cold), warm $(fact_of "$k" hit_warm)"
+	echo "       seq on loop: $(fact_of "$k" seq_loop); agree: $(fact_of "$k" agree)"
+	echo "       bpftrace: biolat $(fact_of "$k" bt_biolat); pagecache $(fact_of "$k" bt_pagecache); seeks $(fact_of "$k" bt_seeks)"
 done
 mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
 

@@ -188,6 +188,21 @@ static void unload_probe(struct probe_state *ps)
 	ps->obj = NULL;
 }
 
+/* With IOSTRAT_BPF_DEBUG=1: which program serves each point. */
+static void say_picks(const struct probe_state *ps)
+{
+	const char *d = getenv("IOSTRAT_BPF_DEBUG");
+
+	if (!d || !*d || !strcmp(d, "0"))
+		return;
+	for (size_t i = 0; i < ps->ops->npoints; i++) {
+		const struct probe_cand *c = ps->pick[i].c;
+
+		fprintf(stderr, "iostrat: %s %s: %s\n", ps->ops->name,
+			ps->ops->points[i].name, c ? c->prog : ps->pick[i].why);
+	}
+}
+
 /* Load and attach one probe, as much of it as the kernel takes.  0 when at
  * least one point is attached. */
 static int load_probe(const struct tracer *t, struct probe_state *ps,
@@ -217,8 +232,10 @@ static int load_probe(const struct tracer *t, struct probe_state *ps,
 			continue;
 		}
 		bad = attach_probe(ps, &err);
-		if (bad < 0)
+		if (bad < 0) {
+			say_picks(ps);
 			return 0;
+		}
 		ps->pick[bad].bad |= 1u << cand_index(&ps->ops->points[bad],
 						      ps->pick[bad].c);
 		snprintf(ps->pick[bad].why, sizeof(ps->pick[bad].why),

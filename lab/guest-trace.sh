@@ -1,0 +1,133 @@
+# The kernel view (eBPF) on this guest's kernel: sourced by guest-checks.sh
+# (which has t, die, skip, fact, rows, $W), copied in by check.sh.
+#
+# Every figure must come from some source on every lab kernel, and be right:
+# a cold run misses, a warm one hits, a sequential read is sequential, and
+# two sources of the same figure agree.  What each kernel gave lands in
+# FACT lines (trace_sources, hit_cold, hit_warm, seq_loop, agree, bt_*).
+
+KV=$W/kview
+mkdir -p "$KV"
+
+# 8 files of 2 MB: enough pages that a few hits (the first read of a file
+# racing its readahead) stay far inside the 5% bounds
+kv_data() {
+	[ -d "$KV/ds" ] || "$IOSTRAT" gen "$KV/ds" --files 8 --lines 2000 --width 1000 >/dev/null ||
+		die "gen failed"
+}
+
+# kv_run MODE CACHE OUT: one traced, verified buffer run, the probes' source
+# preferred by MODE ("" = the default order)
+kv_run() {
+	rm -rf "$KV/out"
+	IOSTRAT_TRACE_MODE=$1 "$IOSTRAT" run -s buffer "$KV/ds" "$KV/out" -r 1 --cache "$2" \
+		--trace --json >"$3" 2>"$3.err" || die "run --trace --cache $2 (${1:-default}): exit $?: $(tail -n 1 "$3.err")"
+	[ "$(rows "$3" .traced)" = true ] || die "run --trace --cache $2 (${1:-default}): untraced: $(head -n 1 "$3.err")"
+	[ "$(rows "$3" .verified)" = true ] || die "run --trace --cache $2: not verified"
+}
+
+kv_sources() {
+	kv_data
+	"$IOSTRAT" trace --json -o "$KV/src.json" -- cat "$KV/ds/f000000.txt" >/dev/null 2>"$KV/src.err" ||
+		die "iostrat trace: exit $?: $(head -n 1 "$KV/src.err")"
+	local s
+	s=$(rows "$KV/src.json" '"blk=\(.blk_source) pc=\(.pc_source) ra=\(.ra_source)"')
+	fact trace_sources "$s"
+	[[ $s != *none* ]] || die "a figure without a source ($s): $(head -n 1 "$KV/src.err")"
+	# the figures the kernel cannot give, one line each (none expected)
+	! grep -q 'none (' "$KV/src.err" || die "$(grep 'none (' "$KV/src.err" | head -n 1)"
+}
+t "trace: every figure has a source" kv_sources
+
+kv_cold() {
+	kv_data
+	kv_run "" cold "$KV/cold.json"
+	local r
+	r=$(rows "$KV/cold.json" '"\(.pc_hit_ratio) hits=\(.pc_hits) misses=\(.pc_misses) \(.pc_source)"')
+	fact hit_cold "$r"
+	jq -e '.pc_hit_ratio != null and .pc_hit_ratio <= 0.05 and .pc_misses > 0' "$KV/cold.json" >/dev/null ||
+		die "cold hit ratio $r, expected <= 0.05"
+}
+t "trace: cold run misses (hit ratio <= 5%)" kv_cold
+
+kv_warm() {
+	kv_data
+	kv_run "" warm "$KV/warm.json"
+	local r
+	r=$(rows "$KV/warm.json" '"\(.pc_hit_ratio) hits=\(.pc_hits) misses=\(.pc_misses) \(.pc_source)"')
+	fact hit_warm "$r"
+	jq -e '.pc_hit_ratio != null and .pc_hit_ratio >= 0.95 and .pc_hits > 0' "$KV/warm.json" >/dev/null ||
+		die "warm hit ratio $r, expected >= 0.95"
+}
+t "trace: warm run hits (hit ratio >= 95%)" kv_warm
+
+# A 64 MiB file on an ext4 of its own loop device (direct I/O: the requests
+# reach the loop device's queue), read cold once.
+kv_seq() {
+	with_loop_ext4 "$T/m" 300
+	trap cleanup_loop EXIT
+	dd if=/dev/urandom of="$T/m/file" bs=1M count=64 status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	"$IOSTRAT" trace --json -d "$T/m" -o "$T/seq.json" -- cat "$T/m/file" >/dev/null 2>"$T/seq.err" ||
+		die "iostrat trace: exit $?: $(head -n 1 "$T/seq.err")"
+	local r
+	r=$(rows "$T/seq.json" '"\(.seq_pct_read) reqs=\(.blk_read_reqs) \(.blk_source)"')
+	fact seq_loop "$r"
+	jq -e '.blk_read_reqs > 10 and .seq_pct_read >= 90' "$T/seq.json" >/dev/null ||
+		die "sequential read: seq_pct_read $r, expected >= 90"
+}
+t "trace: sequential read on a loop device (seq_pct >= 90)" kv_seq
+
+# Where a figure has a second source here (6.12: tp_btf and fentry; 5.10
+# and 6.1: fentry and kprobe), both count the same workload within 2% of
+# the pages it asked for: hits and misses, cold and warm.
+kv_agree() {
+	kv_data
+	local base mode c n=0 what=""
+	for c in cold warm; do
+		kv_run "" "$c" "$KV/a-$c.json"
+		base=$(rows "$KV/a-$c.json" .pc_source)
+		for mode in tracepoint fentry kprobe; do
+			kv_run "$mode" "$c" "$KV/a-$c-$mode.json"
+			[ "$(rows "$KV/a-$c-$mode.json" .pc_source)" != "$base" ] || continue
+			n=$((n + 1))
+			what+=" $c:$base/$(rows "$KV/a-$c-$mode.json" .pc_source)"
+			jq -e -n --slurpfile a "$KV/a-$c.json" --slurpfile b "$KV/a-$c-$mode.json" '
+				def fabs: if . < 0 then -. else . end;
+				($a[0].pc_requested + $b[0].pc_requested) / 2 as $req |
+				($a[0].pc_hits - $b[0].pc_hits | fabs) <= 0.02 * $req and
+				($a[0].pc_misses - $b[0].pc_misses | fabs) <= 0.02 * $req' >/dev/null ||
+				die "$c, $base vs $mode: hits $(rows "$KV/a-$c.json" .pc_hits) vs $(rows "$KV/a-$c-$mode.json" .pc_hits), misses $(rows "$KV/a-$c.json" .pc_misses) vs $(rows "$KV/a-$c-$mode.json" .pc_misses)"
+		done
+	done
+	fact agree "${what# }"
+	[ "$n" -gt 0 ] || skip "one page-cache source only on this kernel ($base)"
+}
+t "trace: two sources agree within 2%" kv_agree
+
+# Each bpftrace script of ebpf/ runs (attaches, ends after a second), or
+# bpftrace stops with one line naming the attach point this kernel lacks.
+kv_bpftrace() {
+	need_cmd bpftrace
+	local s b name why bad=""
+	for s in "$LAB_IN"/ebpf/*.bt; do
+		name=$(basename "$s" .bt)
+		b=$T/$name.bt
+		{ cat "$s"; printf '\ninterval:s:1 { exit(); }\n'; } >"$b"
+		timeout 120 bpftrace "$b" 0 >"$b.out" 2>&1
+		if grep -q '^Attaching [0-9]* probe' "$b.out" && ! grep -v MEMLOCK "$b.out" | grep -q ERROR; then
+			fact "bt_$name" runs
+			continue
+		fi
+		why=$(grep -v MEMLOCK "$b.out" | grep ERROR)
+		fact "bt_$name" "$(printf '%s' "$why" | head -n 1 | cut -c1-100)"
+		# one line that names what is missing, nothing else
+		if [ "$(printf '%s\n' "$why" | grep -c .)" -ne 1 ] ||
+			! printf '%s' "$why" | grep -qiE 'not found|does not exist|no such|unknown'; then
+			bad+=" $name: $(grep -v MEMLOCK "$b.out" | head -n 2 | tr '\n' ' ')"
+		fi
+	done
+	[ -z "$bad" ] || die "${bad# }"
+}
+t "trace: bpftrace scripts run or say why not" kv_bpftrace
