@@ -95,7 +95,7 @@ kv_agree() {
 			what+=" $c:$base/$(rows "$KV/a-$c-$mode.json" .pc_source)"
 			jq -e -n --slurpfile a "$KV/a-$c.json" --slurpfile b "$KV/a-$c-$mode.json" '
 				def fabs: if . < 0 then -. else . end;
-				($a[0].pc_requested + $b[0].pc_requested) / 2 as $req |
+				(($a[0].pc_requested + $b[0].pc_requested) / 2) as $req |
 				($a[0].pc_hits - $b[0].pc_hits | fabs) <= 0.02 * $req and
 				($a[0].pc_misses - $b[0].pc_misses | fabs) <= 0.02 * $req' >/dev/null ||
 				die "$c, $base vs $mode: hits $(rows "$KV/a-$c.json" .pc_hits) vs $(rows "$KV/a-$c-$mode.json" .pc_hits), misses $(rows "$KV/a-$c.json" .pc_misses) vs $(rows "$KV/a-$c-$mode.json" .pc_misses)"
@@ -120,7 +120,8 @@ kv_bpftrace() {
 			fact "bt_$name" runs
 			continue
 		fi
-		why=$(grep -v MEMLOCK "$b.out" | grep ERROR)
+		why=$(grep -v MEMLOCK "$b.out" | grep ERROR || true)
+		[ -n "$why" ] || why=$(grep -v MEMLOCK "$b.out" | grep . | head -n 1 || true)
 		fact "bt_$name" "$(printf '%s' "$why" | head -n 1 | cut -c1-100)"
 		# one line that names what is missing, nothing else
 		if [ "$(printf '%s\n' "$why" | grep -c .)" -ne 1 ] ||

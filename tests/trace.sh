@@ -107,6 +107,47 @@ every_attach_mode_loads() {
 	done
 }
 
+# Every row names the source of each figure; asking for a source the
+# kernel refuses (fentry on this project's 6.18 host) falls back per attach
+# point to one it offers, with no figure lost.
+rows_name_each_figures_source() {
+	need_probes
+	local m
+	for m in "" fentry kprobe; do
+		IOSTRAT_TRACE_MODE=$m "$IOSTRAT" trace --json -o "$T/r.json" -- \
+			cat /etc/hostname >/dev/null 2>"$T/err" || die "${m:-default}: $(cat "$T/err")"
+		check "$T/r.json" "all(x in ('tp_btf', 'raw_tp', 'tracepoint', 'fentry', 'kprobe')
+			for x in (blk_source, pc_source, ra_source)) and pc_read_calls >= 1"
+		! grep -q 'none (' "$T/err" || die "${m:-default}: a figure lost: $(cat "$T/err")"
+	done
+}
+
+# A kernel without some attach points (IOSTRAT_TRACE_WITHOUT plays one):
+# only their figures go, null, each with one line saying which and why;
+# the others and the command's exit status stay.
+missing_attach_point_costs_only_its_figures() {
+	need_probes
+	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete "$IOSTRAT" trace --json -o "$T/b.json" -- \
+		cat /etc/hostname >/dev/null 2>"$T/b.err" || die "exit $?: $(cat "$T/b.err")"
+	check "$T/b.json" "blk_source == 'none' and seq_pct is None and blk_reqs is None and
+		lat_p50_us is None and pc_source != 'none' and pc_read_calls >= 1"
+	[ "$(grep -c . "$T/b.err")" -eq 2 ] || die "not one line per figure: $(cat "$T/b.err")"
+	grep -q '^iostrat: warning: trace: block requests: none (rq_issue: ' "$T/b.err" ||
+		die "no line for block requests: $(cat "$T/b.err")"
+	grep -q '^iostrat: warning: trace: block latency: none (rq_complete: ' "$T/b.err" ||
+		die "no line for block latency: $(cat "$T/b.err")"
+	IOSTRAT_TRACE_WITHOUT=reads,sync_ra "$IOSTRAT" trace --json \
+		-o "$T/p.json" -- cat /etc/hostname >/dev/null 2>"$T/p.err" || die "exit $?: $(cat "$T/p.err")"
+	check "$T/p.json" "pc_source == 'none' and pc_hits is None and pc_hit_ratio is None and
+		ra_source == 'none' and ra_pages is None and blk_source != 'none'"
+	[ "$(grep -c . "$T/p.err")" -eq 2 ] || die "not one line per figure: $(cat "$T/p.err")"
+	grep -q '^iostrat: warning: trace: page-cache hits and misses: none (reads: withheld' "$T/p.err" ||
+		die "no line for the page cache: $(cat "$T/p.err")"
+	rc=0
+	IOSTRAT_TRACE_WITHOUT=rq_issue "$IOSTRAT" trace -o "$T/r.txt" -- sh -c 'exit 3' 2>/dev/null || rc=$?
+	[ "$rc" -eq 3 ] || die "exit status $rc, expected the command's 3"
+}
+
 # A machine booted without tracefs (seen after a restart here): iostrat
 # mounts it for itself, says so, and the system's mounts stay as they were.
 # The test hides tracefs (and debugfs) in a namespace of its own when the
@@ -248,6 +289,8 @@ t cold_sequential_read_is_sequential cold_sequential_read_is_sequential
 t fio_random_reads_are_random fio_random_reads_are_random
 t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
 t every_attach_mode_loads every_attach_mode_loads
+t rows_name_each_figures_source rows_name_each_figures_source
+t missing_attach_point_costs_only_its_figures missing_attach_point_costs_only_its_figures
 t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
 t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status

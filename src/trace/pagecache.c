@@ -115,18 +115,20 @@ static const struct probe_cand fork_cands[] = {
 	{ NULL },
 };
 
-/* Points of one figure share its name: the loader notes a figure only
- * when none of its points has a source. */
+/* Points of one figure share its name: the loader notes a figure once,
+ * when a point it needs has no source.  The readahead windows come from
+ * page_cache_ra_order where there is one (5.18 on), else from
+ * page_cache_ra_unbounded alone. */
 static const struct probe_point pc_points[] = {
-	{ "reads", "page-cache hits (read calls)", reads_cands },
-	{ "add", "page-cache misses", add_cands },
-	{ "map_pages", "page-cache reads through mmap", map_pages_cands },
-	{ "fault", "page-cache reads through mmap", fault_cands },
-	{ "sync_ra", "readahead", sync_ra_cands },
-	{ "async_ra", "readahead", async_ra_cands },
-	{ "ra_order", "readahead", ra_order_cands },
-	{ "ra_unbounded", "readahead", ra_unbounded_cands },
-	{ "fork", "page cache of child processes", fork_cands },
+	{ "reads", "page-cache hits and misses", reads_cands, false },
+	{ "add", "page-cache hits and misses", add_cands, false },
+	{ "map_pages", "page-cache reads through mmap", map_pages_cands, false },
+	{ "fault", "page-cache reads through mmap", fault_cands, false },
+	{ "sync_ra", "readahead", sync_ra_cands, false },
+	{ "async_ra", "readahead", async_ra_cands, false },
+	{ "ra_order", "readahead", ra_order_cands, true },
+	{ "ra_unbounded", "readahead", ra_unbounded_cands, true },
+	{ "fork", "page cache of child processes", fork_cands, false },
 };
 
 static unsigned page_shift(void)

@@ -56,6 +56,9 @@ struct probe_point {
 	const char *name;   /* "rq_issue", in notes and tracer_source() */
 	const char *figure; /* what it feeds, "block requests" */
 	const struct probe_cand *cands; /* best first, ends with { NULL } */
+	/* the figure survives without this point (another point of it gives
+	 * the same, less finely); else the figure needs it */
+	bool optional;
 };
 
 #define PROBE_MAX_POINTS 16

@@ -43,8 +43,8 @@ static const struct probe_cand complete_cands[] = {
 };
 
 static const struct probe_point seeks_points[] = {
-	{ "rq_issue", "block requests", issue_cands },
-	{ "rq_complete", "block latency", complete_cands },
+	{ "rq_issue", "block requests", issue_cands, false },
+	{ "rq_complete", "block latency", complete_cands, false },
 };
 
 static int seeks_open(const struct tracer *t, void **skel, struct bpf_object **obj)

@@ -52,6 +52,19 @@ static unsigned cand_index(const struct probe_point *pt,
 	return (unsigned)(c - pt->cands);
 }
 
+/* IOSTRAT_TRACE_WITHOUT=POINT,...: points treated as missing from the
+ * kernel, so the host's tests can check what a kernel without them gives. */
+static bool withheld(const char *point)
+{
+	const char *w = getenv("IOSTRAT_TRACE_WITHOUT");
+	size_t n = strlen(point);
+
+	for (const char *p = w; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, point, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 /* Per point the first candidate the kernel offers and that has not failed;
  * IOSTRAT_TRACE_MODE's source before the others.  How many were found. */
 static size_t choose(struct probe_state *ps)
@@ -65,7 +78,8 @@ static size_t choose(struct probe_state *ps)
 		struct probe_pick *pk = &ps->pick[i];
 
 		pk->c = NULL;
-		for (int pass = pref == PSRC_NONE; pass < 2 && !pk->c; pass++)
+		for (int pass = pref == PSRC_NONE; pass < 2 && !pk->c && !withheld(pt->name);
+		     pass++)
 			for (const struct probe_cand *c = pt->cands; c->prog; c++) {
 				if (pk->bad & (1u << cand_index(pt, c)))
 					continue;
@@ -78,6 +92,9 @@ static size_t choose(struct probe_state *ps)
 			}
 		if (pk->c)
 			found++;
+		else if (withheld(pt->name))
+			snprintf(pk->why, sizeof(pk->why), "%s: withheld by "
+				 "IOSTRAT_TRACE_WITHOUT", pt->name);
 		else if (!pk->why[0])
 			snprintf(pk->why, sizeof(pk->why), "%s: the kernel has "
 				 "none of its attach points", pt->name);
@@ -253,26 +270,34 @@ static int load_probe(const struct tracer *t, struct probe_state *ps,
 	return err;
 }
 
-/* One line per figure whose every point is without a source. */
+/* One line per figure that a point it needs, or every point of it, lacks
+ * a source: the first such point says why. */
 static void note_missing(struct tracer *t, struct probe_state *ps)
 {
 	const struct probe_ops *ops = ps->ops;
 
 	for (size_t i = 0; i < ops->npoints; i++) {
 		const char *fig = ops->points[i].figure;
+		long lacking = -1, first_none = -1;
 		bool seen = false, some = false;
 		size_t o = strlen(t->notes);
 
 		for (size_t j = 0; j < ops->npoints; j++) {
+			bool has = ps->pick[j].c && ps->pick[j].link;
+
 			if (strcmp(ops->points[j].figure, fig))
 				continue;
 			seen |= j < i;
-			some |= ps->pick[j].c && ps->pick[j].link;
+			some |= has;
+			if (!has && first_none < 0)
+				first_none = (long)j;
+			if (!has && !ops->points[j].optional && lacking < 0)
+				lacking = (long)j;
 		}
-		if (seen || some)
+		if (seen || (some && lacking < 0))
 			continue;
 		snprintf(t->notes + o, sizeof(t->notes) - o, "%s: none (%s)\n",
-			 fig, ps->pick[i].why);
+			 fig, ps->pick[lacking >= 0 ? lacking : first_none].why);
 	}
 }
 
