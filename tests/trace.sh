@@ -129,8 +129,8 @@ missing_attach_point_costs_only_its_figures() {
 	need_probes
 	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete "$IOSTRAT" trace --json -o "$T/b.json" -- \
 		cat /etc/hostname >/dev/null 2>"$T/b.err" || die "exit $?: $(cat "$T/b.err")"
-	check "$T/b.json" "blk_source == 'none' and seq_pct is None and blk_reqs is None and
-		lat_p50_us is None and pc_source != 'none' and pc_read_calls >= 1"
+	check "$T/b.json" "(blk_source == 'none' and seq_pct is None and blk_reqs is None and
+		lat_p50_us is None and pc_source != 'none' and pc_read_calls >= 1)"
 	[ "$(grep -c . "$T/b.err")" -eq 2 ] || die "not one line per figure: $(cat "$T/b.err")"
 	grep -q '^iostrat: warning: trace: block requests: none (rq_issue: ' "$T/b.err" ||
 		die "no line for block requests: $(cat "$T/b.err")"
@@ -138,8 +138,8 @@ missing_attach_point_costs_only_its_figures() {
 		die "no line for block latency: $(cat "$T/b.err")"
 	IOSTRAT_TRACE_WITHOUT=reads,sync_ra "$IOSTRAT" trace --json \
 		-o "$T/p.json" -- cat /etc/hostname >/dev/null 2>"$T/p.err" || die "exit $?: $(cat "$T/p.err")"
-	check "$T/p.json" "pc_source == 'none' and pc_hits is None and pc_hit_ratio is None and
-		ra_source == 'none' and ra_pages is None and blk_source != 'none'"
+	check "$T/p.json" "(pc_source == 'none' and pc_hits is None and pc_hit_ratio is None and
+		ra_source == 'none' and ra_pages is None and blk_source != 'none')"
 	[ "$(grep -c . "$T/p.err")" -eq 2 ] || die "not one line per figure: $(cat "$T/p.err")"
 	grep -q '^iostrat: warning: trace: page-cache hits and misses: none (reads: withheld' "$T/p.err" ||
 		die "no line for the page cache: $(cat "$T/p.err")"
