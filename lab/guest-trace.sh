@@ -122,7 +122,8 @@ kv_bpftrace() {
 		fi
 		why=$(grep -v MEMLOCK "$b.out" | grep ERROR || true)
 		[ -n "$why" ] || why=$(grep -v MEMLOCK "$b.out" | grep . | head -n 1 || true)
-		fact "bt_$name" "$(printf '%s' "$why" | head -n 1 | cut -c1-100)"
+		# without the script's path: "ERROR: tracepoint not found: ..."
+		fact "bt_$name" "$(printf '%s' "$why" | head -n 1 | sed 's/^[^ ]* //' | cut -c1-100)"
 		# one line that names what is missing, nothing else
 		if [ "$(printf '%s\n' "$why" | grep -c .)" -ne 1 ] ||
 			! printf '%s' "$why" | grep -qiE 'not found|does not exist|no such|unknown'; then
