@@ -37,7 +37,7 @@ kv_sources() {
 	# the figures the kernel cannot give, one line each (none expected)
 	! grep -q 'none (' "$KV/src.err" || die "$(grep 'none (' "$KV/src.err" | head -n 1)"
 }
-t "trace: every figure has a source" kv_sources
+t "trace, every figure has a source" kv_sources
 
 kv_cold() {
 	kv_data
@@ -48,7 +48,7 @@ kv_cold() {
 	jq -e '.pc_hit_ratio != null and .pc_hit_ratio <= 0.05 and .pc_misses > 0' "$KV/cold.json" >/dev/null ||
 		die "cold hit ratio $r, expected <= 0.05"
 }
-t "trace: cold run misses (hit ratio <= 5%)" kv_cold
+t "trace, cold run misses (hit ratio <= 5%)" kv_cold
 
 kv_warm() {
 	kv_data
@@ -59,7 +59,7 @@ kv_warm() {
 	jq -e '.pc_hit_ratio != null and .pc_hit_ratio >= 0.95 and .pc_hits > 0' "$KV/warm.json" >/dev/null ||
 		die "warm hit ratio $r, expected >= 0.95"
 }
-t "trace: warm run hits (hit ratio >= 95%)" kv_warm
+t "trace, warm run hits (hit ratio >= 95%)" kv_warm
 
 # A 64 MiB file on an ext4 of its own loop device (direct I/O: the requests
 # reach the loop device's queue), read cold once.
@@ -77,7 +77,7 @@ kv_seq() {
 	jq -e '.blk_read_reqs > 10 and .seq_pct_read >= 90' "$T/seq.json" >/dev/null ||
 		die "sequential read: seq_pct_read $r, expected >= 90"
 }
-t "trace: sequential read on a loop device (seq_pct >= 90)" kv_seq
+t "trace, sequential read on a loop device (seq_pct >= 90)" kv_seq
 
 # Where a figure has a second source here (6.12: tp_btf and fentry; 5.10
 # and 6.1: fentry and kprobe), both count the same workload within 2% of
@@ -104,7 +104,7 @@ kv_agree() {
 	fact agree "${what# }"
 	[ "$n" -gt 0 ] || skip "one page-cache source only on this kernel ($base)"
 }
-t "trace: two sources agree within 2%" kv_agree
+t "trace, two sources agree within 2%" kv_agree
 
 # Each bpftrace script of ebpf/ runs (attaches, ends after a second), or
 # bpftrace stops with one line naming the attach point this kernel lacks.
@@ -132,4 +132,4 @@ kv_bpftrace() {
 	done
 	[ -z "$bad" ] || die "${bad# }"
 }
-t "trace: bpftrace scripts run or say why not" kv_bpftrace
+t "trace, bpftrace scripts run or say why not" kv_bpftrace
