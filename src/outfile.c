@@ -17,7 +17,11 @@ int out_open(const struct job *job, size_t i, int extra_flags,
 	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s/.%s.iostrat-tmp",
 			     job->out_dir, job->files[i]) >= sizeof(of->tmp))
 		return -ENAMETOOLONG;
-	of->fd = open(of->tmp, acc | O_CREAT | O_TRUNC | O_CLOEXEC |
+	/* a fresh file, never one found there: a temporary name that is a
+	 * hard link or symlink to an input must not be truncated through */
+	if (unlink(of->tmp) < 0 && errno != ENOENT)
+		return -errno;
+	of->fd = open(of->tmp, acc | O_CREAT | O_EXCL | O_CLOEXEC |
 				       (extra_flags & ~O_RDWR), 0644);
 	if (of->fd < 0)
 		return -errno;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "checksum.h"
+#include "dataset.h"
 #include "env.h"
 #include "row.h"
 #include "runner.h"
@@ -63,15 +65,113 @@ int runner_reference(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
+/* Is any existing directory on the way from / to path (path included)
+ * the directory id?  Compared by device and inode, not by name: a bind
+ * mount or a second path to IN names the same directory differently, and
+ * stat() of each prefix resolves every mount on the way. */
+static bool dir_is_or_under(const char *path, const struct stat *id)
+{
+	char p[PATH_MAX];
+	struct stat sb;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (;;) {
+		if (!stat(p, &sb) && sb.st_dev == id->st_dev &&
+		    sb.st_ino == id->st_ino)
+			return true;
+		n = strlen(p);
+		while (n > 1 && p[n - 1] != '/')
+			n--;
+		if (n <= 1) /* the root is IN only if IN is / */
+			return !stat("/", &sb) && sb.st_dev == id->st_dev &&
+			       sb.st_ino == id->st_ino;
+		p[n - 1] = 0;
+	}
+}
+
+/* Entries that may be in an output directory before iostrat marked it:
+ * its own temporaries (a run killed before it wrote the mark). */
+static bool our_leftover(const char *name)
+{
+	size_t n = strlen(name), t = strlen(".iostrat-tmp");
+
+	return name[0] == '.' && n > t && !strcmp(name + n - t, ".iostrat-tmp");
+}
+
+/* OUT holds only what iostrat wrote: it is empty, or carries the mark a
+ * run left (OUTDIR_MARK).  Anything else (a data set, the current
+ * directory, a user's own files) is refused, never overwritten. */
+static int check_out_ours(const char *out)
+{
+	char mark[PATH_MAX];
+	struct dirent *de;
+	const char *foreign = NULL;
+	DIR *d;
+
+	snprintf(mark, sizeof(mark), "%s/%s", out, OUTDIR_MARK);
+	if (!access(mark, F_OK))
+		return 0;
+	d = opendir(out);
+	if (!d)
+		return error_errno(-errno, out, "output directory");
+	while (!foreign && (errno = 0, de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+		    !our_leftover(de->d_name))
+			foreign = de->d_name;
+	if (!foreign && errno) {
+		int ret = -errno;
+
+		closedir(d);
+		return error_errno(ret, out, "reading output directory");
+	}
+	if (foreign && !strcmp(foreign, DATASET_MANIFEST)) {
+		errorf("%s: output directory is an iostrat data set (swapped IN and "
+		       "OUT?); refusing to overwrite it", out);
+		closedir(d);
+		return -ENOTEMPTY;
+	}
+	if (foreign) {
+		errorf("%s: output directory not empty and not iostrat's own (holds "
+		       "'%.40s', no %s); refusing to overwrite: give an empty or "
+		       "new directory", out, foreign, OUTDIR_MARK);
+		closedir(d);
+		return -ENOTEMPTY;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Mark OUT as iostrat's own, so a later run may replace its outputs. */
+static int mark_out(const char *out)
+{
+	char mark[PATH_MAX];
+	int fd;
+
+	snprintf(mark, sizeof(mark), "%s/%s", out, OUTDIR_MARK);
+	fd = open(mark, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return error_errno(-errno, mark, "marking output directory");
+	close(fd);
+	return 0;
+}
+
+static int refuse_inside(const char *out, const char *in_abs)
+{
+	errorf("%s: output directory is the input directory or inside it (%s, "
+	       "same device and inode); refusing to overwrite inputs", out, in_abs);
+	return -EINVAL;
+}
+
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		      char *out_abs, size_t len)
 {
-	struct stat sb;
+	struct stat sb, in_id;
 	int ret;
 
-	if (stat(in, &sb) < 0)
+	if (stat(in, &in_id) < 0)
 		return error_errno(-errno, in, "input directory");
-	if (!S_ISDIR(sb.st_mode)) {
+	if (!S_ISDIR(in_id.st_mode)) {
 		errorf("%s: input is not a directory", in);
 		return -ENOTDIR;
 	}
@@ -80,11 +180,9 @@ int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		ret = abspath(out, out_abs, len);
 	if (ret)
 		return error_errno(ret, out, "resolving path");
-	if (path_within(out_abs, in_abs)) {
-		errorf("%s: output directory is the input directory or inside it (%s); "
-		       "refusing to overwrite inputs", out, in_abs);
-		return -EINVAL;
-	}
+	/* before mkdir: a new OUT inside IN would already change IN */
+	if (path_within(out_abs, in_abs) || dir_is_or_under(out_abs, &in_id))
+		return refuse_inside(out, in_abs);
 	if (mkdir(out_abs, 0755) < 0 && errno != EEXIST)
 		return error_errno(-errno, out, "creating output directory");
 	if (stat(out_abs, &sb) < 0)
@@ -97,11 +195,12 @@ int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		return error_errno(-errno, out, "output directory not writable");
 	/* realpath again: out may have been a new directory */
 	ret = abspath(out, out_abs, len);
-	if (!ret && path_within(out_abs, in_abs)) {
-		errorf("%s: output directory is inside the input directory", out);
-		return -EINVAL;
-	}
-	return ret;
+	if (ret)
+		return error_errno(ret, out, "resolving path");
+	if (path_within(out_abs, in_abs) || dir_is_or_under(out_abs, &in_id))
+		return refuse_inside(out, in_abs);
+	ret = check_out_ours(out_abs);
+	return ret ? ret : mark_out(out_abs);
 }
 
 void runner_clean_temporaries(const char *out, const struct filelist *fl)

@@ -49,8 +49,12 @@ int runner_reference(const struct run_config *cfg, const struct filelist *fl,
  */
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	       unsigned rep, const char *ref_hex, json_t **row);
-/* Check IN/OUT before anything runs: IN a readable directory, OUT not IN
- * nor inside it, OUT created if missing and writable.  Prints the error. */
+/* The mark of an output directory iostrat owns (docs: "Guarantees"). */
+#define OUTDIR_MARK ".iostrat-output"
+/* Check IN/OUT before anything runs: IN a readable directory; OUT neither
+ * IN nor inside it by device and inode (bind mounts, symlinks); OUT
+ * created if missing, writable, and empty or already iostrat's own (then
+ * marked so).  Prints the error. */
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		      char *out_abs, size_t len);
 /* The pid of the repetition's child while one runs, else 0: a signal

@@ -49,6 +49,38 @@ run_in_is_fifo() { setup; mkfifo "$T/ff"; bad 'ff: input is not a directory' "$I
 run_fifo_among_inputs() { setup; mkfifo "$T/in/.x" 2>/dev/null; mkfifo "$T/in2"; cp -r "$T/in" "$T/i2"; mkfifo "$T/i2/zz"; bad 'zz: not a regular file' "$IOSTRAT" run -s stream "$T/i2" "$T/o"; }
 run_symlink_loop() { setup; cp -r "$T/in" "$T/i2"; ln -s loop "$T/i2/loop"; bad 'loop: Too many levels of symbolic links' "$IOSTRAT" run -s buffer "$T/i2" "$T/o"; }
 run_out_is_in() { setup; bad 'refusing to overwrite inputs' "$IOSTRAT" run -s stream "$T/in" "$T/in"; }
+# OUT compared with IN by device and inode; OUT only ever iostrat's own
+run_out_bind_mount_of_in() {
+	need_root; setup; mkdir "$T/bind"; mount --bind "$T/in" "$T/bind" || skip "no bind mount"
+	trap 'umount "$T/bind"' EXIT
+	bad 'bind: output directory is the input directory.*same device and inode' "$IOSTRAT" run -s stream "$T/in" "$T/bind" -r 1 --cache warm
+	bad 'sub: output directory is the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/bind/sub" -r 1 --cache warm
+	[ ! -e "$T/in/sub" ] || die "created a directory inside IN"
+}
+run_out_symlink_to_in() { setup; ln -s in "$T/link"; bad 'link: output directory is the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/link"; }
+run_out_inside_in_by_dotdot() { setup; bad 'output directory is the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/in/../in/x"; [ ! -e "$T/in/x" ] || die "created x in IN"; }
+run_swapped_in_out() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "first run failed"
+	bad 'in: output directory is an iostrat data set' "$IOSTRAT" run -s stream "$T/o" "$T/in" -r 1 --cache warm
+}
+run_out_is_cwd() { setup; mkdir "$T/cwd"; echo mine >"$T/cwd/NOTES.txt"; cp -r "$T/in" "$T/cwd/in"
+	bad "not empty and not iostrat's own" sh -c "cd '$T/cwd' && exec '$IOSTRAT' run -s stream in . -r 1"
+	[ "$(cat "$T/cwd/NOTES.txt")" = mine ] || die "NOTES.txt touched"; }
+run_out_holds_user_file() {
+	setup; mkdir "$T/o"; echo mine >"$T/o/f000000.txt"
+	bad "o: output directory not empty and not iostrat's own.*f000000.txt" "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1
+	[ "$(cat "$T/o/f000000.txt")" = mine ] || die "user's file replaced"
+}
+run_out_own_is_reused() { # not an error: a second run into its own OUT
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "first run failed"
+	"$IOSTRAT" run -s buffer "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "second run into its own OUT refused"
+}
+run_tmp_name_linked_to_input() { # a temporary that is a hard link to an input is replaced, not written through
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm --work 3 >/dev/null || die "first run failed"
+	ln "$T/in/f000000.txt" "$T/o/.f000000.txt.iostrat-tmp" 2>/dev/null || skip "no hard link across"
+	"$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --cache warm --work 3 >/dev/null || die "run failed"
+	[ "$(cd "$T/in" && cat * | md5sum)" = "$INSUM" ] || die "input written through a link"
+}
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
