@@ -15,7 +15,7 @@ no_leftovers() {
 	fi
 }
 
-has_files() { [ -n "$(ls -A "$1" 2>/dev/null)" ]; }
+has_files() { ls -A "$1" 2>/dev/null | grep -qvx .iostrat-output; } # the mark of OUT is no output
 wait_for() { # CONDITION-COMMAND...: up to 20 s
 	for _ in $(seq 200); do "$@" && return 0; sleep 0.1; done
 	die "timed out waiting for: $*"
