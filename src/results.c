@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,18 +87,6 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
 	return open_jsonl(r);
 }
 
-int results_resume(struct results_dir *r, const char *dir)
-{
-	int ret;
-
-	memset(r, 0, sizeof(*r));
-	snprintf(r->path, sizeof(r->path), "%s", dir);
-	ret = results_load(dir, &r->rows);
-	if (ret)
-		return ret;
-	return open_jsonl(r);
-}
-
 int results_append(struct results_dir *r, json_t *row)
 {
 	char p[PATH_MAX];
@@ -157,44 +146,156 @@ void results_close(struct results_dir *r)
 	r->rows = NULL;
 }
 
-int results_load(const char *dir, json_t **rows)
+/* Open results.jsonl for reading, refusing what is not a regular file:
+ * a FIFO would block forever, a directory reads as empty. */
+static FILE *open_rows(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0) {
+		error_errno(-errno, p, "opening");
+		return NULL;
+	}
+	if (fstat(fd, &sb) < 0) {
+		error_errno(-errno, p, "opening");
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		errorf("%s: not a regular file", p);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		error_errno(-ENOMEM, p, "opening");
+	}
+	return f;
+}
+
+/* Where the complete rows end: the tail after them is a row cut short by
+ * a crash (no newline), which a resume cuts off before appending. */
+struct rows_end {
+	off_t good;    /* bytes up to and including the last complete row */
+	bool nl;       /* that row ends in a newline (else one is owed) */
+};
+
+/*
+ * One row per line.  A line that ends in a newline but is not a row is an
+ * error wherever it is (bad bytes, a glued row): it was written whole, so
+ * it is not "truncated".  Only a last line without its newline is a row
+ * cut short by a crash, skipped with a warning.
+ */
+static int load_rows(const char *dir, json_t **rows, struct rows_end *end)
 {
 	char p[PATH_MAX], *line = NULL;
 	size_t cap = 0;
 	unsigned lineno = 0;
+	ssize_t n;
+	off_t pos = 0;
+	int ret = 0;
 	FILE *f;
 
 	join(p, dir, "results.jsonl");
-	f = fopen(p, "re");
+	*rows = NULL;
+	end->good = 0;
+	end->nl = true;
+	f = open_rows(p);
 	if (!f)
-		return error_errno(-errno, p, "opening");
+		return -EIO;
 	*rows = json_array();
-	while (getline(&line, &cap, f) > 0) {
+	while ((n = getline(&line, &cap, f)) > 0) {
+		bool nl = line[n - 1] == '\n';
 		json_error_t e;
 		json_t *o;
 
 		lineno++;
-		if (line[0] == '\n')
+		pos += n;
+		if (line[0] == '\n') {
+			end->good = pos;
 			continue;
-		o = json_loads(line, 0, &e);
-		if (!o || !json_is_object(o)) {
-			json_decref(o);
-			if (!feof(f) && fgetc(f) != EOF) {
-				errorf("%s:%u: not a result row (%s)", p, lineno, e.text);
-				free(line);
-				fclose(f);
-				json_decref(*rows);
-				*rows = NULL;
-				return -EINVAL;
-			}
-			warnf("%s:%u: skipping a truncated last row", p, lineno);
-			break;
 		}
-		json_array_append_new(*rows, o);
+		o = json_loadb(line, (size_t)n, 0, &e);
+		if (o && json_is_object(o)) {
+			json_array_append_new(*rows, o);
+			end->good = pos;
+			end->nl = nl;
+			continue;
+		}
+		json_decref(o);
+		if (nl) {
+			errorf("%s:%u: not a result row (%s)", p, lineno, e.text);
+			ret = -EINVAL;
+		} else {
+			warnf("%s:%u: skipping a truncated last row", p, lineno);
+		}
+		break;
 	}
+	if (!ret && ferror(f))
+		ret = error_errno(errno ? -errno : -EIO, p, "reading");
 	free(line);
 	fclose(f);
-	return 0;
+	if (ret) {
+		json_decref(*rows);
+		*rows = NULL;
+	}
+	return ret;
+}
+
+int results_load(const char *dir, json_t **rows)
+{
+	struct rows_end end;
+
+	return load_rows(dir, rows, &end);
+}
+
+/* Cut results.jsonl back to its last complete row, durably, so the next
+ * row starts a line of its own instead of gluing onto a fragment. */
+static int cut_to_complete_rows(const char *p, const struct rows_end *end)
+{
+	int fd = open(p, O_WRONLY | O_CLOEXEC), ret = 0;
+	struct stat sb;
+
+	if (fd < 0)
+		return error_errno(-errno, p, "opening");
+	if (fstat(fd, &sb) < 0) {
+		ret = -errno;
+	} else if (sb.st_size > end->good) {
+		warnf("%s: cutting %lld bytes of a truncated last row before resuming",
+		      p, (long long)(sb.st_size - end->good));
+		if (ftruncate(fd, end->good) < 0)
+			ret = -errno;
+	}
+	/* a complete row without its newline (edited by hand): owe it one */
+	if (!ret && !end->nl && lseek(fd, 0, SEEK_END) < 0)
+		ret = -errno;
+	if (!ret && !end->nl)
+		ret = write_full(fd, "\n", 1);
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret ? error_errno(ret, p, "cutting back to the last complete row") : 0;
+}
+
+int results_resume(struct results_dir *r, const char *dir)
+{
+	char p[PATH_MAX];
+	struct rows_end end;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", dir);
+	ret = load_rows(dir, &r->rows, &end);
+	if (ret)
+		return ret;
+	join(p, dir, "results.jsonl");
+	ret = cut_to_complete_rows(p, &end);
+	if (ret)
+		return ret;
+	return open_jsonl(r);
 }
 
 const char *results_metric(json_t *row)
@@ -231,7 +332,7 @@ static void summarize_group(json_t *group, json_t *out)
 	json_t *row;
 
 	json_object_set(out, "config_id", json_object_get(first, "config_id"));
-	json_object_set_new(out, "metric", json_string(metric));
+	json_object_set_new(out, "metric", json_text(metric));
 	json_array_foreach(group, i, row) {
 		v = json_object_get(row, metric);
 		if (json_is_number(v) && json_is_null(json_object_get(row, "error")))
@@ -285,7 +386,7 @@ json_t *results_summarize(json_t *rows)
 		if (!g) {
 			g = json_array();
 			json_object_set_new(groups, cid, g);
-			json_array_append_new(order, json_string(cid));
+			json_array_append_new(order, json_text(cid));
 		}
 		json_array_append(g, row);
 	}

@@ -29,7 +29,8 @@ struct results_dir {
  * (use results_resume).  Prints its errors. */
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env);
-/* Open an existing directory for appending (--resume): rows loaded. */
+/* Open an existing directory for appending (--resume): rows loaded,
+ * results.jsonl cut back durably to its last complete row first. */
 int results_resume(struct results_dir *r, const char *dir);
 /* Append one row to results.jsonl (fsync'd) and to r->rows. */
 int results_append(struct results_dir *r, json_t *row);
@@ -37,8 +38,9 @@ int results_append(struct results_dir *r, json_t *row);
 int results_finish(struct results_dir *r);
 void results_close(struct results_dir *r);
 
-/* Load DIR/results.jsonl into an array (a truncated last line, from a
- * crash, is skipped with a warning).  Prints its errors. */
+/* Load DIR/results.jsonl into an array (a last line without its newline,
+ * from a crash, is skipped with a warning; any other line that is not a
+ * row is an error).  Not a regular file: an error.  Prints its errors. */
 int results_load(const char *dir, json_t **rows);
 /* summary rows (one object per config_id, in first-seen order). */
 json_t *results_summarize(json_t *rows);

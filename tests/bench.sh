@@ -230,6 +230,45 @@ bench_killed_hard_resumes() {
 	true
 }
 
+# A crash leaves a row cut short: resume cuts it off (durably) before
+# appending, so no row is glued to the fragment, and a second resume finds
+# a clean file.
+bench_resume_cuts_a_truncated_row() {
+	tiny_profile
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data" 2>/dev/null || die "bench failed"
+	n=$(rows_of "$T/r")
+	head -n $((n - 2)) "$T/r/results.jsonl" >"$T/j"
+	tail -n 1 "$T/r/results.jsonl" | head -c 40 >>"$T/j"
+	mv "$T/j" "$T/r/results.jsonl"
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err" || die "resume: $(tail -2 "$T/err")"
+	grep -q 'cutting 40 bytes of a truncated last row' "$T/err" || die "cut not said: $(cat "$T/err")"
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err2" || die "second resume: $(tail -2 "$T/err2")"
+	grep -q truncated "$T/err2" && die "second resume still finds a fragment: $(cat "$T/err2")"
+	python3 - "$T/r" "$n" <<-'PY' || die "rows after resume"
+	import json, sys, csv
+	rows = [json.loads(l) for l in open(sys.argv[1] + "/results.jsonl")]
+	assert len(rows) == int(sys.argv[2]), (len(rows), sys.argv[2])
+	assert len(list(csv.DictReader(open(sys.argv[1] + "/results.csv")))) == len(rows)
+	PY
+	"$IOSTRAT" report "$T/r" >/dev/null || die "report refuses the resumed directory"
+}
+
+# A whole line that is not a row (bad bytes, glued rows) is named as such,
+# wherever it is, not called "truncated"; a FIFO or a directory in place of
+# results.jsonl is refused, neither hangs nor reads as empty.
+bench_bad_rows_named() {
+	mkdir "$T/r"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"a","rep":1,"elapsed_s":1,"error":null}' >"$T/r/results.jsonl"
+	printf '{"schema":1,"kind":"run","config_id":"a\xe9","rep":2}\n' >>"$T/r/results.jsonl"
+	expect_fail 'results.jsonl:2: not a result row' "$IOSTRAT" report "$T/r"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"a","rep":1,"elapsed_s":1,"error":null}{"schema":1,"kind":"run"}' >"$T/r/results.jsonl"
+	expect_fail 'results.jsonl:1: not a result row' "$IOSTRAT" report "$T/r"
+	rm "$T/r/results.jsonl"; mkfifo "$T/r/results.jsonl"
+	expect_fail 'results.jsonl: not a regular file' timeout 10 "$IOSTRAT" report "$T/r"
+	rm "$T/r/results.jsonl"; mkdir "$T/r/results.jsonl"
+	expect_fail 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"
+}
+
 bench_compare_two_runs() {
 	tiny_profile
 	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/a" --data "$T/data" 2>/dev/null
@@ -271,5 +310,7 @@ t bench_skips_unbuilt_sections_and_keys bench_skips_unbuilt_sections_and_keys
 t bench_writes_results_dir_and_report bench_writes_results_dir_and_report
 t bench_ctrl_c_keeps_rows_and_resumes bench_ctrl_c_keeps_rows_and_resumes
 t bench_killed_hard_resumes bench_killed_hard_resumes
+t bench_resume_cuts_a_truncated_row bench_resume_cuts_a_truncated_row
+t bench_bad_rows_named bench_bad_rows_named
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
