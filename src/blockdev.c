@@ -161,7 +161,7 @@ static json_t *attr_json(const char *disk, const char *name)
 		return json_null();
 	if (!parse_u64(v, &n))
 		return json_integer((json_int_t)n);
-	return json_string(v);
+	return json_text(v);
 }
 
 json_t *blockdev_json(const char *path)
@@ -173,13 +173,13 @@ json_t *blockdev_json(const char *path)
 	if (blockdev_of_path(path, &bi))
 		return o;
 	blockdev_scheduler(bi.disk, sched, sizeof(sched));
-	json_object_set_new(o, "fs", json_string(bi.fs));
-	json_object_set_new(o, "mount_point", json_string(bi.mount_point));
-	json_object_set_new(o, "mount_options", json_string(bi.mount_options));
-	json_object_set_new(o, "device", json_string(bi.device));
-	json_object_set_new(o, "disk", json_string(bi.disk));
-	json_object_set_new(o, "resolved_via", json_string(bi.resolved_via));
-	json_object_set_new(o, "scheduler", json_string(sched));
+	json_object_set_new(o, "fs", json_text(bi.fs));
+	json_object_set_new(o, "mount_point", json_text(bi.mount_point));
+	json_object_set_new(o, "mount_options", json_text(bi.mount_options));
+	json_object_set_new(o, "device", json_text(bi.device));
+	json_object_set_new(o, "disk", json_text(bi.disk));
+	json_object_set_new(o, "resolved_via", json_text(bi.resolved_via));
+	json_object_set_new(o, "scheduler", json_text(sched));
 	json_object_set_new(o, "read_ahead_kb", attr_json(bi.disk, "read_ahead_kb"));
 	json_object_set_new(o, "rotational", attr_json(bi.disk, "rotational"));
 	json_object_set_new(o, "nr_requests", attr_json(bi.disk, "nr_requests"));

@@ -125,8 +125,8 @@ static json_t *manifest_of(const struct dataset_spec *s)
 	json_t *m = json_object();
 
 	json_object_set_new(m, "schema", json_integer(1));
-	json_object_set_new(m, "generator", json_string("iostrat gen"));
-	json_object_set_new(m, "preset", s->preset ? json_string(s->preset) : json_null());
+	json_object_set_new(m, "generator", json_text("iostrat gen"));
+	json_object_set_new(m, "preset", s->preset ? json_text(s->preset) : json_null());
 	json_object_set_new(m, "files", json_integer((json_int_t)s->files));
 	json_object_set_new(m, "lines", json_integer((json_int_t)s->lines));
 	json_object_set_new(m, "width", json_integer((json_int_t)s->width));
@@ -205,7 +205,7 @@ static int generate_into(const char *tmp, const struct dataset_spec *s)
 		goto out;
 	m = manifest_of(s);
 	snprintf(p, sizeof(p), "%016llx", (unsigned long long)XXH3_64bits_digest(h));
-	json_object_set_new(m, "xxh3", json_string(p));
+	json_object_set_new(m, "xxh3", json_text(p));
 	txt = json_dumps(m, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	json_decref(m);
 	snprintf(p, sizeof(p), "%s/%s", tmp, DATASET_MANIFEST);

@@ -71,9 +71,9 @@ static json_t *sysfs_active(const char *path)
 	b = a ? strchr(a, ']') : NULL;
 	if (a && b) {
 		*b = 0;
-		return json_string(a + 1);
+		return json_text(a + 1);
 	}
-	return json_string(raw);
+	return json_text(raw);
 }
 
 json_t *env_capture(const char *const *labels, const char *const *paths)
@@ -85,12 +85,12 @@ json_t *env_capture(const char *const *labels, const char *const *paths)
 	uname(&u);
 	cpu_model(cpu, sizeof(cpu));
 	json_object_set_new(o, "schema", json_integer(1));
-	json_object_set_new(o, "iostrat_version", json_string(IOSTRAT_VERSION));
-	json_object_set_new(o, "kernel", json_string(u.release));
-	json_object_set_new(o, "kernel_version", json_string(u.version));
-	json_object_set_new(o, "machine", json_string(u.machine));
-	json_object_set_new(o, "host", json_string(env_host()));
-	json_object_set_new(o, "cpu_model", json_string(cpu));
+	json_object_set_new(o, "iostrat_version", json_text(IOSTRAT_VERSION));
+	json_object_set_new(o, "kernel", json_text(u.release));
+	json_object_set_new(o, "kernel_version", json_text(u.version));
+	json_object_set_new(o, "machine", json_text(u.machine));
+	json_object_set_new(o, "host", json_text(env_host()));
+	json_object_set_new(o, "cpu_model", json_text(cpu));
 	json_object_set_new(o, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(o, "mem_kb", json_integer(mem_kb()));
 	json_object_set_new(o, "thp", sysfs_active("/sys/kernel/mm/transparent_hugepage/enabled"));

@@ -92,6 +92,12 @@ int results_append(struct results_dir *r, json_t *row)
 	char p[PATH_MAX];
 
 	join(p, r->path, "results.jsonl");
+	/* summaries, report and compare group by it: a row without one would
+	 * merge with every other such row */
+	if (!json_is_string(json_object_get(row, "config_id"))) {
+		errorf("%s: refusing to append a row without a config_id", p);
+		return -EINVAL;
+	}
 	if (row_write_jsonl(r->jsonl, row) || fflush(r->jsonl) ||
 	    fsync(fileno(r->jsonl)) < 0)
 		return error_errno(errno ? -errno : -EIO, p, "appending a row");

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "row.h"
+#include "util.h"
 
 const char *const row_core_columns[] = {
 	"schema", "bench", "kind", "config_id", "rep", "dataset", "files",
@@ -22,8 +23,8 @@ json_t *row_new(const char *bench, const char *kind)
 	for (size_t i = 0; row_core_columns[i]; i++)
 		json_object_set_new(r, row_core_columns[i], json_null());
 	json_object_set_new(r, "schema", json_integer(ROW_SCHEMA));
-	json_object_set_new(r, "bench", bench ? json_string(bench) : json_null());
-	json_object_set_new(r, "kind", json_string(kind));
+	json_object_set_new(r, "bench", bench ? json_text(bench) : json_null());
+	json_object_set_new(r, "kind", json_text(kind));
 	return r;
 }
 
@@ -86,7 +87,7 @@ void csv_field(FILE *f, json_t *v)
 		return;
 	default: {
 		char *d = json_dumps(v, JSON_COMPACT);
-		json_t *tmp = json_string(d ? d : "");
+		json_t *tmp = json_text(d ? d : "");
 
 		csv_field(f, tmp);
 		json_decref(tmp);
@@ -103,7 +104,7 @@ int row_write_csv(FILE *f, json_t *rows)
 	size_t i, j;
 
 	for (i = 0; row_core_columns[i]; i++) {
-		json_array_append_new(cols, json_string(row_core_columns[i]));
+		json_array_append_new(cols, json_text(row_core_columns[i]));
 		json_object_set_new(seen, row_core_columns[i], json_true());
 	}
 	json_array_foreach(rows, i, row) {
@@ -111,7 +112,7 @@ int row_write_csv(FILE *f, json_t *rows)
 			if (json_object_get(seen, k))
 				continue;
 			json_object_set_new(seen, k, json_true());
-			json_array_append_new(cols, json_string(k));
+			json_array_append_new(cols, json_text(k));
 		}
 	}
 	json_array_foreach(cols, j, c)

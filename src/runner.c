@@ -232,7 +232,7 @@ static void child_report(int fd, int ret, struct run_stats *st, double secs)
 	char *s;
 
 	json_object_set_new(o, "ret", json_integer(ret));
-	json_object_set_new(o, "errmsg", json_string(st->errmsg));
+	json_object_set_new(o, "errmsg", json_text(st->errmsg));
 	json_object_set_new(o, "bytes_in", json_integer((json_int_t)st->bytes_in));
 	json_object_set_new(o, "bytes_out", json_integer((json_int_t)st->bytes_out));
 	json_object_set_new(o, "child_elapsed_s", json_real(secs));
@@ -357,12 +357,12 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	char id[512];
 
 	config_id_of(cfg, id, sizeof(id));
-	json_object_set_new(row, "config_id", json_string(id));
+	json_object_set_new(row, "config_id", json_text(id));
 	json_object_set_new(row, "rep", json_integer(rep));
 	if (cfg->dataset)
-		json_object_set_new(row, "dataset", json_string(cfg->dataset));
+		json_object_set_new(row, "dataset", json_text(cfg->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
-	json_object_set_new(row, "strategy", json_string(cfg->strat->name));
+	json_object_set_new(row, "strategy", json_text(cfg->strat->name));
 	json_object_set_new(row, "threads", json_integer(j->threads));
 	json_object_set_new(row, "work", json_integer(j->work));
 	if (j->bufsize)
@@ -372,10 +372,10 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	if (j->qd)
 		json_object_set_new(row, "qd", json_integer(j->qd));
 	json_object_set_new(row, "direct", json_boolean(j->direct));
-	json_object_set_new(row, "cache", json_string(cache_mode_name(cfg->cache)));
+	json_object_set_new(row, "cache", json_text(cache_mode_name(cfg->cache)));
 	json_object_set_new(row, "traced", json_false());
-	json_object_set_new(row, "kernel", json_string(env_kernel()));
-	json_object_set_new(row, "host", json_string(env_host()));
+	json_object_set_new(row, "kernel", json_text(env_kernel()));
+	json_object_set_new(row, "host", json_text(env_host()));
 	if (in) {
 		json_object_set(row, "scheduler", json_object_get(in, "scheduler"));
 		json_object_set(row, "device", json_object_get(in, "disk"));
@@ -411,7 +411,7 @@ static int row_error(json_t *row, int err, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (json_is_null(json_object_get(row, "error")))
-		json_object_set_new(row, "error", json_string(msg));
+		json_object_set_new(row, "error", json_text(msg));
 	errorf("%s", msg);
 	return err;
 }
@@ -436,8 +436,8 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 		return row_error(row, ret, "%s: measuring residency: %s", bad,
 				 strerror(-ret));
 	json_object_set_new(row, "resident_pct_before", json_real(pct));
-	json_object_set_new(row, "cache_method", json_string(how));
-	json_object_set_new(row, "residency_method", json_string(method));
+	json_object_set_new(row, "cache_method", json_text(how));
+	json_object_set_new(row, "residency_method", json_text(method));
 	json_object_set_new(row, "cold_ok", cfg->cache == CACHE_COLD ?
 			    json_boolean(pct <= COLD_MAX_RESIDENT_PCT) : json_null());
 	if (cfg->cache == CACHE_COLD && pct > COLD_MAX_RESIDENT_PCT)
@@ -479,7 +479,7 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	current_child = pid;
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
-		json_object_set_new(row, "trace_error", json_string("probe filter"));
+		json_object_set_new(row, "trace_error", json_text("probe filter"));
 	t0 = now_mono();
 	if (write(go[1], "g", 1) != 1)
 		kill(pid, SIGKILL);
@@ -514,7 +514,7 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
 				 strerror(-ret));
 	}
 	checksum_hex(sum, hex);
-	json_object_set_new(row, "checksum", json_string(hex));
+	json_object_set_new(row, "checksum", json_text(hex));
 	if (!ref_hex)
 		return 0;
 	json_object_set_new(row, "verified", json_boolean(!strcmp(hex, ref_hex)));
@@ -536,12 +536,12 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 
 	*rowp = row;
 	fill_config(cfg, fl, rep, row);
-	json_object_set_new(row, "fsync", json_string(fsync_mode_name(cfg->job.fsync)));
+	json_object_set_new(row, "fsync", json_text(fsync_mode_name(cfg->job.fsync)));
 	ret = prepare_rep(cfg, fl, row);
 	if (ret)
 		return ret;
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
-		json_object_set_new(row, "trace_error", json_string("probe reset"));
+		json_object_set_new(row, "trace_error", json_text("probe reset"));
 	ret = spawn(cfg, row, &report, &ru, &elapsed, &status);
 	if (ret)
 		return row_error(row, ret, "%s: starting the run: %s",

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "strategy.h"
+#include "util.h"
 
 void stats_init(struct run_stats *st)
 {
@@ -83,7 +84,7 @@ void stats_set_int(struct run_stats *st, const char *key, long long v)
 void stats_set_str(struct run_stats *st, const char *key, const char *v)
 {
 	pthread_mutex_lock(&st->lock);
-	json_object_set_new(st->extra, key, json_string(v));
+	json_object_set_new(st->extra, key, json_text(v));
 	pthread_mutex_unlock(&st->lock);
 }
 

@@ -460,3 +460,76 @@ bool path_within(const char *inner, const char *outer)
 		return true;
 	return !strncmp(inner, outer, n) && (inner[n] == 0 || inner[n] == '/');
 }
+
+/* Length of the valid UTF-8 sequence at s, or 0 (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0], n, cp, min;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (unsigned i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80) /* also stops at the NUL */
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+const char *text_escape(const char *s, char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t o = 0;
+
+	if (!len)
+		return buf;
+	while (*u) {
+		size_t n = utf8_seq(u);
+		size_t need = n ? n : 4;
+
+		if (o + need >= len)
+			break;
+		if (n)
+			memcpy(buf + o, u, n);
+		else
+			snprintf(buf + o, 5, "\\x%02x", *u);
+		o += need;
+		u += n ? n : 1;
+	}
+	buf[o] = 0;
+	return buf;
+}
+
+json_t *json_text(const char *s)
+{
+	size_t bad = 0, n;
+	const unsigned char *u = (const unsigned char *)s;
+	char *buf;
+	json_t *j;
+
+	if (!s)
+		return json_null();
+	for (; *u; u += n ? n : 1)
+		if (!(n = utf8_seq(u)))
+			bad++;
+	if (!bad)
+		return json_string(s);
+	n = strlen(s) + 3 * bad + 1;
+	buf = malloc(n);
+	if (!buf)
+		return NULL;
+	j = json_string(text_escape(s, buf, n));
+	free(buf);
+	return j;
+}

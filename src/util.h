@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <jansson.h>
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
@@ -60,5 +62,18 @@ int rm_rf(const char *path);
 int abspath(const char *path, char *out, size_t len);
 /* is `inner` equal to or below `outer` (both absolute, normalized)? */
 bool path_within(const char *inner, const char *outer);
+
+/*
+ * Every string that goes into JSON goes through here, never json_string():
+ * names come from the file system and the command line, where any byte
+ * but '/' and NUL is legal, while JSON text is UTF-8 (jansson refuses the
+ * rest and returns NULL, which became a null "dataset" and "config_id").
+ * Valid UTF-8 passes unchanged; each byte that is not part of a valid
+ * sequence is written as the four characters \xHH (docs/results.md).
+ * Never NULL unless out of memory.
+ */
+json_t *json_text(const char *s);
+/* s with bytes that are not UTF-8 escaped as above, in buf (truncated). */
+const char *text_escape(const char *s, char *buf, size_t len);
 
 #endif

@@ -81,6 +81,28 @@ run_tmp_name_linked_to_input() { # a temporary that is a hard link to an input i
 	"$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --cache warm --work 3 >/dev/null || die "run failed"
 	[ "$(cd "$T/in" && cat * | md5sum)" = "$INSUM" ] || die "input written through a link"
 }
+# names are bytes, JSON is UTF-8: escaped as \xHH, never a null config_id
+run_non_utf8_names_survive() {
+	setup; cp -r "$T/in" "$T/lat"$'\xe9'
+	"$IOSTRAT" run -s stream "$T/lat"$'\xe9' "$T/o" -r 1 --cache warm --results "$T/r" >/dev/null || die "run failed"
+	"$IOSTRAT" run -s stream "$T/lat"$'\xe9' "$T/o" -r 1 --cache warm --dataset $'x\xffy' --results "$T/r2" >/dev/null || die "run failed"
+	python3 - "$T" <<-'PY' || die "names lost: $(head -c 300 "$T/r/results.jsonl")"
+	import json, sys
+	t = sys.argv[1]
+	for d, want in (("/r", None), ("/r2", "x\\xffy")):
+	    for r in map(json.loads, open(t + d + "/results.jsonl")):
+	        assert isinstance(r["config_id"], str), r
+	        if want:
+	            assert r["dataset"] == want and r["config_id"].startswith(want + "/"), r
+	PY
+}
+bench_non_utf8_dataset_keeps_configs_apart() {
+	has_cmd bench; setup; cp -r "$T/in" "$T/lat"$'\xe9'
+	profile '[global]' "dataset=$T/lat"$'\xe9' 'reps=2' 'cache=asis' '[a]' 'strategy=stream,buffer' 'work=0,50'
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/data" >/dev/null 2>&1 || die "bench failed"
+	[ "$(grep -c 'lat\\xe9/' "$T/r/summary.csv")" -eq 4 ] || die "configurations merged: $(cat "$T/r/summary.csv")"
+	"$IOSTRAT" report "$T/r" | grep -q '4 configurations' || die "report merged them"
+}
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }

@@ -386,7 +386,7 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 
 	b->ctx.res = &b->res;
 	b->ctx.env = env_capture(labels, paths);
-	json_object_set_new(b->ctx.env, "profile", json_string(b->prof.name));
+	json_object_set_new(b->ctx.env, "profile", json_text(b->prof.name));
 	if (o->resume) {
 		ret = results_resume(&b->res, o->resume);
 		if (!ret)

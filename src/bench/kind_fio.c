@@ -188,9 +188,9 @@ static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		 cache_mode_name(fp->cache), rep);
 	ret = fio_run(&p, row);
 	if (*row) {
-		json_object_set_new(*row, "config_id", json_string(it->id));
+		json_object_set_new(*row, "config_id", json_text(it->id));
 		json_object_set_new(*row, "rep", json_integer(rep));
-		json_object_set_new(*row, "section", json_string(it->pc->section));
+		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(fp->scale));
 		json_object_set_new(*row, "seed", json_integer((json_int_t)fp->seed));
 	}

@@ -143,7 +143,7 @@ static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	if (ret && !ctx->quiet)
 		errorf("[%s] %s", it->pc->section, why);
 	if (*row) {
-		json_object_set_new(*row, "section", json_string(it->pc->section));
+		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
 	}
 	return ret;

@@ -236,7 +236,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		tracer_close(rp->cfg.hooks);
 	rp->cfg.hooks = NULL;
 	if (*row) {
-		json_object_set_new(*row, "section", json_string(it->pc->section));
+		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(rp->scale));
 		json_object_set_new(*row, "seed", json_integer((json_int_t)rp->seed));
 		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));

@@ -166,10 +166,10 @@ static int q_add(struct qstore *q, struct qargs *a)
 	qstore_timestamp(ts, sizeof(ts));
 	argv = json_array();
 	for (int i = 0; i < a->ncmd; i++)
-		json_array_append_new(argv, json_string(a->cmd[i]));
+		json_array_append_new(argv, json_text(a->cmd[i]));
 	e = json_pack("{s:i, s:s, s:o, s:s, s:o, s:s, s:i, s:i, s:s, s:s}",
 		      "id", 0, "name", a->name ? a->name : a->cmd[0], "argv", argv,
-		      "cwd", cwd, "kernel", a->kernel ? json_string(a->kernel) : json_null(),
+		      "cwd", cwd, "kernel", a->kernel ? json_text(a->kernel) : json_null(),
 		      "state", "queued", "attempts", 0, "kernel_boots", 0,
 		      "added", ts, "last_error", "");
 	if (!e)

@@ -226,10 +226,10 @@ static int apply(const char *disk, const struct sched_setting *s, json_t **cols)
 		return ret;
 	*cols = json_object();
 	sysq_active(disk, v, sizeof(v));
-	json_object_set_new(*cols, "scheduler", json_string(v));
-	json_object_set_new(*cols, "device", json_string(disk));
+	json_object_set_new(*cols, "scheduler", json_text(v));
+	json_object_set_new(*cols, "device", json_text(disk));
 	sysq_tunables(disk, tun, sizeof(tun));
-	json_object_set_new(*cols, "iosched_tunables", json_string(tun));
+	json_object_set_new(*cols, "iosched_tunables", json_text(tun));
 	for (size_t i = 0; i < ARRAY_SIZE(num); i++) {
 		char p[PATH_MAX];
 		long long n;
@@ -241,7 +241,7 @@ static int apply(const char *disk, const struct sched_setting *s, json_t **cols)
 			continue;
 		}
 		n = strtoll(v, &end, 10);
-		json_object_set_new(*cols, num[i], *end ? json_string(v) : json_integer(n));
+		json_object_set_new(*cols, num[i], *end ? json_text(v) : json_integer(n));
 	}
 	fprintf(stderr, "iostrat sched: %s: %s (verified; %s)\n", disk, s->label,
 		tun[0] ? tun : "no tunables");
@@ -330,12 +330,12 @@ static int write_meta(const char *out, const char *disk, const struct sysq *sv,
 	int ret;
 
 	for (size_t i = 0; i < sv->n; i++)
-		json_object_set_new(orig, sv->v[i].attr, json_string(sv->v[i].value));
+		json_object_set_new(orig, sv->v[i].attr, json_text(sv->v[i].value));
 	for (size_t i = 0; i < p->nset; i++)
-		json_array_append_new(sets, json_string(p->set[i].label));
-	json_object_set_new(o, "device", json_string(disk));
-	json_object_set_new(o, "kernel", json_string(env_kernel()));
-	json_object_set_new(o, "profile", json_string(a->profile));
+		json_array_append_new(sets, json_text(p->set[i].label));
+	json_object_set_new(o, "device", json_text(disk));
+	json_object_set_new(o, "kernel", json_text(env_kernel()));
+	json_object_set_new(o, "profile", json_text(a->profile));
 	json_object_set_new(o, "interleave", json_boolean(a->interleave));
 	json_object_set_new(o, "settings", sets);
 	json_object_set_new(o, "original", orig);

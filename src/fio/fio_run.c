@@ -305,16 +305,16 @@ static void fill_row(const struct fio_params *p, json_t *row, double resident,
 	snprintf(id, sizeof(id), "%s/fio-%s/b%llu/q%u/%s%s", p->dataset ? p->dataset : "-",
 		 stem, (unsigned long long)p->bs, p->qd, p->direct ? "direct/" : "",
 		 cache_mode_name(p->cache));
-	json_object_set_new(row, "config_id", json_string(id));
+	json_object_set_new(row, "config_id", json_text(id));
 	if (p->dataset)
-		json_object_set_new(row, "dataset", json_string(p->dataset));
+		json_object_set_new(row, "dataset", json_text(p->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)p->fl->n));
 	json_object_set_new(row, "strategy", json_sprintf("fio-%s", stem));
 	json_object_set_new(row, "threads", json_integer(1));
 	json_object_set_new(row, "bufsize", json_integer((json_int_t)p->bs));
 	json_object_set_new(row, "qd", json_integer(p->qd));
 	json_object_set_new(row, "direct", json_boolean(p->direct));
-	json_object_set_new(row, "cache", json_string(cache_mode_name(p->cache)));
+	json_object_set_new(row, "cache", json_text(cache_mode_name(p->cache)));
 	json_object_set_new(row, "resident_pct_before", json_real(resident));
 	json_object_set_new(row, "user_s", json_real((double)ru->ru_utime.tv_sec +
 						     ru->ru_utime.tv_usec / 1e6));
@@ -326,12 +326,12 @@ static void fill_row(const struct fio_params *p, json_t *row, double resident,
 	json_object_set_new(row, "nvcsw", json_integer(ru->ru_nvcsw));
 	json_object_set_new(row, "nivcsw", json_integer(ru->ru_nivcsw));
 	json_object_set_new(row, "traced", json_false());
-	json_object_set_new(row, "kernel", json_string(env_kernel()));
-	json_object_set_new(row, "host", json_string(env_host()));
-	json_object_set_new(row, "baseline_of", json_string(mirrors));
-	json_object_set_new(row, "fio_job", json_string(base));
+	json_object_set_new(row, "kernel", json_text(env_kernel()));
+	json_object_set_new(row, "host", json_text(env_host()));
+	json_object_set_new(row, "baseline_of", json_text(mirrors));
+	json_object_set_new(row, "fio_job", json_text(base));
 	json_object_set_new(row, "fio_wall_s", json_real(wall));
-	json_object_set_new(row, "fsync", json_string(p->fsync ? "file" : "none"));
+	json_object_set_new(row, "fsync", json_text(p->fsync ? "file" : "none"));
 	set_device_columns(p->in_dir, row);
 }
 
@@ -402,6 +402,6 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 	if (!ret)
 		unlink(errlog); /* kept only when fio failed */
 	if (ret)
-		json_object_set_new(row, "error", json_string("fio baseline failed"));
+		json_object_set_new(row, "error", json_text("fio baseline failed"));
 	return ret;
 }

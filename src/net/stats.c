@@ -95,7 +95,7 @@ static void set_figures(json_t *row, const struct net_result *r)
 	set(row, "nvcsw", json_integer(r->nvcsw));
 	set(row, "nivcsw", json_integer(r->nivcsw));
 	set(row, "mb_s", json_real((double)(r->bytes_out + r->bytes_in) / el / 1e6));
-	set(row, "checksum", json_string(hex));
+	set(row, "checksum", json_text(hex));
 	set(row, "verified", json_boolean(r->verified));
 	set(row, "msgs_s", json_real(n / el));
 	set(row, "syscalls_per_msg", json_real((double)r->calls / n));
@@ -122,7 +122,7 @@ static void own_columns(json_t *row, const struct net_mode *m,
 
 	for (size_t i = 0; cols[i]; i++)
 		set(row, cols[i], json_null());
-	set(row, "mode", json_string(m->name));
+	set(row, "mode", json_text(m->name));
 	set(row, "msg_size", json_integer(o->size));
 	set(row, "count", json_integer((json_int_t)o->count));
 	set(row, "batch", m->uses_batch ? json_integer(o->batch) : json_null());
@@ -132,7 +132,7 @@ static void own_columns(json_t *row, const struct net_mode *m,
 	set(row, "nagle", json_boolean(o->nagle)); /* --nagle */
 	set(row, "io_max", o->io_max ? json_integer(o->io_max) : json_null());
 	set(row, "timeout_s", json_real(o->timeout_ms / 1000.0));
-	set(row, "metric", json_string("msgs_s"));
+	set(row, "metric", json_text("msgs_s"));
 }
 
 json_t *net_row(const char *bench, const struct net_mode *m,
@@ -143,22 +143,22 @@ json_t *net_row(const char *bench, const struct net_mode *m,
 	char id[256];
 
 	net_config_id(m, o, id, sizeof(id));
-	set(row, "config_id", json_string(id));
+	set(row, "config_id", json_text(id));
 	set(row, "rep", json_integer(rep));
 	set(row, "threads", json_integer(1));
 	if (m->uses_buffer)
 		set(row, "bufsize", json_integer((json_int_t)o->buffer));
 	if (m->uses_batch)
 		set(row, "qd", json_integer(o->batch));
-	set(row, "kernel", json_string(env_kernel()));
-	set(row, "host", json_string(env_host()));
+	set(row, "kernel", json_text(env_kernel()));
+	set(row, "host", json_text(env_host()));
 	own_columns(row, m, o);
 	if (r)
 		set_figures(row, r);
 	else
 		set(row, "verified", json_false());
 	if (error)
-		set(row, "error", json_string(error));
+		set(row, "error", json_text(error));
 	return row;
 }
 

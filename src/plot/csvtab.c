@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "plot.h"
+#include "../util.h"
 
 /* Split line (modified in place) into at most max fields; the count. */
 static size_t split(char *line, char **f, size_t max)
@@ -55,7 +56,7 @@ static json_t *value(const char *s)
 	v = strtod(s, &end);
 	if (end != s && !*end)
 		return json_real(v);
-	return json_string(s);
+	return json_text(s);
 }
 
 #define CSV_MAX_COLS 64
@@ -90,7 +91,7 @@ int csv_table(const char *text, const char *title, json_t **cols, json_t **rows)
 			*cols = json_array();
 			*rows = json_array();
 			for (size_t i = 0; i < n; i++)
-				json_array_append_new(*cols, json_string(f[i]));
+				json_array_append_new(*cols, json_text(f[i]));
 			ret = 0;
 			continue;
 		}

@@ -147,7 +147,7 @@ static json_t *runs_in(json_t *rows)
 
 	for (int l = 0; l < RUNS_MAX; l++) {
 		char s[2] = { (char)('A' + l), 0 };
-		json_t *v = json_string(s), *x = rows_where(rows, "run", v);
+		json_t *v = json_text(s), *x = rows_where(rows, "run", v);
 
 		if (json_array_size(x))
 			json_array_append(out, v);

@@ -27,7 +27,7 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 	size_t i;
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "+"), tok);
-	nm = json_string(name);
+	nm = json_text(name);
 	a = rows_where(runs, "strategy", nm);
 	json_decref(nm);
 	json_array_foreach(a, i, r) {

@@ -41,7 +41,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 	unsigned pos = 0;
 	size_t bt = 0, bs = 0, i, j;
 	double best = INFINITY;
-	json_t *null_name = json_string("null");
+	json_t *null_name = json_text("null");
 	char wt[32], tt[32], lab[256];
 
 	for (i = 0; i < nt; i++)

@@ -45,17 +45,17 @@ static int record(struct qstore *q, json_t *e, const char *outcome,
 	int ret;
 
 	qstore_timestamp(ts, sizeof(ts));
-	json_object_set_new(r, "time", json_string(ts));
+	json_object_set_new(r, "time", json_text(ts));
 	json_object_set(r, "id", json_object_get(e, "id"));
-	json_object_set_new(r, "name", json_string(qentry_str(e, "name")));
+	json_object_set_new(r, "name", json_text(qentry_str(e, "name")));
 	json_object_set(r, "argv", json_object_get(e, "argv"));
 	json_object_set_new(r, "attempt", json_integer(qentry_uint(e, "attempts")));
-	json_object_set_new(r, "outcome", json_string(outcome));
-	json_object_set_new(r, "status", json_string(status));
-	json_object_set_new(r, "detail", json_string(detail));
+	json_object_set_new(r, "outcome", json_text(outcome));
+	json_object_set_new(r, "status", json_text(status));
+	json_object_set_new(r, "detail", json_text(detail));
 	json_object_set_new(r, "elapsed_s", elapsed >= 0 ? json_real(elapsed) : json_null());
-	json_object_set_new(r, "kernel", json_string(env_kernel()));
-	json_object_set_new(r, "boot_id", json_string(boot_id()));
+	json_object_set_new(r, "kernel", json_text(env_kernel()));
+	json_object_set_new(r, "boot_id", json_text(boot_id()));
 	ret = qstore_history(q, r);
 	json_decref(r);
 	if (ret)
@@ -84,8 +84,8 @@ static int requeue(struct qstore *q, json_t *e, const char *outcome,
 {
 	int ret = record(q, e, outcome, "retry", detail, elapsed);
 
-	json_object_set_new(e, "state", json_string("queued"));
-	json_object_set_new(e, "last_error", json_string(detail));
+	json_object_set_new(e, "state", json_text("queued"));
+	json_object_set_new(e, "last_error", json_text(detail));
 	if (!ret)
 		ret = qstore_save(q, e);
 	if (ret)
@@ -183,7 +183,7 @@ static enum pick pick_entry(struct qstore *q, const struct qrun_opts *o,
 			json_decref(e);
 			return p;
 		}
-		json_object_set_new(e, "state", json_string("running"));
+		json_object_set_new(e, "state", json_text("running"));
 		json_object_set_new(e, "attempts",
 				    json_integer(qentry_uint(e, "attempts") + 1));
 		if ((ret = qstore_save(q, e))) {

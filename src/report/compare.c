@@ -80,7 +80,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 
 		if (!id)
 			continue;
-		json_array_append_new(row, json_string(id));
+		json_array_append_new(row, json_text(id));
 		json_array_append_new(row, rnum(ma));
 		for (size_t k = 1; k < n; k++) {
 			json_t *x = find_sum(&runs[k], id);
@@ -99,7 +99,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 			json_array_append_new(row, rnum(mx));
 			json_array_append_new(row, rnum(ma > 0 ? mx / ma : NAN));
 			json_array_append_new(row, rnum(p));
-			json_array_append_new(row, json_string(!isnan(p) && p < 0.05 ? "*" : ""));
+			json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
 		}
 		if (any) {
 			rtable_add(t, row);
@@ -145,9 +145,9 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t k,
 		p = pvalue(&runs[0], &runs[k], id, &test);
 	med = nv ? st.median : NAN;
 	run_label(&runs[k], label, sizeof(label));
-	json_array_append_new(row, json_string(id));
-	json_array_append_new(row, json_string(run));
-	json_array_append_new(row, json_string(label));
+	json_array_append_new(row, json_text(id));
+	json_array_append_new(row, json_text(run));
+	json_array_append_new(row, json_text(label));
 	json_array_append(row, json_object_get(s, "metric") ?: json_null());
 	json_array_append_new(row, json_integer((json_int_t)nv));
 	json_array_append_new(row, rnum(med));
@@ -157,8 +157,8 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t k,
 	json_array_append_new(row, rnum(nv ? st.q3 : NAN));
 	json_array_append_new(row, rnum(base > 0 ? med / base : NAN));
 	json_array_append_new(row, rnum(p));
-	json_array_append_new(row, json_string(!isnan(p) && p < 0.05 ? "*" : ""));
-	json_array_append_new(row, json_string(k ? test : ""));
+	json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
+	json_array_append_new(row, json_text(k ? test : ""));
 	rtable_add(t, row);
 }
 
@@ -231,11 +231,11 @@ static json_t *cell(json_t *v)
 	json_t *o;
 
 	if (!v)
-		return json_string("(absent)");
+		return json_text("(absent)");
 	if (json_is_string(v) || json_is_number(v))
 		return json_incref(v);
 	s = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-	o = json_string(s ? s : "?");
+	o = json_text(s ? s : "?");
 	free(s);
 	return o;
 }
@@ -274,7 +274,7 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 			if (seen || !differs)
 				continue;
 			row = json_array();
-			json_array_append_new(row, json_string(k));
+			json_array_append_new(row, json_text(k));
 			for (size_t j = 0; j < n; j++)
 				json_array_append_new(row, cell(json_object_get(flat[j], k)));
 			rtable_add(t, row);
@@ -292,9 +292,9 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 			if (everywhere)
 				continue;
 			row = json_array();
-			json_array_append_new(row, json_string("profile line"));
+			json_array_append_new(row, json_text("profile line"));
 			for (size_t j = 0; j < n; j++)
-				json_array_append_new(row, json_string(
+				json_array_append_new(row, json_text(
 					json_object_get(prof[j], k) ? k : ""));
 			rtable_add(t, row);
 			for (size_t j = 0; j < n; j++) /* say each line once */

@@ -146,7 +146,7 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 			fmt_s(median_of(g, "buffer", gr.th[i], gr.wk[j]), b, sizeof(b));
 			snprintf(buf, sizeof(buf), "%s/%s%s", a, b,
 				 !isnan(mine) && mine == best ? " *" : "");
-			json_array_append_new(row, json_string(buf));
+			json_array_append_new(row, json_text(buf));
 		}
 		rtable_add(t, row);
 	}
@@ -182,7 +182,7 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 			else
 				snprintf(buf, sizeof(buf), "%s%s", a,
 					 !isnan(mine) && mine == best ? " *" : "");
-			json_array_append_new(row, json_string(buf));
+			json_array_append_new(row, json_text(buf));
 		}
 		rtable_add(t, row);
 	}

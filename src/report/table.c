@@ -6,6 +6,7 @@
 
 #include "../row.h"
 #include "table.h"
+#include "../util.h"
 
 int rfmt_parse(const char *s, enum rfmt *f)
 {
@@ -45,7 +46,7 @@ void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	json_object_set_new(d->meta, key, json_string(buf));
+	json_object_set_new(d->meta, key, json_text(buf));
 }
 
 struct rtable *rdoc_table(struct rdoc *d, const char *title,
@@ -62,7 +63,7 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 	t->cols = json_array();
 	t->rows = json_array();
 	for (size_t i = 0; cols[i]; i++)
-		json_array_append_new(t->cols, json_string(cols[i]));
+		json_array_append_new(t->cols, json_text(cols[i]));
 	return t;
 }
 
@@ -214,8 +215,8 @@ static json_t *table_json(const struct rtable *t)
 	json_t *o = json_object(), *rows = json_array(), *row;
 	size_t i, j;
 
-	json_object_set_new(o, "title", json_string(t->title));
-	json_object_set_new(o, "note", t->note ? json_string(t->note) : json_null());
+	json_object_set_new(o, "title", json_text(t->title));
+	json_object_set_new(o, "note", t->note ? json_text(t->note) : json_null());
 	json_object_set(o, "columns", t->cols);
 	json_array_foreach(t->rows, i, row) {
 		json_t *r = json_object(), *c;

@@ -172,7 +172,7 @@ int sched_augment(const char *dir, const struct sched_setting *s, json_t *cols)
 	json_array_foreach(rows, i, row) {
 		if (json_object_get(row, "sched_setting"))
 			continue;
-		json_object_set_new(row, "sched_setting", json_string(s->label));
+		json_object_set_new(row, "sched_setting", json_text(s->label));
 		json_object_update(row, cols);
 	}
 	ret = rewrite_jsonl(dir, rows);

@@ -159,9 +159,9 @@ static int write_state(struct sysq *s)
 	for (size_t i = 0; i < s->n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:s}", "attr", s->v[i].attr,
 						   "value", s->v[i].value));
-	json_object_set_new(o, "disk", json_string(s->disk));
-	json_object_set_new(o, "dev", json_string(s->dev));
-	json_object_set_new(o, "boot_id", json_string(boot_id()));
+	json_object_set_new(o, "disk", json_text(s->disk));
+	json_object_set_new(o, "dev", json_text(s->dev));
+	json_object_set_new(o, "boot_id", json_text(boot_id()));
 	json_object_set_new(o, "pid", json_integer(getpid()));
 	json_object_set_new(o, "attrs", a);
 	text = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

@@ -122,37 +122,37 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 
 	if (!o->bench) {
 		snprintf(bench, sizeof(bench), "sweep-%s", sweep_kind_name(o->kind));
-		json_object_set_new(row, "bench", json_string(bench));
+		json_object_set_new(row, "bench", json_text(bench));
 	}
 	snprintf(ds, sizeof(ds), "%zux%llu", c->op == OP_READ ? r->ndata : (size_t)1,
 		 (unsigned long long)r->data_size);
-	json_object_set_new(row, "config_id", json_string(c->id));
+	json_object_set_new(row, "config_id", json_text(c->id));
 	json_object_set_new(row, "rep", json_integer(rep));
-	json_object_set_new(row, "dataset", json_string(ds));
+	json_object_set_new(row, "dataset", json_text(ds));
 	json_object_set_new(row, "files", json_integer(c->op == OP_READ ?
 						       (json_int_t)r->ndata : 1));
-	json_object_set_new(row, "strategy", json_string(c->variant));
+	json_object_set_new(row, "strategy", json_text(c->variant));
 	json_object_set_new(row, "threads", json_integer(1));
 	json_object_set_new(row, "direct", json_false());
 	json_object_set_new(row, "traced", json_false());
-	json_object_set_new(row, "kernel", json_string(env_kernel()));
-	json_object_set_new(row, "host", json_string(env_host()));
+	json_object_set_new(row, "kernel", json_text(env_kernel()));
+	json_object_set_new(row, "host", json_text(env_host()));
 	if (data) {
 		json_object_set(row, "scheduler", json_object_get(data, "scheduler"));
 		json_object_set(row, "device", json_object_get(data, "disk"));
 		json_object_set(row, "fs", json_object_get(data, "fs"));
 	}
 	/* the sweep's own columns, after the core ones */
-	json_object_set_new(row, "sweep", json_string(sweep_kind_name(o->kind)));
-	json_object_set_new(row, "variant", json_string(c->variant));
-	json_object_set_new(row, "operation", json_string(sweep_op_name(c->op)));
-	json_object_set_new(row, "api", json_string(sweep_api_name(c->api)));
+	json_object_set_new(row, "sweep", json_text(sweep_kind_name(o->kind)));
+	json_object_set_new(row, "variant", json_text(c->variant));
+	json_object_set_new(row, "operation", json_text(sweep_op_name(c->op)));
+	json_object_set_new(row, "api", json_text(sweep_api_name(c->api)));
 	json_object_set_new(row, "block_size", json_integer((json_int_t)c->block));
 	json_object_set_new(row, "whole_file", json_boolean(c->whole));
 	json_object_set_new(row, "file_size", json_integer((json_int_t)r->data_size));
 	json_object_set_new(row, "fsync", c->op == OP_WRITE ?
-			    json_string(o->fsync ? "file" : "none") : json_null());
-	json_object_set_new(row, "metric", json_string("elapsed_s"));
+			    json_text(o->fsync ? "file" : "none") : json_null());
+	json_object_set_new(row, "metric", json_text("elapsed_s"));
 	return row;
 }
 
@@ -180,9 +180,9 @@ static int prepare(struct sweep_run *r, const struct sweep_cfg *c, json_t *row)
 	ret = cache_residency(r->dir, r->fl, &pct, &method, &bad);
 	if (ret)
 		return error_errno(ret, bad ? bad : r->dir, "measuring residency");
-	json_object_set_new(row, "cache", json_string(cache_mode_name(r->o->cache)));
+	json_object_set_new(row, "cache", json_text(cache_mode_name(r->o->cache)));
 	json_object_set_new(row, "resident_pct_before", json_real(pct));
-	json_object_set_new(row, "cache_method", json_string(how));
+	json_object_set_new(row, "cache_method", json_text(how));
 	return 0;
 }
 
@@ -214,7 +214,7 @@ static void fill_figures(const struct sweep_cfg *c, const struct measurement *m,
 		json_object_set_new(row, "bufsize", json_integer((json_int_t)c->block));
 	json_object_set_new(row, "syscalls", json_integer((json_int_t)calls));
 	json_object_set_new(row, "syscalls_method",
-			    json_string(counted ? "counted" : "kernel"));
+			    json_text(counted ? "counted" : "kernel"));
 	json_object_set_new(row, "kernel_reads", m->syscr >= 0 ?
 			    json_integer(m->syscr) : json_null());
 	json_object_set_new(row, "kernel_writes", m->syscw >= 0 ?
@@ -267,7 +267,7 @@ static const char *what(const struct sweep_run *r, const struct sweep_cfg *c,
 
 static int fail_row(json_t *row, int err, const char *msg)
 {
-	json_object_set_new(row, "error", json_string(msg));
+	json_object_set_new(row, "error", json_text(msg));
 	errorf("%s", msg);
 	return err;
 }
@@ -293,7 +293,7 @@ static int verify(struct sweep_run *r, const struct sweep_cfg *c,
 	}
 	checksum_hex(sum, hex);
 	checksum_hex(ref, rhex);
-	json_object_set_new(row, "checksum", json_string(hex));
+	json_object_set_new(row, "checksum", json_text(hex));
 	json_object_set_new(row, "verified", json_boolean(sum == ref));
 	if (sum == ref)
 		return 0;

@@ -309,8 +309,8 @@ static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
 	it->cfg->n = 0; /* the engine keeps the samples */
 	ret = sweep_rep(&it->run, it->cfg, rep, row);
 	if (*row) {
-		json_object_set_new(*row, "config_id", json_string(bi->id));
-		json_object_set_new(*row, "section", json_string(bi->pc->section));
+		json_object_set_new(*row, "config_id", json_text(bi->id));
+		json_object_set_new(*row, "section", json_text(bi->pc->section));
 	}
 	return ret;
 }

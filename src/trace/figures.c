@@ -195,10 +195,10 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 	set(row, "lat_p50_us", has_lat ? real_or_null(s.lat_p50_us) : json_null());
 	set(row, "lat_p99_us", has_lat ? real_or_null(s.lat_p99_us) : json_null());
 	/* extra columns, after the core ones */
-	set(row, "trace_mode", json_string(blk));
-	set(row, "blk_source", json_string(blk));
-	set(row, "pc_source", json_string(pcs));
-	set(row, "ra_source", json_string(ra));
+	set(row, "trace_mode", json_text(blk));
+	set(row, "blk_source", json_text(blk));
+	set(row, "pc_source", json_text(pcs));
+	set(row, "ra_source", json_text(ra));
 	set(row, "blk_reqs", when(has_blk, u64(s.reqs)));
 	set(row, "blk_read_reqs", when(has_blk, u64(s.rd_reqs)));
 	set(row, "blk_write_reqs", when(has_blk, u64(s.wr_reqs)));
@@ -206,7 +206,7 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 	set(row, "seq_pct_read", when(has_blk, real_or_null(s.seq_pct_read)));
 	set(row, "seq_pct_write", when(has_blk, real_or_null(s.seq_pct_write)));
 	set(row, "seek_p50_kb", when(has_blk, real_or_null(s.seek_p50_kb)));
-	set(row, "seek_hist", hist[0] ? json_string(hist) : json_null());
+	set(row, "seek_hist", hist[0] ? json_text(hist) : json_null());
 	set(row, "qd_p50", when(has_blk, real_or_null(s.depth_p50)));
 	set(row, "qd_max", s.reqs ? json_integer(s.depth_max) : json_null());
 	set(row, "pc_requested", when(has_pc, u64(s.pc_requested)));

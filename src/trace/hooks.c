@@ -41,7 +41,7 @@ static void hook_after(void *arg, json_t *row)
 	size_t n = 0;
 
 	if (tracer_read_seeks(&rt->t, &e, &n) || tracer_read_pc(&rt->t, &pc)) {
-		json_object_set_new(row, "trace_error", json_string("reading probes"));
+		json_object_set_new(row, "trace_error", json_text("reading probes"));
 		free(e);
 		return;
 	}
