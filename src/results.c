@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,62 @@ static int open_jsonl(struct results_dir *r)
 	return 0;
 }
 
+/*
+ * One writer per results directory: two benches on one --out would each
+ * disturb the other's timings and interleave their rows.  flock() on the
+ * directory itself: released by the kernel when the process dies, so a
+ * crash never leaves a stale lock behind.
+ */
+static int lock_dir(struct results_dir *r)
+{
+	r->lock_fd = open(r->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->lock_fd < 0)
+		return error_errno(-errno, r->path, "opening results directory");
+	if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0) {
+		r->locked = true;
+		return 0;
+	}
+	if (errno == EWOULDBLOCK)
+		errorf("%s: in use by another iostrat writing results there; "
+		       "wait for it or use another --out", r->path);
+	else
+		error_errno(-errno, r->path, "locking results directory");
+	close(r->lock_fd);
+	return -EBUSY;
+}
+
+static void unlock_dir(struct results_dir *r)
+{
+	if (r->locked)
+		close(r->lock_fd);
+	r->locked = false;
+}
+
+/* The files a results directory is made of: if any is there already, the
+ * directory holds results (ours or the user's own), never overwritten. */
+static int check_no_results(const struct results_dir *r)
+{
+	static const char *const names[] = {
+		"results.jsonl", "results.csv", "summary.csv", "env.json",
+		"profile.ini", NULL,
+	};
+	char p[PATH_MAX];
+
+	for (size_t i = 0; names[i]; i++) {
+		join(p, r->path, names[i]);
+		if (access(p, F_OK))
+			continue;
+		if (!strcmp(names[i], "results.jsonl"))
+			errorf("%s: has results already (use --resume, or another --out)",
+			       r->path);
+		else
+			errorf("%s: holds %s already; refusing to overwrite it (use "
+			       "another --out)", r->path, names[i]);
+		return -EEXIST;
+	}
+	return 0;
+}
+
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env)
 {
@@ -71,11 +128,12 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
 	ret = mkdir_p(r->path, 0755);
 	if (ret)
 		return error_errno(ret, r->path, "creating results directory");
-	join(p, r->path, "results.jsonl");
-	if (!access(p, F_OK)) {
-		errorf("%s: has results already (use --resume, or another --out)",
-		       r->path);
-		return -EEXIST;
+	ret = lock_dir(r);
+	if (!ret)
+		ret = check_no_results(r);
+	if (ret) {
+		unlock_dir(r);
+		return ret;
 	}
 	if (env) {
 		join(p, r->path, "env.json");
@@ -148,6 +206,7 @@ void results_close(struct results_dir *r)
 	if (r->jsonl)
 		fclose(r->jsonl);
 	r->jsonl = NULL;
+	unlock_dir(r);
 	json_decref(r->rows);
 	r->rows = NULL;
 }
@@ -294,9 +353,13 @@ int results_resume(struct results_dir *r, const char *dir)
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->path, sizeof(r->path), "%s", dir);
-	ret = load_rows(dir, &r->rows, &end);
-	if (ret)
+	ret = lock_dir(r);
+	if (!ret)
+		ret = load_rows(dir, &r->rows, &end);
+	if (ret) {
+		unlock_dir(r);
 		return ret;
+	}
 	join(p, dir, "results.jsonl");
 	ret = cut_to_complete_rows(p, &end);
 	if (ret)

@@ -3,6 +3,7 @@
 #define IOSTRAT_RESULTS_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -21,12 +22,16 @@
 struct results_dir {
 	char path[PATH_MAX];
 	FILE *jsonl;
+	int lock_fd;  /* the directory, flock'd while we write it... */
+	bool locked;  /* ...if true (a zeroed struct holds no lock) */
 	json_t *rows; /* every row, in order: for the CSVs */
 };
 
 /* Create dir (mkdir -p) or, when dir is NULL, results/<UTC time>-<name>.
  * Writes env.json if env is given.  Fails if dir has results already
- * (use results_resume).  Prints its errors. */
+ * (any of results.jsonl/csv, summary.csv, env.json, profile.ini: use
+ * results_resume or another dir) or another process writes it (locked
+ * until results_close).  Prints its errors. */
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env);
 /* Open an existing directory for appending (--resume): rows loaded,

@@ -269,6 +269,33 @@ bench_bad_rows_named() {
 	expect_fail 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"
 }
 
+# A results directory has one writer: a second bench, or a resume, on the
+# same --out while the first runs is refused with one line.
+bench_one_writer_per_results_dir() {
+	slow_profile
+	"$IOSTRAT" bench "$T/slow.ini" --out "$T/r" --data "$T/data" 2>/dev/null &
+	pid=$!
+	wait_rows "$T/r" 1
+	expect_fail 'r: in use by another iostrat' "$IOSTRAT" bench "$T/slow.ini" --out "$T/r" --data "$T/data"
+	expect_fail 'r: in use by another iostrat' "$IOSTRAT" bench --resume "$T/r" --data "$T/data"
+	kill -INT $pid; wait $pid 2>/dev/null || true
+	n=$(rows_of "$T/r")
+	python3 - "$T/r" <<-'PY' || die "rep numbers twice"
+	import json, sys, collections
+	c = collections.Counter((r["config_id"], r["rep"]) for r in map(json.loads, open(sys.argv[1] + "/results.jsonl")))
+	assert max(c.values()) == 1, c
+	PY
+	[ "$n" -ge 1 ] || die "first bench lost its rows"
+}
+
+# --out holding a user's own results.csv (or summary.csv...) is refused.
+bench_out_with_users_csv_refused() {
+	tiny_profile
+	mkdir "$T/r"; echo mine >"$T/r/results.csv"
+	expect_fail 'r: holds results.csv already' "$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data"
+	[ "$(cat "$T/r/results.csv")" = mine ] || die "user's results.csv replaced"
+}
+
 bench_compare_two_runs() {
 	tiny_profile
 	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/a" --data "$T/data" 2>/dev/null
@@ -312,5 +339,7 @@ t bench_ctrl_c_keeps_rows_and_resumes bench_ctrl_c_keeps_rows_and_resumes
 t bench_killed_hard_resumes bench_killed_hard_resumes
 t bench_resume_cuts_a_truncated_row bench_resume_cuts_a_truncated_row
 t bench_bad_rows_named bench_bad_rows_named
+t bench_one_writer_per_results_dir bench_one_writer_per_results_dir
+t bench_out_with_users_csv_refused bench_out_with_users_csv_refused
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
