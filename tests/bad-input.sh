@@ -139,6 +139,19 @@ verify_empty_input() {
 	bad "$T/empty: no input files: nothing to verify" "$IOSTRAT" verify "$T/empty" "$T/o2"
 }
 # --- bench
+verify_empty_in() { setup; mkdir "$T/e" "$T/o"; bad 'e: no files: nothing to verify' "$IOSTRAT" verify "$T/e" "$T/o"; }
+verify_extra_file_in_out() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "run failed"
+	: >"$T/o/zz"; bad 'o/zz: not the output of any file' "$IOSTRAT" verify "$T/in" "$T/o"
+}
+verify_missing_output() {
+	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "run failed"
+	rm "$T/o/f000001.txt"; bad 'o/f000001.txt: missing' "$IOSTRAT" verify "$T/in" "$T/o"
+}
+# --- net: a port outside 1..65535 (0 only to listen) is never wrapped
+net_listen_port_too_big() { has_cmd net; setup; bad "--listen: bad port in '127.0.0.1:99999'" "$IOSTRAT" net --listen 127.0.0.1:99999 --once; }
+net_connect_port_65536() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:65536'" "$IOSTRAT" net --connect 127.0.0.1:65536; }
+net_connect_port_0() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:0'" "$IOSTRAT" net --connect 127.0.0.1:0; }
 bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
 bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
 bench_unknown_key() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }
@@ -179,6 +192,6 @@ list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
 
-for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|unknown|no)_'); do
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|unknown|no)_'); do
 	t "bad_input_$f" "$f"
 done
