@@ -103,6 +103,8 @@ bench_non_utf8_dataset_keeps_configs_apart() {
 	[ "$(grep -c 'lat\\xe9/' "$T/r/summary.csv")" -eq 4 ] || die "configurations merged: $(cat "$T/r/summary.csv")"
 	"$IOSTRAT" report "$T/r" | grep -q '4 configurations' || die "report merged them"
 }
+run_empty_input_dir() { setup; mkdir "$T/e"; bad 'e: no files to process' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
+run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad 'e: no files to process \(dotfiles are skipped\)' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
@@ -167,6 +169,16 @@ report_corrupt_rows() {
 	bad 'results.jsonl:2' "$IOSTRAT" report "$T/r"
 }
 report_bad_format() { has_cmd report; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format' "$IOSTRAT" report "$T/r" --format yaml; }
+# success on nothing is no success
+report_no_rows() { has_cmd report; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows' "$IOSTRAT" report "$T/r"; }
+report_rows_is_a_dir() { has_cmd report; setup; mkdir -p "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+report_rows_is_a_fifo() { has_cmd report; setup; mkdir "$T/r"; mkfifo "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+compare_nothing_in_common() {
+	has_cmd compare; setup; mkdir "$T/a" "$T/b"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"x/stream","rep":1,"elapsed_s":1,"error":null}' >"$T/a/results.jsonl"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"y/buffer","rep":1,"elapsed_s":1,"error":null}' >"$T/b/results.jsonl"
+	bad 'a: no configuration in common' "$IOSTRAT" compare "$T/a" "$T/b"
+}
 compare_one_dir() { has_cmd compare; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'compare' "$IOSTRAT" compare "$T/r"; }
 # --- fio
 fio_garbage_json() { has_cmd fio; setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../commands.h"
 #include "../report/report.h"
@@ -22,6 +24,27 @@ static void compare_usage(FILE *f)
 	      "csv and json add a table with one row per configuration and run\n"
 	      "(median, min, max, q1, q3, ratio, p, sig): `iostrat plot` draws it\n"
 	      "as figure 6 (iostrat plot --compare DIR_A DIR_B ...).\n", f);
+}
+
+/* Configurations of A found in at least one other run: with none, there
+ * was nothing to compare, whatever the tables say. */
+static size_t in_common(const struct rrun *runs, size_t n)
+{
+	size_t common = 0, i, j;
+	json_t *a, *b;
+
+	json_array_foreach(runs[0].sum, i, a) {
+		const char *id = json_string_value(json_object_get(a, "config_id"));
+		bool found = false;
+
+		for (size_t k = 1; id && k < n && !found; k++)
+			json_array_foreach(runs[k].sum, j, b)
+				if (!found && json_is_string(json_object_get(b, "config_id")) &&
+				    !strcmp(id, json_string_value(json_object_get(b, "config_id"))))
+					found = true;
+		common += found;
+	}
+	return common;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -47,8 +70,13 @@ int cmd_compare(int argc, char **argv)
 		compare_build(runs, n, &d, fmt == RF_CSV || fmt == RF_JSON);
 		rdoc_print(&d, fmt, stdout);
 		rdoc_free(&d);
+		if (!in_common(runs, n)) {
+			errorf("%s: no configuration in common with the other runs: "
+			       "nothing compared", dirs[0]);
+			ret = 1;
+		}
 	}
 	for (size_t i = 0; i < loaded; i++)
 		rrun_free(&runs[i]);
-	return loaded == n ? 0 : 1;
+	return loaded == n ? ret : 1;
 }

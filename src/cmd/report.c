@@ -66,6 +66,11 @@ int cmd_report(int argc, char **argv)
 	}
 	if (rrun_load(dirs[0], &r))
 		return 1;
+	if (!json_array_size(r.rows)) { /* nothing measured: not a success */
+		errorf("%s: no result rows: nothing to report", dirs[0]);
+		rrun_free(&r);
+		return 1;
+	}
 	rdoc_init(&d);
 	report_build(&r, &d);
 	rdoc_print(&d, fmt, stdout);
