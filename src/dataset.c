@@ -135,27 +135,186 @@ static json_t *manifest_of(const struct dataset_spec *s)
 	return m;
 }
 
-/* 1 = our manifest and the same parameters, 0 = ours but different,
- * -ENOENT = no manifest (not ours). */
+/* The digits of a data set's file names: f000000.txt .. (at least 6). */
+static int name_digits(uint64_t files)
+{
+	int d = snprintf(NULL, 0, "%llu", (unsigned long long)(files ? files - 1 : 0));
+
+	return MAX(d, 6);
+}
+
+/* Index of a data set file name "f<digits>.txt" written for files, or -1. */
+static long long our_index(const char *name, uint64_t files)
+{
+	int digits = name_digits(files);
+	size_t n = strlen(name);
+	char *end;
+	unsigned long long i;
+
+	if (n != (size_t)digits + 5 || name[0] != 'f' || strcmp(name + n - 4, ".txt") ||
+	    strspn(name + 1, "0123456789") != (size_t)digits)
+		return -1;
+	i = strtoull(name + 1, &end, 10);
+	return i < files ? (long long)i : -1;
+}
+
+/*
+ * An existing data set, against its own manifest m: every entry must be
+ * one of its files, at its size.  -EEXIST: something else is there (a
+ * user's file or directory), *which names it: never deleted nor reused.
+ * -ESTALE: one of its files has another size or is missing (*which):
+ * tampered, regenerated.  0: complete by name and size; *newest is the
+ * newest file mtime, to tell whether contents need hashing.
+ */
+static int check_contents(const char *dir, json_t *m, char *which, size_t len,
+			  struct timespec *newest)
+{
+	uint64_t files = (uint64_t)json_integer_value(json_object_get(m, "files"));
+	uint64_t size = (uint64_t)json_integer_value(json_object_get(m, "lines")) *
+			((uint64_t)json_integer_value(json_object_get(m, "width")) + 1);
+	uint64_t seen = 0;
+	struct dirent *de;
+	int ret = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -errno;
+	newest->tv_sec = newest->tv_nsec = 0;
+	while (!ret && (errno = 0, de = readdir(d))) {
+		struct stat sb;
+		char p[PATH_MAX];
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+		    !strcmp(de->d_name, DATASET_MANIFEST))
+			continue;
+		snprintf(which, len, "%s", de->d_name);
+		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
+		if (our_index(de->d_name, files) < 0 || lstat(p, &sb) < 0 ||
+		    !S_ISREG(sb.st_mode)) {
+			ret = -EEXIST;
+			break;
+		}
+		seen++;
+		if ((uint64_t)sb.st_size != size) {
+			snprintf(which, len, "%s: %lld bytes, the manifest says %llu",
+				 de->d_name, (long long)sb.st_size,
+				 (unsigned long long)size);
+			ret = -ESTALE;
+		}
+		if (sb.st_mtim.tv_sec > newest->tv_sec ||
+		    (sb.st_mtim.tv_sec == newest->tv_sec &&
+		     sb.st_mtim.tv_nsec > newest->tv_nsec))
+			*newest = sb.st_mtim;
+	}
+	if (!ret && errno)
+		ret = -errno;
+	closedir(d);
+	if (!ret && seen != files) {
+		snprintf(which, len, "%llu files, the manifest says %llu",
+			 (unsigned long long)seen, (unsigned long long)files);
+		ret = -ESTALE;
+	}
+	return ret;
+}
+
+/* xxh3 of every file of the data set in order, as generate_into took it:
+ * the contents of files whose size is right but which changed since. */
+static int contents_match(const char *dir, json_t *m)
+{
+	uint64_t files = (uint64_t)json_integer_value(json_object_get(m, "files"));
+	const char *want = json_string_value(json_object_get(m, "xxh3"));
+	XXH3_state_t *h = XXH3_createState();
+	size_t bufsize = 1 << 20;
+	uint8_t *buf = malloc(bufsize);
+	char p[PATH_MAX], hex[17];
+	int ret = 0;
+
+	if (!h || !buf || !want) {
+		ret = !want ? 0 : -ENOMEM; /* an old manifest without xxh3 */
+		goto out;
+	}
+	XXH3_64bits_reset(h);
+	for (uint64_t i = 0; i < files && !ret; i++) {
+		int fd;
+		ssize_t n;
+
+		snprintf(p, sizeof(p), "%s/f%0*llu.txt", dir, name_digits(files),
+			 (unsigned long long)i);
+		fd = open(p, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			ret = -errno;
+			break;
+		}
+		while ((n = read(fd, buf, bufsize)) > 0)
+			XXH3_64bits_update(h, buf, (size_t)n);
+		if (n < 0)
+			ret = -errno;
+		close(fd);
+	}
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)XXH3_64bits_digest(h));
+	if (!ret)
+		ret = strcmp(hex, want) ? -ESTALE : 0;
+out:
+	free(buf);
+	XXH3_freeState(h);
+	return ret;
+}
+
+/* 1 = our data set, the same parameters, intact; 0 = ours but different
+ * or tampered (regenerated: it holds only our files); -EEXIST = not ours,
+ * or ours holding something else (printed). */
 static int manifest_matches(const char *dir, const struct dataset_spec *s)
 {
-	char p[PATH_MAX];
-	json_t *m, *want;
-	int same = 1;
+	char p[PATH_MAX], which[300];
 	const char *keys[] = { "files", "lines", "width", "seed" };
+	struct timespec newest = { 0 };
+	struct stat msb;
+	json_t *m, *want;
+	int same = 1, ret;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, DATASET_MANIFEST);
 	m = json_load_file(p, 0, NULL);
-	if (!m)
-		return -ENOENT;
+	if (!m || stat(p, &msb) < 0) {
+		json_decref(m);
+		errorf("%s: not empty and not an iostrat data set (no %s); refusing "
+		       "to overwrite", dir, DATASET_MANIFEST);
+		return -EEXIST;
+	}
 	want = manifest_of(s);
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
 		if (json_integer_value(json_object_get(m, keys[i])) !=
 		    json_integer_value(json_object_get(want, keys[i])))
 			same = 0;
-	json_decref(m);
 	json_decref(want);
-	return same;
+	ret = check_contents(dir, m, which, sizeof(which), &newest);
+	if (ret == -EEXIST) {
+		errorf("%s: holds '%.80s', which is not part of the data set; refusing "
+		       "to reuse or replace it (move it away, or use another DIR)",
+		       dir, which);
+	} else if (ret == -ESTALE && same) {
+		warnf("%s: %s (changed since it was generated); generating it again",
+		      dir, which);
+		same = 0;
+		ret = 0;
+	} else if (!ret && same && (newest.tv_sec > msb.st_mtim.tv_sec ||
+				    (newest.tv_sec == msb.st_mtim.tv_sec &&
+				     newest.tv_nsec > msb.st_mtim.tv_nsec))) {
+		/* sizes right, but written after the manifest: hash them */
+		ret = contents_match(dir, m);
+		if (ret == -ESTALE)
+			warnf("%s: contents differ from the manifest's xxh3 (a file "
+			      "was changed); generating it again", dir);
+		same = ret ? 0 : 1;
+		ret = ret == -ESTALE ? 0 : ret;
+	} else if (ret == -ESTALE) {
+		ret = 0;
+	}
+	json_decref(m);
+	if (ret < 0 && ret != -EEXIST) {
+		error_errno(ret, dir, "checking the data set");
+		return -EIO; /* said */
+	}
+	return ret ? ret : same;
 }
 
 static int dir_state(const char *dir, const struct dataset_spec *s)
@@ -173,8 +332,8 @@ static int dir_state(const char *dir, const struct dataset_spec *s)
 	if (!entries)
 		return 0;
 	m = manifest_matches(dir, s);
-	if (m == -ENOENT)
-		return -EEXIST;
+	if (m < 0)
+		return m;
 	return m ? 1 : 2;
 }
 
@@ -183,7 +342,7 @@ static int generate_into(const char *tmp, const struct dataset_spec *s)
 	size_t bufsize = 1 << 20;
 	uint8_t *buf = malloc(bufsize);
 	XXH3_state_t *h = XXH3_createState();
-	int digits = snprintf(NULL, 0, "%llu", (unsigned long long)(s->files ? s->files - 1 : 0));
+	int digits = name_digits(s->files);
 	char p[PATH_MAX];
 	json_t *m;
 	char *txt;
@@ -195,7 +354,7 @@ static int generate_into(const char *tmp, const struct dataset_spec *s)
 	}
 	XXH3_64bits_reset(h);
 	for (uint64_t i = 0; i < s->files && !ret; i++) {
-		snprintf(p, sizeof(p), "%s/f%0*llu.txt", tmp, MAX(digits, 6),
+		snprintf(p, sizeof(p), "%s/f%0*llu.txt", tmp, digits,
 			 (unsigned long long)i);
 		ret = write_one(p, s, i, buf, bufsize, h);
 		if (ret)
@@ -249,11 +408,8 @@ int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 	int state = dir_state(dir, s), ret;
 
 	*reused = 0;
-	if (state == -EEXIST) {
-		errorf("%s: not empty and not an iostrat data set (no %s); refusing "
-		       "to overwrite", dir, DATASET_MANIFEST);
-		return state;
-	}
+	if (state == -EEXIST || state == -EIO)
+		return state; /* said */
 	if (state < 0)
 		return error_errno(state, dir, "data directory");
 	if (state == 1) {

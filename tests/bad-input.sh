@@ -37,6 +37,27 @@ gen_count_not_a_size() { setup; bad -- "--files: bad value '1e9' \(a whole numbe
 gen_zero_lines_with_width() { setup; bad -- '--lines 0 makes empty files, which have no width' "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 5; }
 gen_missing_width() { setup; bad -- '--files, --lines and --width are all needed' "$IOSTRAT" gen "$T/g" --files 1 --lines 3; }
 gen_foreign_dir() { setup; bad 'not empty and not an iostrat data set' "$IOSTRAT" gen "$T/in/.." --preset small --scale 0.001; }
+# gen never deletes what it did not write, and never reuses a changed data set
+gen_new_params_keep_user_files() {
+	setup; echo mine >"$T/in/NOTES.txt"; INSUM=$(cd "$T/in" && cat * | md5sum)
+	bad "in: holds 'NOTES.txt', which is not part of the data set" "$IOSTRAT" gen "$T/in" --files 4 --lines 5 --width 5
+	bad "in: holds 'NOTES.txt'" "$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40
+}
+gen_new_params_keep_user_dirs() { setup; mkdir "$T/in/sub"; bad "in: holds 'sub'" "$IOSTRAT" gen "$T/in" --files 4 --lines 5 --width 5; [ -d "$T/in/sub" ] || die "sub deleted"; }
+gen_added_file_refused() { setup; cp "$T/in/f000000.txt" "$T/in/f000003.txt"; INSUM=$(cd "$T/in" && cat * | md5sum); bad "in: holds 'f000003.txt'" "$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40; }
+gen_tampered_is_regenerated() { # not an error: a changed data set is made again, saying which file
+	setup; local g="$IOSTRAT gen $T/in --files 3 --lines 50 --width 40" out
+	echo more >>"$T/in/f000001.txt"
+	out=$($g 2>&1) || die "gen failed: $out"
+	echo "$out" | grep -q 'f000001.txt: 2055 bytes, the manifest says 2050' || die "not named: $out"
+	[ "$(stat -c %s "$T/in/f000001.txt")" = 2050 ] || die "not regenerated"
+	rm "$T/in/f000002.txt"; out=$($g 2>&1) || die "gen failed: $out"
+	echo "$out" | grep -q '2 files, the manifest says 3' || die "missing file not named: $out"
+	sleep 0.05; printf '\001' | dd of="$T/in/f000000.txt" bs=1 seek=3 conv=notrunc 2>/dev/null
+	out=$($g 2>&1) || die "gen failed: $out"
+	echo "$out" | grep -q "contents differ from the manifest's xxh3" || die "same-size change reused: $out"
+	out=$($g 2>&1); echo "$out" | grep -q 'already there, reused' || die "intact set not reused: $out"
+}
 gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
 gen_readonly_target() {
 	need_root; setup; mkdir "$T/ro"; mount -t tmpfs -o ro tmpfs "$T/ro" || skip "no tmpfs"
