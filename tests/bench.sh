@@ -296,6 +296,44 @@ bench_out_with_users_csv_refused() {
 	[ "$(cat "$T/r/results.csv")" = mine ] || die "user's results.csv replaced"
 }
 
+# drop the last N rows of DIR/results.jsonl: something left to resume
+drop_rows() { head -n "-$2" "$1/results.jsonl" >"$1/j" && mv "$1/j" "$1/results.jsonl"; }
+
+# --resume uses the data the bench used (DIR/data.json), from anywhere,
+# and generates nothing when nothing is left to run.
+bench_resume_keeps_its_data_root() {
+	tiny_profile; mkdir "$T/elsewhere"
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data" 2>/dev/null || die "bench failed"
+	(cd "$T/elsewhere" && "$IOSTRAT" bench --resume "$T/r" 2>"$T/err") || die "resume: $(cat "$T/err")"
+	[ ! -e "$T/elsewhere/data" ] || die "nothing left to run, yet data generated in the cwd"
+	drop_rows "$T/r" 2
+	(cd "$T/elsewhere" && env -u IOSTRAT_DATA "$IOSTRAT" bench --resume "$T/r" 2>"$T/err") || die "resume: $(cat "$T/err")"
+	[ ! -e "$T/elsewhere/data" ] || die "resume regenerated the data under the cwd"
+	grep -q "data: $T/data/.*reused" "$T/err" || die "data of the bench not used: $(cat "$T/err")"
+}
+
+# A data set that changed between the runs is not mixed into one
+# configuration; data on another filesystem is refused unless asked.
+bench_resume_refuses_changed_data() {
+	mkdir "$T/my"; "$IOSTRAT" gen "$T/my" --files 2 --lines 10 --width 10 >/dev/null
+	printf '[global]\ndataset=%s\nreps=2\ncache=asis\n[a]\nstrategy=stream,buffer\n' "$T/my" >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/data" 2>/dev/null || die "bench failed"
+	drop_rows "$T/r" 2
+	echo more >>"$T/my/f000000.txt"
+	expect_fail "my: changed since the rows in .*r were measured \\(2 files, 220 bytes then; 2 files, 225 bytes now\\)" \
+		"$IOSTRAT" bench --resume "$T/r" --data "$T/data"
+}
+bench_resume_refuses_other_filesystem() {
+	need_root; tiny_profile; mkdir "$T/tmpfs"
+	mount -t tmpfs -o size=32m none "$T/tmpfs" || skip "cannot mount tmpfs"
+	trap 'umount "$T/tmpfs"' EXIT
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data" 2>/dev/null || die "bench failed"
+	drop_rows "$T/r" 2
+	expect_fail 'r: its rows were measured on data under .*data.*another filesystem.*--data-anywhere' \
+		"$IOSTRAT" bench --resume "$T/r" --data "$T/tmpfs/data"
+	"$IOSTRAT" bench --resume "$T/r" --data "$T/tmpfs/data" --data-anywhere 2>/dev/null || die "--data-anywhere refused"
+}
+
 bench_compare_two_runs() {
 	tiny_profile
 	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/a" --data "$T/data" 2>/dev/null
@@ -341,5 +379,8 @@ t bench_resume_cuts_a_truncated_row bench_resume_cuts_a_truncated_row
 t bench_bad_rows_named bench_bad_rows_named
 t bench_one_writer_per_results_dir bench_one_writer_per_results_dir
 t bench_out_with_users_csv_refused bench_out_with_users_csv_refused
+t bench_resume_keeps_its_data_root bench_resume_keeps_its_data_root
+t bench_resume_refuses_changed_data bench_resume_refuses_changed_data
+t bench_resume_refuses_other_filesystem bench_resume_refuses_other_filesystem
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds

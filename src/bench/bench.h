@@ -116,7 +116,20 @@ struct bench_opts {
 	char **defs;
 	size_t ndefs;
 	bool dry_run;
+	bool data_anywhere;   /* resume onto data on another filesystem */
 };
+
+/* datarec.c: DIR/data.json, the data a bench measured (for --resume). */
+int bench_data_record(const struct bench_ctx *ctx, const char *resdir);
+/* The record, or NULL (a results directory from before it existed). */
+json_t *bench_data_load(const char *resdir);
+/* 0 if root is on the recorded filesystem (or nothing recorded), else
+ * -EXDEV after printing. */
+int bench_data_same_fs(json_t *rec, const char *root, const char *resdir);
+/* 0 if every recorded data set still holds what it held, else -ESTALE
+ * after printing which changed. */
+int bench_data_check(const struct bench_ctx *ctx, json_t *rec,
+		     const char *resdir);
 
 /* The whole bench: 0 ok, 1 failures, 2 usage, 130 interrupted. */
 int bench_main(const struct bench_opts *o);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../env.h"
@@ -437,6 +438,55 @@ static int finish(struct bench *b, int ret)
 	return 0;
 }
 
+/* A new bench: its data sets first (a failing gen leaves no results
+ * directory behind), then the directory, with where the data was. */
+static int new_data(struct bench *b, const struct bench_opts *o)
+{
+	int ret = bench_datasets_materialize(&b->ctx);
+
+	if (!ret && !interrupted)
+		ret = open_results(b, o);
+	if (!ret && !interrupted)
+		ret = bench_data_record(&b->ctx, b->res.path);
+	return ret;
+}
+
+/* A resume: the rows first (nothing left to run: no data needed), then
+ * the data sets, which must still hold what the first rows measured. */
+static int resume_data(struct bench *b, const struct bench_opts *o)
+{
+	json_t *rec = bench_data_load(o->resume);
+	int ret = open_results(b, o);
+
+	if (!ret && !interrupted && remaining(b)) {
+		ret = bench_datasets_materialize(&b->ctx);
+		if (!ret && rec)
+			ret = bench_data_check(&b->ctx, rec, o->resume);
+	}
+	json_decref(rec);
+	return ret;
+}
+
+/* --resume without --data: the data root the bench used; with another
+ * --data, the same filesystem unless --data-anywhere. */
+static int resume_root(struct bench *b, const struct bench_opts *o)
+{
+	static char root[4096];
+	json_t *rec = bench_data_load(o->resume);
+	const char *was = json_string_value(json_object_get(rec, "data_root"));
+	struct stat sb;
+	int ret = 0;
+
+	if (!o->data && was && !stat(was, &sb) && S_ISDIR(sb.st_mode)) {
+		snprintf(root, sizeof(root), "%s", was);
+		b->ctx.data_root = root;
+	} else if (!o->data_anywhere) {
+		ret = bench_data_same_fs(rec, b->ctx.data_root, o->resume);
+	}
+	json_decref(rec);
+	return ret;
+}
+
 int bench_main(const struct bench_opts *o)
 {
 	struct bench b = { 0 };
@@ -449,6 +499,8 @@ int bench_main(const struct bench_opts *o)
 		path = profile_path;
 	}
 	b.ctx.data_root = bench_data_root(o->data);
+	if (o->resume && resume_root(&b, o))
+		return 2;
 	snprintf(b.ctx.scratch, sizeof(b.ctx.scratch), "%s/.scratch-%d",
 		 b.ctx.data_root, (int)getpid());
 	b.ctx.dry_run = o->dry_run;
@@ -482,9 +534,7 @@ int bench_main(const struct bench_opts *o)
 		return 0;
 	}
 	catch_signals(true);
-	ret = bench_datasets_materialize(&b.ctx);
-	if (!ret && !interrupted)
-		ret = open_results(&b, o);
+	ret = o->resume ? resume_data(&b, o) : new_data(&b, o);
 	if (ret || interrupted) {
 		catch_signals(false);
 		cleanup(&b);

@@ -21,7 +21,10 @@ static void bench_usage(FILE *f)
 	      "  --dry-run        print the expanded matrix with an estimate\n"
 	      "  --resume DIR     finish an interrupted bench (skips what is done)\n"
 	      "  -D KEY=VALUE     set KEY in every section (overrides the profile)\n"
-	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data)\n", f);
+	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data;\n"
+	      "                   with --resume, the one the bench used, from DIR/data.json)\n"
+	      "  --data-anywhere  --resume onto data on another filesystem than the\n"
+	      "                   first rows' (refused otherwise)\n", f);
 }
 
 static int need_arg(int argc, char **argv, int i)
@@ -52,6 +55,8 @@ int cmd_bench(int argc, char **argv)
 		}
 		if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
 			o.dry_run = true;
+		} else if (!strcmp(a, "--data-anywhere")) {
+			o.data_anywhere = true;
 		} else if (!strcmp(a, "--out") || !strcmp(a, "-o") ||
 			   !strcmp(a, "--resume") || !strcmp(a, "--data") ||
 			   !strcmp(a, "-D")) {
