@@ -420,6 +420,10 @@ int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 	    sizeof(tmp))
 		return error_errno(-ENAMETOOLONG, dir, "data directory");
 	rm_rf(tmp);
+	ret = space_check(dir, dataset_bytes(s) + s->files * 4096, dataset_bytes(s),
+			  "the data set");
+	if (ret)
+		return -EIO; /* said */
 	ret = mkdir_p(tmp, 0755);
 	if (ret)
 		return error_errno(ret, tmp, "creating");

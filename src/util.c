@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -532,4 +533,51 @@ json_t *json_text(const char *s)
 	j = json_string(text_escape(s, buf, n));
 	free(buf);
 	return j;
+}
+
+/* Free bytes an unprivileged writer may use on path's filesystem (or on
+ * its nearest existing ancestor's, for a directory not made yet). */
+static int free_bytes(const char *path, uint64_t *avail, char *where,
+		      size_t len)
+{
+	struct statvfs vfs;
+	char *slash;
+
+	snprintf(where, len, "%s", path);
+	while (statvfs(where, &vfs) < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		slash = strrchr(where, '/');
+		if (!slash)
+			snprintf(where, len, ".");
+		else if (slash == where)
+			where[1] = 0;
+		else
+			*slash = 0;
+	}
+	/* ramfs and the like count no blocks: no limit to check */
+	*avail = vfs.f_blocks ? (uint64_t)vfs.f_bavail * vfs.f_frsize : UINT64_MAX;
+	return 0;
+}
+
+int space_check(const char *path, uint64_t need, uint64_t reserve,
+		const char *what)
+{
+	char where[PATH_MAX];
+	uint64_t avail = 0;
+	int ret = free_bytes(path, &avail, where, sizeof(where));
+
+	if (ret)
+		return error_errno(ret, path, "free space");
+	if (avail == UINT64_MAX || need + reserve <= avail)
+		return 0;
+	if (reserve)
+		errorf("%s: %s needs %.1f MB, and %.1f MB more stay free for a run's "
+		       "outputs; %.1f MB free on %s: refusing to start", path, what,
+		       (double)need / 1e6, (double)reserve / 1e6, (double)avail / 1e6,
+		       where);
+	else
+		errorf("%s: %s need %.1f MB; %.1f MB free on %s: refusing to start",
+		       path, what, (double)need / 1e6, (double)avail / 1e6, where);
+	return -ENOSPC;
 }

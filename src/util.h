@@ -64,6 +64,14 @@ int abspath(const char *path, char *out, size_t len);
 bool path_within(const char *inner, const char *outer);
 
 /*
+ * Before writing a byte: need (+ reserve, kept free for what comes after,
+ * e.g. a run's outputs) must fit in the free space of path's filesystem.
+ * 0, or -ENOSPC after one line saying how much is needed and free.
+ */
+int space_check(const char *path, uint64_t need, uint64_t reserve,
+		const char *what);
+
+/*
  * Every string that goes into JSON goes through here, never json_string():
  * names come from the file system and the command line, where any byte
  * but '/' and NUL is legal, while JSON text is UTF-8 (jansson refuses the

@@ -58,6 +58,21 @@ gen_tampered_is_regenerated() { # not an error: a changed data set is made again
 	echo "$out" | grep -q "contents differ from the manifest's xxh3" || die "same-size change reused: $out"
 	out=$($g 2>&1); echo "$out" | grep -q 'already there, reused' || die "intact set not reused: $out"
 }
+# no surprise disk use: checked before a byte is written
+gen_too_big_for_the_disk() {
+	need_root; setup; mkdir "$T/small"; mount -t tmpfs -o size=4m tmpfs "$T/small" || skip "no tmpfs"
+	trap 'umount "$T/small"' EXIT
+	bad 'd: the data set needs 10.[0-9] MB, and 10.0 MB more stay free .*MB free on .*small: refusing to start' "$IOSTRAT" gen "$T/small/d" --files 10 --lines 1000 --width 999
+	[ -z "$(ls -A "$T/small")" ] || die "written anyway: $(ls -A "$T/small")"
+	bad 'd: the data set needs' "$IOSTRAT" gen "$T/small/d" --files 1 --lines 2100 --width 999
+}
+run_outputs_too_big_for_the_disk() {
+	need_root; setup; mkdir "$T/small"; mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "no tmpfs"
+	trap 'umount "$T/small"' EXIT
+	"$IOSTRAT" gen "$T/big" --files 2 --lines 1000 --width 999 >/dev/null
+	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
+	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
+}
 gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
 gen_readonly_target() {
 	need_root; setup; mkdir "$T/ro"; mount -t tmpfs -o ro tmpfs "$T/ro" || skip "no tmpfs"

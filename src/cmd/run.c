@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../commands.h"
 #include "../env.h"
@@ -28,6 +29,9 @@ static void run_usage(FILE *f)
 	      "  --json             one JSON object per repetition on stdout\n"
 	      "  --trace            eBPF figures in each row (root)\n"
 	      "  --dataset LABEL    label for the rows\n"
+	      "  --no-space-check   start even if OUT's free space looks too small for\n"
+	      "                     the outputs (compressing filesystems; tests of a\n"
+	      "                     disk filling up mid-run)\n"
 	      "  --results DIR      also write a results directory: env.json (the machine\n"
 	      "                     context), results.jsonl/csv, summary.csv\n", f);
 	jobopt_help(f);
@@ -64,6 +68,7 @@ struct run_args {
 	const char *in, *out, *results;
 	unsigned reps;
 	bool json, trace;
+	bool no_space_check;
 };
 
 /* The last --strategy given: a repeated option's last value wins, as for
@@ -95,6 +100,10 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 	}
 	memcpy(key, arg, klen);
 	key[klen] = 0;
+	if (!strcmp(key, "no-space-check")) {
+		a->no_space_check = true;
+		return 0;
+	}
 	if (!strcmp(key, "json") || !strcmp(key, "trace")) {
 		*(strcmp(key, "json") ? &a->trace : &a->json) = true;
 		return 0;
@@ -301,6 +310,27 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	return ret;
 }
 
+/* The outputs must fit in OUT: an input's total, less what the outputs
+ * of the same names already there hold (they are removed before a rep). */
+static int check_out_space(const struct run_args *a, const struct filelist *fl)
+{
+	uint64_t have = 0;
+	char p[PATH_MAX];
+
+	if (a->no_space_check || a->cfg.job.sink_null ||
+	    (a->cfg.strat->flags & STRAT_NO_OUTPUT))
+		return 0;
+	for (size_t i = 0; i < fl->n; i++) {
+		struct stat sb;
+
+		snprintf(p, sizeof(p), "%s/%s", a->cfg.job.out_dir, fl->names[i]);
+		if (!stat(p, &sb) && S_ISREG(sb.st_mode))
+			have += (uint64_t)sb.st_size;
+	}
+	return space_check(a->cfg.job.out_dir, fl->total > have ? fl->total - have : 0,
+			   0, "the outputs");
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static char in_abs[PATH_MAX], out_abs[PATH_MAX];
@@ -342,6 +372,11 @@ int cmd_run(int argc, char **argv)
 	a.cfg.job.in_dir = in_abs;
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
+	if (check_out_space(&a, &fl)) {
+		filelist_free(&fl);
+		jobopt_free(&a.cfg);
+		return 1;
+	}
 	catch_signals();
 	ret = run_reps(&a, &fl);
 	filelist_free(&fl);
