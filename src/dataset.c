@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@
 
 #include "dataset.h"
 #include "util.h"
+
+volatile sig_atomic_t dataset_stop;
 
 static const struct { const char *name; uint64_t files, lines, width; } presets[] = {
 	{ "small", 10000, 100, 100 },
@@ -90,6 +93,10 @@ static int write_one(const char *path, const struct dataset_spec *s,
 	if (fd < 0)
 		return -errno;
 	for (uint64_t l = 0; l < s->lines && !ret; l++) {
+		if (dataset_stop) {
+			ret = -EINTR;
+			break;
+		}
 		if (line > bufsize) { /* a line longer than the buffer */
 			uint8_t *big = malloc(line);
 
@@ -357,7 +364,7 @@ static int generate_into(const char *tmp, const struct dataset_spec *s)
 		snprintf(p, sizeof(p), "%s/f%0*llu.txt", tmp, digits,
 			 (unsigned long long)i);
 		ret = write_one(p, s, i, buf, bufsize, h);
-		if (ret)
+		if (ret && ret != -EINTR)
 			error_errno(ret, p, "writing");
 	}
 	if (ret)
@@ -402,6 +409,48 @@ static int swap_in(const char *tmp, const char *dir, int exists)
 	return rm_rf(old);
 }
 
+/* Temporaries (DIR.tmp-PID, DIR.old-PID) of a gen whose PID is gone: a
+ * SIGKILL or a crash leaves them, maybe gigabytes; nobody else will. */
+static void sweep_stale(const char *dir)
+{
+	char parent[PATH_MAX], p[PATH_MAX];
+	const char *base = strrchr(dir, '/');
+	size_t blen;
+	struct dirent *de;
+	DIR *d;
+
+	if (base && base[1]) {
+		snprintf(parent, sizeof(parent), "%.*s", (int)(base - dir), dir);
+		if (!parent[0])
+			snprintf(parent, sizeof(parent), "/");
+		base++;
+	} else {
+		snprintf(parent, sizeof(parent), ".");
+		base = dir;
+	}
+	blen = strlen(base);
+	d = opendir(parent);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		const char *t = de->d_name + blen;
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, base, blen) ||
+		    (strncmp(t, ".tmp-", 5) && strncmp(t, ".old-", 5)))
+			continue;
+		pid = strtol(t + 5, &end, 10);
+		if (*end || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", parent, de->d_name);
+		warnf("%s: removing the temporary of an interrupted gen (pid %ld)", p, pid);
+		rm_rf(p);
+	}
+	closedir(d);
+}
+
 int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 {
 	char tmp[PATH_MAX];
@@ -419,6 +468,7 @@ int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp-%d", dir, (int)getpid()) >=
 	    sizeof(tmp))
 		return error_errno(-ENAMETOOLONG, dir, "data directory");
+	sweep_stale(dir);
 	rm_rf(tmp);
 	ret = space_check(dir, dataset_bytes(s) + s->files * 4096, dataset_bytes(s),
 			  "the data set");
@@ -434,6 +484,6 @@ int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 			error_errno(ret, dir, "moving the new data set in place");
 	}
 	if (ret)
-		rm_rf(tmp);
+		rm_rf(tmp); /* also when stopped by a signal (dataset_stop) */
 	return ret;
 }

@@ -2,6 +2,7 @@
 #ifndef IOSTRAT_DATASET_H
 #define IOSTRAT_DATASET_H
 
+#include <signal.h>
 #include <stdint.h>
 
 /* The four data sets of the original study (DESIGN.md). */
@@ -28,6 +29,9 @@ uint64_t dataset_bytes(const struct dataset_spec *spec);
  */
 int dataset_generate(const char *dir, const struct dataset_spec *spec,
 		     int *reused);
+/* Set by a signal handler: dataset_generate stops within one buffer,
+ * removes its temporary and returns -EINTR (unprinted). */
+extern volatile sig_atomic_t dataset_stop;
 #define DATASET_MANIFEST ".iostrat-manifest.json"
 
 #endif

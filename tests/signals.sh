@@ -186,6 +186,32 @@ trace_interrupted() {
 	[ "$(settings)" = "$before" ] || die "settings changed"
 }
 
+# gen: a signal abandons the data set and removes its temporary; the
+# temporary a SIGKILLed gen leaves is swept by the next gen.
+gen_interrupted() {
+	local sig=$1 want=$2
+	"$IOSTRAT" gen "$T/d" --files 40 --lines 20000 --width 1000 >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_for test -d "$T/d.tmp-$pid"
+	kill -"$sig" $pid
+	rc=0; wait $pid || rc=$?
+	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
+	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
+	[ -z "$(ls -A "$T" | grep '^d')" ] || die "left behind: $(ls -A "$T")"
+}
+gen_killed_then_swept() {
+	"$IOSTRAT" gen "$T/d" --files 40 --lines 20000 --width 1000 >/dev/null 2>&1 &
+	pid=$!
+	wait_for test -d "$T/d.tmp-$pid"
+	kill -KILL $pid; wait $pid 2>/dev/null || true
+	[ -d "$T/d.tmp-$pid" ] || die "no temporary to sweep"
+	"$IOSTRAT" gen "$T/d" --files 2 --lines 10 --width 10 >/dev/null 2>"$T/err" || die "gen: $(cat "$T/err")"
+	[ ! -e "$T/d.tmp-$pid" ] || die "stale temporary of pid $pid kept"
+	grep -q "d.tmp-$pid: removing the temporary of an interrupted gen" "$T/err" || die "not said: $(cat "$T/err")"
+}
+t gen_sigint_leaves_no_temporary gen_interrupted INT 130
+t gen_sigterm_leaves_no_temporary gen_interrupted TERM 143
+t gen_sigkill_temporary_swept_by_next_gen gen_killed_then_swept
 t run_sigint_stops_child_and_leaves_no_temporaries run_interrupted INT 130
 t run_sigterm_stops_child_and_leaves_no_temporaries run_interrupted TERM 143
 t bench_sigint_keeps_rows_and_resumes bench_interrupted_then_resumed INT

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../dataset.h"
 #include "../env.h"
 #include "../stats_math.h"
 #include "../util.h"
@@ -29,6 +30,7 @@ static void on_signal(int sig)
 	struct sigaction sa = { .sa_handler = SIG_DFL };
 
 	interrupted = sig;
+	dataset_stop = sig; /* a data set being generated: abandoned, removed */
 	sigaction(sig, &sa, NULL); /* a second Ctrl-C ends it at once */
 }
 
@@ -538,7 +540,7 @@ int bench_main(const struct bench_opts *o)
 	if (ret || interrupted) {
 		catch_signals(false);
 		cleanup(&b);
-		return ret ? 1 : 130;
+		return interrupted ? 130 : 1;
 	}
 	ret = run_all(&b);
 	status = finish(&b, ret);

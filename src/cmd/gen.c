@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +50,27 @@ static int gen_opt(const char *opt, const char *val, struct dataset_spec *s,
 		return opt_size("--width", val, 0, 1ULL << 32, &s->width);
 	errorf("%s: unknown option (iostrat gen --help)", opt);
 	return -EINVAL;
+}
+
+/* SIGINT, SIGTERM, SIGHUP: the data set in progress is abandoned and its
+ * temporary removed (a second signal ends gen at once; the next gen
+ * sweeps what that leaves). */
+static void on_stop(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+
+	dataset_stop = sig;
+	sigaction(sig, &sa, NULL);
+}
+
+static void catch_stop(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
 }
 
 int cmd_gen(int argc, char **argv)
@@ -108,7 +130,13 @@ int cmd_gen(int argc, char **argv)
 		       "give --width 0 with it");
 		return 2;
 	}
+	catch_stop();
 	ret = dataset_generate(dir, &s, &reused);
+	if (dataset_stop) {
+		errorf("%s: interrupted by signal %d; nothing of it left behind", dir,
+		       (int)dataset_stop);
+		return 128 + dataset_stop;
+	}
 	if (ret)
 		return 1;
 	printf("%s: %s %llu files x %llu lines x %llu chars = %llu bytes%s\n", dir,
