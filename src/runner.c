@@ -65,31 +65,6 @@ int runner_reference(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
-/* Is any existing directory on the way from / to path (path included)
- * the directory id?  Compared by device and inode, not by name: a bind
- * mount or a second path to IN names the same directory differently, and
- * stat() of each prefix resolves every mount on the way. */
-static bool dir_is_or_under(const char *path, const struct stat *id)
-{
-	char p[PATH_MAX];
-	struct stat sb;
-	size_t n;
-
-	snprintf(p, sizeof(p), "%s", path);
-	for (;;) {
-		if (!stat(p, &sb) && sb.st_dev == id->st_dev &&
-		    sb.st_ino == id->st_ino)
-			return true;
-		n = strlen(p);
-		while (n > 1 && p[n - 1] != '/')
-			n--;
-		if (n <= 1) /* the root is IN only if IN is / */
-			return !stat("/", &sb) && sb.st_dev == id->st_dev &&
-			       sb.st_ino == id->st_ino;
-		p[n - 1] = 0;
-	}
-}
-
 /* Entries that may be in an output directory before iostrat marked it:
  * its own temporaries (a run killed before it wrote the mark). */
 static bool our_leftover(const char *name)

@@ -581,3 +581,34 @@ int space_check(const char *path, uint64_t need, uint64_t reserve,
 		       path, what, (double)need / 1e6, (double)avail / 1e6, where);
 	return -ENOSPC;
 }
+
+bool dir_is_or_under(const char *path, const struct stat *id)
+{
+	char p[PATH_MAX];
+	struct stat sb;
+	size_t n;
+
+	snprintf(p, sizeof(p), "%s", path);
+	for (;;) {
+		if (!stat(p, &sb) && sb.st_dev == id->st_dev &&
+		    sb.st_ino == id->st_ino)
+			return true;
+		n = strlen(p);
+		while (n > 1 && p[n - 1] != '/')
+			n--;
+		if (n <= 1) /* the root is id only if id is / */
+			return !stat("/", &sb) && sb.st_dev == id->st_dev &&
+			       sb.st_ino == id->st_ino;
+		p[n - 1] = 0;
+	}
+}
+
+bool path_inside_dir(const char *path, const char *dir)
+{
+	char abs[PATH_MAX];
+	struct stat id;
+
+	if (stat(dir, &id) < 0 || abspath(path, abs, sizeof(abs)))
+		return false;
+	return dir_is_or_under(abs, &id);
+}

@@ -141,6 +141,9 @@ bench_non_utf8_dataset_keeps_configs_apart() {
 }
 run_empty_input_dir() { setup; mkdir "$T/e"; bad 'e: no files to process' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
 run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad 'e: no files to process \(dotfiles are skipped\)' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
+run_results_inside_in() { setup; bad 'in/r: --results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in/r"; [ ! -e "$T/in/r" ] || die "created in IN"; }
+run_results_is_in() { setup; bad -- '--results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in"; }
+run_results_inside_out() { setup; bad -- 'o/r: --results inside the output directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/o/r"; }
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
@@ -190,6 +193,11 @@ verify_missing_output() {
 net_listen_port_too_big() { has_cmd net; setup; bad "--listen: bad port in '127.0.0.1:99999'" "$IOSTRAT" net --listen 127.0.0.1:99999 --once; }
 net_connect_port_65536() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:65536'" "$IOSTRAT" net --connect 127.0.0.1:65536; }
 net_connect_port_0() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:0'" "$IOSTRAT" net --connect 127.0.0.1:0; }
+bench_out_inside_dataset() {
+	has_cmd bench; setup; profile '[global]' "dataset=$T/in" 'reps=1' 'cache=asis' '[a]' 'strategy=stream'
+	bad 'in/r: --out inside the data set' "$IOSTRAT" bench "$T/p.ini" --out "$T/in/r" --data "$T/data"
+	[ ! -e "$T/in/r" ] || die "results written into the data set"
+}
 bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
 bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
 bench_unknown_key() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }

@@ -446,6 +446,12 @@ static int new_data(struct bench *b, const struct bench_opts *o)
 {
 	int ret = bench_datasets_materialize(&b->ctx);
 
+	for (size_t i = 0; !ret && o->out && i < b->ctx.nds; i++)
+		if (path_inside_dir(o->out, b->ctx.ds[i]->dir)) {
+			errorf("%s: --out inside the data set %s; refusing: its files "
+			       "would be taken for data", o->out, b->ctx.ds[i]->dir);
+			ret = -EINVAL;
+		}
 	if (!ret && !interrupted)
 		ret = open_results(b, o);
 	if (!ret && !interrupted)

@@ -354,6 +354,15 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
+	if (a.results && (path_inside_dir(a.results, in_abs) ||
+			  path_inside_dir(a.results, out_abs))) {
+		errorf("%s: --results inside the %s directory (%s); refusing: the "
+		       "next run would take its files for data", a.results,
+		       path_inside_dir(a.results, in_abs) ? "input" : "output",
+		       path_inside_dir(a.results, in_abs) ? in_abs : out_abs);
+		jobopt_free(&a.cfg);
+		return 1;
+	}
 	ret = filelist_scan(in_abs, &fl, &bad);
 	if (ret) {
 		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
