@@ -310,18 +310,44 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
+static int cmp_opt(const void *a, const void *b)
+{
+	return strcmp(((const struct job_opt *)a)->name,
+		      ((const struct job_opt *)b)->name);
+}
+
+void runner_config_id(const struct run_config *cfg, const char *dataset,
+		      char *buf, size_t len)
 {
 	const struct job *j = &cfg->job;
+	char *p = buf, *end = buf + len;
 
-	if (cfg->config_id) {
+	p += snprintf(p, (size_t)(end - p), "%s/%s/t%u/w%u/%s/fsync=%s",
+		      dataset ? dataset : "-", cfg->strat->name, j->threads,
+		      j->work, cache_mode_name(cfg->cache), fsync_mode_name(j->fsync));
+	if (j->bufsize && p < end)
+		p += snprintf(p, (size_t)(end - p), "/bufsize=%zu", j->bufsize);
+	if (j->chunk && p < end)
+		p += snprintf(p, (size_t)(end - p), "/chunk=%zu", j->chunk);
+	if (j->qd && p < end)
+		p += snprintf(p, (size_t)(end - p), "/qd=%u", j->qd);
+	if (j->direct && p < end)
+		p += snprintf(p, (size_t)(end - p), "/direct");
+	if (j->sink_null && p < end)
+		p += snprintf(p, (size_t)(end - p), "/sink=null");
+	if (j->nopts) /* qsort(NULL, 0) is undefined */
+		qsort((void *)j->opts, j->nopts, sizeof(*j->opts), cmp_opt);
+	for (size_t i = 0; i < j->nopts && p < end; i++)
+		p += snprintf(p, (size_t)(end - p), "/%s=%s", j->opts[i].name,
+			      j->opts[i].value);
+}
+
+static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
+{
+	if (cfg->config_id)
 		snprintf(buf, len, "%s", cfg->config_id);
-		return;
-	}
-	snprintf(buf, len, "%s/%s/t%u/w%u/b%zu/c%zu/q%u/%s%s/%s", cfg->dataset ?
-		 cfg->dataset : "-", cfg->strat->name, j->threads, j->work,
-		 j->bufsize, j->chunk, j->qd, j->direct ? "direct/" : "",
-		 cache_mode_name(cfg->cache), fsync_mode_name(j->fsync));
+	else
+		runner_config_id(cfg, cfg->dataset, buf, len);
 }
 
 static void fill_config(const struct run_config *cfg, const struct filelist *fl,

@@ -49,6 +49,12 @@ int runner_reference(const struct run_config *cfg, const struct filelist *fl,
  */
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	       unsigned rep, const char *ref_hex, json_t **row);
+/* The config_id, one form for run and bench (so compare matches them):
+ * DATASET/STRATEGY/tTHREADS/wWORK/CACHE/fsync=F[/bufsize=..][/chunk=..]
+ * [/qd=..][/direct][/sink=null][/opt=v...], built from the settings, not
+ * their text, so equal settings match whatever way they were written. */
+void runner_config_id(const struct run_config *cfg, const char *dataset,
+		      char *buf, size_t len);
 /* The mark of an output directory iostrat owns (docs: "Guarantees"). */
 #define OUTDIR_MARK ".iostrat-output"
 /* Check IN/OUT before anything runs: IN a readable directory; OUT neither

@@ -334,6 +334,18 @@ bench_resume_refuses_other_filesystem() {
 	"$IOSTRAT" bench --resume "$T/r" --data "$T/tmpfs/data" --data-anywhere 2>/dev/null || die "--data-anywhere refused"
 }
 
+# run --results writes the config_id bench writes: compare matches them
+bench_and_run_share_config_ids() {
+	mkdir "$T/my"; "$IOSTRAT" gen "$T/my" --files 2 --lines 10 --width 10 >/dev/null
+	printf '[global]\ndataset=%s\nreps=2\ncache=asis\n[a]\nstrategy=stream\nthreads=2\n' "$T/my" >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/b" --data "$T/data" 2>/dev/null || die "bench failed"
+	"$IOSTRAT" run -s stream "$T/my" "$T/o" --threads 2 --cache asis -r 2 --results "$T/r" >/dev/null || die "run failed"
+	a=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["config_id"])' "$T/b/results.jsonl")
+	b=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["config_id"])' "$T/r/results.jsonl")
+	[ "$a" = "$b" ] && [ "$a" = my/stream/t2/w0/asis/fsync=file ] || die "config_id differs: bench $a, run $b"
+	"$IOSTRAT" compare "$T/b" "$T/r" >/dev/null || die "compare did not match them"
+}
+
 bench_compare_two_runs() {
 	tiny_profile
 	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/a" --data "$T/data" 2>/dev/null
@@ -382,5 +394,6 @@ t bench_out_with_users_csv_refused bench_out_with_users_csv_refused
 t bench_resume_keeps_its_data_root bench_resume_keeps_its_data_root
 t bench_resume_refuses_changed_data bench_resume_refuses_changed_data
 t bench_resume_refuses_other_filesystem bench_resume_refuses_other_filesystem
+t bench_and_run_share_config_ids bench_and_run_share_config_ids
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds

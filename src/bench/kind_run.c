@@ -118,38 +118,9 @@ static int run_check(const struct pconf *c, char *why, size_t len)
 	return ret;
 }
 
-static int cmp_opt(const void *a, const void *b)
-{
-	return strcmp(((const struct job_opt *)a)->name,
-		      ((const struct job_opt *)b)->name);
-}
-
-/* The config_id: DATASET/STRATEGY/tTHREADS/wWORK/CACHE/fsync=F[/k=v...]:
- * built from the settings, not the text, so equal settings match across
- * profiles and runs whatever way they were written. */
 static void make_id(struct bench_item *it, const struct runp *rp)
 {
-	const struct job *j = &rp->cfg.job;
-	char *p = it->id, *end = it->id + sizeof(it->id);
-
-	p += snprintf(p, (size_t)(end - p), "%s/%s/t%u/w%u/%s/fsync=%s",
-		      rp->ds->label, rp->cfg.strat->name, j->threads, j->work,
-		      cache_mode_name(rp->cfg.cache), fsync_mode_name(j->fsync));
-	if (j->bufsize && p < end)
-		p += snprintf(p, (size_t)(end - p), "/bufsize=%zu", j->bufsize);
-	if (j->chunk && p < end)
-		p += snprintf(p, (size_t)(end - p), "/chunk=%zu", j->chunk);
-	if (j->qd && p < end)
-		p += snprintf(p, (size_t)(end - p), "/qd=%u", j->qd);
-	if (j->direct && p < end)
-		p += snprintf(p, (size_t)(end - p), "/direct");
-	if (j->sink_null && p < end)
-		p += snprintf(p, (size_t)(end - p), "/sink=null");
-	if (j->nopts) /* qsort(NULL, 0) is undefined */
-		qsort((void *)j->opts, j->nopts, sizeof(*j->opts), cmp_opt);
-	for (size_t i = 0; i < j->nopts && p < end; i++)
-		p += snprintf(p, (size_t)(end - p), "/%s=%s", j->opts[i].name,
-			      j->opts[i].value);
+	runner_config_id(&rp->cfg, rp->ds->label, it->id, sizeof(it->id));
 }
 
 /* Seconds per repetition, roughly: a fixed cost, the I/O, the transform

@@ -28,7 +28,7 @@ static void run_usage(FILE *f)
 	      "  -r, --reps R       repetitions (default 3)\n"
 	      "  --json             one JSON object per repetition on stdout\n"
 	      "  --trace            eBPF figures in each row (root)\n"
-	      "  --dataset LABEL    label for the rows\n"
+	      "  --dataset LABEL    label for the rows (default: the name of IN)\n"
 	      "  --no-space-check   start even if OUT's free space looks too small for\n"
 	      "                     the outputs (compressing filesystems; tests of a\n"
 	      "                     disk filling up mid-run)\n"
@@ -379,6 +379,8 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	a.cfg.job.in_dir = in_abs;
+	if (!a.cfg.dataset) /* as bench labels a directory: its name */
+		a.cfg.dataset = strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs;
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
 	if (check_out_space(&a, &fl)) {
