@@ -85,6 +85,7 @@ struct run_stats {
 
 enum {
 	STRAT_NO_OUTPUT = 1 << 0, /* writes nothing: exempt from verification */
+	STRAT_DIRECT = 1 << 1,    /* honours --direct (O_DIRECT); others refuse it */
 };
 
 struct strategy {

@@ -144,6 +144,29 @@ run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad 'e: no fi
 run_results_inside_in() { setup; bad 'in/r: --results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in/r"; [ ! -e "$T/in/r" ] || die "created in IN"; }
 run_results_is_in() { setup; bad -- '--results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in"; }
 run_results_inside_out() { setup; bad -- 'o/r: --results inside the output directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/o/r"; }
+# --direct only where it happens; the io_uring pool bounded by data and memory
+run_direct_where_not_done() {
+	setup
+	for s in stream buffer mmap null; do
+		bad "--direct: strategy $s does not do direct I/O" "$IOSTRAT" run -s "$s" "$T/in" "$T/o" -r 1 --direct
+	done
+}
+run_uring_direct_on_tmpfs() {
+	need_root; setup; mkdir "$T/tm"; mount -t tmpfs tmpfs "$T/tm" || skip "no tmpfs"
+	trap 'umount "$T/tm"' EXIT
+	bad 'tm/o: tmpfs does not do direct I/O' "$IOSTRAT" run -s uring "$T/in" "$T/tm/o" -r 1 --direct --cache asis
+	cp -r "$T/in" "$T/tm/in"
+	bad 'tm/in: tmpfs does not do direct I/O' "$IOSTRAT" run -s uring "$T/tm/in" "$T/o" -r 1 --direct --cache asis
+}
+run_uring_pool_bounded_by_data() { # not an error: --chunk 1G on 2 KB files maps 4 KiB buffers
+	setup; "$IOSTRAT" run -s uring "$T/in" "$T/o" --chunk 1G -r 1 --json >"$T/row" || die "run failed"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["pool_bytes"] <= 1 << 20 and r["maxrss_kb"] < 100000, r' "$T/row" ||
+		die "pool not bounded: $(cat "$T/row")"
+}
+run_uring_pool_beyond_memory() {
+	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 16000 --width 999 >/dev/null
+	bad -- '--chunk: buffer pool of .* more than half the available memory' "$IOSTRAT" run -s uring "$T/big" "$T/o" --chunk 1G --qd 4096 -r 1 --cache asis
+}
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
@@ -197,6 +220,12 @@ bench_out_inside_dataset() {
 	has_cmd bench; setup; profile '[global]' "dataset=$T/in" 'reps=1' 'cache=asis' '[a]' 'strategy=stream'
 	bad 'in/r: --out inside the data set' "$IOSTRAT" bench "$T/p.ini" --out "$T/in/r" --data "$T/data"
 	[ ! -e "$T/in/r" ] || die "results written into the data set"
+}
+bench_direct_skips_strategies_without_it() {
+	has_cmd bench; setup; profile '[global]' 'dataset=big' 'scale=0.0005' '[a]' 'strategy=stream,uring' 'direct=1'
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1) || die "dry run failed: $out"
+	echo "$out" | grep -q 'strategy stream does not do direct I/O.*skipped' || die "not said: $out"
+	! echo "$out" | grep -q 'big/stream/.*direct' || die "stream recorded as direct: $out"
 }
 bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
 bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }

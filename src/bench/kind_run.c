@@ -106,6 +106,11 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		       c->where, c->section);
 		return -EINVAL;
 	}
+	if (rp->cfg.job.direct && !(rp->cfg.strat->flags & STRAT_DIRECT)) {
+		snprintf(why, len, "strategy %s does not do direct I/O (direct and "
+			 "uring do); skipped", rp->cfg.strat->name);
+		return 1;
+	}
 	return 0;
 }
 

@@ -346,6 +346,13 @@ int cmd_run(int argc, char **argv)
 		}
 	jobopt_defaults(&a.cfg);
 	ret = parse_args(&a, argc, argv);
+	if (!ret && a.cfg.job.direct && !(a.cfg.strat->flags & STRAT_DIRECT)) {
+		/* ignored, the row would say direct: true, and the config_id
+		 * would differ from the same run without it */
+		errorf("--direct: strategy %s does not do direct I/O (direct and "
+		       "uring do)", a.cfg.strat->name);
+		ret = -EINVAL;
+	}
 	if (ret) {
 		jobopt_free(&a.cfg);
 		return 2;

@@ -79,7 +79,7 @@ int direct_refuse(struct run_stats *st, const char *path, const char *why)
 
 /* tmpfs accepts O_DIRECT on new kernels but it is the page cache either
  * way; ramfs refuses at open, and naming it up front is clearer. */
-static int check_fs(const char *dir, struct run_stats *st)
+int direct_check_fs(const char *dir, struct run_stats *st)
 {
 	struct statfs sf;
 
@@ -174,9 +174,9 @@ static int direct_conf(const struct job *job, struct run_stats *st,
 	int ret;
 
 	memset(dc, 0, sizeof(*dc));
-	if ((ret = check_fs(job->in_dir, st)))
+	if ((ret = direct_check_fs(job->in_dir, st)))
 		return ret;
-	if (!job->sink_null && (ret = check_fs(job->out_dir, st)))
+	if (!job->sink_null && (ret = direct_check_fs(job->out_dir, st)))
 		return ret;
 	if ((ret = probe_align(job, st, dc)))
 		return ret;
@@ -419,4 +419,5 @@ const struct strategy strategy_direct = {
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
 	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
+	.flags = STRAT_DIRECT,
 };

@@ -24,6 +24,9 @@ const struct direct_conf *direct_run_conf(void);
 /* One clear error naming the filesystem of path and suggesting another
  * strategy; returns -EINVAL. */
 int direct_refuse(struct run_stats *st, const char *path, const char *why);
+/* tmpfs and ramfs serve O_DIRECT from the page cache or refuse it: a
+ * "direct" result there would be a lie.  0, or direct_refuse(). */
+int direct_check_fs(const char *dir, struct run_stats *st);
 int direct_check_file(int fd, const char *path, const struct direct_conf *dc,
 		      struct run_stats *st);
 ssize_t direct_read(int fd, void *buf, size_t len, off_t off);

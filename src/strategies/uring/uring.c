@@ -53,7 +53,52 @@
 #include <sys/mman.h>
 
 #include "../../util.h"
+#include "../direct.h"
 #include "uring.h"
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * The pool is (qd + threads) x chunk.  A chunk larger than the largest
+ * file is never filled: it is cut to that file's size (rounded up to the
+ * direct alignment), so --chunk 1G on a 420-byte file maps 4 KiB buffers,
+ * not gigabytes.  What remains may take at most half the available
+ * memory; beyond that, one clear refusal instead of swapping the machine.
+ */
+static int bound_pool(struct uctx *c)
+{
+	uint64_t biggest = 1, avail = mem_available(), pool;
+
+	for (size_t i = 0; c->job->sizes && i < c->job->nfiles; i++)
+		biggest = MAX(biggest, c->job->sizes[i]);
+	biggest = (biggest + URING_DIRECT_ALIGN - 1) / URING_DIRECT_ALIGN *
+		  URING_DIRECT_ALIGN;
+	if (c->chunk > biggest)
+		c->chunk = (size_t)biggest;
+	pool = (uint64_t)c->nbuf * c->chunk;
+	if (avail && pool > avail / 2)
+		return stats_failf(c->st, -ENOMEM, "--chunk",
+				   "buffer pool of (qd + threads) %u x %zu bytes = "
+				   "%.1f MB: more than half the available memory "
+				   "(%.1f MB); lower --chunk, --qd or --threads",
+				   c->nbuf, c->chunk, (double)pool / 1e6,
+				   (double)avail / 1e6);
+	return 0;
+}
 
 static int check_job(struct uctx *c)
 {
@@ -73,7 +118,15 @@ static int check_job(struct uctx *c)
 	if (c->nbuf > 16384)
 		return stats_failf(c->st, -EINVAL, "--qd", "qd + threads = %u buffers: "
 				   "at most 16384", c->nbuf);
-	return 0;
+	if (job->direct) { /* the very check -s direct makes */
+		int ret = direct_check_fs(job->in_dir, c->st);
+
+		if (!ret && !job->sink_null)
+			ret = direct_check_fs(job->out_dir, c->st);
+		if (ret)
+			return ret;
+	}
+	return bound_pool(c);
 }
 
 #define HUGE_SZ (2UL << 20)
@@ -188,5 +241,6 @@ const struct strategy strategy_uring = {
 		   "(memory: (qd + threads) x chunk)",
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
+	.flags = STRAT_DIRECT,
 	.default_qd = URING_DEFAULT_QD,
 };
