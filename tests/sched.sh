@@ -142,6 +142,13 @@ errors_before_changes() {
 	expect_fail -- '--set read_ahead_kb: bad value .x.' S --set read_ahead_kb=128,x "$T/p.ini"
 	expect_fail "is on .*, not $D" "$IOSTRAT" sched --device "$D" --data "$T/elsewhere" --schedulers none "$T/p.ini"
 	expect_fail 'nope.ini: profile' S --schedulers none "$T/nope.ini"
+	# the profile is checked before the scheduler is touched
+	printf '[a\nstrategy=stream\n' >"$T/bad1.ini"
+	expect_fail 'bad1.ini:1: not a \[section\]' S --schedulers none --out "$T/r2" "$T/bad1.ini"
+	printf '[a]\nstrategy=zzz\ndataset=big\n' >"$T/bad2.ini"
+	expect_fail "unknown strategy 'zzz'" S --schedulers none --out "$T/r3" "$T/bad2.ini"
+	printf '[a]\nstrategy=stream\ndataset=%s\n' "$T/nothere" >"$T/bad3.ini"
+	expect_fail "nothere: data set: No such file.*" S --schedulers none --out "$T/r4" "$T/bad3.ini"
 	if [ -e /sys/block/zram0 ] && [ ! -e /sys/block/zram0/queue/scheduler ]; then
 		expect_fail 'zram0: has no I/O scheduler to choose' "$IOSTRAT" sched --device zram0 --data "$T/mnt/data" "$T/p.ini"
 	fi
@@ -151,7 +158,7 @@ errors_before_changes() {
 			setpriv --reuid=65534 --regid=65534 --clear-groups "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq "$T/p.ini"
 	fi
 	[ "$(snapshot)" = "$before" ] || die "something changed"
-	[ ! -e "$T/r1" ] && [ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ]
+	[ ! -e "$T/r1" ] && [ ! -e "$T/r2" ] && [ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ]
 }
 
 default_device_is_the_disk_under_data() {

@@ -171,6 +171,26 @@ static void fmt_secs(double s, char *buf, size_t len)
 		snprintf(buf, len, "%lds", t);
 }
 
+/* dataset=DIR of the user's: there, and a directory (a dry run that
+ * passes must not fail at the start for want of it). */
+static int check_user_data(const struct bench *b)
+{
+	for (size_t i = 0; i < b->ctx.nds; i++) {
+		const struct bench_dataset *ds = b->ctx.ds[i];
+		struct stat sb;
+
+		if (!ds->user_dir)
+			continue;
+		if (stat(ds->dir, &sb) < 0)
+			return error_errno(-errno, ds->dir, "data set");
+		if (!S_ISDIR(sb.st_mode)) {
+			errorf("%s: data set is not a directory", ds->dir);
+			return -ENOTDIR;
+		}
+	}
+	return 0;
+}
+
 static int dry_run(struct bench *b)
 {
 	double total = 0;
@@ -537,9 +557,11 @@ int bench_main(const struct bench_opts *o)
 		return 2;
 	}
 	if (o->dry_run) {
-		dry_run(&b);
+		ret = check_user_data(&b);
+		if (!ret)
+			dry_run(&b);
 		cleanup(&b);
-		return 0;
+		return ret ? 2 : 0;
 	}
 	catch_signals(true);
 	ret = o->resume ? resume_data(&b, o) : new_data(&b, o);

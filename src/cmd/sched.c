@@ -4,6 +4,7 @@
  * restored at the end, on error, on SIGINT/SIGTERM, and after a SIGKILL
  * by the next iostrat (src/sched/sysq.h). */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -248,8 +249,9 @@ static int apply(const char *disk, const struct sched_setting *s, json_t **cols)
 	return 0;
 }
 
-/* Run `iostrat bench` for one setting (round > 1: --resume, one more rep).
- * Returns its exit status, or 128+signal. */
+/* Run `iostrat bench` for one setting (round > 1: --resume, one more rep;
+ * round 0: --dry-run, the check before anything changes, its matrix not
+ * shown).  Returns its exit status, or 128+signal. */
 static int run_bench(const struct sched_args *a, const char *dir, unsigned round)
 {
 	char *argv[64 + 2 * a->ndefs];
@@ -262,6 +264,9 @@ static int run_bench(const struct sched_args *a, const char *dir, unsigned round
 	if (round > 1) {
 		argv[n++] = "--resume";
 		argv[n++] = (char *)dir;
+	} else if (round == 0) {
+		argv[n++] = (char *)a->profile;
+		argv[n++] = "--dry-run";
 	} else {
 		argv[n++] = (char *)a->profile;
 		argv[n++] = "--out";
@@ -274,7 +279,7 @@ static int run_bench(const struct sched_args *a, const char *dir, unsigned round
 		argv[n++] = a->defs[i];
 	}
 	if (a->interleave || a->reps) {
-		unsigned r = a->interleave ? round : a->reps;
+		unsigned r = a->interleave ? MAX(round, 1u) : a->reps;
 
 		snprintf(reps, sizeof(reps), "reps=%u", r);
 		snprintf(maxr, sizeof(maxr), "max_reps=%u", r);
@@ -290,6 +295,12 @@ static int run_bench(const struct sched_args *a, const char *dir, unsigned round
 		return error_errno(-errno, "fork", "bench"), 1;
 	if (pid == 0) {
 		catch_signals(false);
+		if (round == 0) { /* errors on stderr; the matrix is not wanted */
+			int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (fd >= 0)
+				dup2(fd, STDOUT_FILENO);
+		}
 		execv("/proc/self/exe", argv);
 		fprintf(stderr, "iostrat: exec iostrat bench: %s\n", strerror(errno));
 		_exit(127);
@@ -460,6 +471,13 @@ static int sched_main(struct sched_args *a)
 		goto out;
 	if (dir_has_entries(out)) {
 		errorf("%s: has results already (give a new --out)", out);
+		goto out;
+	}
+	/* the profile, its strategies and data sets checked before the
+	 * disk's settings are touched: a typo must not leave them changed */
+	if (run_bench(a, out, 0)) {
+		errorf("%s: the profile does not run (see above); nothing changed on %s",
+		       a->profile, disk);
 		goto out;
 	}
 	ret = 1;
