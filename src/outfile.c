@@ -2,9 +2,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "outfile.h"
+
+int out_tmp_path(const char *dir, const char *name, char *buf, size_t len)
+{
+	static const char sfx[] = ".iostrat-tmp";
+	size_t n = strlen(name);
+	int w;
+
+	/* "." + name + sfx must fit in NAME_MAX: a long name keeps its head
+	 * and gains a hash of the whole, so two long names never collide */
+	if (1 + n + sizeof(sfx) - 1 <= NAME_MAX)
+		w = snprintf(buf, len, "%s/.%s%s", dir, name, sfx);
+	else
+		w = snprintf(buf, len, "%s/.%.200s~%016llx%s", dir, name,
+			     (unsigned long long)XXH3_64bits(name, n), sfx);
+	return (size_t)w >= len ? -ENAMETOOLONG : 0;
+}
 
 int out_open(const struct job *job, size_t i, int extra_flags,
 	     struct outfile *of)
@@ -14,8 +33,7 @@ int out_open(const struct job *job, size_t i, int extra_flags,
 	of->fd = -1;
 	if ((size_t)snprintf(of->path, sizeof(of->path), "%s/%s", job->out_dir,
 			     job->files[i]) >= sizeof(of->path) ||
-	    (size_t)snprintf(of->tmp, sizeof(of->tmp), "%s/.%s.iostrat-tmp",
-			     job->out_dir, job->files[i]) >= sizeof(of->tmp))
+	    out_tmp_path(job->out_dir, job->files[i], of->tmp, sizeof(of->tmp)))
 		return -ENAMETOOLONG;
 	/* a fresh file, never one found there: a temporary name that is a
 	 * hard link or symlink to an input must not be truncated through */

@@ -18,6 +18,10 @@ struct outfile {
 	char path[PATH_MAX];
 };
 
+/* dir/.NAME.iostrat-tmp, or for a name too long for that, its first 200
+ * bytes and a hash of it: always within NAME_MAX.  -ENAMETOOLONG past
+ * len. */
+int out_tmp_path(const char *dir, const char *name, char *buf, size_t len);
 /* extra_flags: e.g. O_DIRECT, O_RDWR instead of O_WRONLY for mmap output. */
 int out_open(const struct job *job, size_t i, int extra_flags,
 	     struct outfile *of);

@@ -17,6 +17,7 @@
 #include "checksum.h"
 #include "dataset.h"
 #include "env.h"
+#include "outfile.h"
 #include "row.h"
 #include "runner.h"
 #include "util.h"
@@ -183,7 +184,8 @@ void runner_clean_temporaries(const char *out, const struct filelist *fl)
 	char p[PATH_MAX];
 
 	for (size_t i = 0; i < fl->n; i++) {
-		snprintf(p, sizeof(p), "%s/.%s.iostrat-tmp", out, fl->names[i]);
+		if (out_tmp_path(out, fl->names[i], p, sizeof(p)))
+			continue;
 		unlink(p);
 	}
 }

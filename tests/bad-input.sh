@@ -167,6 +167,13 @@ run_uring_pool_beyond_memory() {
 	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 16000 --width 999 >/dev/null
 	bad -- '--chunk: buffer pool of .* more than half the available memory' "$IOSTRAT" run -s uring "$T/big" "$T/o" --chunk 1G --qd 4096 -r 1 --cache asis
 }
+run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX whatever the input's
+	setup; mkdir "$T/i2"; n=$(printf 'a%.0s' $(seq 255)); echo hello >"$T/i2/$n"; echo x >"$T/i2/b"
+	for s in stream buffer mmap direct uring; do
+		"$IOSTRAT" run -s "$s" "$T/i2" "$T/o" -r 1 --cache asis >/dev/null 2>"$T/err" || die "$s: $(cat "$T/err")"
+	done
+	! ls -A "$T/o" | grep -q iostrat-tmp || die "temporary left"
+}
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }
