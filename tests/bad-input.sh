@@ -73,6 +73,9 @@ run_outputs_too_big_for_the_disk() {
 	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
 	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
 }
+gen_zero_lines() { setup; bad -- "--lines: bad value '0' \(must be 1\.\." "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 1; }
+gen_files_not_a_number() { setup; bad -- "--files: bad value '1e9' \(a whole number" "$IOSTRAT" gen "$T/g" --files 1e9 --lines 1 --width 1; }
+gen_files_too_many_no_bytes() { setup; bad -- "--files: bad value '20000000' \(must be 1\.\.10000000\)$" "$IOSTRAT" gen "$T/g" --files 20000000 --lines 1 --width 1; }
 gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
 gen_readonly_target() {
 	need_root; setup; mkdir "$T/ro"; mount -t tmpfs -o ro tmpfs "$T/ro" || skip "no tmpfs"
@@ -180,6 +183,11 @@ run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s strea
 run_bad_unit() { setup; bad 'bufsize: bad value .8q.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --bufsize 8q; }
 run_huge_number() { setup; bad 'work: bad value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --work 123456789012345678901234567890; }
 run_unknown_option() { setup; bad -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/o" --frobnicate 1; }
+run_unknown_option_last() { setup; bad -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/o" --frobnicate; }
+run_repeated_strategy_last_wins() { # not an error: as --work 5 --work 7, the last one counts
+	setup; out=$("$IOSTRAT" run -s stream -s buffer "$T/in" "$T/o" -r 1 --work 5 --work 7 --json) || die "run failed"
+	echo "$out" | grep -q '"strategy":"buffer"' && echo "$out" | grep -q '"work":7' || die "not the last: $out"
+}
 run_missing_value() { setup; bad -- '--threads: missing value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads; }
 run_file_grows_mid_run_is_still_right() { # not an error: a grown file is read to its end
 	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 200000 --width 100 >/dev/null
