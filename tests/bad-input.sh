@@ -275,6 +275,15 @@ fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" 
 plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
 # --- queue
 queue_remove_unknown() { has_cmd queue; setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }
+queue_name_with_newline() { has_cmd queue; setup; bad -- 'name: control character 0x0a' "$IOSTRAT" queue --state-dir "$T/q" add --name $'a\n=== b' -- true; }
+queue_empty_reboot_cmd() { has_cmd queue; setup; bad -- '--reboot-cmd: empty' "$IOSTRAT" queue --state-dir "$T/q" --reboot-cmd '' list; }
+queue_garbage_next_id_never_reuses() { # not an error: IDs resume above the history's
+	has_cmd queue; setup; "$IOSTRAT" queue --state-dir "$T/q" add -- true >/dev/null || die "add failed"
+	printf '%s\n' '{"id":7,"name":"x","result":"done"}' >>"$T/q/history.jsonl"
+	rm -f "$T/q/queue/"*; echo garbage >"$T/q/next-id"
+	id=$("$IOSTRAT" queue --state-dir "$T/q" add -- true) || die "add failed"
+	[ "$id" -ge 8 ] || die "ID $id reused below the history's 7"
+}
 queue_add_without_command() { has_cmd queue; setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
 # --- sched
 sched_unknown_scheduler() {

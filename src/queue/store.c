@@ -208,6 +208,32 @@ int qstore_delete(struct qstore *q, unsigned id)
 	return fsync_dir(d);
 }
 
+/* The highest id history.jsonl has seen: IDs are never reused, even
+ * when next-id is lost or garbage and the entry files are gone. */
+static unsigned max_history_id(struct qstore *q)
+{
+	char p[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	unsigned max = 0;
+	FILE *f;
+
+	qstore_path(q, "history.jsonl", p, sizeof(p));
+	f = fopen(p, "re");
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		json_t *o = json_loads(line, 0, NULL);
+		json_int_t id = json_integer_value(json_object_get(o, "id"));
+
+		if (id > 0 && id < 999999999 && (unsigned)id > max)
+			max = (unsigned)id;
+		json_decref(o);
+	}
+	free(line);
+	fclose(f);
+	return max;
+}
+
 static unsigned next_id(struct qstore *q)
 {
 	char p[PATH_MAX], buf[32];
@@ -222,6 +248,8 @@ static unsigned next_id(struct qstore *q)
 	if (!qstore_ids(q, &ids, &n) && n && ids[n - 1] >= id)
 		id = ids[n - 1] + 1;
 	free(ids);
+	if (max_history_id(q) >= id)
+		id = max_history_id(q) + 1;
 	return id;
 }
 
