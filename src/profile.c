@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ini.h>
 
@@ -168,6 +169,15 @@ static int push_file(struct loader *L, const char *path)
 	in->f = fopen(path, "re");
 	if (!in->f)
 		return error_errno(-errno, path, "profile");
+	{
+		struct stat sb;
+
+		/* a directory opens, then reads as nothing: "empty matrix" */
+		if (fstat(fileno(in->f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+			fclose(in->f);
+			return error_errno(-EISDIR, path, L->depth ? "include" : "profile");
+		}
+	}
 	in->path = xstrdup(path);
 	in->real = xstrdup(real);
 	in->line = 0;
@@ -288,6 +298,8 @@ static char *reader(char *str, int num, void *stream)
 		}
 		in->line++;
 		snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
+		if (in->line == 1 && !strncmp(raw, "\xef\xbb\xbf", 3)) /* UTF-8 BOM */
+			memmove(raw, raw + 3, strlen(raw + 3) + 1);
 		if (!strchr(raw, '\n') && !feof(in->f)) {
 			errorf("%s: line longer than %d characters", L->where, MAX_LINE);
 			L->err = -E2BIG;
@@ -318,12 +330,15 @@ static int handler(void *user, const char *section, const char *name,
 	if (L->err)
 		return 0;
 	if (!L->nsecs) {
-		errorf("%s: %s=%s before any [section]", L->where, name, value);
+		char n[48]; /* an include of any file: never echo a line of it */
+
+		errorf("%s: key '%.24s%s' before any [section]", L->where,
+		       text_escape(name, n, sizeof(n)), strlen(name) > 24 ? "..." : "");
 		L->err = -EINVAL;
 		return 0;
 	}
 	if (!value || !*value) {
-		errorf("%s: %s: empty value", L->where, name);
+		errorf("%s: %.24s: empty value", L->where, name);
 		L->err = -EINVAL;
 		return 0;
 	}

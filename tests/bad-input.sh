@@ -242,6 +242,17 @@ bench_direct_skips_strategies_without_it() {
 	echo "$out" | grep -q 'strategy stream does not do direct I/O.*skipped' || die "not said: $out"
 	! echo "$out" | grep -q 'big/stream/.*direct' || die "stream recorded as direct: $out"
 }
+bench_include_directory() { has_cmd bench; setup; profile "include $T" '[a]' 'strategy=stream'; bad "$T: include: Is a directory" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_include_foreign_file_not_echoed() {
+	has_cmd bench; setup; printf 'secret:hunter2-and-more-secret-text\n' >"$T/secret"; profile "include $T/secret"
+	bad "secret:1: key 'secret' before any \[section\]" "$IOSTRAT" bench "$T/p.ini" --dry-run
+	"$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1 | grep -q hunter2 && die "a line of the included file echoed"
+	true
+}
+bench_profile_with_bom() { # not an error: a UTF-8 BOM before the first section
+	has_cmd bench; setup; printf '\xef\xbb\xbf[a]\nstrategy=stream\ndataset=big\nscale=0.0005\n' >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" >/dev/null 2>"$T/err" || die "BOM refused: $(cat "$T/err")"
+}
 bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
 bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
 bench_unknown_key() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }
