@@ -307,11 +307,14 @@ sched_unknown_scheduler() {
 	[ "$(cat /sys/block/$dev/queue/scheduler)" = "$before" ] || die "scheduler changed"
 }
 sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/quick.ini"; }
+# --- trace: what can be checked before CMD runs is
+trace_report_path_unwritable() { has_cmd trace; setup; bad 'nowhere/r: -o: the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
+trace_device_path_missing() { has_cmd trace; setup; bad 'missing/path: -d: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }
 # --- top level
 list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT" list junk; }
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
 
-for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|unknown|no)_'); do
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|trace|unknown|no)_'); do
 	t "bad_input_$f" "$f"
 done
