@@ -59,7 +59,8 @@ int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
 	closedir(d);
 	if (ret)
 		return ret;
-	qsort(fl->names, fl->n, sizeof(*fl->names), cmp_names);
+	if (fl->n) /* qsort(NULL, 0) is undefined: an empty directory */
+		qsort(fl->names, fl->n, sizeof(*fl->names), cmp_names);
 	fl->sizes = calloc(fl->n ? fl->n : 1, sizeof(*fl->sizes));
 	if (!fl->sizes)
 		return -ENOMEM;
