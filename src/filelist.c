@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "filelist.h"
@@ -32,6 +35,16 @@ static int push(struct filelist *fl, size_t *cap, const char *name)
 		return -ENOMEM;
 	fl->n++;
 	return 0;
+}
+
+/* procfs and sysfs files say size 0 whatever they hold: no strategy
+ * that plans by st_size (uring, direct, mmap) could read them right. */
+static bool pseudo_fs(const char *path)
+{
+	struct statfs sf;
+
+	return !statfs(path, &sf) && (sf.f_type == PROC_SUPER_MAGIC ||
+				      sf.f_type == SYSFS_MAGIC);
 }
 
 int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
@@ -75,6 +88,8 @@ int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
 			return -EISDIR;
 		if (!S_ISREG(sb.st_mode))
 			return -EINVAL; /* FIFO, socket, device: not data */
+		if (!sb.st_size && pseudo_fs(badpath))
+			return -ENODATA; /* /proc/version: size 0, yet content */
 		fl->sizes[i] = (uint64_t)sb.st_size;
 		fl->total += (uint64_t)sb.st_size;
 	}

@@ -15,7 +15,9 @@ struct filelist {
 	uint64_t total;
 };
 
-/* 0 or -errno; on error *bad names the offending entry (static buffer). */
+/* 0 or -errno; on error *bad names the offending entry (static buffer):
+ * -EISDIR, -EINVAL (not a regular file), -ENODATA (a procfs/sysfs file,
+ * size 0 whatever it holds). */
 int filelist_scan(const char *dir, struct filelist *fl, const char **bad);
 void filelist_free(struct filelist *fl);
 

@@ -177,6 +177,7 @@ run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX wha
 	done
 	! ls -A "$T/o" | grep -q iostrat-tmp || die "temporary left"
 }
+run_procfs_file_among_inputs() { setup; cp -r "$T/in" "$T/i2"; ln -s /proc/version "$T/i2/v"; bad 'i2/v: a procfs/sysfs file: its size \(0\) is not its content' "$IOSTRAT" run -s uring "$T/i2" "$T/o" -r 1; }
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }

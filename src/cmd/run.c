@@ -373,7 +373,8 @@ int cmd_run(int argc, char **argv)
 	ret = filelist_scan(in_abs, &fl, &bad);
 	if (ret) {
 		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       strerror(-ret));
+		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
+		       "its content, so it is no data to measure" : strerror(-ret));
 		filelist_free(&fl);
 		jobopt_free(&a.cfg);
 		return 1;

@@ -85,7 +85,8 @@ int cmd_verify(int argc, char **argv)
 	ret = filelist_scan(in, &fl, &bad);
 	if (ret) {
 		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       strerror(-ret));
+		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
+		       "its content, so it is no data to measure" : strerror(-ret));
 		filelist_free(&fl);
 		return 1;
 	}
