@@ -47,6 +47,20 @@ static bool pseudo_fs(const char *path)
 				      sf.f_type == SYSFS_MAGIC);
 }
 
+/* A dotfile skipped: counted unless iostrat's own (.iostrat-manifest.json,
+ * .iostrat-output, .NAME.iostrat-tmp), so skipping is said, not silent. */
+static void note_hidden(struct filelist *fl, const char *name)
+{
+	size_t n = strlen(name), t = strlen(".iostrat-tmp");
+
+	if (!strcmp(name, ".") || !strcmp(name, "..") ||
+	    !strncmp(name, ".iostrat-", 9) ||
+	    (n > t && !strcmp(name + n - t, ".iostrat-tmp")))
+		return;
+	if (!fl->hidden++)
+		snprintf(fl->first_hidden, sizeof(fl->first_hidden), "%s", name);
+}
+
 int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
 {
 	static char badpath[PATH_MAX];
@@ -61,8 +75,10 @@ int filelist_scan(const char *dir, struct filelist *fl, const char **bad)
 	if (!d)
 		return -errno;
 	while ((errno = 0, de = readdir(d))) {
-		if (de->d_name[0] == '.')
+		if (de->d_name[0] == '.') {
+			note_hidden(fl, de->d_name);
 			continue;
+		}
 		ret = push(fl, &cap, de->d_name);
 		if (ret)
 			break;

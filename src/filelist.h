@@ -13,6 +13,8 @@ struct filelist {
 	uint64_t *sizes;
 	size_t n;
 	uint64_t total;
+	size_t hidden;        /* dotfiles skipped that are not iostrat's own */
+	char first_hidden[64];/* the first of them, to name it */
 };
 
 /* 0 or -errno; on error *bad names the offending entry (static buffer):

@@ -178,6 +178,13 @@ run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX wha
 	! ls -A "$T/o" | grep -q iostrat-tmp || die "temporary left"
 }
 run_procfs_file_among_inputs() { setup; cp -r "$T/in" "$T/i2"; ln -s /proc/version "$T/i2/v"; bad 'i2/v: a procfs/sysfs file: its size \(0\) is not its content' "$IOSTRAT" run -s uring "$T/i2" "$T/o" -r 1; }
+run_dotfiles_skipped_said() { # not an error: skipped, and said
+	setup; cp -r "$T/in" "$T/i2"; echo x >"$T/i2/.hidden"
+	"$IOSTRAT" run -s stream "$T/i2" "$T/o" -r 1 >/dev/null 2>"$T/err" || die "run failed: $(cat "$T/err")"
+	grep -q 'i2: 1 hidden file skipped (.hidden)' "$T/err" || die "not said: $(cat "$T/err")"
+	"$IOSTRAT" run -s stream "$T/in" "$T/o2" -r 1 >/dev/null 2>"$T/err" || die "run failed"
+	! grep -q hidden "$T/err" || die "the manifest called a skipped file: $(cat "$T/err")"
+}
 run_out_is_a_file() { setup; : >"$T/of"; bad 'of: output is not a directory' "$IOSTRAT" run -s stream "$T/in" "$T/of"; }
 run_unknown_strategy() { setup; bad 'zzz: unknown strategy' "$IOSTRAT" run -s zzz "$T/in" "$T/o"; }
 run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads 0; }

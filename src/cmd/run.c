@@ -379,6 +379,10 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
+	if (fl.hidden)
+		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
+		      a.in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,
+		      fl.hidden > 1 ? ", ..." : "");
 	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
 		errorf("%s: no input files (names starting with '.' are skipped): "
 		       "nothing to run", a.in);
