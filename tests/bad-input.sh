@@ -14,6 +14,7 @@ setup() {
 
 # bad REGEX CMD...: the checks above
 bad() {
+	[ "$1" != -- ] || shift # `bad -- '--opt: ...' CMD`: the regex may start with --
 	local re=$1; shift
 	local err rc=0
 	err=$(timeout 30 "$@" 2>&1 >/dev/null) || rc=$?
