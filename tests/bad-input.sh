@@ -74,7 +74,7 @@ run_outputs_too_big_for_the_disk() {
 	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
 	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
 }
-gen_zero_lines() { setup; bad -- "--lines: bad value '0' \(must be 1\.\." "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 1; }
+gen_zero_lines() { setup; bad -- "--lines 0 makes empty files" "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 1; }
 gen_files_not_a_number() { setup; bad -- "--files: bad value '1e9' \(a whole number" "$IOSTRAT" gen "$T/g" --files 1e9 --lines 1 --width 1; }
 gen_files_too_many_no_bytes() { setup; bad -- "--files: bad value '20000000' \(must be 1\.\.10000000\)$" "$IOSTRAT" gen "$T/g" --files 20000000 --lines 1 --width 1; }
 gen_dir_is_a_file() { setup; : >"$T/file"; bad 'file' "$IOSTRAT" gen "$T/file" --preset small --scale 0.001; }
@@ -143,8 +143,8 @@ bench_non_utf8_dataset_keeps_configs_apart() {
 	[ "$(grep -c 'lat\\xe9/' "$T/r/summary.csv")" -eq 4 ] || die "configurations merged: $(cat "$T/r/summary.csv")"
 	"$IOSTRAT" report "$T/r" | grep -q '4 configurations' || die "report merged them"
 }
-run_empty_input_dir() { setup; mkdir "$T/e"; bad 'e: no files to process' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
-run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad 'e: no files to process \(dotfiles are skipped\)' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
+run_empty_input_dir() { setup; mkdir "$T/e"; bad 'e: no input files' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
+run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad "e: no input files \\(names starting with '.' are skipped\\)" "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
 run_results_inside_in() { setup; bad 'in/r: --results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in/r"; [ ! -e "$T/in/r" ] || die "created in IN"; }
 run_results_is_in() { setup; bad -- '--results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in"; }
 run_results_inside_out() { setup; bad -- 'o/r: --results inside the output directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/o/r"; }
@@ -227,14 +227,14 @@ verify_empty_input() {
 	bad "$T/empty: no input files: nothing to verify" "$IOSTRAT" verify "$T/empty" "$T/o2"
 }
 # --- bench
-verify_empty_in() { setup; mkdir "$T/e" "$T/o"; bad 'e: no files: nothing to verify' "$IOSTRAT" verify "$T/e" "$T/o"; }
+verify_empty_in() { setup; mkdir "$T/e" "$T/o"; bad 'e: no input files: nothing to verify' "$IOSTRAT" verify "$T/e" "$T/o"; }
 verify_extra_file_in_out() {
 	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "run failed"
 	: >"$T/o/zz"; bad 'o/zz: not the output of any file' "$IOSTRAT" verify "$T/in" "$T/o"
 }
 verify_missing_output() {
 	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm >/dev/null || die "run failed"
-	rm "$T/o/f000001.txt"; bad 'o/f000001.txt: missing' "$IOSTRAT" verify "$T/in" "$T/o"
+	rm "$T/o/f000001.txt"; bad 'o/f000001.txt: No such file' "$IOSTRAT" verify "$T/in" "$T/o"
 }
 # --- net: a port outside 1..65535 (0 only to listen) is never wrapped
 net_listen_port_too_big() { has_cmd net; setup; bad "--listen: bad port in '127.0.0.1:99999'" "$IOSTRAT" net --listen 127.0.0.1:99999 --once; }
@@ -317,8 +317,8 @@ sched_unknown_scheduler() {
 }
 sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/quick.ini"; }
 # --- trace: what can be checked before CMD runs is
-trace_report_path_unwritable() { has_cmd trace; setup; bad 'nowhere/r: -o: the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
-trace_device_path_missing() { has_cmd trace; setup; bad 'missing/path: -d: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }
+trace_report_path_unwritable() { has_cmd trace; setup; bad 'nowhere/r: opening the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
+trace_device_path_missing() { has_cmd trace; setup; bad 'missing/path: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }
 # --- top level
 list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT" list junk; }
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
