@@ -118,8 +118,7 @@ static int check_out_ours(const char *out)
 	return 0;
 }
 
-/* Mark OUT as iostrat's own, so a later run may replace its outputs. */
-static int mark_out(const char *out)
+int runner_mark_out(const char *out)
 {
 	char mark[PATH_MAX];
 	int fd;
@@ -175,8 +174,7 @@ int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		return error_errno(ret, out, "resolving path");
 	if (path_within(out_abs, in_abs) || dir_is_or_under(out_abs, &in_id))
 		return refuse_inside(out, in_abs);
-	ret = check_out_ours(out_abs);
-	return ret ? ret : mark_out(out_abs);
+	return check_out_ours(out_abs);
 }
 
 void runner_clean_temporaries(const char *out, const struct filelist *fl)

@@ -59,10 +59,13 @@ void runner_config_id(const struct run_config *cfg, const char *dataset,
 #define OUTDIR_MARK ".iostrat-output"
 /* Check IN/OUT before anything runs: IN a readable directory; OUT neither
  * IN nor inside it by device and inode (bind mounts, symlinks); OUT
- * created if missing, writable, and empty or already iostrat's own (then
- * marked so).  Prints the error. */
+ * created if missing, writable, and empty or already iostrat's own.
+ * Prints the error. */
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
 		      char *out_abs, size_t len);
+/* Mark OUT as iostrat's own (OUTDIR_MARK), so a later run may replace its
+ * outputs: once every check passed, just before the first output. */
+int runner_mark_out(const char *out);
 /* The pid of the repetition's child while one runs, else 0: a signal
  * handler may kill it (async-signal-safe read). */
 pid_t runner_child_pid(void);

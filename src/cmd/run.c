@@ -400,6 +400,11 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
+	if (runner_mark_out(out_abs)) {
+		filelist_free(&fl);
+		jobopt_free(&a.cfg);
+		return 1;
+	}
 	catch_signals();
 	ret = run_reps(&a, &fl);
 	filelist_free(&fl);
