@@ -27,11 +27,18 @@ unit_verifies() {
 }
 
 install_queue_into_destdir() {
-	make -s -C "$TOP" BUILD="$BUILD" install-queue DESTDIR="$T/root" PREFIX=/usr >/dev/null
+	# The build's own flags: BUILD=build-asan without SANITIZE=1 relinked
+	# the sanitizer build without the sanitizer, for every test after this.
+	local flavour=()
+	case $BUILD in
+	build-asan) flavour=(SANITIZE=1) ;;
+	build-tsan) flavour=(TSAN=1) ;;
+	esac
+	make -s -C "$TOP" BUILD="$BUILD" "${flavour[@]}" install-queue DESTDIR="$T/root" PREFIX=/usr >/dev/null
 	u="$T/root/etc/systemd/system/iostrat-queue.service"
 	[ -x "$T/root/usr/bin/iostrat" ] || die "binary not installed"
 	grep -q '^ExecStart=/usr/bin/iostrat queue run-next' "$u" || die "unit not installed with PREFIX"
-	make -s -C "$TOP" BUILD="$BUILD" uninstall-queue DESTDIR="$T/root" >/dev/null
+	make -s -C "$TOP" BUILD="$BUILD" "${flavour[@]}" uninstall-queue DESTDIR="$T/root" >/dev/null
 	[ ! -e "$u" ] || die "unit not removed"
 }
 
