@@ -1,6 +1,9 @@
 """make bench-trace: iostrat bench profiles/quick.ini with and without
 -D trace=1; per configuration the ratio traced / untraced of the median
-elapsed time and of the median sys CPU; overall, their geometric means."""
+elapsed time and of the median sys CPU; overall, their geometric means.
+Then the worst case (warm 4 KiB reads) per attach source the kernel offers
+(tp_btf, raw_tp, tracepoint, fentry, kprobe).  SOURCES_ONLY=1: that last
+part alone."""
 import json
 import math
 import os
@@ -56,6 +59,54 @@ def warm_worst_case(bin_, tmp, reps=5):
     return a, b, len(el["off"])
 
 
+SOURCES = ("tp_btf", "raw_tp", "tracepoint", "fentry", "kprobe")
+
+
+def per_source(bin_, tmp, rounds=6, reps=5):
+    """The worst case again, once per attach source forced with
+    IOSTRAT_TRACE_MODE, untraced beside it in every round (the order
+    rotating round by round).  A source is kept only where the rows say it
+    was used: where the kernel lacks it, iostrat falls back to another.
+    Per source: the median over rounds of the paired ratio (median elapsed
+    traced / untraced in the same round)."""
+    # 200 MB: runs of 40-50 ms here, long enough for a 5% difference to
+    # stand above the timer and the scheduler.
+    src = os.path.join(tmp, "warm-200M")
+    subprocess.run([bin_, "gen", src, "--preset", "big", "--scale", "0.1"],
+                   check=True, capture_output=True)
+    modes = ("off",) + SOURCES
+    med = {m: [] for m in modes}
+    missing = {}
+    for rnd in range(rounds):
+        order = modes[rnd % len(modes):] + modes[:rnd % len(modes)]
+        for m in order:
+            if m in missing:
+                continue
+            cmd = [bin_, "run", "-s", "stream", src, os.path.join(tmp, "out"),
+                   "--reps", str(reps), "--cache", "warm", "--sink", "null",
+                   "--bufsize", "4k", "--json"] + (["--trace"] if m != "off" else [])
+            env = dict(os.environ, IOSTRAT_TRACE_MODE=m) if m != "off" else None
+            r = subprocess.run(cmd, text=True, capture_output=True, check=True, env=env)
+            rows = [json.loads(l) for l in r.stdout.splitlines()]
+            used = {x.get("pc_source") for x in rows} if m != "off" else {"off"}
+            if used != {m}:
+                missing[m] = ",".join(sorted(str(u) for u in used))
+                continue
+            med[m].append(statistics.median(x["elapsed_s"] for x in rows))
+    out = []
+    for m in SOURCES:
+        if m in missing:
+            out.append([m, "-", "-", f"not on this kernel (fell back to {missing[m]})"])
+            continue
+        ratios = [b / a for a, b in zip(med["off"], med[m])]
+        out.append([m, f"{statistics.median(med[m]) * 1e3:.1f}",
+                    f"x{statistics.median(ratios):.3f}",
+                    f"{min(ratios):.3f}..{max(ratios):.3f} over {len(ratios)} rounds"])
+    print(f"\nper source (warm page cache, 4 KiB reads, sink null; untraced "
+          f"{statistics.median(med['off']) * 1e3:.1f} ms median, {reps} runs a round):")
+    table(["source", "median ms", "traced/untraced", "paired ratios"], out)
+
+
 def gmean(xs):
     xs = [x for x in xs if x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
@@ -67,6 +118,12 @@ def main():
     if os.geteuid() != 0:
         sys.exit("bench-trace: needs root (the eBPF probes)")
     tmp = tempfile.mkdtemp(prefix="iostrat-bench-trace.")
+    if os.environ.get("SOURCES_ONLY"):
+        try:
+            per_source(bin_, tmp)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return
     data = os.environ.get("IOSTRAT_DATA", os.path.join(tmp, "data"))
     by = {"off": {}, "on": {}}
     try:
@@ -79,6 +136,8 @@ def main():
                 d["sys"].append(r["sys_s"])
         print("worst case: warm reads, 4 KiB buffer", flush=True)
         wa, wb, wn = warm_worst_case(bin_, tmp)
+        print("worst case per attach source", flush=True)
+        per_source(bin_, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     out, el_ratios, sys_ratios = [], [], []
