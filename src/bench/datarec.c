@@ -125,7 +125,7 @@ json_t *bench_data_load(const char *resdir)
 
 int bench_data_same_fs(json_t *rec, const char *root, const char *resdir)
 {
-	dev_t dev;
+	dev_t dev = 0;
 	json_int_t was = json_integer_value(json_object_get(rec, "dev"));
 
 	if (!rec || !json_object_get(rec, "dev") || dev_of(root, &dev) ||
