@@ -1,6 +1,7 @@
 # libFuzzer targets (fuzz/*_fuzz.c), built with clang into build-fuzz/.
 #   make fuzz                 build them
-#   make fuzz-run FUZZ_SECS=60  run each for FUZZ_SECS seconds (CI: 60)
+#   make fuzz-run FUZZ_SECS=60  run each for FUZZ_SECS seconds (CI: 60); an
+#                               input taking over 10 s is a failure (a hang)
 # Each target links only the sources it needs, compiled with coverage.
 FUZZ_BUILD := build-fuzz
 FUZZ_CC    ?= clang
@@ -26,7 +27,7 @@ fuzz-run: fuzz
 	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_SECS)s"; \
-		$(FUZZ_BUILD)/$${t}_fuzz -max_total_time=$(FUZZ_SECS) -max_len=65536 \
+		$(FUZZ_BUILD)/$${t}_fuzz -max_total_time=$(FUZZ_SECS) -timeout=10 -max_len=65536 \
 			-print_final_stats=0 -close_fd_mask=3 \
 			$(FUZZ_BUILD)/corpus-$$t $$( [ -d fuzz/corpus/$$t ] && echo fuzz/corpus/$$t ) \
 			>$(FUZZ_BUILD)/$$t.log 2>&1 || { tail -n 30 $(FUZZ_BUILD)/$$t.log; exit 1; }; \

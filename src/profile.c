@@ -417,9 +417,12 @@ static int parse_range(const char *it, unsigned long *a, unsigned long *b,
 		return 0;
 	if (colon && !all_digits(colon + 1, strlen(colon + 1)))
 		return 0;
+	errno = 0;
 	*a = strtoul(it, NULL, 10);
 	*b = strtoul(dash + 1, NULL, 10);
 	*step = colon ? strtoul(colon + 1, NULL, 10) : 1;
+	if (errno == ERANGE) /* saturated at ULONG_MAX: a bad range, not a loop */
+		*step = 0;
 	return 1;
 }
 
@@ -466,7 +469,8 @@ int profile_expand_value(const char *where, const char *key, const char *v,
 			       "STEP >= 1, at most %d values)", where, key, it, MAX_ITEMS);
 			goto fail;
 		} else {
-			for (unsigned long x = a; x <= b; x += step) {
+			/* by count: x += step must not wrap past ULONG_MAX */
+			for (unsigned long k = 0, x = a; k <= (b - a) / step; k++, x += step) {
 				char num[32];
 
 				snprintf(num, sizeof(num), "%lu", x);

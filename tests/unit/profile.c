@@ -52,6 +52,26 @@ static int values_expand(void)
 	return 0;
 }
 
+/* Found by the fuzzer: bounds past ULONG_MAX saturated to equal values and
+ * x += step wrapped, an endless loop eating memory. */
+static int ranges_at_the_top_of_unsigned_long(void)
+{
+	char **it;
+	size_t n;
+
+	CHECK(profile_expand_value("x", "k", "99999999999999999999999-1999999999999999999999999000",
+				   &it, &n) == -EINVAL, "overflowing bounds");
+	CHECK(!profile_expand_value("x", "k", "18446744073709551614-18446744073709551615",
+				    &it, &n) && n == 2 && !strcmp(it[1], "18446744073709551615"),
+	      "the last two values, no wrap");
+	profile_free_items(it, n);
+	CHECK(!profile_expand_value("x", "k", "18446744073709551610-18446744073709551615:4",
+				    &it, &n) && n == 2 && !strcmp(it[1], "18446744073709551614"),
+	      "a step past the top stops");
+	profile_free_items(it, n);
+	return 0;
+}
+
 static int cross_product_globals_includes(void)
 {
 	char *defs[] = { "work=7" };
@@ -105,6 +125,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	RUN(values_expand);
+	RUN(ranges_at_the_top_of_unsigned_long);
 	RUN(cross_product_globals_includes);
 	RUN(errors);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
