@@ -137,36 +137,33 @@ int opt_uint(const char *opt, const char *s, unsigned min, unsigned max,
 	return ret;
 }
 
-int opt_count(const char *opt, const char *s, uint64_t min, uint64_t max,
-	      uint64_t *out)
+/* A size-like number in min..max; unit after the range ("" or " bytes"),
+ * like: what a malformed value should have looked like. */
+static int opt_scaled(const char *opt, const char *s, uint64_t min, uint64_t max,
+		      uint64_t *out, const char *unit, const char *like)
 {
 	int ret = parse_size(s, out);
 
 	if (!ret && (*out < min || *out > max))
 		ret = -ERANGE;
 	if (ret == -ERANGE)
-		errorf("%s: bad value '%s' (must be %llu..%llu)", opt, s,
-		       (unsigned long long)min, (unsigned long long)max);
+		errorf("%s: bad value '%s' (must be %llu..%llu%s)", opt, s,
+		       (unsigned long long)min, (unsigned long long)max, unit);
 	else if (ret)
-		errorf("%s: bad value '%s' (a whole number like 1000 or 10k)", opt,
-		       s ? s : "");
+		errorf("%s: bad value '%s' (%s)", opt, s ? s : "", like);
 	return ret;
+}
+
+int opt_count(const char *opt, const char *s, uint64_t min, uint64_t max,
+	      uint64_t *out)
+{
+	return opt_scaled(opt, s, min, max, out, "", "a whole number like 1000 or 10k");
 }
 
 int opt_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 	     uint64_t *out)
 {
-	int ret = parse_size(s, out);
-
-	if (!ret && (*out < min || *out > max))
-		ret = -ERANGE;
-	if (ret == -ERANGE)
-		errorf("%s: bad value '%s' (must be %llu..%llu bytes)", opt, s,
-		       (unsigned long long)min, (unsigned long long)max);
-	else if (ret)
-		errorf("%s: bad value '%s' (a size like 4096, 64k, 1M)", opt,
-		       s ? s : "");
-	return ret;
+	return opt_scaled(opt, s, min, max, out, " bytes", "a size like 4096, 64k, 1M");
 }
 
 /* Read len bytes at off, or from the file position when off < 0 (the
