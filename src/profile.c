@@ -368,8 +368,12 @@ static int read_profile(const char *path, struct loader *L)
 		return ret;
 	/* Plain lines, no multi-line values, long lines allowed. */
 	ini_allow_multiline = false;
+	/* Debian's libinih takes its limits at run time. With the heap buffer
+	 * the line limit is ini_initial_alloc (200 by default) unless realloc
+	 * is allowed: set both, or every line of 200 characters is refused. */
 	ini_use_stack = false;
 	ini_max_line = MAX_LINE + 2;
+	ini_initial_alloc = MAX_LINE + 2;
 	ini_stop_on_first_error = true;
 	ret = ini_parse_stream(reader, L, handler, L);
 	if (ret > 0 && !L->err) {

@@ -292,6 +292,15 @@ compare_one_dir() { has_cmd compare; setup; mkdir "$T/r"; : >"$T/r/results.jsonl
 fio_garbage_json() { has_cmd fio; setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }
 fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
 # --- plot
+plot_only_empty() { has_cmd plot; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad -- "--only: empty figure name in ''" "$IOSTRAT" plot "$T/r" --only ''; bad -- "--only: empty figure name in 'grid,,fio'" "$IOSTRAT" plot "$T/r" --only grid,,fio; bad -- "--only: empty figure name in 'grid,'" "$IOSTRAT" plot "$T/r" --only grid,; }
+bench_profile_long_lines() { # not an error: lines up to 4096 characters, comments and values alike
+	has_cmd bench; setup; local c v
+	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)
+	profile "# $c" '[a]' 'strategy=stream' "dataset=$T/in" "# $v"
+	"$IOSTRAT" bench "$T/p.ini" --dry-run >/dev/null 2>"$T/err" || die "long lines refused: $(cat "$T/err")"
+	profile '[a]' 'strategy=stream' "dataset=$T/in" "# $v$v"
+	bad 'p.ini:4: line longer than 4096 characters' "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
 plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
 # --- queue
 queue_remove_unknown() { has_cmd queue; setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }

@@ -45,21 +45,26 @@ static bool wanted(const char *only, const char *name)
 	return !only;
 }
 
+/* Every element of --only names a figure: an empty one ('' or "a,,b")
+ * would otherwise draw nothing and exit 0. */
 static int check_only(const char *only)
 {
-	for (const char *p = only; p && *p;) {
+	for (const char *p = only; p;) {
 		const char *end = strchrnul(p, ',');
+		size_t n = (size_t)(end - p);
 		bool known = false;
 
-		for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
-			known |= strlen(fg->name) == (size_t)(end - p) &&
-				 !strncmp(fg->name, p, (size_t)(end - p));
-		if (!known) {
-			errorf("--only: unknown figure '%.*s' (iostrat plot --help)",
-			       (int)(end - p), p);
+		if (!n) {
+			errorf("--only: empty figure name in '%s' (iostrat plot --help)", only);
 			return -EINVAL;
 		}
-		p = *end ? end + 1 : end;
+		for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
+			known |= strlen(fg->name) == n && !strncmp(fg->name, p, n);
+		if (!known) {
+			errorf("--only: unknown figure '%.*s' (iostrat plot --help)", (int)n, p);
+			return -EINVAL;
+		}
+		p = *end ? end + 1 : NULL;
 	}
 	return 0;
 }
