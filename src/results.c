@@ -84,7 +84,7 @@ static void unlock_dir(struct results_dir *r)
 
 /* The files a results directory is made of: if any is there already, the
  * directory holds results (ours or the user's own), never overwritten. */
-static int check_no_results(const struct results_dir *r)
+static int check_no_results(const struct results_dir *r, bool resumable)
 {
 	static const char *const names[] = {
 		"results.jsonl", "results.csv", "summary.csv", "env.json",
@@ -97,8 +97,9 @@ static int check_no_results(const struct results_dir *r)
 		if (access(p, F_OK))
 			continue;
 		if (!strcmp(names[i], "results.jsonl"))
-			errorf("%s: has results already (use --resume, or another --out)",
-			       r->path);
+			errorf("%s: has results already (%s)", r->path,
+			       resumable ? "use --resume, or another --out" :
+			       "give another --out");
 		else
 			errorf("%s: holds %s already; refusing to overwrite it (use "
 			       "another --out)", r->path, names[i]);
@@ -108,7 +109,7 @@ static int check_no_results(const struct results_dir *r)
 }
 
 int results_open(struct results_dir *r, const char *dir, const char *name,
-		 json_t *env)
+		 json_t *env, bool resumable)
 {
 	char p[PATH_MAX];
 	int ret;
@@ -130,7 +131,7 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
 		return error_errno(ret, r->path, "creating results directory");
 	ret = lock_dir(r);
 	if (!ret)
-		ret = check_no_results(r);
+		ret = check_no_results(r, resumable);
 	if (ret) {
 		unlock_dir(r);
 		return ret;

@@ -31,9 +31,10 @@ struct results_dir {
  * Writes env.json if env is given.  Fails if dir has results already
  * (any of results.jsonl/csv, summary.csv, env.json, profile.ini: use
  * results_resume or another dir) or another process writes it (locked
- * until results_close).  Prints its errors. */
+ * until results_close).  resumable: the command has --resume, and the
+ * refusal says so.  Prints its errors. */
 int results_open(struct results_dir *r, const char *dir, const char *name,
-		 json_t *env);
+		 json_t *env, bool resumable);
 /* Open an existing directory for appending (--resume): rows loaded,
  * results.jsonl cut back durably to its last complete row first. */
 int results_resume(struct results_dir *r, const char *dir);

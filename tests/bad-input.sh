@@ -290,6 +290,13 @@ compare_nothing_in_common() {
 compare_one_dir() { has_cmd compare; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'compare' "$IOSTRAT" compare "$T/r"; }
 # --- fio
 fio_garbage_json() { has_cmd fio; setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }
+fio_empty_job_file_says_why() { has_cmd fio; need_cmd fio; setup; : >"$T/empty.fio"; bad 'empty.fio: fio: No job\(s\) defined' "$IOSTRAT" fio "$T/empty.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
+fio_bad_option_says_why() { has_cmd fio; need_cmd fio; setup; printf '[x]\nrw=bogus\nsize=1M\n' >"$T/b.fio"; bad 'b.fio: fio: failed parsing rw=bogus' "$IOSTRAT" fio "$T/b.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
+fio_parse_missing_file() { has_cmd fio; setup; bad 'missing.json: No such file or directory$' "$IOSTRAT" fio --parse "$T/missing.json"; }
+fio_out_has_results_no_resume_hint() { # iostrat fio has no --resume: the refusal must not suggest it
+	has_cmd fio; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"
+	bad 'r: has results already \(give another --out\)' "$IOSTRAT" fio seq-psync --dataset "$T/in" --reps 1 --out "$T/r"
+}
 fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
 # --- plot
 plot_only_empty() { has_cmd plot; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad -- "--only: empty figure name in ''" "$IOSTRAT" plot "$T/r" --only ''; bad -- "--only: empty figure name in 'grid,,fio'" "$IOSTRAT" plot "$T/r" --only grid,,fio; bad -- "--only: empty figure name in 'grid,'" "$IOSTRAT" plot "$T/r" --only grid,; }

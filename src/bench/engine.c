@@ -416,7 +416,7 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 			take_done(b);
 		return ret;
 	}
-	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env);
+	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env, true);
 	return ret ? ret : write_profile(b);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "../bench/bench.h"
 #include "../commands.h"
@@ -164,7 +165,7 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 
 	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
 	snprintf(name, sizeof(name), "fio-%s", stem);
-	ret = results_open(&rd, a->out, name, env);
+	ret = results_open(&rd, a->out, name, env, false);
 	json_decref(env);
 	if (ret)
 		return ret;
@@ -217,7 +218,11 @@ static int parse_file(const char *path)
 	int ret;
 
 	if (!j) {
-		errorf("%s: not fio JSON (%s, line %d)", path, e.text, e.line);
+		/* jansson's "unable to open" comes with line -1: say it our way */
+		if (access(path, R_OK))
+			errorf("%s: %s", path, strerror(errno));
+		else
+			errorf("%s: not fio JSON (%s, line %d)", path, e.text, e.line);
 		return 1;
 	}
 	row = row_new(NULL, "fio");

@@ -185,7 +185,7 @@ static int measure(struct net_args *a)
 		a->plan.port = a->port;
 	}
 	env = env_capture(NULL, NULL);
-	ret = results_open(&res, a->out, "net", env);
+	ret = results_open(&res, a->out, "net", env, false);
 	json_decref(env);
 	if (ret)
 		return 1;

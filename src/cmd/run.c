@@ -261,7 +261,7 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	int ret = 0;
 
 	a->cfg.env = env_capture(labels, paths);
-	if (a->results && results_open(&rd, a->results, "run", a->cfg.env)) {
+	if (a->results && results_open(&rd, a->results, "run", a->cfg.env, false)) {
 		json_decref(rows);
 		json_decref(a->cfg.env);
 		return -EIO;

@@ -267,19 +267,40 @@ static int spawn_fio(const struct fio_params *p, const char *errlog,
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -EIO;
 }
 
+/* A line of fio's that says what went wrong: fio mixes its reasons with
+ * its usage page ("No job(s) defined" comes after 40 lines of it). */
+static bool is_reason(const char *line)
+{
+	static const char *const words[] = {
+		"error", "fio:", "No job", "invalid", "Invalid", "failed",
+		"unknown", "Bad ", "bad ", NULL,
+	};
+
+	for (size_t i = 0; words[i]; i++)
+		if (strstr(line, words[i]))
+			return true;
+	return false;
+}
+
+/* fio's reason: its first line that says what went wrong, else its last
+ * line, else that it printed nothing. */
 static void first_error_line(const char *log, char *buf, size_t len)
 {
-	char *txt = NULL, *line, *save;
+	char *txt = NULL, *line, *save, *last = NULL;
 
-	snprintf(buf, len, "fio failed");
+	snprintf(buf, len, "fio failed (it printed nothing on stderr)");
 	if (read_file_small(log, &txt, NULL))
 		return;
 	for (line = strtok_r(txt, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strstr(line, "error") || strstr(line, "fio:")) {
-			snprintf(buf, len, "%s", line);
+		if (is_reason(line))
 			break;
-		}
+		if (*line)
+			last = line;
 	}
+	if (!line)
+		line = last;
+	if (line)
+		snprintf(buf, len, "%s%s", strstr(line, "fio") ? "" : "fio: ", line);
 	free(txt);
 }
 

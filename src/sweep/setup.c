@@ -202,7 +202,7 @@ int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 	if (!ret)
 		ret = data_prepare(r, nfiles, size, need_read, need_write);
 	if (!ret)
-		ret = results_open(&r->res, r->out, NULL, r->env);
+		ret = results_open(&r->res, r->out, NULL, r->env, false);
 	if (ret) {
 		undo_dirs(r);
 		return ret;
