@@ -509,6 +509,40 @@ const char *text_escape(const char *s, char *buf, size_t len)
 	return buf;
 }
 
+void label_from_name(const char *name, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (const unsigned char *c = (const unsigned char *)name; *c && o + 1 < len; c++) {
+		if (*c >= 0x20 && *c != 0x7f) {
+			buf[o++] = (char)*c;
+			continue;
+		}
+		if (o + 5 > len)
+			break;
+		o += (size_t)snprintf(buf + o, len - o, "\\x%02x", *c);
+	}
+	if (len)
+		buf[o < len ? o : len - 1] = 0;
+}
+
+int label_check(const char *opt, const char *label)
+{
+	char b[96];
+
+	if (!*label)
+		return errorf("%s: empty label", opt), -EINVAL;
+	for (const unsigned char *c = (const unsigned char *)label; *c; c++) {
+		if (*c == '/' || *c < 0x20 || *c == 0x7f) {
+			label_from_name(label, b, sizeof(b));
+			return errorf("%s: '%s': %s (a label is one field of config_id "
+				      "and a report heading)", opt, b, *c == '/' ?
+				      "contains '/'" : "contains a control character"), -EINVAL;
+		}
+	}
+	return 0;
+}
+
 json_t *json_text(const char *s)
 {
 	size_t bad = 0, n;

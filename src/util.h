@@ -92,6 +92,17 @@ int space_check(const char *path, uint64_t need, uint64_t reserve,
  * Never NULL unless out of memory.
  */
 json_t *json_text(const char *s);
+
+/*
+ * A data set's label is one field of config_id ("big/stream/t1/...") and
+ * a heading in reports: a label taken from a directory's name has each
+ * control character (a newline would break every heading and CSV line)
+ * written as \xHH, as json_text does for bytes that are not UTF-8.
+ */
+void label_from_name(const char *name, char *buf, size_t len);
+/* A label given by hand (--dataset): not empty, no '/' (it would split
+ * config_id) and no control character.  0, or -EINVAL after one line. */
+int label_check(const char *opt, const char *label);
 /* s with bytes that are not UTF-8 escaped as above, in buf (truncated). */
 const char *text_escape(const char *s, char *buf, size_t len);
 

@@ -143,6 +143,15 @@ bench_non_utf8_dataset_keeps_configs_apart() {
 	[ "$(grep -c 'lat\\xe9/' "$T/r/summary.csv")" -eq 4 ] || die "configurations merged: $(cat "$T/r/summary.csv")"
 	"$IOSTRAT" report "$T/r" | grep -q '4 configurations' || die "report merged them"
 }
+run_dataset_label_with_slash() { setup; bad -- "--dataset: 'a/b': contains '/'" "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --dataset a/b; }
+run_dataset_label_with_newline() { setup; bad -- "--dataset: 'a\\\\x0ab': contains a control character" "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --dataset $'a\nb'; }
+run_dataset_label_empty() { setup; bad -- "--dataset: empty label" "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --dataset ''; }
+run_dir_name_with_newline_is_one_heading() { # not an error: the label escapes it, one line per heading
+	setup; local d="$T/x"$'\n'"y"; cp -r "$T/in" "$d"
+	"$IOSTRAT" run -s stream "$d" "$T/o" -r 1 --results "$T/r" >/dev/null 2>"$T/err" || die "run failed: $(cat "$T/err")"
+	grep -q '"dataset":"x\\\\x0ay"' "$T/r/results.jsonl" || die "label not escaped: $(head -c 300 "$T/r/results.jsonl")"
+	"$IOSTRAT" report "$T/r" | grep -q '^x\\x0ay (' || die "heading garbled: $("$IOSTRAT" report "$T/r")"
+}
 run_empty_input_dir() { setup; mkdir "$T/e"; bad 'e: no input files' "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
 run_only_dotfiles() { setup; mkdir "$T/e"; echo x >"$T/e/.hidden"; bad "e: no input files \\(names starting with '.' are skipped\\)" "$IOSTRAT" run -s stream "$T/e" "$T/o" -r 1; }
 run_results_inside_in() { setup; bad 'in/r: --results inside the input directory' "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --results "$T/in/r"; [ ! -e "$T/in/r" ] || die "created in IN"; }

@@ -104,7 +104,7 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 	snprintf(ds->dir, sizeof(ds->dir), "%s", dir);
 	base = strrchr(dir, '/');
 	base = base && base[1] ? base + 1 : dir;
-	snprintf(ds->label, sizeof(ds->label), "%s", strchr(preset, '/') ? base : preset);
+	label_from_name(strchr(preset, '/') ? base : preset, ds->label, sizeof(ds->label));
 	snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
 	ds->scale = scale;
 	ds->seed = seed;

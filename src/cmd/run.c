@@ -141,7 +141,7 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 		return opt_uint("--reps", val, 1, 100000, &a->reps);
 	if (!strcmp(key, "dataset")) {
 		a->cfg.dataset = val;
-		return 0;
+		return label_check("--dataset", val);
 	}
 	ret = jobopt_set(&a->cfg, "run", key, val);
 	if (ret == -ENOENT)
@@ -333,7 +333,7 @@ static int check_out_space(const struct run_args *a, const struct filelist *fl)
 
 int cmd_run(int argc, char **argv)
 {
-	static char in_abs[PATH_MAX], out_abs[PATH_MAX];
+	static char in_abs[PATH_MAX], out_abs[PATH_MAX], label[NAME_MAX * 4 + 1];
 	struct run_args a = { .reps = 3 };
 	struct filelist fl;
 	const char *bad;
@@ -391,8 +391,11 @@ int cmd_run(int argc, char **argv)
 		return 1;
 	}
 	a.cfg.job.in_dir = in_abs;
-	if (!a.cfg.dataset) /* as bench labels a directory: its name */
-		a.cfg.dataset = strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs;
+	if (!a.cfg.dataset) { /* as bench labels a directory: its name */
+		label_from_name(strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs,
+				label, sizeof(label));
+		a.cfg.dataset = label;
+	}
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
 	if (check_out_space(&a, &fl)) {
