@@ -329,6 +329,14 @@ queue_garbage_next_id_never_reuses() { # not an error: IDs resume above the hist
 	id=$("$IOSTRAT" queue --state-dir "$T/q" add -- true) || die "add failed"
 	[ "$id" -ge 8 ] || die "ID $id reused below the history's 7"
 }
+queue_corrupt_entry_is_named() { # the loop stops without a reboot, naming the entry and how to remove it
+	has_cmd queue; setup; local q="$T/q"
+	"$IOSTRAT" queue --state-dir "$q" add --name a -- true >/dev/null; "$IOSTRAT" queue --state-dir "$q" add --name b -- true >/dev/null
+	echo garbage >"$q/queue/000001.json"
+	bad 'queue/000001.json: queue entry 1 is unreadable \(not a queue entry\): the loop stops; remove it with iostrat queue remove 1' \
+		"$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd "touch $T/rebooted"
+	[ ! -e "$T/rebooted" ] || die "rebooted past a corrupt entry"
+}
 queue_add_without_command() { has_cmd queue; setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
 # --- sched
 sched_unknown_scheduler() {

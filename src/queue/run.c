@@ -166,12 +166,16 @@ static enum pick pick_entry(struct qstore *q, const struct qrun_opts *o,
 			return PICK_NEXT; /* empty: nothing to run */
 		}
 		ret = qstore_load(q, ids[0], &e);
-		free(ids);
 		if (ret) {
-			errorf("%s: queue entry unreadable (%s): remove it with iostrat queue remove",
-			       q->dir, strerror(-ret));
+			/* the loop stops here (no reboot): say which entry */
+			errorf("%s/queue/%06u.json: queue entry %u is unreadable (%s): "
+			       "the loop stops; remove it with iostrat queue remove %u",
+			       q->dir, ids[0], ids[0], ret == -EBADMSG ?
+			       "not a queue entry" : strerror(-ret), ids[0]);
+			free(ids);
 			return PICK_ERROR;
 		}
+		free(ids);
 		p = settle_stale(q, e, o);
 		if (p == PICK_RUN)
 			p = check_kernel(q, e);
