@@ -498,8 +498,40 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	return 0;
 }
 
+/* An input that another process wrote while the repetition ran (its size
+ * is not the one listed, or it was modified after `since`): the output
+ * cannot match, and the cause is the input, not the strategy. */
+static bool input_changed(const struct run_config *cfg, const struct filelist *fl,
+			  const struct timespec *since, json_t *row)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	for (size_t i = 0; i < fl->n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", cfg->job.in_dir, fl->names[i]);
+		if (stat(p, &st) < 0) {
+			row_error(row, -ESTALE, "%s: input removed during the run", p);
+			return true;
+		}
+		if ((uint64_t)st.st_size != fl->sizes[i]) {
+			row_error(row, -ESTALE, "%s: input changed during the run (%llu "
+				  "bytes at the start, %llu now): the output cannot "
+				  "match the reference", p, (unsigned long long)fl->sizes[i],
+				  (unsigned long long)st.st_size);
+			return true;
+		}
+		if (st.st_mtim.tv_sec > since->tv_sec ||
+		    (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec > since->tv_nsec)) {
+			row_error(row, -ESTALE, "%s: input modified during the run "
+				  "(same size): the output cannot match the reference", p);
+			return true;
+		}
+	}
+	return false;
+}
+
 static int check_output(const struct run_config *cfg, const struct filelist *fl,
-			const char *ref_hex, json_t *row)
+			const char *ref_hex, const struct timespec *since, json_t *row)
 {
 	const char *bad;
 	uint64_t sum;
@@ -519,6 +551,8 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
 	if (!ref_hex)
 		return 0;
 	json_object_set_new(row, "verified", json_boolean(!strcmp(hex, ref_hex)));
+	if (strcmp(hex, ref_hex) && input_changed(cfg, fl, since, row))
+		return -ESTALE;
 	if (strcmp(hex, ref_hex))
 		return row_error(row, -EBADMSG, "%s: output of strategy %s differs "
 				 "from the reference (xxh3 %s, expected %s); see "
@@ -533,6 +567,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	json_t *row = row_new(cfg->bench, "run"), *report = NULL;
 	struct rusage ru = { 0 };
 	double elapsed = 0;
+	struct timespec since;
 	int status = 0, ret;
 
 	*rowp = row;
@@ -541,6 +576,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	ret = prepare_rep(cfg, fl, row);
 	if (ret)
 		return ret;
+	clock_gettime(CLOCK_REALTIME, &since); /* file times are wall-clock */
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
 		json_object_set_new(row, "trace_error", json_text("probe reset"));
 	ret = spawn(cfg, row, &report, &ru, &elapsed, &status);
@@ -565,7 +601,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 		ret = row_error(row, err < 0 ? err : -EIO, "%s", msg && *msg ? msg :
 				"strategy failed without a message");
 	} else {
-		ret = check_output(cfg, fl, ref_hex, row);
+		ret = check_output(cfg, fl, ref_hex, &since, row);
 	}
 	json_decref(report);
 	return ret;

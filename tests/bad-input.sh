@@ -207,12 +207,29 @@ run_repeated_strategy_last_wins() { # not an error: as --work 5 --work 7, the la
 	echo "$out" | grep -q '"strategy":"buffer"' && echo "$out" | grep -q '"work":7' || die "not the last: $out"
 }
 run_missing_value() { setup; bad -- '--threads: missing value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --threads; }
-run_file_grows_mid_run_is_still_right() { # not an error: a grown file is read to its end
+# when_writing OUT CMD...: run CMD once the repetition writes its first
+# temporary output in OUT (after the reference is computed, mid-run)
+when_writing() {
+	local out=$1; shift
+	for _ in $(seq 1500); do
+		compgen -G "$out/.*.iostrat-tmp" >/dev/null && break
+		sleep 0.01
+	done
+	"$@"
+}
+run_input_appended_mid_run_is_named() { # the cause is named: the input, not the strategy
 	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 200000 --width 100 >/dev/null
-	( sleep 0.2; printf 'tail\n' >>"$T/big/f000000.txt" ) &
-	"$IOSTRAT" run -s buffer "$T/big" "$T/o" --work 50 --reps 1 --cache asis >/dev/null 2>&1 || true
+	when_writing "$T/o" sh -c 'printf "tail\n" >>"$1"' - "$T/big/f000000.txt" &
+	bad 'big/f000000.txt: input changed during the run \(20200000 bytes at the start, 20200005 now\)' \
+		"$IOSTRAT" run -s stream "$T/big" "$T/o" --work 600 --reps 1 --cache asis
 	wait
-	true
+}
+run_input_rewritten_mid_run_is_named() { # same size, newer mtime
+	setup; "$IOSTRAT" gen "$T/big" --files 1 --lines 200000 --width 100 >/dev/null
+	when_writing "$T/o" sh -c 'printf X | dd of="$1" bs=1 seek=20199990 conv=notrunc 2>/dev/null' - "$T/big/f000000.txt" &
+	bad 'big/f000000.txt: input modified during the run \(same size\)' \
+		"$IOSTRAT" run -s stream "$T/big" "$T/o" --work 600 --reps 1 --cache asis
+	wait
 }
 # --- verify
 verify_missing_out() { setup; bad 'nowhere.*No such file' "$IOSTRAT" verify "$T/in" "$T/nowhere" --work 0; }
