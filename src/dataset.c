@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -451,12 +452,57 @@ static void sweep_stale(const char *dir)
 	closedir(d);
 }
 
-int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
+/* Two gens of one data set at once (two benches, or a user and a bench):
+ * the second waits for the first and then finds the set made, instead of
+ * failing to rename over it.  The lock is a file beside DIR, .NAME.gen-lock,
+ * removed by its holder: a waiter that wakes on a removed file tries again.
+ * (Not the parent directory itself: a bench --resume holds the flock of its
+ * results directory, which may be that parent.) */
+static int lock_dataset(const char *dir, char *path, size_t len, int *fd)
+{
+	const char *slash = strrchr(dir, '/');
+	struct stat a, b;
+	bool said = false;
+	int ret;
+
+	if ((size_t)snprintf(path, len, "%.*s.%s.gen-lock", slash ? (int)(slash - dir + 1) : 0,
+			     dir, slash ? slash + 1 : dir) >= len)
+		return error_errno(-ENAMETOOLONG, dir, "data directory");
+	if (slash && slash != dir) {
+		char parent[PATH_MAX];
+
+		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - dir), dir);
+		ret = mkdir_p(parent, 0755);
+		if (ret)
+			return error_errno(ret, parent, "creating");
+	}
+	for (;;) {
+		*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (*fd < 0)
+			return error_errno(-errno, path, "creating the gen lock");
+		if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
+			if (errno == EWOULDBLOCK && !said) {
+				fprintf(stderr, "iostrat: %s: another gen is making it; waiting\n", dir);
+				said = true;
+			}
+			if (errno != EWOULDBLOCK || flock(*fd, LOCK_EX) < 0) {
+				ret = -errno;
+				close(*fd);
+				return ret == -EINTR ? ret : error_errno(ret, path, "locking");
+			}
+		}
+		if (!fstat(*fd, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
+		    a.st_dev == b.st_dev)
+			return 0;
+		close(*fd); /* its holder removed it: lock the new one */
+	}
+}
+
+static int generate_locked(const char *dir, const struct dataset_spec *s, int *reused)
 {
 	char tmp[PATH_MAX];
 	int state = dir_state(dir, s), ret;
 
-	*reused = 0;
 	if (state == -EEXIST || state == -EIO)
 		return state; /* said */
 	if (state < 0)
@@ -485,5 +531,20 @@ int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
 	}
 	if (ret)
 		rm_rf(tmp); /* also when stopped by a signal (dataset_stop) */
+	return ret;
+}
+
+int dataset_generate(const char *dir, const struct dataset_spec *s, int *reused)
+{
+	char lock_path[PATH_MAX];
+	int lock = -1, ret;
+
+	*reused = 0;
+	ret = lock_dataset(dir, lock_path, sizeof(lock_path), &lock);
+	if (ret)
+		return ret;
+	ret = generate_locked(dir, s, reused);
+	unlink(lock_path);
+	close(lock);
 	return ret;
 }

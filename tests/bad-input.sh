@@ -74,6 +74,22 @@ run_outputs_too_big_for_the_disk() {
 	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
 	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
 }
+gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits for the first, then reuses its set
+	setup; local g=("$IOSTRAT" gen "$T/cg" --files 4 --lines 50000 --width 100) r1=0 r2=0
+	"${g[@]}" >"$T/o1" 2>&1 & local p1=$!
+	"${g[@]}" >"$T/o2" 2>&1 || r2=$?
+	wait $p1 || r1=$?
+	[ $r1 = 0 ] && [ $r2 = 0 ] || die "a concurrent gen failed: $(cat "$T/o1" "$T/o2")"
+	cat "$T/o1" "$T/o2" | grep -q 'already there, reused' || die "neither reused: $(cat "$T/o1" "$T/o2")"
+	[ -z "$(ls -A "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
+}
+bench_resume_regenerates_data_inside_out() { # the gen lock must not wait on the bench's own results lock
+	has_cmd bench; setup; profile '[a]' 'strategy=stream,buffer' 'dataset=small' 'scale=0.001' 'reps=1'
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/r" >/dev/null 2>&1 || die "bench failed"
+	head -n 1 "$T/r/results.jsonl" >"$T/x" && mv "$T/x" "$T/r/results.jsonl"
+	rm -rf "$T/r/small-"*
+	timeout 60 "$IOSTRAT" bench --resume "$T/r" >/dev/null 2>"$T/err" || die "resume failed or hung: $(tail -2 "$T/err")"
+}
 gen_zero_lines() { setup; bad -- "--lines 0 makes empty files" "$IOSTRAT" gen "$T/g" --files 1 --lines 0 --width 1; }
 gen_files_not_a_number() { setup; bad -- "--files: bad value '1e9' \(a whole number" "$IOSTRAT" gen "$T/g" --files 1e9 --lines 1 --width 1; }
 gen_files_too_many_no_bytes() { setup; bad -- "--files: bad value '20000000' \(must be 1\.\.10000000\)$" "$IOSTRAT" gen "$T/g" --files 20000000 --lines 1 --width 1; }
