@@ -20,6 +20,7 @@
 #define MAX_INCLUDE_DEPTH 16
 #define MAX_LINE 4096
 #define MAX_ITEMS 10000   /* per list, and configurations per section */
+#define MAX_CONFIGS 100000 /* in the whole profile: ~300,000 runs, weeks */
 
 /* ---- the kind table ------------------------------------------------------
  * "run" is always linked; the others are weak until their engineer's file
@@ -555,6 +556,11 @@ static int expand_section(struct profile *p, const struct rsec *s,
 			       s->where, s->name, MAX_ITEMS);
 			ret = -E2BIG;
 		}
+	}
+	if (!ret && p->n + total > MAX_CONFIGS) {
+		errorf("%s: section [%s]: the profile expands to more than %d "
+		       "configurations", s->where, s->name, MAX_CONFIGS);
+		ret = -E2BIG;
 	}
 	for (size_t n = 0; !ret && n < total; n++) {
 		for (size_t i = 0; i < nkv; i++)

@@ -342,6 +342,11 @@ fio_out_has_results_no_resume_hint() { # iostrat fio has no --resume: the refusa
 fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
 # --- plot
 plot_only_empty() { has_cmd plot; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad -- "--only: empty figure name in ''" "$IOSTRAT" plot "$T/r" --only ''; bad -- "--only: empty figure name in 'grid,,fio'" "$IOSTRAT" plot "$T/r" --only grid,,fio; bad -- "--only: empty figure name in 'grid,'" "$IOSTRAT" plot "$T/r" --only grid,; }
+bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations each: over the profile's cap
+	has_cmd bench; setup
+	awk 'BEGIN { for (i = 0; i <= 10000; i++) printf "[s%d]\nstrategy=stream\ndataset=small\nwork=%d-%d\n", i, i * 10, i * 10 + 9 }' >"$T/p.ini"
+	bad 'p.ini:40001: section \[s10000\]: the profile expands to more than 100000 configurations' "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
 bench_profile_long_lines() { # not an error: lines up to 4096 characters, comments and values alike
 	has_cmd bench; setup; local c v
 	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)

@@ -115,11 +115,14 @@ static int plan(struct bench *b)
 {
 	char why[256];
 	size_t ndup = 0;
-	int ret;
+	json_t *seen = json_object(); /* config_id -> true: a hashed lookup */
+	int ret = 0;
 
 	b->items = calloc(b->prof.n ? b->prof.n : 1, sizeof(*b->items));
-	if (!b->items)
+	if (!b->items || !seen) {
+		json_decref(seen);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < b->prof.n; i++) {
 		struct pconf *c = &b->prof.confs[i];
 		struct bench_item *it = &b->items[b->n];
@@ -131,16 +134,18 @@ static int plan(struct bench *b)
 			ret = c->kind->check(c, why, sizeof(why));
 		if (ret == 1) {
 			say_once(c, why);
+			ret = 0;
 			continue;
 		}
 		if (ret)
-			return ret;
+			break;
 		it->pc = c;
 		ret = c->kind->prepare(&b->ctx, it);
 		if (ret)
-			return ret;
-		for (size_t k = 0; k < b->n; k++)
-			dup |= !strcmp(b->items[k].id, it->id);
+			break;
+		dup = json_object_get(seen, it->id) != NULL;
+		if (!dup)
+			json_object_set_new(seen, it->id, json_true());
 		if (dup) { /* e.g. one fio baseline serves every thread count */
 			ndup++;
 			c->kind->release(it);
@@ -149,6 +154,9 @@ static int plan(struct bench *b)
 		}
 		b->n++;
 	}
+	json_decref(seen);
+	if (ret)
+		return ret;
 	if (ndup)
 		fprintf(stderr, "note: %zu configurations repeat an earlier one; each "
 			"runs once\n", ndup);
@@ -273,22 +281,22 @@ static void add_sample(struct bench_item *it, double v)
 /* Rows already in the directory (--resume) count as done. */
 static void take_done(struct bench *b)
 {
-	json_t *row;
+	json_t *row, *index = json_object(), *k; /* config_id -> item */
 	size_t i;
 
+	for (i = 0; index && i < b->n; i++)
+		json_object_set_new(index, b->items[i].id, json_integer((json_int_t)i));
 	json_array_foreach(b->res.rows, i, row) {
 		const char *id = json_string_value(json_object_get(row, "config_id"));
 		json_t *v = json_object_get(row, results_metric(row));
 
 		if (!id || !json_is_null(json_object_get(row, "error")) ||
-		    !json_is_number(v))
+		    !json_is_number(v) || !(k = json_object_get(index, id)))
 			continue;
-		for (size_t k = 0; k < b->n; k++)
-			if (!strcmp(b->items[k].id, id)) {
-				add_sample(&b->items[k], json_number_value(v));
-				b->done_before++;
-			}
+		add_sample(&b->items[json_integer_value(k)], json_number_value(v));
+		b->done_before++;
 	}
+	json_decref(index);
 }
 
 static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
