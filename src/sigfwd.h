@@ -8,14 +8,14 @@
 /*
  * SIGINT, SIGTERM and SIGHUP while a subcommand runs an outside program
  * (fio, the command of `iostrat trace`) or a series of measurements (net):
- * the signal is remembered and passed on to the child -- its whole process
- * group when it has its own -- so nothing keeps running behind our back;
- * a second signal passes SIGKILL on (with no child running, it ends us at
- * once).  The caller sees sigfwd_caught(), cleans up, keeps the complete
- * rows and exits 128 + the signal.
+ * a catch of the stop module (stop.h) whose hook passes the signal on to
+ * the child -- its whole process group when it has its own -- so nothing
+ * keeps running behind our back; a second signal passes SIGKILL on (with
+ * no child running, it ends us at once).  The caller sees sigfwd_caught(),
+ * cleans up, keeps the complete rows and exits 128 + the signal.
  *
- * Handlers installed before sigfwd_catch() (the bench engine's) still run
- * after ours, and sigfwd_release() puts them back.
+ * Catches made before sigfwd_catch() (the bench engine's) keep their
+ * hooks, which run after ours.
  */
 
 /* Install the handlers (nested calls are counted). */

@@ -86,7 +86,8 @@ two_schedulers_compared() {
 	fi
 }
 
-sigterm_restores() {
+sigterm_restores() { # [N]: N signals in a row; sched never ends before it restored
+	local n=${1:-1}
 	setup 400
 	has bfq || skip "no bfq"
 	before=$(snapshot)
@@ -97,7 +98,7 @@ sigterm_restores() {
 	# a second iostrat meanwhile must leave the live run's settings alone
 	"$IOSTRAT" bench --help >/dev/null
 	[ "$(active)" = bfq ] || die "a live run's settings were restored under it"
-	kill -TERM "$pid"
+	for _ in $(seq "$n"); do kill -TERM "$pid"; done
 	rc=0; wait "$pid" || rc=$?
 	[ "$rc" -eq 143 ] || die "rc $rc: $(tail -2 "$T/err")"
 	[ "$(snapshot)" = "$before" ] || die "not restored after SIGTERM"
@@ -171,6 +172,7 @@ default_device_is_the_disk_under_data() {
 t each_scheduler_switched_verified_restored each_scheduler_switched_verified_restored
 t two_schedulers_interleaved_and_compared two_schedulers_compared
 t sigterm_restores sigterm_restores
+t three_sigterms_in_a_row_still_restore sigterm_restores 3
 t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores
 t errors_before_anything_changes errors_before_changes
 t default_device_is_the_disk_under_data default_device_is_the_disk_under_data

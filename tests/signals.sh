@@ -21,14 +21,14 @@ wait_for() { # CONDITION-COMMAND...: up to 20 s
 	die "timed out waiting for: $*"
 }
 
-run_interrupted() {
-	local sig=$1 want=$2
+run_interrupted() { # SIG WANT [N]: N signals in a row (run never ends hard: temporaries to remove)
+	local sig=$1 want=$2 n=${3:-1}
 	"$IOSTRAT" gen "$T/in" --files 8 --lines 20000 --width 200 >/dev/null
 	"$IOSTRAT" run -s stream "$T/in" "$T/out" --work 400 --reps 5 --cache asis \
 		>"$T/log" 2>"$T/err" &
 	pid=$!
 	wait_for has_files "$T/out"
-	kill -"$sig" $pid
+	for _ in $(seq "$n"); do kill -"$sig" $pid; done
 	rc=0; wait $pid || rc=$?
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
@@ -65,7 +65,7 @@ wait_exit() {
 	rc=0; wait "$pid" || rc=$?
 }
 
-signum() { case $1 in INT) echo 2 ;; TERM) echo 15 ;; esac; }
+signum() { case $1 in HUP) echo 1 ;; INT) echo 2 ;; TERM) echo 15 ;; esac; }
 
 # The settings a subcommand could touch (none of these three should):
 # they must read the same after it was interrupted.
@@ -209,8 +209,26 @@ gen_killed_then_swept() {
 	[ ! -e "$T/d.tmp-$pid" ] || die "stale temporary of pid $pid kept"
 	grep -q "d.tmp-$pid: removing the temporary of an interrupted gen" "$T/err" || die "not said: $(cat "$T/err")"
 }
+queue_entry_interrupted() { # SIG N: run-next records the attempt, whatever comes, and exits 128 + SIG
+	local sig=$1 n=$2 q="$T/q"
+	"$IOSTRAT" queue --state-dir "$q" add --name s -- sleep 67.3 >/dev/null
+	"$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd "touch $T/rebooted" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_for pgrep -f "^sleep 67.3$"
+	for _ in $(seq "$n"); do kill -"$sig" $pid; done
+	rc=0; wait $pid || rc=$?
+	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
+	grep -q '"outcome":"interrupted"' "$q/history.jsonl" || die "attempt not recorded: $(cat "$q/history.jsonl")"
+	[ ! -e "$T/rebooted" ] || die "rebooted after a signal"
+	! pgrep -f "^sleep 67.3$" >/dev/null || die "the entry's command survived"
+}
+t queue_run_next_sigterm_records_the_attempt queue_entry_interrupted TERM 1
+t queue_run_next_three_sigints_still_record_it queue_entry_interrupted INT 3
 t gen_sigint_leaves_no_temporary gen_interrupted INT 130
 t gen_sigterm_leaves_no_temporary gen_interrupted TERM 143
+t gen_sighup_leaves_no_temporary gen_interrupted HUP 129
+t run_sighup_stops_child_and_leaves_no_temporaries run_interrupted HUP 129
+t run_three_sigterms_still_leave_no_temporaries run_interrupted TERM 143 3
 t gen_sigkill_temporary_swept_by_next_gen gen_killed_then_swept
 t run_sigint_stops_child_and_leaves_no_temporaries run_interrupted INT 130
 t run_sigterm_stops_child_and_leaves_no_temporaries run_interrupted TERM 143

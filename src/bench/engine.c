@@ -17,31 +17,21 @@
 #include "../dataset.h"
 #include "../env.h"
 #include "../stats_math.h"
+#include "../stop.h"
 #include "../util.h"
 #include "bench.h"
 
 #define DEFAULT_REPS 3
 #define DEFAULT_TARGET_RSD 3.5
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/* A stop signal: the repetition in progress ends (the runner's child is
+ * in our process group or killed by the runner), a data set being
+ * generated is abandoned and removed; a second signal ends bench at once. */
+static bool stop_dataset(int sig, unsigned count)
 {
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
-	interrupted = sig;
-	dataset_stop = sig; /* a data set being generated: abandoned, removed */
-	sigaction(sig, &sa, NULL); /* a second Ctrl-C ends it at once */
-}
-
-static void catch_signals(bool on)
-{
-	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	(void)count;
+	dataset_stop = sig;
+	return false;
 }
 
 struct bench {
@@ -316,7 +306,7 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
 	fflush(stderr);
 }
 
-/* One repetition of it.  0, 1 to stop (interrupted), negative on a
+/* One repetition of it.  0, 1 to stop (a stop signal), negative on a
  * results write error. */
 static int one_rep(struct bench *b, struct bench_item *it)
 {
@@ -327,7 +317,7 @@ static int one_rep(struct bench *b, struct bench_item *it)
 
 	progress(b, it, rep);
 	ret = it->pc->kind->rep(&b->ctx, it, rep, &row);
-	if (interrupted && (ret || !row)) {
+	if (stop_caught() && (ret || !row)) {
 		json_decref(row); /* cut short by the signal: not a result */
 		return 1;
 	}
@@ -347,7 +337,7 @@ static int one_rep(struct bench *b, struct bench_item *it)
 	json_decref(row);
 	if (ret)
 		return ret;
-	return interrupted ? 1 : 0;
+	return stop_caught() ? 1 : 0;
 }
 
 static int run_all(struct bench *b)
@@ -450,7 +440,7 @@ static int finish(struct bench *b, int ret)
 
 	if (results_finish(&b->res))
 		ret = ret ? ret : -EIO;
-	if (interrupted) {
+	if (stop_caught()) {
 		fprintf(stderr, "interrupted: %u repetitions kept in %s\n"
 			"resume with: iostrat bench --resume %s\n",
 			b->done_before + b->done_now, dir, dir);
@@ -481,9 +471,9 @@ static int new_data(struct bench *b, const struct bench_opts *o)
 			       "would be taken for data", o->out, b->ctx.ds[i]->dir);
 			ret = -EINVAL;
 		}
-	if (!ret && !interrupted)
+	if (!ret && !stop_caught())
 		ret = open_results(b, o);
-	if (!ret && !interrupted)
+	if (!ret && !stop_caught())
 		ret = bench_data_record(&b->ctx, b->res.path);
 	return ret;
 }
@@ -495,7 +485,7 @@ static int resume_data(struct bench *b, const struct bench_opts *o)
 	json_t *rec = bench_data_load(o->resume);
 	int ret = open_results(b, o);
 
-	if (!ret && !interrupted && remaining(b)) {
+	if (!ret && !stop_caught() && remaining(b)) {
 		ret = bench_datasets_materialize(&b->ctx);
 		if (!ret && rec)
 			ret = bench_data_check(&b->ctx, rec, o->resume);
@@ -572,16 +562,16 @@ int bench_main(const struct bench_opts *o)
 		cleanup(&b);
 		return ret ? 2 : 0;
 	}
-	catch_signals(true);
+	stop_catch(STOP_SECOND_ENDS, stop_dataset, false);
 	ret = o->resume ? resume_data(&b, o) : new_data(&b, o);
-	if (ret || interrupted) {
-		catch_signals(false);
+	if (ret || stop_caught()) {
+		stop_release();
 		cleanup(&b);
-		return interrupted ? 130 : 1;
+		return stop_caught() ? 128 + stop_caught() : 1;
 	}
 	ret = run_all(&b);
 	status = finish(&b, ret);
-	catch_signals(false);
+	stop_release();
 	cleanup(&b);
 	return status;
 }

@@ -6,6 +6,7 @@
 
 #include "../commands.h"
 #include "../dataset.h"
+#include "../stop.h"
 #include "../util.h"
 
 static void gen_usage(FILE *f)
@@ -52,25 +53,14 @@ static int gen_opt(const char *opt, const char *val, struct dataset_spec *s,
 	return -EINVAL;
 }
 
-/* SIGINT, SIGTERM, SIGHUP: the data set in progress is abandoned and its
- * temporary removed (a second signal ends gen at once; the next gen
- * sweeps what that leaves). */
-static void on_stop(int sig)
+/* A stop signal: the data set in progress is abandoned and its temporary
+ * removed (a second signal ends gen at once; the next gen sweeps what that
+ * leaves). */
+static bool stop_dataset(int sig, unsigned count)
 {
-	struct sigaction sa = { .sa_handler = SIG_DFL };
-
+	(void)count;
 	dataset_stop = sig;
-	sigaction(sig, &sa, NULL);
-}
-
-static void catch_stop(void)
-{
-	struct sigaction sa = { .sa_handler = on_stop };
-	const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaction(sigs[i], &sa, NULL);
+	return false;
 }
 
 int cmd_gen(int argc, char **argv)
@@ -130,8 +120,9 @@ int cmd_gen(int argc, char **argv)
 		       "give --width 0 with it");
 		return 2;
 	}
-	catch_stop();
+	stop_catch(STOP_SECOND_ENDS, stop_dataset, false);
 	ret = dataset_generate(dir, &s, &reused);
+	stop_release();
 	if (dataset_stop) {
 		errorf("%s: interrupted by signal %d; nothing of it left behind", dir,
 		       (int)dataset_stop);

@@ -15,6 +15,7 @@
 #include "../row.h"
 #include "../runner.h"
 #include "../stats_math.h"
+#include "../stop.h"
 #include "../util.h"
 
 static void run_usage(FILE *f)
@@ -41,26 +42,17 @@ static void run_usage(FILE *f)
 			fprintf(f, "  --%-16s [%s] %s\n", o->name, s->name, o->help);
 }
 
-static volatile sig_atomic_t interrupted;
-
-/* Ctrl-C or SIGTERM: stop the repetition in progress now (its child is
+/* A stop signal: stop the repetition in progress now (its child is
  * killed; its partial outputs are only temporaries, removed below). */
-static void on_signal(int sig)
+static bool kill_rep(int sig, unsigned count)
 {
 	pid_t child = runner_child_pid();
 
-	interrupted = sig;
+	(void)sig;
+	(void)count;
 	if (child > 0)
 		kill(child, SIGKILL);
-}
-
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	return false;
 }
 
 struct run_args {
@@ -274,9 +266,9 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	}
 	a->cfg.hooks = hooks;
 	ret = runner_reference(&a->cfg, fl, ref);
-	for (unsigned r = 1; !ret && r <= a->reps && !interrupted; r++) {
+	for (unsigned r = 1; !ret && r <= a->reps && !stop_caught(); r++) {
 		ret = runner_rep(&a->cfg, fl, r, ref, &row);
-		if (interrupted) {
+		if (stop_caught()) {
 			json_decref(row);
 			break;
 		}
@@ -294,10 +286,10 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 			ret = -EIO;
 		results_close(&rd);
 	}
-	if (interrupted) {
+	if (stop_caught()) {
 		runner_clean_temporaries(a->cfg.job.out_dir, fl);
 		errorf("%s: interrupted by signal %d; the repetition in progress was "
-		       "discarded (%zu completed)", a->cfg.job.in_dir, (int)interrupted,
+		       "discarded (%zu completed)", a->cfg.job.in_dir, stop_caught(),
 		       json_array_size(rows));
 		ret = -EINTR;
 	} else if (!ret && !a->json) {
@@ -408,11 +400,12 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
-	catch_signals();
+	stop_catch(STOP_NEVER_HARD, kill_rep, false); /* temporaries to remove */
 	ret = run_reps(&a, &fl);
+	stop_release();
 	filelist_free(&fl);
 	jobopt_free(&a.cfg);
-	if (interrupted)
-		return 128 + interrupted;
+	if (stop_caught())
+		return 128 + stop_caught();
 	return ret ? 1 : 0;
 }

@@ -20,6 +20,7 @@
 #include "../env.h"
 #include "../sched/plan.h"
 #include "../sched/sysq.h"
+#include "../stop.h"
 #include "../util.h"
 
 static void sched_usage(FILE *f)
@@ -54,21 +55,6 @@ struct sched_args {
 	unsigned reps;
 };
 
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
-static void catch_signals(bool on)
-{
-	struct sigaction sa = { .sa_handler = on ? on_signal : SIG_DFL };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
 
 static int parse_args(struct sched_args *a, int argc, char **argv)
 {
@@ -294,7 +280,7 @@ static int run_bench(const struct sched_args *a, const char *dir, unsigned round
 	if (pid < 0)
 		return error_errno(-errno, "fork", "bench"), 1;
 	if (pid == 0) {
-		catch_signals(false);
+		stop_in_child();
 		if (round == 0) { /* errors on stderr; the matrix is not wanted */
 			int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
@@ -311,7 +297,7 @@ static int run_bench(const struct sched_args *a, const char *dir, unsigned round
 		if (errno != EINTR)
 			return 1;
 		/* Ctrl-C reached the whole group already; SIGTERM to us only */
-		if (got_signal == SIGTERM && !passed) {
+		if (stop_caught() == SIGTERM && !passed) {
 			kill(pid, SIGTERM);
 			passed = true;
 		}
@@ -380,13 +366,13 @@ static int run_all(const struct sched_args *a, const char *disk,
 			json_t *cols = NULL;
 			int st;
 
-			if (got_signal)
-				return 128 + got_signal;
+			if (stop_caught())
+				return 128 + stop_caught();
 			if (apply(disk, &p->set[i], &cols))
 				return 1;
-			if (got_signal) {
+			if (stop_caught()) {
 				json_decref(cols);
-				return 128 + got_signal;
+				return 128 + stop_caught();
 			}
 			snprintf(dir, sizeof(dir), "%s/%s", out, p->set[i].label);
 			if (a->interleave)
@@ -397,8 +383,8 @@ static int run_all(const struct sched_args *a, const char *disk,
 			if (has_rows(dir) && sched_augment(dir, &p->set[i], cols) && !st)
 				st = 1;
 			json_decref(cols);
-			if (got_signal)
-				return 128 + got_signal;
+			if (stop_caught())
+				return 128 + stop_caught();
 			if (st >= 128)
 				return st;
 			if (st) {
@@ -483,7 +469,8 @@ static int sched_main(struct sched_args *a)
 	ret = 1;
 	if (mkdir_p(out, 0755) || sysq_save(&sv, disk))
 		goto out;
-	catch_signals(true);
+	/* the disk's settings are restored below, whatever comes */
+	stop_catch(STOP_NEVER_HARD, NULL, false);
 	ret = write_meta(out, disk, &sv, &p, a);
 	if (!ret)
 		ret = run_all(a, disk, &p, out);
@@ -493,7 +480,7 @@ static int sched_main(struct sched_args *a)
 	} else {
 		fprintf(stderr, "iostrat sched: %s: restored (scheduler %s)\n", disk, cur);
 	}
-	catch_signals(false);
+	stop_release();
 	if (!ret)
 		ret = compare_all(&p, out);
 	else if (ret > 128)

@@ -12,28 +12,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../stop.h"
 #include "../util.h"
 #include "exec.h"
 
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-	got_signal = sig;
-}
-
+/* run-next records every attempt's outcome before it exits: however
+ * many signals come, it reaches that (the command is killed below). */
 void qexec_catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	stop_catch(STOP_NEVER_HARD, NULL, false);
 }
 
 int qexec_signalled(void)
 {
-	return got_signal;
+	return stop_caught();
 }
 
 void qexec_sleep(double s)
@@ -140,8 +132,8 @@ int qexec_run(json_t *argv, const char *cwd, int logfd, char *const *env_add,
 			break;
 		if (w < 0 && errno != EINTR)
 			return -errno;
-		if (got_signal) {
-			r->interrupted = got_signal;
+		if (stop_caught()) {
+			r->interrupted = stop_caught();
 			kill_group(pid, &st);
 			break;
 		}

@@ -324,7 +324,7 @@ static int settle(struct qstore *q, const struct qrun_opts *o)
 		    o->settle);
 	while (now_mono() < end) {
 		if (qexec_signalled())
-			return 130;
+			return 128 + qexec_signalled();
 		if (qstore_paused(q))
 			break;
 		qexec_sleep(MIN(0.5, end - now_mono()));
@@ -371,7 +371,7 @@ static int one_boot(struct qstore *q, const struct qrun_opts *o)
 	if (ret)
 		return 1; /* something was not recorded: never reboot then */
 	if (r.interrupted)
-		return 130;
+		return 128 + r.interrupted;
 	if (qstore_paused(q)) {
 		say("paused: no reboot");
 		return 0;

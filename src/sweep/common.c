@@ -13,16 +13,17 @@
 #include "../env.h"
 #include "../row.h"
 #include "../stats_math.h"
+#include "../stop.h"
 #include "../util.h"
 #include "sweep.h"
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
+/* A stop signal wakes the measurement loop (measure.c) at once. */
+static bool stop_measure(int sig, unsigned count)
 {
 	(void)sig;
-	interrupted = 1;
+	(void)count;
 	measure_stop = 1;
+	return false;
 }
 
 const char *sweep_size_str(size_t v, bool whole, char *buf, size_t len)
@@ -349,7 +350,7 @@ static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
 	json_t *row;
 	int ret = sweep_rep(r, c, rep, &row), aret;
 
-	if (interrupted) { /* the child got the signal too: not a result */
+	if (stop_caught()) { /* the child got the signal too: not a result */
 		json_decref(row);
 		return -EINTR;
 	}
@@ -408,13 +409,11 @@ static void progress(const struct sweep_run *r, size_t done, size_t total,
 
 int sweep_execute(struct sweep_run *r)
 {
-	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	size_t total = r->ncfgs * r->o->reps, done = 0;
 	int ret = 0;
 
-	interrupted = measure_stop = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	measure_stop = 0;
+	stop_catch(STOP_SECOND_ENDS, stop_measure, false);
 	for (unsigned rep = 1; !ret && rep <= r->o->reps; rep++) {
 		/*
 		 * Each repetition starts at another place in the list, so no
@@ -430,14 +429,13 @@ int sweep_execute(struct sweep_run *r)
 
 			progress(r, ++done, total, c, rep);
 			ret = run_one(r, c, rep);
-			if (!ret && interrupted)
+			if (!ret && stop_caught())
 				ret = -EINTR;
 		}
 	}
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	stop_release();
 	if (ret == -EINTR)
 		errorf("%s: interrupted; the %zu repetitions done are kept there",
 		       r->out, json_array_size(r->res.rows));
