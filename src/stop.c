@@ -12,8 +12,8 @@
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 static struct sigaction before[ARRAY_SIZE(sigs)];
 static struct {
-	enum stop_mode mode;
 	stop_hook hook;
+	enum stop_mode mode;
 	bool restart;
 } stack[MAX_DEPTH];
 static volatile sig_atomic_t depth, caught, count;
