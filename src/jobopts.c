@@ -105,6 +105,23 @@ bool jobopt_known(const struct run_config *cfg, const char *key)
 	return strat_opt(cfg, key) != NULL;
 }
 
+static int check_strat_value(const struct strategy_opt *o, const char *opt,
+			     const char *v)
+{
+	char list[256] = "";
+
+	if (!o->values)
+		return 0;
+	for (const char *const *a = o->values; *a; a++) {
+		if (v && !strcmp(v, *a))
+			return 0;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 a == o->values ? "" : a[1] ? ", " : " or ", *a);
+	}
+	errorf("%s: bad value '%s' (%s)", opt, v ? v : "", list);
+	return -EINVAL;
+}
+
 int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 	       const char *v)
 {
@@ -145,7 +162,8 @@ int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 		return -EINVAL;
 	}
 	if (strat_opt(cfg, key))
-		return set_strat_opt(cfg, key, v);
+		return check_strat_value(strat_opt(cfg, key), opt, v) ?:
+		       set_strat_opt(cfg, key, v);
 	return -ENOENT;
 }
 

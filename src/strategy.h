@@ -45,6 +45,10 @@ struct strategy_opt {
 	const char *name;
 	const char *help;
 	bool takes_value;
+	/* NULL, or the values it takes ({NULL}-terminated): checked when the
+	 * option is given (run, and a profile's --dry-run), not only by the
+	 * strategy in its child */
+	const char *const *values;
 };
 
 struct job_opt {

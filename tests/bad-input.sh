@@ -347,6 +347,8 @@ bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations ea
 	awk 'BEGIN { for (i = 0; i <= 10000; i++) printf "[s%d]\nstrategy=stream\ndataset=small\nwork=%d-%d\n", i, i * 10, i * 10 + 9 }' >"$T/p.ini"
 	bad 'p.ini:40001: section \[s10000\]: the profile expands to more than 100000 configurations' "$IOSTRAT" bench "$T/p.ini" --dry-run
 }
+bench_bad_strategy_option_value_fails_dry_run() { has_cmd bench; setup; profile '[a]' 'strategy=mmap' "dataset=$T/in" 'madvise=bogus'; bad "p.ini:4: madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+run_bad_strategy_option_value() { setup; bad "madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --madvise bogus; }
 bench_profile_long_lines() { # not an error: lines up to 4096 characters, comments and values alike
 	has_cmd bench; setup; local c v
 	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)

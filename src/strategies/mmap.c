@@ -299,9 +299,10 @@ static int mmap_run(const struct job *job, struct run_stats *st)
 }
 
 static const struct strategy_opt mmap_opts[] = {
-	{ "madvise", "sequential|willneed|hugepage|none (default sequential)", true },
-	{ "mmap-out", "map the output file too instead of write(2) from a bounce buffer", false },
-	{ NULL, NULL, false },
+	{ "madvise", "sequential|willneed|hugepage|none (default sequential)", true,
+	  (const char *const[]){ "sequential", "willneed", "hugepage", "none", NULL } },
+	{ "mmap-out", "map the output file too instead of write(2) from a bounce buffer", false, NULL },
+	{ NULL, NULL, false, NULL },
 };
 
 const struct strategy strategy_mmap = {
