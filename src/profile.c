@@ -122,6 +122,16 @@ static void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+/* Room for item n of an array of n: the capacity is n rounded up to a power
+ * of two, so appending is amortised O(1) (one realloc per item was
+ * quadratic wherever realloc copies, as under ASan). */
+static void *grow(void *p, size_t n, size_t size)
+{
+	if (n & (n - 1))
+		return p; /* not a power of two: room left */
+	return xrealloc(p, (n ? 2 * n : 1) * size);
+}
+
 static void kv_add(struct pkv **kv, size_t *n, const char *k, const char *v,
 		   const char *where)
 {
@@ -134,7 +144,7 @@ static void kv_add(struct pkv **kv, size_t *n, const char *k, const char *v,
 		(*kv)[i].where = xstrdup(where);
 		return;
 	}
-	*kv = xrealloc(*kv, (*n + 1) * sizeof(**kv));
+	*kv = grow(*kv, *n, sizeof(**kv));
 	(*kv)[*n] = (struct pkv){ xstrdup(k), xstrdup(v), xstrdup(where) };
 	(*n)++;
 }
@@ -276,7 +286,7 @@ static void new_section(struct loader *L, const char *line)
 	const char *end = strchr(line, ']');
 	struct rsec *s;
 
-	L->secs = xrealloc(L->secs, (L->nsecs + 1) * sizeof(*L->secs));
+	L->secs = grow(L->secs, L->nsecs, sizeof(*L->secs));
 	s = &L->secs[L->nsecs++];
 	memset(s, 0, sizeof(*s));
 	s->name = end ? strndup(line + 1, (size_t)(end - line - 1)) : xstrdup("");
@@ -433,7 +443,7 @@ static int parse_range(const char *it, unsigned long *a, unsigned long *b,
 
 static void push_item(char ***items, size_t *n, const char *s, size_t len)
 {
-	*items = xrealloc(*items, (*n + 1) * sizeof(**items));
+	*items = grow(*items, *n, sizeof(**items));
 	(*items)[*n] = strndup(s, len);
 	if (!(*items)[*n]) {
 		errorf("out of memory");
@@ -512,7 +522,7 @@ static void note(struct profile *p, const char *fmt, ...)
 	for (size_t i = 0; i < p->nnotes; i++)
 		if (!strcmp(p->notes[i], buf))
 			return;
-	p->notes = xrealloc(p->notes, (p->nnotes + 1) * sizeof(*p->notes));
+	p->notes = grow(p->notes, p->nnotes, sizeof(*p->notes));
 	p->notes[p->nnotes++] = xstrdup(buf);
 }
 
@@ -522,7 +532,7 @@ static void add_conf(struct profile *p, const struct rsec *s,
 {
 	struct pconf *c;
 
-	p->confs = xrealloc(p->confs, (p->n + 1) * sizeof(*p->confs));
+	p->confs = grow(p->confs, p->n, sizeof(*p->confs));
 	c = &p->confs[p->n++];
 	c->section = xstrdup(s->name);
 	c->where = xstrdup(s->where);
@@ -628,7 +638,7 @@ static void add_fio_companions(struct profile *p, size_t first)
 			     "iostrat; skipped", pconf_kv(c, "fio")->where);
 			continue;
 		}
-		p->confs = xrealloc(p->confs, (p->n + 1) * sizeof(*p->confs));
+		p->confs = grow(p->confs, p->n, sizeof(*p->confs));
 		c = &p->confs[i];
 		f = &p->confs[p->n++];
 		f->section = xstrdup(c->section);
