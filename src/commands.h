@@ -10,6 +10,8 @@
  */
 #define CMD_WEAK __attribute__((weak))
 
+#include "cmdopt.h"
+
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
@@ -24,5 +26,21 @@ int cmd_sweep(int argc, char **argv) CMD_WEAK;
 int cmd_net(int argc, char **argv) CMD_WEAK;
 int cmd_sched(int argc, char **argv) CMD_WEAK;
 int cmd_queue(int argc, char **argv) CMD_WEAK;
+
+/* Their options (cmdopt.h), each beside its parser in src/cmd/NAME.c. */
+extern const struct cmd_opts gen_cmdopts CMD_WEAK;
+extern const struct cmd_opts run_cmdopts CMD_WEAK;
+extern const struct cmd_opts verify_cmdopts CMD_WEAK;
+extern const struct cmd_opts list_cmdopts CMD_WEAK;
+extern const struct cmd_opts bench_cmdopts CMD_WEAK;
+extern const struct cmd_opts report_cmdopts CMD_WEAK;
+extern const struct cmd_opts compare_cmdopts CMD_WEAK;
+extern const struct cmd_opts trace_cmdopts CMD_WEAK;
+extern const struct cmd_opts fio_cmdopts CMD_WEAK;
+extern const struct cmd_opts plot_cmdopts CMD_WEAK;
+extern const struct cmd_opts sweep_cmdopts CMD_WEAK;
+extern const struct cmd_opts net_cmdopts CMD_WEAK;
+extern const struct cmd_opts sched_cmdopts CMD_WEAK;
+extern const struct cmd_opts queue_cmdopts CMD_WEAK;
 
 #endif

@@ -93,12 +93,29 @@ static int size_value(const char *where, const char *key, const char *v,
 	return ret;
 }
 
+static const char *const keys[] = { "threads", "work", "qd", "bufsize",
+				    "chunk", "direct", "sink", "fsync",
+				    "cache" };
+
+void jobopt_each(cmd_opt_fn fn, void *ctx)
+{
+	const struct strategy *s;
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct cmd_opt o = { keys[i], 0, strcmp(keys[i], "direct") != 0 };
+
+		fn(&o, ctx);
+	}
+	for (size_t i = 0; (s = strategy_at(i)); i++)
+		for (const struct strategy_opt *so = s->opts; so && so->name; so++) {
+			struct cmd_opt o = { so->name, 0, so->takes_value };
+
+			fn(&o, ctx);
+		}
+}
+
 bool jobopt_known(const struct run_config *cfg, const char *key)
 {
-	static const char *const keys[] = { "threads", "work", "qd", "bufsize",
-					    "chunk", "direct", "sink", "fsync",
-					    "cache" };
-
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
 		if (!strcmp(key, keys[i]))
 			return true;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cmdopt.h"
 #include "runner.h"
 
 /*
@@ -26,6 +27,9 @@ bool jobopt_known(const struct run_config *cfg, const char *key);
 void jobopt_defaults(struct run_config *cfg);
 /* Free what jobopt_set allocated for strategy options. */
 void jobopt_free(struct run_config *cfg);
+/* Every key, as an option of `iostrat run`: the common ones, then every
+ * strategy's own (cmdopt.h). */
+void jobopt_each(cmd_opt_fn fn, void *ctx);
 /* Help text for the common keys. */
 void jobopt_help(FILE *f);
 

@@ -10,23 +10,24 @@ struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	const struct cmd_opts *opts;	/* cmdopt.h */
 };
 
 static const struct command commands[] = {
-	{ "gen", cmd_gen, "generate a data set (the four presets of the study, or custom)" },
-	{ "run", cmd_run, "run one strategy on a directory: R verified, measured repetitions" },
-	{ "verify", cmd_verify, "check an output directory against the reference transform" },
-	{ "list", cmd_list, "list the strategies" },
-	{ "bench", cmd_bench, "run an experiment matrix (profiles/*.ini) into a results directory" },
-	{ "report", cmd_report, "summary tables of a results directory" },
-	{ "compare", cmd_compare, "set results directories side by side, with significance" },
-	{ "trace", cmd_trace, "eBPF block-layer and page-cache views around any command" },
-	{ "fio", cmd_fio, "run an fio baseline job on a generated data set" },
-	{ "plot", cmd_plot, "render the gnuplot figures of a results directory" },
-	{ "sweep", cmd_sweep, "block-size, buffer-size and API sweeps" },
-	{ "net", cmd_net, "buffered network streams over TCP" },
-	{ "sched", cmd_sched, "compare I/O schedulers and queue settings" },
-	{ "queue", cmd_queue, "the reboot-between-runs queue" },
+	{ "gen", cmd_gen, "generate a data set (the four presets of the study, or custom)", &gen_cmdopts },
+	{ "run", cmd_run, "run one strategy on a directory: R verified, measured repetitions", &run_cmdopts },
+	{ "verify", cmd_verify, "check an output directory against the reference transform", &verify_cmdopts },
+	{ "list", cmd_list, "list the strategies", &list_cmdopts },
+	{ "bench", cmd_bench, "run an experiment matrix (profiles/*.ini) into a results directory", &bench_cmdopts },
+	{ "report", cmd_report, "summary tables of a results directory", &report_cmdopts },
+	{ "compare", cmd_compare, "set results directories side by side, with significance", &compare_cmdopts },
+	{ "trace", cmd_trace, "eBPF block-layer and page-cache views around any command", &trace_cmdopts },
+	{ "fio", cmd_fio, "run an fio baseline job on a generated data set", &fio_cmdopts },
+	{ "plot", cmd_plot, "render the gnuplot figures of a results directory", &plot_cmdopts },
+	{ "sweep", cmd_sweep, "block-size, buffer-size and API sweeps", &sweep_cmdopts },
+	{ "net", cmd_net, "buffered network streams over TCP", &net_cmdopts },
+	{ "sched", cmd_sched, "compare I/O schedulers and queue settings", &sched_cmdopts },
+	{ "queue", cmd_queue, "the reboot-between-runs queue", &queue_cmdopts },
 };
 
 static void usage(FILE *f)
@@ -40,29 +41,104 @@ static void usage(FILE *f)
 				commands[i].summary);
 }
 
+static const struct command *find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(name, commands[i].name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_opt(const struct cmd_opt *o, void *ctx)
+{
+	(void)ctx;
+	if (o->shortname)
+		printf("-%c%s", o->shortname, o->name ? " " : "");
+	if (o->name)
+		printf("--%s", o->name);
+	printf("%s\n", o->arg ? " =" : "");
+}
+
+/*
+ * Hidden, for the tests and the shell completion (not in the usage):
+ *   iostrat __commands      the subcommands, one a line
+ *   iostrat __options CMD   CMD's options, one a line: "-s --strategy =",
+ *                           "--json" ("=": takes a value)
+ */
+static int hidden(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (!strcmp(argv[1], "__commands")) {
+		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+			if (commands[i].fn)
+				puts(commands[i].name);
+		return 0;
+	}
+	if (argc != 3 || !(c = find(argv[2])) || !c->fn) {
+		errorf("__options: give one command (iostrat --help lists them)");
+		return 2;
+	}
+	cmdopt_each(c->opts, print_opt, NULL);
+	return 0;
+}
+
+/* iostrat help CMD: CMD's own --help. */
+static int help(int argc, char **argv)
+{
+	const struct command *c;
+	char *args[] = { argv[2], "--help", NULL };
+
+	if (argc == 2) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 3) {
+		errorf("help: one command at a time (iostrat help CMD)");
+		return 2;
+	}
+	c = find(argv[2]);
+	if (!c) {
+		errorf("%s: unknown command (iostrat --help lists them)", argv[2]);
+		return 2;
+	}
+	if (!c->fn) {
+		errorf("%s: not built into this iostrat", argv[2]);
+		return 2;
+	}
+	return c->fn(2, args);
+}
+
 int main(int argc, char **argv)
 {
+	const struct command *c;
+
 	if (argc < 2) {
 		errorf("no command given (iostrat --help lists them)");
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
 		return 0;
 	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc, argv);
+	if (!strcmp(argv[1], "__commands") || !strcmp(argv[1], "__options"))
+		return hidden(argc, argv);
 	if (!strcmp(argv[1], "--version")) {
 		printf("iostrat %s\n", IOSTRAT_VERSION);
 		return 0;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
-		if (strcmp(argv[1], commands[i].name))
-			continue;
-		if (!commands[i].fn) {
-			errorf("%s: not built into this iostrat", argv[1]);
-			return 2;
-		}
-		return commands[i].fn(argc - 1, argv + 1);
+	c = find(argv[1]);
+	if (c && !c->fn) {
+		errorf("%s: not built into this iostrat", argv[1]);
+		return 2;
+	}
+	if (c) {
+		/* an option not in the command's table is refused here */
+		int ret = cmdopt_check(c->name, c->opts, argc - 1, argv + 1);
+
+		return ret ? ret : c->fn(argc - 1, argv + 1);
 	}
 	errorf("%s: unknown command (iostrat --help lists them)", argv[1]);
 	return 2;

@@ -80,3 +80,11 @@ int cmd_compare(int argc, char **argv)
 		rrun_free(&runs[i]);
 	return loaded == n ? ret : 1;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt compare_table[] = {
+	{ "format", 'f', true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts compare_cmdopts = { .table = compare_table };

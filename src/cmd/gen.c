@@ -137,3 +137,12 @@ int cmd_gen(int argc, char **argv)
 	       reused ? " (already there, reused)" : "");
 	return 0;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt gen_table[] = {
+	{ "preset", 0, true }, { "scale", 0, true }, { "seed", 0, true },
+	{ "files", 0, true }, { "lines", 0, true }, { "width", 0, true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts gen_cmdopts = { .table = gen_table };

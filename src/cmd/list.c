@@ -27,3 +27,6 @@ int cmd_list(int argc, char **argv)
 	}
 	return 0;
 }
+
+/* list takes no options (cmdopt.h). */
+const struct cmd_opts list_cmdopts = { .table = NULL };

@@ -228,3 +228,12 @@ int cmd_net(int argc, char **argv)
 		return 2;
 	return a.listen ? serve(&a) : measure(&a);
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt net_table[] = {
+	{ "listen", 0, true }, { "connect", 0, true }, { "once", 0, false },
+	{ "reps", 0, true }, { "out", 0, true }, { "verbose", 'v', false },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts net_cmdopts = { .table = net_table, .more = net_opt_each };

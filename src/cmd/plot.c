@@ -255,3 +255,11 @@ int cmd_plot(int argc, char **argv)
 	json_decref(c.rows);
 	return ret;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt plot_table[] = {
+	{ "only", 0, true }, { "out", 'o', true }, { "compare", 0, false },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts plot_cmdopts = { .table = plot_table };

@@ -367,3 +367,13 @@ int cmd_queue(int argc, char **argv)
 	errorf("queue %s: unknown subcommand (iostrat queue --help)", a.sub);
 	return 2;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt queue_table[] = {
+	{ "state-dir", 0, true }, { "name", 0, true }, { "kernel", 0, true },
+	{ "settle", 0, true }, { "timeout", 0, true }, { "max-attempts", 0, true },
+	{ "reboot-cmd", 0, true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts queue_cmdopts = { .table = queue_table };

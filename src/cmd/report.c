@@ -78,3 +78,11 @@ int cmd_report(int argc, char **argv)
 	rrun_free(&r);
 	return 0;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt report_table[] = {
+	{ "format", 'f', true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts report_cmdopts = { .table = report_table };

@@ -409,3 +409,13 @@ int cmd_run(int argc, char **argv)
 		return 128 + stop_caught();
 	return ret ? 1 : 0;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt run_table[] = {
+	{ "strategy", 's', true }, { "reps", 'r', true }, { "json", 0, false },
+	{ "trace", 0, false }, { "dataset", 0, true }, { "no-space-check", 0, false },
+	{ "results", 0, true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts run_cmdopts = { .table = run_table, .more = jobopt_each };

@@ -507,3 +507,13 @@ int cmd_sched(int argc, char **argv)
 	free(a.defs);
 	return ret;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt sched_table[] = {
+	{ "device", 0, true }, { "schedulers", 0, true }, { "set", 0, true },
+	{ "interleave", 0, false }, { "reps", 0, true }, { "out", 'o', true },
+	{ "data", 0, true }, { NULL, 'D', true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts sched_cmdopts = { .table = sched_table };

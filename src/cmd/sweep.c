@@ -81,3 +81,6 @@ int cmd_sweep(int argc, char **argv)
 		return 2;
 	return sweep_run_opts(&o, stdout);
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+const struct cmd_opts sweep_cmdopts = { .more = sweep_opt_each };

@@ -283,3 +283,12 @@ int cmd_trace(int argc, char **argv)
 	}
 	return ret;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt trace_table[] = {
+	{ "device", 'd', true }, { NULL, 'o', true }, { "json", 0, false },
+	{ "all", 0, false },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts trace_cmdopts = { .table = trace_table, .flags = CMDOPT_STOP_AT_ARG };

@@ -111,3 +111,11 @@ int cmd_verify(int argc, char **argv)
 	filelist_free(&fl);
 	return ret ? 1 : 0;
 }
+
+/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
+static const struct cmd_opt verify_table[] = {
+	{ "work", 'w', true },
+	{ NULL, 0, false },
+};
+
+const struct cmd_opts verify_cmdopts = { .table = verify_table };

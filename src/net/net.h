@@ -27,6 +27,8 @@
 #include <jansson.h>
 #include <xxhash.h>
 
+#include "../cmdopt.h"
+
 #define NET_HDR 4
 #define NET_VERSION 1
 #define NET_MAX_SIZE (16u << 20)       /* largest --size */
@@ -261,6 +263,8 @@ int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
 		const char *value);
 bool net_opt_is_flag(const char *key);
 bool net_opt_known(const char *key);
+/* Every key net_opt_known takes, as options of `iostrat net` (cmdopt.h). */
+void net_opt_each(cmd_opt_fn fn, void *ctx);
 
 /* stats.c */
 void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);

@@ -130,13 +130,22 @@ static int set_bool(const char *opt, const char *v, bool *out)
 	return -EINVAL;
 }
 
+static const char *const keys[] = {
+	"mode", "size", "count", "buffer", "batch", "timeout", "io-max",
+	"io_max", "nagle", "sndbuf", "rcvbuf", NULL,
+};
+
+void net_opt_each(cmd_opt_fn fn, void *ctx)
+{
+	for (size_t i = 0; keys[i]; i++) {
+		struct cmd_opt o = { keys[i], 0, !net_opt_is_flag(keys[i]) };
+
+		fn(&o, ctx);
+	}
+}
+
 bool net_opt_known(const char *key)
 {
-	static const char *const keys[] = {
-		"mode", "size", "count", "buffer", "batch", "timeout", "io-max",
-		"io_max", "nagle", "sndbuf", "rcvbuf", NULL,
-	};
-
 	for (size_t i = 0; keys[i]; i++)
 		if (!strcmp(keys[i], key))
 			return true;

@@ -311,6 +311,20 @@ static int set_enum(struct sweep_opts *o, const char *where, const char *key,
 	return -EINVAL;
 }
 
+void sweep_opt_each(cmd_opt_fn fn, void *ctx)
+{
+	static const char *const keys[] = {
+		"out", "dir", "keep", "reps", "size", "sizes", "cache", "fsync",
+		"files", "scale", "knee-tol", "buffer", "ops", "apis", "variants",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		struct cmd_opt o = { keys[i], 0, !sweep_opt_is_flag(keys[i]) };
+
+		fn(&o, ctx);
+	}
+}
+
 bool sweep_opt_is_flag(const char *key)
 {
 	return !strcmp(key, "keep");
