@@ -3,9 +3,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <limits.h>
 
 #include "../bench/bench.h"
 #include "../commands.h"
+#include "../datadir.h"
 #include "../sched/sysq.h"
 #include "../util.h"
 
@@ -13,12 +16,13 @@ static void bench_usage(FILE *f)
 {
 	fputs("usage: iostrat bench PROFILE [--out DIR] [--dry-run] [-D key=value]...\n"
 	      "       iostrat bench --resume DIR [-D key=value]...\n\n"
-	      "Run an experiment matrix (profiles/*.ini) into a results directory\n"
+	      "Run an experiment matrix (profiles/*.ini; PROFILE a path, or the name\n"
+	      "of a shipped one: quick, skeet-big ...) into a results directory\n"
 	      "(results/<time>-<profile>/ by default): results.jsonl, results.csv,\n"
 	      "summary.csv, env.json, profile.ini.  Repetitions are interleaved\n"
 	      "across configurations; Ctrl-C keeps every finished repetition.\n\n"
-	      "  --out DIR        results directory\n"
-	      "  --dry-run        print the expanded matrix with an estimate\n"
+	      "  -o, --out DIR    results directory\n"
+	      "  -n, --dry-run    print the expanded matrix with an estimate\n"
 	      "  --resume DIR     finish an interrupted bench (skips what is done)\n"
 	      "  -D KEY=VALUE     set KEY in every section (overrides the profile)\n"
 	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data;\n"
@@ -38,6 +42,7 @@ static int need_arg(int argc, char **argv, int i)
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = { 0 };
+	char shipped[PATH_MAX];
 	char **defs = calloc((size_t)argc, sizeof(char *));
 	int ret;
 
@@ -86,6 +91,10 @@ int cmd_bench(int argc, char **argv)
 		errorf("bench: give a PROFILE or --resume DIR (iostrat bench --help)");
 		goto usage;
 	}
+	/* a shipped profile by name (quick, skeet-big): no such file here */
+	if (o.profile && !strchr(o.profile, '/') && access(o.profile, F_OK) &&
+	    !datadir_file("profiles", o.profile, ".ini", shipped, sizeof(shipped)))
+		o.profile = shipped;
 	if (o.resume && o.out) {
 		errorf("bench: --resume DIR writes into DIR; drop --out");
 		goto usage;

@@ -35,7 +35,8 @@ static void net_usage(FILE *f)
 	      "  --sndbuf SIZE     SO_SNDBUF of both sides (default: the kernel's)\n"
 	      "  --rcvbuf SIZE     SO_RCVBUF of both sides (default: the kernel's)\n"
 	      "  --nagle           leave Nagle's algorithm on in every mode\n"
-	      "  --io-max N        cap every read and write at N bytes (testing)\n"
+	      "  --io-max N        cap every read and write at N bytes (testing;\n"
+	      "                    also spelt --io_max, as in profiles)\n"
 	      "  --out DIR         results directory (default results/<time>-net)\n"
 	      "  -v, --verbose     a line per run\n\nmodes:\n", f);
 	for (size_t i = 0; (m = net_mode_at(i)); i++)

@@ -8,7 +8,7 @@
 
 static void report_usage(FILE *f)
 {
-	fputs("usage: iostrat report DIR [--format text|csv|json|markdown]\n\n"
+	fputs("usage: iostrat report DIR [-f|--format text|csv|json|markdown]\n\n"
 	      "Summary tables of a results directory: per data set the stream/buffer\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
 	      "strategy against the best of stream/buffer, and one line per\n"

@@ -39,7 +39,7 @@ static void sched_usage(FILE *f)
 	      "  --interleave       rep 1 of every setting, then rep 2, ... (drift hits\n"
 	      "                     all settings alike); --reps rounds (default 3)\n"
 	      "  --reps N           repetitions per configuration (default: the profile's)\n"
-	      "  --out DIR          results (default results/<time>-sched-<profile>),\n"
+	      "  -o, --out DIR      results (default results/<time>-sched-<profile>),\n"
 	      "                     one bench results directory per setting inside\n"
 	      "  --data DIR         data set cache, on DEV (default $IOSTRAT_DATA, else ./data)\n"
 	      "  -D KEY=VALUE       passed to iostrat bench\n", f);

@@ -51,7 +51,7 @@ int cmd_verify(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			puts("usage: iostrat verify IN OUT [--work W]\n\n"
+			puts("usage: iostrat verify IN OUT [-w|--work W]\n\n"
 			     "Recompute the transform (work W, default 0) of every file of IN\n"
 			     "and compare it with OUT; report the first differing file and\n"
 			     "byte offset.  OUT must hold exactly IN's files: a missing or an\n"

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The man pages and --help: every option a subcommand's parser takes (its
+# table, `iostrat __options CMD`, which main.c enforces) is in the
+# command's man page and --help; every subcommand has a page; the pages are
+# mandoc-lint clean; `iostrat help CMD` is CMD's --help.
+. "$(dirname "$0")/lib.sh"
+
+MANSRC=$TOP/docs/man
+
+# CMD's man page as text, built from its scdoc source into $T
+man_text() {
+	need_cmd scdoc
+	need_cmd mandoc
+	"$TOP/mk/man.sh" "$MANSRC/$1.scd" "$T/$1" || die "$1: scdoc failed"
+	mandoc -T ascii -O width=300 "$T/$1" | col -b
+}
+help_text() {
+	if [ "$1" = sweep ]; then # the options are per sweep kind
+		for k in blocksize bufsize api; do "$IOSTRAT" sweep $k --help; done
+	else
+		"$IOSTRAT" "$1" --help
+	fi
+}
+# has TEXT OPT: OPT as a word of TEXT (--out is not --output)
+has() { printf '%s\n' "$1" | grep -qE -- "(^|[^A-Za-z0-9_-])$2([^A-Za-z0-9_-]|$)"; }
+
+options_are_documented() {
+	local cmd o n=0 missing=()
+	for cmd in $("$IOSTRAT" __commands); do
+		local page help
+		page=$(man_text "iostrat-$cmd.1")
+		help=$(help_text "$cmd")
+		for o in $("$IOSTRAT" __options "$cmd"); do
+			[ "$o" = = ] && continue
+			n=$((n + 1))
+			has "$page" "$o" || missing+=("$cmd $o: not in iostrat-$cmd(1)")
+			has "$help" "$o" || missing+=("$cmd $o: not in iostrat $cmd --help")
+		done
+	done
+	[ "$n" -gt 50 ] || die "only $n options listed: is __options broken?"
+	[ ${#missing[@]} -eq 0 ] || die "$(printf '%s; ' "${missing[@]}")"
+}
+
+# the check is real: an option outside the table never reaches a parser
+undocumented_option_is_refused() {
+	expect_fail '^iostrat: --nope: unknown option \(iostrat gen --help\)$' "$IOSTRAT" gen "$T/d" --nope 1
+	expect_fail '^iostrat: -x: unknown option \(iostrat bench --help\)$' "$IOSTRAT" bench -x
+	expect_fail -- '--frob: unknown option' "$IOSTRAT" run -s stream "$T/a" "$T/b" --frob=1
+	# a value is a value, whatever it looks like; -- ends the options
+	expect_fail 'threads: bad value' "$IOSTRAT" run -s stream "$T/a" "$T/b" --threads --nope
+	expect_fail '__options: give one command' "$IOSTRAT" __options nope
+}
+
+every_command_has_a_page() {
+	local cmd page
+	page=$(man_text iostrat.1)
+	for cmd in $("$IOSTRAT" __commands); do
+		[ -f "$MANSRC/iostrat-$cmd.1.scd" ] || die "no docs/man/iostrat-$cmd.1.scd"
+		has "$page" "iostrat-$cmd" || die "iostrat(1) does not point to iostrat-$cmd(1)"
+	done
+	[ -f "$MANSRC/iostrat-profile.5.scd" ] || die "no iostrat-profile(5)"
+}
+
+pages_are_lint_clean() {
+	need_cmd scdoc
+	need_cmd mandoc
+	local f b out
+	for f in "$MANSRC"/*.scd; do
+		b=$(basename "$f" .scd)
+		"$TOP/mk/man.sh" "$f" "$T/$b" || die "$b: scdoc failed"
+		out=$(mandoc -T lint "$T/$b" 2>&1) || true
+		[ -z "$out" ] || die "$out"
+	done
+	if command -v man >/dev/null; then
+		out=$(for f in "$T"/*.[15]; do MANWIDTH=80 man --warnings -E UTF-8 -l "$f" 2>&1 >/dev/null; done)
+		[ -z "$out" ] || die "man --warnings: $out"
+	fi
+}
+
+help_cmd_is_cmds_help() {
+	local cmd
+	for cmd in $("$IOSTRAT" __commands); do
+		diff <("$IOSTRAT" help "$cmd") <("$IOSTRAT" "$cmd" --help) >/dev/null ||
+			die "iostrat help $cmd differs from iostrat $cmd --help"
+	done
+	"$IOSTRAT" help | grep -q '^commands:' || die "iostrat help: no usage"
+	expect_fail '^iostrat: nope: unknown command' "$IOSTRAT" help nope
+	expect_fail 'one command at a time' "$IOSTRAT" help run bench
+}
+
+t every_option_is_in_its_man_page_and_help options_are_documented
+t an_option_outside_the_table_is_refused undocumented_option_is_refused
+t every_subcommand_has_a_man_page every_command_has_a_page
+t man_pages_are_mandoc_lint_clean pages_are_lint_clean
+t help_cmd_shows_cmds_help help_cmd_is_cmds_help
