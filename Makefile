@@ -94,7 +94,8 @@ tests: $(UNIT_BINS)
 DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
             bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
-            systemd cppcheck clang-tidy
+            systemd cppcheck clang-tidy \
+            scdoc mandoc debhelper lintian fakeroot bash-completion
 deps:
 	@./mk/deps.sh $(DEB_PKGS)
 

@@ -187,6 +187,35 @@ for k in "${kernels[@]}"; do
 	printf '%s\t%s\t%s\n' "$k" guest_s "$took" >>"$res/facts"
 done
 
+# --- the Debian package, on one kernel (bookworm's when it is in the list) ---
+# make deb's package installed in a guest with no checkout: run, man, plot,
+# the unit, apt remove and purge (lab/guest-package.sh).  About a minute.
+kp=$k0
+for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
+echo "== package ($kp)"
+if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
+	record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
+elif ! (cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$res/deb") >"$res/deb.log" 2>&1; then
+	record "$kp" "package" FAIL "make deb: $(tail -n 1 "$res/deb.log")"
+	echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
+else
+	t1=$SECONDS rc=0
+	lab_run -k "$kp" -t 600 -f "$(ls "$res"/deb/iostrat_*.deb | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
+		-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*)
+			echo "  [$kp] $line"
+			st=${line%%:*} rest=${line#*: package: } why=
+			name=${rest%%: *}
+			[ "$name" != "$rest" ] && why=${rest#*: }
+			record "$kp" "package: $name" "$st" "$why" ;;
+		esac
+	done <"$res/pkg.out"
+	[ "$rc" -eq 0 ] || { record "$kp" "package: guest" FAIL "lab run exited $rc"; echo "  [$kp] FAIL: package: lab run exited $rc: $(tail -n 1 "$res/pkg.err")"; }
+	printf '%s\t%s\t%s\n' "$kp" package_s "$((SECONDS - t1))" >>"$res/facts"
+fi
+
 # compare of two kernels' results, on the host: each kernel against the
 # previous one (the first against the second).
 n=${#kernels[@]}

@@ -24,7 +24,7 @@ command -v mmdebstrap >/dev/null || lab_die "mmdebstrap missing: run make lab-de
 # "linux/types.h not found" only to stop on the kernel types of the
 # tracepoint formats (dev_t, sector_t), in many lines instead of one.
 PKGS=(systemd-sysv udev kmod initramfs-tools e2fsprogs util-linux procps
-      iproute2 python3 jq xxhash fio gnuplot-nox bpftrace
+      iproute2 python3 jq xxhash fio gnuplot-nox bpftrace man-db
       libbpf1 libelf1 libinih1 libjansson4 libstdc++6 liburing2 libxxhash0 zlib1g)
 IMAGE_MB=${IOSTRAT_LAB_IMAGE_MB:-6144}
 
