@@ -34,6 +34,12 @@ uninstall-man-completion:
 	rm -f $(patsubst docs/man/%.scd,$(DESTDIR)$(PREFIX)/share/man/man5/%,$(filter %.5.scd,$(MAN_SRCS)))
 	rm -f $(DESTDIR)$(COMPDIR)/iostrat
 
+# make lint also lints the man pages: mandoc -T lint prints nothing
+lint: man-lint
+man-lint: man
+	$(call say,MANLINT,$(BUILD)/man)
+	$(Q)out=$$(mandoc -T lint $(MAN_PAGES) 2>&1); [ -z "$$out" ] || { echo "$$out"; exit 1; }
+
 # The package: standard tooling (debian/, dpkg-buildpackage, debhelper),
 # built from a clean export of HEAD plus the work tree's changes, so the
 # checkout's build/ and results are not in the source package.
@@ -41,4 +47,4 @@ DEB_OUT := $(BUILD)/deb
 deb:
 	$(Q)./mk/deb.sh $(DEB_OUT)
 
-.PHONY: man install-man install-completion uninstall-man-completion deb
+.PHONY: man man-lint install-man install-completion uninstall-man-completion deb
