@@ -190,12 +190,25 @@ done
 # --- the Debian package, on one kernel (bookworm's when it is in the list) ---
 # make deb's package installed in a guest with no checkout: run, man, plot,
 # the unit, apt remove and purge (lab/guest-package.sh).  About a minute.
+# make deb's package when it is newer than the binary and than every input
+# of the package (CI runs make deb just before), else one built here
+pkg_deb() {
+	local d
+	d=$(ls "$TOP/${BUILD:-build}"/deb/iostrat_*.deb 2>/dev/null | head -n 1)
+	if [ -n "$d" ] && [ "$d" -nt "$IOSTRAT" ] &&
+		[ -z "$(cd "$TOP" && find src docs/man debian plots profiles fio-jobs ebpf completion \
+			systemd Makefile mk -newer "$d" -print -quit)" ]; then
+		mkdir -p "$res/deb" && cp "$d" "$res/deb/" && echo "reusing $d"
+	else
+		(cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$res/deb")
+	fi
+}
 kp=$k0
 for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
 echo "== package ($kp)"
 if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
 	record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
-elif ! (cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$res/deb") >"$res/deb.log" 2>&1; then
+elif ! pkg_deb >"$res/deb.log" 2>&1; then
 	record "$kp" "package" FAIL "make deb: $(tail -n 1 "$res/deb.log")"
 	echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
 else
