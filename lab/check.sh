@@ -267,7 +267,7 @@ fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit 
 		echo
 	done
 	for f in kernel residency ring_flags sched_vda sched_loop run_trace trace trace_sources hit_cold \
-		hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s; do
+		hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
 		printf '| *%s* |' "$f"
 		for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 		echo
