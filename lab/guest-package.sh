@@ -28,10 +28,14 @@ hash -r
 # has them: this guest's overlay is thrown away after the run.
 sed -i '\|path-exclude=/usr/share/man|d' /etc/dpkg/dpkg.cfg.d/* 2>/dev/null
 
-snapshot() { # every file outside the volatile trees, sorted
-	find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /run -o -path /tmp \
-		-o -path /root -o -path /var/log -o -path /var/cache -o -path /var/lib/dpkg \
-		-o -path /var/lib/apt -o -path /var/lib/systemd -o -path /lab \) -prune -o -print | sort
+# Every file where a package, its scripts or its unit could leave one
+# (not all of /usr: the kernels' modules alone take a TCG guest half a
+# minute to walk), less the trees that change by themselves.
+snapshot() {
+	find /etc /var /usr/bin /usr/sbin /usr/local /usr/share/iostrat /usr/share/doc \
+		/usr/share/man /usr/share/bash-completion /usr/lib/systemd /lib/systemd /opt /srv \
+		-xdev \( -path /var/log -o -path /var/cache -o -path /var/lib/dpkg -o -path /var/tmp \
+		-o -path /var/lib/apt -o -path /var/lib/systemd \) -prune -o -print 2>/dev/null | sort -u
 }
 snapshot >/tmp/before
 # man-db's index is rebuilt at every install and removal (minutes under
