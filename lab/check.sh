@@ -208,6 +208,9 @@ for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
 echo "== package ($kp)"
 if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
 	record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
+elif ! command -v dh >/dev/null || ! command -v scdoc >/dev/null; then
+	record "$kp" "package" SKIP "needs debhelper and scdoc to build it (make deps)"
+	echo "  [$kp] SKIP: package: needs debhelper and scdoc to build it (make deps)"
 elif ! pkg_deb >"$res/deb.log" 2>&1; then
 	record "$kp" "package" FAIL "make deb: $(tail -n 1 "$res/deb.log")"
 	echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
