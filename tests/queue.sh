@@ -228,6 +228,64 @@ kernel_switch_through_grub() {
 	! grep -q on-old "$T/s/results.log"
 }
 
+# grub.cfg listing the running kernel (GRUB's default) and 6.1.0-9-amd64;
+# grub-reboot a stub that logs the entry it was given.
+grub_fixture() {
+	cat >"$T/grub.cfg" <<-EOF
+	menuentry 'Debian GNU/Linux' \$menuentry_id_option 'gnulinux-simple-u1' {
+		linux	/boot/vmlinuz-$(uname -r) root=UUID=u1 ro quiet
+	}
+	submenu 'Advanced options' \$menuentry_id_option 'adv' {
+		menuentry 'Linux 6.1.0-9-amd64' \$menuentry_id_option 'k61' {
+			linux	/boot/vmlinuz-6.1.0-9-amd64 root=UUID=u1 ro quiet
+		}
+		menuentry 'Linux $(uname -r)' \$menuentry_id_option 'kcur' {
+			linux	/boot/vmlinuz-$(uname -r) root=UUID=u1 ro quiet
+		}
+	}
+	EOF
+	printf '#!/bin/sh\necho "$1" >>"%s/grub-reboot.log"\n' "$T" >"$T/grub-reboot"
+	chmod +x "$T/grub-reboot"
+	export IOSTRAT_GRUB_CFG="$T/grub.cfg" IOSTRAT_GRUB_REBOOT="$T/grub-reboot"
+}
+switches() { [ -f "$T/grub-reboot.log" ] && wc -l <"$T/grub-reboot.log" || echo 0; }
+
+# grub-reboot lasts one boot, then GRUB's default comes back: every reboot
+# into an entry that names a kernel chooses it, even when it is the kernel
+# running now (before, the retry of a hung entry on a non-default kernel
+# booted GRUB's default and was failed as wrong-kernel).
+kernel_chosen_before_every_reboot_into_it() {
+	grub_fixture
+	Q add --kernel "$(uname -r)" --name first -- true >/dev/null
+	Q add --kernel "$(uname -r)" --name hung -- sleep 60 >/dev/null
+	boot --timeout 1 2>/dev/null
+	[ "$(switches)" -eq 1 ] && [ "$(tail -n 1 "$T/grub-reboot.log")" = gnulinux-simple-u1 ] || die "next entry's kernel not chosen: $(cat "$T/grub-reboot.log" 2>/dev/null)"
+	boot --timeout 1 2>/dev/null
+	[ "$(switches)" -eq 2 ] && [ "$(entry 2)" = "queued 1" ] || die "retry's kernel not chosen: $(switches) switches, $(Q list)"
+	boot --timeout 1 2>/dev/null
+	[ "$(hist '"outcome":"wrong-kernel"')" -eq 0 ] && [ "$(hist '"id":2,.*"attempt":2,"outcome":"timeout","status":"failed"')" -eq 1 ] || die "retry did not run: $(cat "$T/s/history.jsonl")"
+	[ "$(reboots)" -eq 2 ]
+}
+
+# A power cut lands on GRUB's default kernel, not the entry's: the retry
+# chooses the kernel again instead of failing it as wrong-kernel, and the
+# cut is recorded once.
+cut_off_on_another_kernel_switches_again() {
+	grub_fixture
+	Q add --kernel 6.1.0-9-amd64 --name k61 -- sh -c '[ -e "$0" ] && echo second-ok && exit 0; : >"$0"; kill -9 $PPID $$' "$T/mark" >/dev/null
+	boot 2>/dev/null                                   # default kernel: switch
+	[ "$(switches)" -eq 1 ] && [ "$(reboots)" -eq 1 ] || die "no switch"
+	rc=0; IOSTRAT_QUEUE_KERNEL=6.1.0-9-amd64 boot 2>/dev/null || rc=$?
+	[ "$rc" -eq 137 ] || die "not cut off (rc $rc)"
+	boot 2>/dev/null                                   # default again after the cut
+	[ "$(switches)" -eq 2 ] && [ "$(entry 1)" = "queued 1" ] || die "not switched again: $(Q list), $(cat "$T/s/history.jsonl")"
+	[ "$(hist '"outcome":"wrong-kernel"')" -eq 0 ] || die "failed as wrong-kernel"
+	IOSTRAT_QUEUE_KERNEL=6.1.0-9-amd64 boot 2>/dev/null
+	[ "$(hist '"outcome":"interrupted"')" -eq 1 ] || die "the cut recorded $(hist '"outcome":"interrupted"') times"
+	[ "$(hist '"id":1,.*"attempt":2,"outcome":"done","status":"done","detail":"exit 0".*"kernel":"6.1.0-9-amd64"')" -eq 1 ] || die "retry not done on 6.1: $(tail -n 1 "$T/s/history.jsonl")"
+	grep -q '^second-ok$' "$T/s/results.log"
+}
+
 t unit_verifies unit_verifies
 t install_queue_into_destdir install_queue_into_destdir
 t five_boots_three_entries_one_killed_one_failing five_boots
@@ -242,3 +300,5 @@ t bad_usage bad_usage
 t vanished_directory_is_not_run_elsewhere vanished_directory_is_not_run_elsewhere
 t kernel_without_grub kernel_without_grub
 t kernel_switch_through_grub kernel_switch_through_grub
+t kernel_chosen_before_every_reboot_into_it kernel_chosen_before_every_reboot_into_it
+t cut_off_on_another_kernel_switches_again cut_off_on_another_kernel_switches_again

@@ -36,6 +36,15 @@ static const char *boot_id(void)
 	return id;
 }
 
+/* The kernel running now.  IOSTRAT_QUEUE_KERNEL stands in for it in the
+ * tests, which cannot boot another kernel. */
+static const char *running_kernel(void)
+{
+	const char *k = getenv("IOSTRAT_QUEUE_KERNEL");
+
+	return k && *k ? k : env_kernel();
+}
+
 /* One history line: the entry's identity, the attempt, what happened. */
 static int record(struct qstore *q, json_t *e, const char *outcome,
 		  const char *status, const char *detail, double elapsed)
@@ -54,7 +63,7 @@ static int record(struct qstore *q, json_t *e, const char *outcome,
 	json_object_set_new(r, "status", json_text(status));
 	json_object_set_new(r, "detail", json_text(detail));
 	json_object_set_new(r, "elapsed_s", elapsed >= 0 ? json_real(elapsed) : json_null());
-	json_object_set_new(r, "kernel", json_text(env_kernel()));
+	json_object_set_new(r, "kernel", json_text(running_kernel()));
 	json_object_set_new(r, "boot_id", json_text(boot_id()));
 	ret = qstore_history(q, r);
 	json_decref(r);
@@ -113,35 +122,77 @@ static enum pick settle_stale(struct qstore *q, json_t *e,
 	if (record(q, e, "interrupted", att >= o->max_attempts ? "failed" : "retry",
 		   why, -1))
 		return PICK_ERROR;
-	if (att < o->max_attempts)
+	if (att < o->max_attempts) {
+		/* queued again, durably: a kernel switch may reboot before
+		 * the retry starts, and that boot must not find it running
+		 * and count the same cut twice */
+		json_object_set_new(e, "state", json_text("queued"));
+		json_object_set_new(e, "last_error", json_text(why));
+		if (qstore_save(q, e)) {
+			errorf("%s: cannot requeue the cut-off entry", q->dir);
+			return PICK_ERROR;
+		}
 		return PICK_RUN;
+	}
 	snprintf(why, sizeof(why), "gave up after %u interrupted attempt%s (--max-attempts %u)",
 		 att, att == 1 ? "" : "s", o->max_attempts);
 	return finish(q, e, "gave-up", "failed", why, -1) ? PICK_ERROR : PICK_NEXT;
 }
 
-/* An entry for another kernel: set GRUB's next boot once; if we are
- * still on the wrong kernel after that boot, fail it (no endless loop). */
+/* Make the next boot start the entry's kernel, and record that it was
+ * asked for during this attempt.  grub-reboot is a one-shot: the boot
+ * after the one it chose returns to GRUB's default, so it is needed
+ * before every reboot into an entry that names a kernel, even the kernel
+ * running now (a retry after the watchdog, the next entry on the same
+ * kernel).  Prints its own error. */
+static int switch_kernel(struct qstore *q, json_t *e)
+{
+	int ret = grub_boot_next(qentry_str(e, "kernel"));
+
+	if (ret)
+		return ret;
+	json_object_set_new(e, "kernel_boots",
+			    json_integer(qentry_uint(e, "kernel_boots") + 1));
+	json_object_set_new(e, "switch_attempts",
+			    json_integer(qentry_uint(e, "attempts")));
+	if ((ret = qstore_save(q, e)))
+		error_errno(ret, q->dir, "record the kernel switch");
+	return ret;
+}
+
+/* Was the kernel chosen for this entry since its last attempt started?
+ * Then this boot is the one GRUB was told to start it in. */
+static bool switched_this_attempt(json_t *e)
+{
+	json_t *sa = json_object_get(e, "switch_attempts");
+
+	if (!qentry_uint(e, "kernel_boots"))
+		return false;
+	/* an entry queued by an older iostrat: one switch, ever */
+	return !sa || (unsigned)json_integer_value(sa) == qentry_uint(e, "attempts");
+}
+
+/* An entry for another kernel: choose it in GRUB and reboot.  If this
+ * boot is the one that was to start it and it is still the wrong kernel,
+ * fail the entry (no endless loop).  A boot on the default kernel after
+ * an attempt was cut off (power loss lands on GRUB's default) chooses
+ * the kernel again: at most one switch per attempt. */
 static enum pick check_kernel(struct qstore *q, json_t *e)
 {
 	const char *want = qentry_str(e, "kernel");
+	bool switched = switched_this_attempt(e);
 	char why[256];
 
-	if (!*want || !strcmp(want, env_kernel()))
+	if (!*want || !strcmp(want, running_kernel()))
 		return PICK_RUN;
-	if (qentry_uint(e, "kernel_boots") == 0 && !grub_boot_next(want)) {
-		json_object_set_new(e, "kernel_boots", json_integer(1));
-		if (qstore_save(q, e)) {
-			errorf("%s: cannot record the kernel switch", q->dir);
-			return PICK_ERROR;
-		}
+	if (!switched && !switch_kernel(q, e)) {
 		say("entry %u wants kernel %s (running %s): rebooting into it",
-		    qentry_uint(e, "id"), want, env_kernel());
+		    qentry_uint(e, "id"), want, running_kernel());
 		return PICK_REBOOT;
 	}
 	snprintf(why, sizeof(why), "wanted kernel %s but booted %s%s", want,
-		 env_kernel(), qentry_uint(e, "kernel_boots") ?
-		 " after switching to it" : " and could not switch");
+		 running_kernel(), switched ? " after switching to it" :
+		 " and could not switch");
 	return finish(q, e, "wrong-kernel", "failed", why, -1) ? PICK_ERROR : PICK_NEXT;
 }
 
@@ -231,7 +282,7 @@ static int run_entry(struct qstore *q, json_t *e, const struct qrun_opts *o,
 	ret = qexec_log(fd, "\n=== iostrat queue: entry %u (%s) attempt %u/%u, %s, kernel %s, boot %s\n=== $ %s\n",
 			qentry_uint(e, "id"), qentry_str(e, "name"),
 			qentry_uint(e, "attempts"), o->max_attempts, ts,
-			env_kernel(), boot_id(), cmd);
+			running_kernel(), boot_id(), cmd);
 	if (!ret) {
 		fsync(fd);
 		say("running entry %u (%s): %s", qentry_uint(e, "id"),
@@ -271,7 +322,10 @@ static int conclude(struct qstore *q, json_t *e, const struct qrun_opts *o,
 	return finish(q, e, "failed", "failed", what, r->elapsed);
 }
 
-/* Before rebooting: the next entry's kernel, so that boot runs it. */
+/* Before rebooting: the next entry's kernel, so that boot runs it --
+ * chosen even when it is the one running now, as GRUB's default may be
+ * another.  A failure is left to the next boot's check_kernel (which
+ * tries once more, then fails the entry). */
 static void prepare_next_kernel(struct qstore *q)
 {
 	unsigned *ids;
@@ -283,7 +337,8 @@ static void prepare_next_kernel(struct qstore *q)
 		return;
 	}
 	if (!qstore_load(q, ids[0], &e)) {
-		check_kernel(q, e); /* a failure here is recorded for it */
+		if (*qentry_str(e, "kernel"))
+			switch_kernel(q, e);
 		json_decref(e);
 	}
 	free(ids);
