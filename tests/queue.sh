@@ -286,6 +286,40 @@ cut_off_on_another_kernel_switches_again() {
 	grep -q '^second-ok$' "$T/s/results.log"
 }
 
+# The bench of docs/reboot-queue.md's queue, cut off by a power loss after
+# its first row (and in the middle of its second): the retry resumes its
+# own --out -- the first row kept byte for byte, the torn one cut, the
+# missing repetition run -- where it used to fail at once on "has results
+# already".  A directory that is not the entry's own is still refused.
+retried_bench_resumes_its_own_out() {
+	cat >"$T/p.ini" <<-EOF
+	[global]
+	scale=0.001
+	cache=warm
+	reps=2
+	max_reps=2
+	[x]
+	strategy=stream
+	dataset=medium-short
+	threads=1
+	work=0
+	fio=0
+	EOF
+	Q add --name b -- sh -c '"$0" bench "$1" --out "$2" --data "$3" >/dev/null 2>&1 || exit 9
+		[ "$IOSTRAT_QUEUE_ATTEMPT" = 1 ] || exit 0
+		head -n 1 "$2/results.jsonl" >"$2/../row1"
+		head -c $(( $(wc -c <"$2/../row1") + 20 )) "$2/results.jsonl" >"$2/../torn"
+		cat "$2/../torn" >"$2/results.jsonl"; kill -9 $PPID $$' \
+		"$IOSTRAT" "$T/p.ini" "$T/r" "$T/data" >/dev/null
+	rc=0; boot 2>/dev/null || rc=$?; [ "$rc" -eq 137 ] || die "not cut off (rc $rc)"
+	boot 2>/dev/null
+	[ "$(hist '"id":1,.*"attempt":2,"outcome":"done"')" -eq 1 ] || die "retry not done: $(tail -n 1 "$T/s/history.jsonl")"
+	[ "$(wc -l <"$T/r/results.jsonl")" -eq 2 ] || die "$(wc -l <"$T/r/results.jsonl") rows after the retry"
+	cmp -s -n "$(wc -c <"$T/row1")" "$T/row1" "$T/r/results.jsonl" || die "the first attempt's row changed"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/f" --data "$T/data" >/dev/null 2>&1
+	IOSTRAT_QUEUE_ID=1 IOSTRAT_QUEUE_ATTEMPT=2 expect_fail 'has results already' "$IOSTRAT" bench "$T/p.ini" --out "$T/f" --data "$T/data"
+}
+
 t unit_verifies unit_verifies
 t install_queue_into_destdir install_queue_into_destdir
 t five_boots_three_entries_one_killed_one_failing five_boots
@@ -302,3 +336,4 @@ t kernel_without_grub kernel_without_grub
 t kernel_switch_through_grub kernel_switch_through_grub
 t kernel_chosen_before_every_reboot_into_it kernel_chosen_before_every_reboot_into_it
 t cut_off_on_another_kernel_switches_again cut_off_on_another_kernel_switches_again
+t retried_bench_resumes_its_own_out retried_bench_resumes_its_own_out

@@ -134,4 +134,9 @@ int bench_data_check(const struct bench_ctx *ctx, json_t *rec,
 /* The whole bench: 0 ok, 1 failures, 2 usage, 130 interrupted. */
 int bench_main(const struct bench_opts *o);
 
+/* queue_retry.c: under the reboot queue, a retry of the entry resumes the
+ * --out its cut-off attempt began (o->out becomes o->resume).  0, or
+ * -errno with the error printed. */
+int bench_queue_retry(struct bench_opts *o);
+
 #endif

@@ -99,6 +99,10 @@ int cmd_bench(int argc, char **argv)
 		errorf("bench: --resume DIR writes into DIR; drop --out");
 		goto usage;
 	}
+	if (bench_queue_retry(&o)) {
+		free(defs);
+		return 1;
+	}
 	ret = bench_main(&o);
 	free(defs);
 	return ret;
