@@ -322,17 +322,20 @@ run_boot() {
 # check_boot B: what boot B left on the disk.
 check_boot() {
 	local b=$1 want=${exp_kernel[$((b - 1))]} got
-	got=$(grep -a -m1 -o 'iostrat-lab-ctl: up: kernel [^ ]*' "$w/boot-$b.log" | awk '{ print $5 }')
+	got=$(grep -a -m1 -o 'iostrat-lab-ctl: up: kernel [^ ]*' "$w/boot-$b.log" | awk '{ print $4 }')
 	local wrel=${REL[$want]}
 	if [ "$got" = "$wrel" ]; then
 		pass "boot $b: kernel $want"
 	else
 		fail "boot $b: kernel $want" "came up on '${got:-nothing}'"
 	fi
+	if grep -aq -- "--reboot-cmd '.*': failed" "$w/boot-$b.log"; then
+		fail "boot $b: the reboot is not logged as failed" "$(grep -a -m1 -- '--reboot-cmd' "$w/boot-$b.log")"
+	fi
+	rm -rf "$w/now" && mkdir -p "$w/now"
 	lab_mounted bash -c 'cp var/lib/iostrat/history.jsonl var/lib/iostrat/results.log "$0/" 2>/dev/null;
 		for f in srv/results/*/results.jsonl; do [ -e "$f" ] && { d=${f%/results.jsonl}; cp "$f" "$0/rows-${d##*/}"; }; done;
-		iostrat() { chroot . /usr/local/bin/iostrat "$@"; }; iostrat queue list >"$0/list.txt"; true' "$w/now" 2>/dev/null ||
-		mkdir -p "$w/now"
+		iostrat() { chroot . /usr/local/bin/iostrat "$@"; }; iostrat queue list >"$0/list.txt"; true' "$w/now" 2>/dev/null
 	# only grew: every byte the host saw after an earlier boot is still there
 	local f name lost=
 	for f in "$w"/seen/*; do
@@ -428,7 +431,7 @@ compare_kernels() {
 	lab_mounted bash -c 'cp -a srv/results/k* "$0/"' "$o" 2>/dev/null
 	for k in 6.12 6.1 5.10; do [ -s "$o/k$k/results.jsonl" ] || { fail "compare across kernels" "no results of $k copied out"; return; }; done
 	if "$IOSTRAT" compare "$o/k6.12" "$o/k6.1" "$o/k5.10" >"$o/compare.txt" 2>&1 &&
-		grep -qw kernel "$o/compare.txt"; then
+		awk '/^what differed/ { on = 1 } on && $1 == "kernel" { f = 1 } END { exit !f }' "$o/compare.txt"; then
 		pass "compare of the three kernels' results names kernel"
 	else
 		fail "compare of the three kernels' results names kernel" "$(tail -n 2 "$o/compare.txt" | tr '\n' ' ')"
