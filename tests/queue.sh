@@ -320,6 +320,17 @@ retried_bench_resumes_its_own_out() {
 	IOSTRAT_QUEUE_ID=1 IOSTRAT_QUEUE_ATTEMPT=2 expect_fail 'has results already' "$IOSTRAT" bench "$T/p.ini" --out "$T/f" --data "$T/data"
 }
 
+# The reboot stops the unit: systemd signals run-next and the reboot
+# command together.  That is the reboot under way, not a failed one; a
+# reboot command killed while run-next was not is still a failure.
+reboot_that_stops_the_unit_is_not_a_failure() {
+	Q add -- true >/dev/null; Q add -- true >/dev/null; Q add -- true >/dev/null
+	out=$(Q run-next --settle 0 --reboot-cmd 'kill -TERM $PPID; kill -TERM $$' 2>&1) || die "exit $?: $out"
+	grep -q 'reboot under way' <<<"$out" && ! grep -q failed <<<"$out" || die "$out"
+	rc=0; out=$(Q run-next --settle 0 --reboot-cmd 'kill -TERM $$' 2>&1) || rc=$?
+	[ "$rc" -eq 1 ] && grep -q "reboot-cmd 'kill -TERM \$\$': failed" <<<"$out" || die "rc $rc: $out"
+}
+
 t unit_verifies unit_verifies
 t install_queue_into_destdir install_queue_into_destdir
 t five_boots_three_entries_one_killed_one_failing five_boots
@@ -337,3 +348,4 @@ t kernel_switch_through_grub kernel_switch_through_grub
 t kernel_chosen_before_every_reboot_into_it kernel_chosen_before_every_reboot_into_it
 t cut_off_on_another_kernel_switches_again cut_off_on_another_kernel_switches_again
 t retried_bench_resumes_its_own_out retried_bench_resumes_its_own_out
+t reboot_that_stops_the_unit_is_not_a_failure reboot_that_stops_the_unit_is_not_a_failure

@@ -327,10 +327,9 @@ int cmd_queue(int argc, char **argv)
 	struct qargs a = {
 		.state_dir = DEFAULT_STATE_DIR,
 		.run = { .settle = 300, .timeout = 0, .max_attempts = 2,
-			 /* --no-block: the reboot stops this unit, and a
-			  * blocking systemctl was killed with it, so every
-			  * reboot was logged as "failed (status 128)" (seen
-			  * in the lab's real boots, lab/reboot.sh) */
+			 /* --no-block: queue the reboot and return; it stops
+			  * this unit, and a blocking systemctl is killed with
+			  * it (seen in the lab's real boots, lab/reboot.sh) */
 			 .reboot_cmd = "systemctl reboot --no-block" },
 	};
 	struct qstore q;
