@@ -31,8 +31,9 @@ if [ ${#kernels[@]} -eq 0 ]; then
 fi
 
 t0=$SECONDS
-"$LAB_TOP/image.sh" >/dev/null || exit 1
-echo "lab: image ready in $((SECONDS - t0)) s ($(readlink -f "$LAB_DIR/images/current"))"
+IOSTRAT_LAB_IMAGE=$("$LAB_TOP/image.sh") || exit 1
+export IOSTRAT_LAB_IMAGE
+echo "lab: image ready in $((SECONDS - t0)) s ($IOSTRAT_LAB_IMAGE)"
 
 res=$(mktemp -d /tmp/iostrat-lab-check.XXXXXX)
 # Every guest of this check runs from $res/runs, and every `lab run` it
@@ -256,6 +257,33 @@ for ((i = 0; i < n; i++)); do
 		echo "  [$k] FAIL: compare two kernels (with $o): $(tail -n 1 "$res/cmp-$k.txt")"
 	fi
 done
+
+# --- the reboot queue through GRUB and real boots (lab/reboot.sh) -------------
+# With the whole matrix (no kernels named), or IOSTRAT_LAB_REBOOT=1; =0 skips.
+if [ "${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}" = 1 ]; then
+	echo "== reboot queue through GRUB"
+	t1=$SECONDS
+	"$LAB_TOP/reboot.sh" >"$res/reboot.out" 2>"$res/reboot.err" &
+	LAB_PID=$!; : >"$res/pids/$LAB_PID"
+	rc=0; wait "$LAB_PID" || rc=$?
+	rm -f "$res/pids/$LAB_PID"
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*)
+			echo "  [grub] $line"
+			st=${line%%:*} rest=${line#*: }
+			name=${rest%%: *} why=
+			[ "$name" != "$rest" ] && why=${rest#*: }
+			record grub "$name" "$st" "$why" ;;
+		TIMES:*) echo "  [grub] $line" ;;
+		esac
+	done <"$res/reboot.out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$res/reboot.out"; then
+		record grub "reboot lab" FAIL "lab/reboot.sh exited $rc: $(tail -n 1 "$res/reboot.err")"
+		echo "  [grub] FAIL: reboot lab: exited $rc: $(tail -n 1 "$res/reboot.err")"
+	fi
+	echo "  [grub] the reboot lab took $((SECONDS - t1)) s"
+fi
 
 # --- the matrix ---------------------------------------------------------------
 mapfile -t checks < <(cut -f2 "$res/results" | awk '!seen[$0]++')

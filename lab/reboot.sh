@@ -43,8 +43,15 @@ IOSTRAT=$TOP/${BUILD:-build}/iostrat
 BOOT_LIMIT=${IOSTRAT_LAB_REBOOT_BOOT_LIMIT:-400}
 t_all=$SECONDS
 
-img=$(readlink -f "$LAB_DIR/images/current" 2>/dev/null)
+# This checkout's image (not images/current: another checkout's `make lab`
+# may have moved it to an image without grub-pc).  check.sh passes the one
+# it resolved.
+img=${IOSTRAT_LAB_IMAGE:-}
 [ -e "$img/ready" ] || img=$("$LAB_TOP/image.sh") || exit 1
+export IOSTRAT_LAB_IMAGE=$img
+# held shared while this runs, as lab run does: an image rebuild never prunes it
+exec 7<"$img/ready"
+flock -s 7
 declare -A REL
 while read -r name _; do REL[$name]=$(cat "$img/kernels/$name/release"); done < <(lab_kernel_lines)
 for k in 5.10 6.1 6.12; do
@@ -228,6 +235,13 @@ ctl() { # SECS CMD: prints its output; its exit status
 	return 124
 }
 
+# ctl_nowait CMD: for a command that ends the boot (and the ctl service
+# with it, before it can answer).
+ctl_nowait() {
+	local f; f=$w/share/ctl/$(date +%s%N)
+	printf '%s\n' "$1" >"$f.tmp" && mv "$f.tmp" "$f.cmd"
+}
+
 monitor() { # HMP command to this boot's QEMU
 	python3 - "$w/mon" "$1" <<-'EOF'
 	import socket, sys, time
@@ -302,15 +316,16 @@ run_boot() {
 		sched_checks
 		# the doc's way back: resume, and a reboot starts the loop; entry 8
 		# goes first, so that boot finds the queue empty
-		ctl 20 'iostrat queue remove 8 && iostrat queue resume && systemctl reboot --no-block' >"$w/resume.out" ||
-			{ why="remove/resume/reboot: $(cat "$w/resume.out")"; return 1; } ;;
+		ctl 20 'iostrat queue remove 8 && iostrat queue resume' >"$w/resume.out" ||
+			{ why="remove/resume: $(cat "$w/resume.out")"; return 1; }
+		ctl_nowait 'systemctl reboot' ;;
 	10) # an empty queue: the unit runs and does not reboot
 		if wait_console 10 'queue empty: nothing to run, no reboot' 300 && still_up 10; then
 			pass "empty queue: no reboot"
 		else
 			fail "empty queue: no reboot" "$(tail -n 3 "$log" | tr '\n' ' ')"
 		fi
-		ctl 10 'systemctl poweroff --no-block' >/dev/null ;;
+		ctl_nowait 'systemctl poweroff' ;;
 	esac
 	wait "$qemu_pid"
 	local rc=$?
@@ -464,7 +479,7 @@ case ${1:-} in
 pre|post) [ -n "${LAB_MNT:-}" ] || lab_die "reboot.sh $1: run by grub-image.sh"
 	DOC=$TOP/docs/reboot-queue.md
 	declare -A REL
-	img=$(readlink -f "$LAB_DIR/images/current")
+	img=$IOSTRAT_LAB_IMAGE
 	while read -r name _; do REL[$name]=$(cat "$img/kernels/$name/release"); done < <(lab_kernel_lines)
 	hook "$1" ;;
 *) main "$@"; exit $? ;;
