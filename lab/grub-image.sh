@@ -23,7 +23,7 @@ set -euo pipefail
 
 [ "$(id -u)" -eq 0 ] || lab_die "grub-image: needs root (losetup, mount, chroot)"
 
-loop= mnt= guest=
+loop='' mnt='' guest=''
 release() {
 	local rc=$?
 	if [ -n "$guest" ] && kill -0 "$guest" 2>/dev/null; then

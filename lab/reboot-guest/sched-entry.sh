@@ -9,7 +9,7 @@ set -u
 IOSTRAT=/usr/local/bin/iostrat
 out=/srv/results/sched-${IOSTRAT_QUEUE_ATTEMPT:-1}
 mkdir -p "$out"
-ls -A /run/iostrat 2>/dev/null | grep '^sched-.*json$' >"$out/run-state-at-start" || true
+for f in /run/iostrat/sched-*.json; do [ -e "$f" ] && echo "${f##*/}"; done >"$out/run-state-at-start"
 : >"$out/missing"
 for m in bfq kyber-iosched; do
 	modprobe "$m" 2>/dev/null || echo "$m" >>"$out/missing"
