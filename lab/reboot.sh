@@ -310,7 +310,7 @@ run_boot() {
 	9) # queue pause from the host while entry 7 runs
 		wait_console 9 'running entry 7 ' 300 || { why="entry 7 not retried"; return 1; }
 		ctl 10 'iostrat queue pause' >"$w/pause.out" || { why="queue pause: $(cat "$w/pause.out")"; return 1; }
-		if wait_console 9 'paused: no reboot' 400 && still_up 10; then
+		if wait_console 9 'paused: no reboot' 400 && still_up 5; then
 			pass "queue pause while an entry runs: it finishes, no reboot"
 		else
 			fail "queue pause while an entry runs: it finishes, no reboot" "$(tail -n 3 "$log" | tr '\n' ' ')"
@@ -322,7 +322,7 @@ run_boot() {
 			{ why="remove/resume: $(cat "$w/resume.out")"; return 1; }
 		ctl_nowait 'systemctl reboot' ;;
 	10) # an empty queue: the unit runs and does not reboot
-		if wait_console 10 'queue empty: nothing to run, no reboot' 300 && still_up 10; then
+		if wait_console 10 'queue empty: nothing to run, no reboot' 300 && still_up 5; then
 			pass "empty queue: no reboot"
 		else
 			fail "empty queue: no reboot" "$(tail -n 3 "$log" | tr '\n' ' ')"
