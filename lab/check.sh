@@ -23,6 +23,9 @@ IOSTRAT=$TOP/${BUILD:-build}/iostrat
 [ -x "$IOSTRAT" ] || lab_die "$IOSTRAT: not built (make)"
 
 kernels=("$@")
+# the reboot lab runs with the whole matrix (decided here: `set --` below
+# reuses the positional parameters)
+reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
 if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
 	read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
 fi
@@ -260,7 +263,7 @@ done
 
 # --- the reboot queue through GRUB and real boots (lab/reboot.sh) -------------
 # With the whole matrix (no kernels named), or IOSTRAT_LAB_REBOOT=1; =0 skips.
-if [ "${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}" = 1 ]; then
+if [ "$reboot_lab" = 1 ]; then
 	echo "== reboot queue through GRUB"
 	t1=$SECONDS
 	"$LAB_TOP/reboot.sh" >"$res/reboot.out" 2>"$res/reboot.err" &
