@@ -289,7 +289,8 @@ if [ "$reboot_lab" = 1 ]; then
 fi
 
 # --- the matrix ---------------------------------------------------------------
-mapfile -t checks < <(cut -f2 "$res/results" | awk '!seen[$0]++')
+# the reboot lab's checks are not per kernel: listed above, counted below
+mapfile -t checks < <(awk -F'\t' '$1 != "grub" { print $2 }' "$res/results" | awk '!seen[$0]++')
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 {
