@@ -20,7 +20,8 @@ command -v mmdebstrap >/dev/null || lab_die "mmdebstrap missing: run make lab-de
 
 # What the guest needs: boot (systemd, udev, kmod, initramfs-tools), iostrat's
 # runtime libraries (ldd build/iostrat), and the tools its subcommands and
-# checks run; grub-pc for the reboot lab's GRUB disk (lab/grub-image.sh:
+# checks run (man-db for the package check's man pages); grub-pc for the
+# reboot lab's GRUB disk (lab/grub-image.sh:
 # the kernel-booted guests never run it).  Not linux-libc-dev: with it, bpftrace on 5.10 gets past
 # "linux/types.h not found" only to stop on the kernel types of the
 # tracepoint formats (dev_t, sector_t), in many lines instead of one.
