@@ -1,4 +1,4 @@
-"""make bench-trace: iostrat bench profiles/quick.ini with and without
+"""make bench-trace: iostrat bench profiles/smoke.ini with and without
 -D trace=1; per configuration the ratio traced / untraced of the median
 elapsed time and of the median sys CPU; overall, their geometric means.
 Then the worst case (warm 4 KiB reads) per attach source the kernel offers
@@ -15,7 +15,7 @@ import tempfile
 
 from benchlib import table
 
-# A B B A twice: a drift in time cancels.  The quick profile's runs are
+# A B B A twice: a drift in time cancels.  The smoke profile's runs are
 # 20-150 ms on a shared virtual disk: 2 benches each way left per-config
 # ratios of 0.84-1.41 (noise), so 4 each way.
 ROUNDS = ("off", "on", "on", "off") * 2
@@ -114,7 +114,7 @@ def gmean(xs):
 
 def main():
     bin_ = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
-    profile = os.path.abspath(os.environ.get("PROFILE", "profiles/quick.ini"))
+    profile = os.path.abspath(os.environ.get("PROFILE", "profiles/smoke.ini"))
     if os.geteuid() != 0:
         sys.exit("bench-trace: needs root (the eBPF probes)")
     tmp = tempfile.mkdtemp(prefix="iostrat-bench-trace.")

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # `make figures`: re-make the README's example figures (docs/figures/*.png)
-# from a fresh small run on this machine: the quick profile (traced when
+# from a fresh small run on this machine: the smoke profile (traced when
 # root with kernel BTF, for the kernel view), fio baselines of its data
 # sets, the sweeps and network modes when this iostrat has them, and a
 # comparison of I/O schedulers (`iostrat sched` on a loop device when
-# root, else two runs of the quick profile).  SCALE (default 0.01) sizes
+# root, else two runs of the smoke profile).  SCALE (default 0.01) sizes
 # the data sets; ONLY="kernel compare" re-makes only those kinds' images.
 set -euo pipefail
 bin=$1
@@ -26,7 +26,7 @@ trace=()
 [ $root -eq 1 ] && [ -r /sys/kernel/btf/vmlinux ] && trace=(-D trace=1)
 
 if want grid || want memory || want cpu || want fio || want kernel; then
-	SCALE=$scale "$bin" bench profiles/quick.ini --out "$res" --data "$work/data" \
+	SCALE=$scale "$bin" bench profiles/smoke.ini --out "$res" --data "$work/data" \
 		"${trace[@]}" >/dev/null
 fi
 if want fio && command -v fio >/dev/null; then
@@ -65,7 +65,7 @@ schedulers_on_loop() {
 		grep -xE 'mq-deadline|bfq|none' | paste -sd, -)
 	[ "$(echo "$scheds" | tr ',' '\n' | grep -c .)" -ge 2 ] || return 1
 	SCALE=$scale "$bin" sched --device "$dev" --schedulers "$scheds" --interleave --reps 4 \
-		--data "$mnt/data" --out "$mnt/s" profiles/quick.ini \
+		--data "$mnt/data" --out "$mnt/s" profiles/smoke.ini \
 		-D strategy=stream,direct -D threads=1 -D work=0 -D fio=0 >/dev/null 2>&1 || return 1
 	cmp=$mnt/s
 }
@@ -74,7 +74,7 @@ if want compare; then
 	[ $root -eq 1 ] && schedulers_on_loop || true
 	if [ -z "$cmp" ]; then # two runs of the same profile, one after the other
 		for r in A B; do
-			SCALE=$scale "$bin" bench profiles/quick.ini --out "$work/c/$r" --data "$work/data" \
+			SCALE=$scale "$bin" bench profiles/smoke.ini --out "$work/c/$r" --data "$work/data" \
 				-D fio=0 -D threads=1 >/dev/null
 		done
 		"$bin" plot --compare "$work/c/A" "$work/c/B" -o "$work/c" >/dev/null

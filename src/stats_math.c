@@ -228,3 +228,14 @@ double welch_t_p(const double *a, size_t na, const double *b, size_t nb,
 		*df_out = df;
 	return incbeta(df / 2, 0.5, df / (df + t * t));
 }
+
+double two_sample_p(const double *a, size_t na, const double *b, size_t nb,
+		    const char **test)
+{
+	if (na >= MW_MIN_N && nb >= MW_MIN_N) {
+		*test = "mann-whitney";
+		return mann_whitney_p(a, na, b, nb, NULL);
+	}
+	*test = "welch";
+	return welch_t_p(a, na, b, nb, NULL, NULL);
+}

@@ -30,6 +30,13 @@ double mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,
 /* Welch's t: *t and *df (Welch-Satterthwaite) if not NULL. */
 double welch_t_p(const double *a, size_t na, const double *b, size_t nb,
 		 double *t, double *df);
+/* The test `iostrat compare` and the report's verdict use on two samples:
+ * Mann-Whitney U when both have at least MW_MIN_N values (below, it cannot
+ * reach p < 0.05), else Welch's t.  *test names it ("mann-whitney" or
+ * "welch"); NAN when the samples are too small for either. */
+#define MW_MIN_N 4
+double two_sample_p(const double *a, size_t na, const double *b, size_t nb,
+		    const char **test);
 /* Regularized incomplete beta I_x(a, b), for the t distribution. */
 double incbeta(double a, double b, double x);
 

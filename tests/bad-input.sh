@@ -385,10 +385,10 @@ sched_unknown_scheduler() {
 	trap cleanup_loop EXIT
 	dev=$(basename "$LOOPDEV")
 	before=$(cat /sys/block/$dev/queue/scheduler)
-	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/quick.ini"
+	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/smoke.ini"
 	[ "$(cat /sys/block/$dev/queue/scheduler)" = "$before" ] || die "scheduler changed"
 }
-sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/quick.ini"; }
+sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/smoke.ini"; }
 # --- trace: what can be checked before CMD runs is
 trace_report_path_unwritable() { has_cmd trace; setup; bad 'nowhere/r: opening the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
 trace_device_path_missing() { has_cmd trace; setup; bad 'missing/path: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }

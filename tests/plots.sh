@@ -15,14 +15,14 @@ make_results() {
 	mkdir -p "$dir"
 	cp "$FIXTURE/r/results.jsonl" "$FIXTURE/r/results.csv" "$dir/"
 }
-# A real small bench: profiles/quick.ini at a tiny scale (stream and
+# A real small bench: profiles/smoke.ini at a tiny scale (stream and
 # buffer: the figures, not the strategies, are under test here; medium-short
 # and big, threads 1 and 2, work 0 and 100), plus
 # fio baselines of the big data set's files (kind=fio, baseline_of="stream
 # buffer"), labelled with the data set name as a bench would.
 fresh_results() {
 	local dir=$1
-	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/quick.ini" --out "$dir" --data "$T/data" \
+	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/smoke.ini" --out "$dir" --data "$T/data" \
 		-D reps=2 -D max_reps=2 -D cache=asis -D strategy=stream,buffer -D fio=0 >/dev/null 2>&1 ||
 		die "bench failed"
 	if command -v fio >/dev/null; then
@@ -335,7 +335,7 @@ kernel_histogram_from_traced_run() {
 	need_root
 	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF (/sys/kernel/btf/vmlinux)"
 	"$IOSTRAT" trace --help >/dev/null 2>&1 || skip "no iostrat trace in this build"
-	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/quick.ini" --out "$T/r" --data "$T/data" \
+	SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/smoke.ini" --out "$T/r" --data "$T/data" \
 		-D reps=2 -D max_reps=2 -D cache=asis -D strategy=direct,stream -D fio=0 \
 		-D trace=1 -D threads=1 -D work=0 >/dev/null 2>"$T/err.txt" ||
 		die "traced bench failed: $(tail -2 "$T/err.txt")"

@@ -14,8 +14,6 @@
 #include "../util.h"
 #include "report.h"
 
-#define MW_MIN_N 4 /* below, Mann-Whitney cannot reach p < 0.05 */
-
 static json_t *find_sum(const struct rrun *r, const char *id)
 {
 	json_t *s;
@@ -34,13 +32,7 @@ static double pvalue(const struct rrun *base, const struct rrun *x,
 	double *a, *b, p;
 	size_t na = rrun_samples(base, id, &a), nb = rrun_samples(x, id, &b);
 
-	if (na >= MW_MIN_N && nb >= MW_MIN_N) {
-		p = mann_whitney_p(a, na, b, nb, NULL);
-		*test = "mann-whitney";
-	} else {
-		p = welch_t_p(a, na, b, nb, NULL, NULL);
-		*test = "welch";
-	}
+	p = two_sample_p(a, na, b, nb, test);
 	free(a);
 	free(b);
 	return p;

@@ -31,8 +31,7 @@ static bool same(json_t *a, json_t *b, const char *k)
 	return !strcmp(s_of(a, k), s_of(b, k));
 }
 
-/* The fio summary mirroring run summary s, or NULL. */
-static json_t *baseline_of(json_t *sum, json_t *s)
+json_t *report_fio_baseline(json_t *sum, json_t *s)
 {
 	const char *strat = s_of(s, "strategy");
 	bool direct = json_is_true(json_object_get(s, "direct"));
@@ -72,7 +71,7 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 		double a, b;
 		char label[160];
 
-		if (strcmp(s_of(s, "kind"), "run") || !(f = baseline_of(r->sum, s)))
+		if (strcmp(s_of(s, "kind"), "run") || !(f = report_fio_baseline(r->sum, s)))
 			continue;
 		if (!t) {
 			t = rdoc_table(d, "strategies against their fio baselines", cols);

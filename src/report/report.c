@@ -14,6 +14,7 @@
 
 #include "../util.h"
 #include "report.h"
+#include "verdict.h"
 
 static const char *sget(json_t *o, const char *k)
 {
@@ -355,6 +356,7 @@ void report_build(const struct rrun *r, struct rdoc *d)
 		rdoc_meta(d, "disk", "%s (%s, scheduler %s)", sget(in, "disk"),
 			  sget(in, "fs"), sget(in, "scheduler"));
 	rdoc_meta(d, "version", "iostrat %s", sget(e, "iostrat_version"));
+	report_verdict(r, d);
 	grids(d, r->sum);
 	config_lines(d, r);
 	report_fio_ratios(r, d);

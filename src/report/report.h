@@ -29,6 +29,9 @@ void report_build(const struct rrun *r, struct rdoc *d);
 /* The strategy / fio baseline ratio table (fio_ratio.c); nothing when
  * the directory has no fio rows. */
 void report_fio_ratios(const struct rrun *r, struct rdoc *d);
+/* The summary of the fio configuration mirroring run summary s (same data
+ * set and cache state, the job doing the strategy's I/O), or NULL. */
+json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verdict (verdict.h, docs/verdict.md): per data set x work level x
+ * thread count, which strategy is fastest, by how much and with what
+ * confidence, and why -- each reason one rule on the rows' own columns.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../stats_math.h"
+#include "../util.h"
+#include "verdict.h"
+
+enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
+			  long long cpus, double *per_thread)
+{
+	long long used = threads > 0 ? threads : 1;
+	double x;
+
+	if (cpus > 0 && used > cpus)
+		used = cpus;
+	*per_thread = NAN;
+	if (!isfinite(cpu_s) || !isfinite(elapsed_s) || elapsed_s <= 0 || cpu_s < 0)
+		return VB_UNKNOWN;
+	x = cpu_s / elapsed_s / (double)used;
+	*per_thread = x;
+	if (x >= VERDICT_CPU_BOUND)
+		return VB_CPU;
+	if (x <= VERDICT_IO_BOUND)
+		return VB_IO;
+	return VB_MIXED;
+}
+
+const char *verdict_bound_name(enum vbound b)
+{
+	static const char *const names[] = { "", "I/O-bound", "mixed", "CPU-bound" };
+
+	return names[b];
+}
+
+const char *verdict_device(double ratio)
+{
+	if (!isfinite(ratio) || ratio <= 0)
+		return "";
+	if (ratio >= VERDICT_DEVICE_NEAR)
+		return "at the device's pace";
+	if (ratio < VERDICT_DEVICE_FAR)
+		return "well below the device";
+	return "below the device";
+}
+
+const char *verdict_memory(double rss_bytes, double data_bytes)
+{
+	double share;
+
+	if (!isfinite(rss_bytes) || !isfinite(data_bytes) || data_bytes <= 0)
+		return "";
+	share = rss_bytes / data_bytes;
+	if (share >= VERDICT_MEM_HOLDS)
+		return "holds the data in memory";
+	if (share <= VERDICT_MEM_BOUNDED)
+		return "bounded memory";
+	return "memory grows with the data";
+}
+
+const char *verdict_cache(double hit_ratio)
+{
+	if (!isfinite(hit_ratio))
+		return "";
+	if (hit_ratio <= VERDICT_HIT_COLD)
+		return "read from the device";
+	if (hit_ratio >= VERDICT_HIT_WARM)
+		return "served from the page cache";
+	return "partly from the page cache";
+}
+
+const char *verdict_seq(double seq_pct)
+{
+	if (!isfinite(seq_pct))
+		return "";
+	return seq_pct >= VERDICT_SEQ ? "sequential" : "partly random";
+}
+
+/* --- the cells ------------------------------------------------------------ */
+
+static const char *sget(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+static double nget(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static long long iget(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? (long long)json_number_value(v) : 0;
+}
+
+/* The settings of a run config_id after DATASET/STRATEGY/tN/wN. */
+static const char *rest_of(const char *id)
+{
+	const char *p = id;
+
+	for (int i = 0; i < 4 && p; i++) {
+		p = strchr(p, '/');
+		if (p)
+			p++;
+	}
+	return p ? p : "";
+}
+
+static bool is_run(json_t *s)
+{
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads") &&
+	       iget(s, "n") > 0 && isfinite(nget(s, "median"));
+}
+
+static int by_median(const void *a, const void *b)
+{
+	double x = nget(*(json_t *const *)a, "median");
+	double y = nget(*(json_t *const *)b, "median");
+
+	return (x > y) - (x < y);
+}
+
+/* Cells keyed by data set, settings, work and threads, first-seen order. */
+static json_t *cells_of(json_t *sum, json_t **order)
+{
+	json_t *cells = json_object(), *s;
+	size_t i;
+
+	*order = json_array();
+	json_array_foreach(sum, i, s) {
+		char key[700];
+		json_t *c;
+
+		if (!is_run(s))
+			continue;
+		snprintf(key, sizeof(key), "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
+			 rest_of(sget(s, "config_id")), iget(s, "work"), iget(s, "threads"));
+		c = json_object_get(cells, key);
+		if (!c) {
+			c = json_array();
+			json_object_set_new(cells, key, c);
+			json_array_append_new(*order, json_text(key));
+		}
+		json_array_append(c, s);
+	}
+	return cells;
+}
+
+static void fmt_p(char *buf, size_t len, double p, const char *test)
+{
+	if (!isfinite(p))
+		snprintf(buf, len, "too few repetitions to test");
+	else if (p < 0.001)
+		snprintf(buf, len, "p<0.001, %s", test);
+	else
+		snprintf(buf, len, "p=%.3f, %s", p, test);
+}
+
+struct vtext {
+	char *buf;
+	size_t len, o;
+	size_t head; /* where the reasons start */
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct vtext *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->o >= t->len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(t->buf + t->o, t->len - t->o, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->o += (size_t)n;
+}
+
+/* Before a reason: ". STRATEGY: " for the first, ", " after. */
+static const char *sep(struct vtext *t, json_t *s)
+{
+	static char buf[96];
+
+	if (t->o > t->head)
+		return ", ";
+	snprintf(buf, sizeof(buf), ". %s: ", sget(s, "strategy"));
+	return buf;
+}
+
+/* The reasons of strategy summary s, as figures into c and words into t. */
+static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
+{
+	long long cpus = iget(r->env, "cpus"), th = iget(s, "threads");
+	double cpu = nget(s, "user_s") + nget(s, "sys_s"), per = NAN;
+	enum vbound b = verdict_bound(cpu, nget(s, "median"), th, cpus, &per);
+	json_t *f = report_fio_baseline(r->sum, s);
+	double rss = nget(s, "maxrss_kb") * 1024.0, data = nget(s, "bytes_in");
+	double hit = nget(s, "pc_hit_ratio"), seq = nget(s, "seq_pct");
+
+	json_object_set_new(c, "bound", json_text(verdict_bound_name(b)));
+	json_object_set_new(c, "cpu_per_thread", rnum(per));
+	if (b != VB_UNKNOWN)
+		put(t, "%s%s (cpu %.2f of elapsed per thread)", sep(t, s),
+		    verdict_bound_name(b), per);
+	if (f) {
+		double fm = nget(f, "mb_s"), ratio = fm > 0 ? nget(s, "mb_s") / fm : NAN;
+
+		json_object_set_new(c, "fio_ratio", rnum(ratio));
+		json_object_set_new(c, "fio_job", json_text(sget(f, "strategy")));
+		if (isfinite(ratio))
+			put(t, "%s%.2fx of %s doing the same I/O (%s)", sep(t, s), ratio,
+			    sget(f, "strategy"), verdict_device(ratio));
+	} else {
+		json_object_set_new(c, "fio_ratio", json_null());
+		json_object_set_new(c, "fio_job", json_null());
+	}
+	json_object_set_new(c, "rss_share", rnum(data > 0 ? rss / data : NAN));
+	if (*verdict_memory(rss, data))
+		put(t, "%speak RSS %.0f MiB = %.1f%% of the %.0f MB read (%s)",
+		    sep(t, s), rss / 1048576.0, 100 * rss / data, data / 1e6,
+		    verdict_memory(rss, data));
+	json_object_set_new(c, "pc_hit_ratio", rnum(hit));
+	json_object_set_new(c, "seq_pct", rnum(seq));
+	if (isfinite(seq))
+		put(t, "%srequests %.0f%% sequential (%s)", sep(t, s), seq, verdict_seq(seq));
+	if (isfinite(hit))
+		put(t, "%spage-cache hit ratio %.0f%% %s (%s)", sep(t, s), 100 * hit,
+		    sget(s, "cache"), verdict_cache(hit));
+}
+
+/* The settings part of a cell key (after the data set), its length in *n. */
+static const char *settings_of(const char *key, size_t *n)
+{
+	const char *a = strchrnul(key, '\x1f');
+
+	if (*a)
+		a++;
+	*n = (size_t)(strchrnul(a, '\x1f') - a);
+	return a;
+}
+
+/* Is there more than one setting (cache, fsync...) among the cells? */
+static bool several_settings(json_t *order)
+{
+	const char *first = NULL, *a;
+	size_t nfirst = 0, na;
+	json_t *k;
+	size_t i;
+
+	json_array_foreach(order, i, k) {
+		a = settings_of(json_string_value(k), &na);
+		if (!first) {
+			first = a;
+			nfirst = na;
+		} else if (na != nfirst || strncmp(first, a, na)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
+{
+	size_t n = json_array_size(m);
+	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
+	long long th, w;
+	char text[1024], label[600], pbuf[64];
+	struct vtext t = { text, sizeof(text), 0, 0 };
+	double p = NAN, ratio = NAN, *sa = NULL, *sb = NULL;
+	const char *test = "";
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_array_get(m, i);
+	qsort(v, n, sizeof(*v), by_median);
+	a = v[0];
+	th = iget(a, "threads");
+	w = iget(a, "work");
+	snprintf(label, sizeof(label), "%s (%.0f MB%s%s), W=%lld, %lld thread%s",
+		 sget(a, "dataset")[0] ? sget(a, "dataset") : "-", nget(a, "bytes_in") / 1e6,
+		 settings ? ", " : "", settings ? rest_of(sget(a, "config_id")) : "",
+		 w, th, th == 1 ? "" : "s");
+	json_object_set_new(c, "cell", json_text(label));
+	json_object_set(c, "dataset", json_object_get(a, "dataset"));
+	json_object_set_new(c, "settings", json_text(rest_of(sget(a, "config_id"))));
+	json_object_set_new(c, "work", json_integer(w));
+	json_object_set_new(c, "threads", json_integer(th));
+	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
+	put(&t, "%s: ", label);
+	if (n >= 2) {
+		size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
+		size_t nb = rrun_samples(r, sget(v[1], "config_id"), &sb);
+
+		p = two_sample_p(sa, na, sb, nb, &test);
+		ratio = nget(v[1], "median") / nget(a, "median");
+		free(sa);
+		free(sb);
+	}
+	json_object_set_new(c, "runner_up", n >= 2 ? json_text(sget(v[1], "strategy")) :
+			    json_null());
+	json_object_set_new(c, "ratio", rnum(ratio));
+	json_object_set_new(c, "p", rnum(p));
+	json_object_set_new(c, "test", n >= 2 && isfinite(p) ? json_text(test) : json_null());
+	json_object_set_new(c, "distinguishable",
+			    json_boolean(n >= 2 && isfinite(p) && p < VERDICT_ALPHA));
+	fmt_p(pbuf, sizeof(pbuf), p, test);
+	if (n < 2)
+		put(&t, "%s, the only strategy run", sget(a, "strategy"));
+	else if (isfinite(p) && p < VERDICT_ALPHA)
+		put(&t, "%s fastest, %.2fx %s (%s)", sget(a, "strategy"), ratio,
+		    sget(v[1], "strategy"), pbuf);
+	else
+		put(&t, "%s and %s not distinguishable (%.2fx apart, %s)",
+		    sget(a, "strategy"), sget(v[1], "strategy"), ratio, pbuf);
+	t.head = t.o;
+	if (!t.head)
+		t.head = t.o;
+	reasons(r, a, c, &t);
+	put(&t, ".");
+	json_object_set_new(c, "text", json_text(text));
+	free(v);
+	return c;
+}
+
+json_t *verdict_cells(const struct rrun *r)
+{
+	json_t *order, *cells = cells_of(r->sum, &order), *out = json_array(), *k;
+	bool settings = several_settings(order);
+	size_t i;
+
+	json_array_foreach(order, i, k)
+		json_array_append_new(out, one_cell(r, json_object_get(cells,
+				      json_string_value(k)), settings));
+	json_decref(order);
+	json_decref(cells);
+	return out;
+}
+
+void report_verdict(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const sent[] = { "verdict", NULL };
+	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "p",
+		"test", "distinguishable", "bound", "cpu_per_thread", "fio_ratio",
+		"fio_job", "rss_share", "pc_hit_ratio", "seq_pct", NULL };
+	json_t *cells = verdict_cells(r), *c;
+	struct rtable *t;
+	size_t i;
+
+	if (!json_array_size(cells)) {
+		json_decref(cells);
+		return;
+	}
+	t = rdoc_table(d, "verdict", sent);
+	rtable_note(t, "per data set, work level W and thread count: the fastest "
+		    "strategy by median elapsed time and its margin over the runner-up "
+		    "(ratio of medians, two-sided test; p >= %.2f: not distinguishable), "
+		    "then why, by the rules of docs/verdict.md", VERDICT_ALPHA);
+	json_array_foreach(cells, i, c)
+		rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
+	t = rdoc_table(d, "verdict figures", figs);
+	rtable_note(t, "ratio = runner-up median / fastest median; cpu_per_thread = "
+		    "(user+sys) / elapsed / min(threads, CPUs); fio_ratio = MB/s / the fio "
+		    "baseline's MB/s; rss_share = peak RSS / bytes read");
+	json_array_foreach(cells, i, c) {
+		json_t *row = json_array();
+
+		for (size_t j = 0; figs[j]; j++)
+			json_array_append(row, json_object_get(c, figs[j]) ?: json_null());
+		rtable_add(t, row);
+	}
+	json_decref(cells);
+}

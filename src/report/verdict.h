@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_REPORT_VERDICT_H
+#define IOSTRAT_REPORT_VERDICT_H
+
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "report.h"
+
+/*
+ * The verdict of `iostrat report` (docs/verdict.md): per data set x work
+ * level x thread count of the run configurations, the fastest strategy by
+ * median elapsed time, its margin over the runner-up with the test's p
+ * ("not distinguishable" when p >= VERDICT_ALPHA), and the reasons, each
+ * from the rows' own columns by one rule below.  The thresholds are the
+ * documented ones; the unit tests (tests/unit/verdict.c) pin each rule.
+ */
+#define VERDICT_ALPHA 0.05
+
+/* CPU-bound or I/O-bound: CPU seconds per elapsed second per thread that
+ * could run, threads_used = min(threads, cpus) (cpus <= 0: threads).
+ *   per_thread >= VERDICT_CPU_BOUND  -> "CPU-bound"
+ *   per_thread <= VERDICT_IO_BOUND   -> "I/O-bound"
+ *   in between                       -> "mixed" */
+#define VERDICT_CPU_BOUND 0.75
+#define VERDICT_IO_BOUND 0.35
+enum vbound { VB_UNKNOWN, VB_IO, VB_MIXED, VB_CPU };
+enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
+			  long long cpus, double *per_thread);
+const char *verdict_bound_name(enum vbound b);
+
+/* Share of the device reached: the strategy's MB/s over its fio
+ * baseline's (the same I/O, no transform).
+ *   ratio >= VERDICT_DEVICE_NEAR -> "at the device's pace"
+ *   ratio <  VERDICT_DEVICE_FAR  -> "well below the device"
+ *   in between                   -> "below the device" */
+#define VERDICT_DEVICE_NEAR 0.8
+#define VERDICT_DEVICE_FAR 0.5
+const char *verdict_device(double ratio);
+
+/* Memory cost: peak RSS over the data size (bytes_in).
+ *   share >= VERDICT_MEM_HOLDS   -> "holds the data in memory"
+ *   share <= VERDICT_MEM_BOUNDED -> "bounded memory"
+ *   in between                   -> "memory grows with the data" */
+#define VERDICT_MEM_HOLDS 0.5
+#define VERDICT_MEM_BOUNDED 0.05
+const char *verdict_memory(double rss_bytes, double data_bytes);
+
+/* The page cache and the device, when traced: hit ratio (0..1) of the
+ * pages reads asked for and the share of sequential block requests.
+ *   hit ratio <= VERDICT_HIT_COLD -> "read from the device"
+ *   hit ratio >= VERDICT_HIT_WARM -> "served from the page cache"
+ *   seq_pct >= VERDICT_SEQ        -> "sequential"
+ *   seq_pct <  VERDICT_SEQ        -> "partly random" */
+#define VERDICT_HIT_COLD 0.1
+#define VERDICT_HIT_WARM 0.9
+#define VERDICT_SEQ 90.0
+const char *verdict_cache(double hit_ratio);
+const char *verdict_seq(double seq_pct);
+
+/* One object per cell, in the order the cells were first run: dataset,
+ * group, work, threads, fastest, runner_up, ratio, p, test,
+ * distinguishable, bound, cpu_per_thread, fio_ratio, fio_job, rss_share,
+ * pc_hit_ratio, seq_pct, text (the sentence). */
+json_t *verdict_cells(const struct rrun *r);
+/* The "verdict" table (one sentence per cell) and "verdict figures" (the
+ * same, as numbers); nothing when there are no run configurations. */
+void report_verdict(const struct rrun *r, struct rdoc *d);
+
+#endif
