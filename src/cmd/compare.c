@@ -9,7 +9,7 @@
 #include "../util.h"
 
 int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *));
+		size_t *ndirs, void (*usage)(FILE *), const char **outp);
 
 #define MAX_RUNS RUNS_MAX
 
@@ -54,7 +54,7 @@ int cmd_compare(int argc, char **argv)
 	struct rdoc d;
 	enum rfmt fmt;
 	size_t n, loaded = 0;
-	int ret = report_args(argc, argv, &fmt, dirs, &n, compare_usage);
+	int ret = report_args(argc, argv, &fmt, dirs, &n, compare_usage, NULL);
 
 	if (ret)
 		return ret == 1 ? 0 : ret;

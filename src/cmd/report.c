@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
+#include <errno.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "../commands.h"
 #include "../report/report.h"
@@ -8,18 +11,24 @@
 
 static void report_usage(FILE *f)
 {
-	fputs("usage: iostrat report DIR [-f|--format text|csv|json|markdown]\n\n"
-	      "Summary tables of a results directory: per data set the stream/buffer\n"
+	fputs("usage: iostrat report DIR [-f|--format text|csv|json|markdown|html] [-o|--out FILE]\n\n"
+	      "The verdict first (per data set x work level x threads: the fastest\n"
+	      "strategy, its margin with the test's p, or 'not distinguishable', and\n"
+	      "why; rules in docs/verdict.md), then summary tables: per data set the stream/buffer\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
 	      "strategy against the best of stream/buffer, and one line per\n"
-	      "configuration (median, spread, MB/s, CPU, peak RSS).\n", f);
+	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n"
+	      "  --format html  one self-contained page: the verdict, every figure of\n"
+	      "                 DIR/plots inline (drawn first when there are none),\n"
+	      "                 the tables, the profile and the machine context\n"
+	      "  -o FILE        write FILE (atomically) instead of standard output\n", f);
 }
 
 /* Shared by report and compare: --format, -f; the rest are dirs. */
 int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *));
+		size_t *ndirs, void (*usage)(FILE *), const char **outp);
 int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *))
+		size_t *ndirs, void (*usage)(FILE *), const char **outp)
 {
 	*fmt = RF_TEXT;
 	*ndirs = 0;
@@ -29,6 +38,18 @@ int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
 			return 1;
+		}
+		if (outp && !strncmp(a, "--out=", 6) && a[6]) {
+			*outp = a + 6;
+			continue;
+		}
+		if (outp && (!strcmp(a, "-o") || !strcmp(a, "--out"))) {
+			if (i + 1 >= argc || !argv[i + 1][0]) {
+				errorf("%s: needs a file name", a);
+				return 2;
+			}
+			*outp = argv[++i];
+			continue;
 		}
 		if (!strncmp(a, "--format=", 9))
 			v = a + 9;
@@ -42,21 +63,78 @@ int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
 			continue;
 		}
 		if (rfmt_parse(v, fmt)) {
-			errorf("--format: bad value '%s' (text, csv, json or markdown)", v);
+			errorf("--format: bad value '%s' (text, csv, json, markdown or html)", v);
 			return 2;
 		}
 	}
 	return 0;
 }
 
+/* No figure in DIR/plots: draw them (`iostrat plot DIR`, its list on
+ * stderr, so standard output stays the page). */
+static void draw_figures(const char *dir)
+{
+	char **paths, self[4096];
+	size_t n;
+	ssize_t len;
+	pid_t pid;
+	int st;
+
+	if (!report_figure_paths(dir, &paths, &n) && n) {
+		while (n)
+			free(paths[--n]);
+		free(paths);
+		return;
+	}
+	free(paths);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (len <= 0)
+		return;
+	self[len] = 0;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(2, 1);
+		execl(self, "iostrat", "plot", dir, (char *)NULL);
+		_exit(127);
+	}
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+}
+
+static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
+		const char *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = out ? open_memstream(&buf, &len) : stdout;
+	int ret = 0;
+
+	if (!f)
+		return error_errno(-errno, out, "report");
+	if (fmt == RF_HTML)
+		report_html(r, d, f);
+	else
+		rdoc_print(d, fmt, f);
+	if (!out)
+		return fflush(stdout) ? error_errno(-errno, "stdout", "report") : 0;
+	if (fclose(f))
+		ret = error_errno(-errno, out, "report");
+	else if ((ret = write_file_atomic(out, buf, len)))
+		error_errno(ret, out, "report: write");
+	free(buf);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	char *dirs[argc > 0 ? argc : 1];
+	const char *out = NULL;
 	struct rrun r;
 	struct rdoc d;
 	enum rfmt fmt;
 	size_t n;
-	int ret = report_args(argc, argv, &fmt, dirs, &n, report_usage);
+	int ret = report_args(argc, argv, &fmt, dirs, &n, report_usage, &out);
 
 	if (ret)
 		return ret == 1 ? 0 : ret;
@@ -71,17 +149,20 @@ int cmd_report(int argc, char **argv)
 		rrun_free(&r);
 		return 1;
 	}
+	if (fmt == RF_HTML)
+		draw_figures(dirs[0]);
 	rdoc_init(&d);
 	report_build(&r, &d);
-	rdoc_print(&d, fmt, stdout);
+	ret = emit(&r, &d, fmt, out);
 	rdoc_free(&d);
 	rrun_free(&r);
-	return 0;
+	return ret ? 1 : 0;
 }
 
 /* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
 static const struct cmd_opt report_table[] = {
 	{ "format", 'f', true },
+	{ "out", 'o', true },
 	{ NULL, 0, false },
 };
 

@@ -10,9 +10,9 @@
 
 int rfmt_parse(const char *s, enum rfmt *f)
 {
-	static const char *const names[] = { "text", "csv", "json", "markdown" };
+	static const char *const names[] = { "text", "csv", "json", "markdown", "html" };
 
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 5; i++)
 		if (!strcmp(s, names[i]) || (i == RF_MD && !strcmp(s, "md"))) {
 			*f = (enum rfmt)i;
 			return 0;
@@ -230,11 +230,74 @@ static json_t *table_json(const struct rtable *t)
 	return o;
 }
 
+void rtable_html(const struct rtable *t, FILE *out)
+{
+	char buf[512];
+	json_t *row, *v;
+	size_t i, j;
+
+	fputs("<h3>", out);
+	html_escape(out, t->title);
+	fputs("</h3>\n<table>\n<tr>", out);
+	json_array_foreach(t->cols, j, v) {
+		fputs("<th>", out);
+		html_escape(out, json_string_value(v));
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	json_array_foreach(t->rows, i, row) {
+		fputs("<tr>", out);
+		json_array_foreach(row, j, v) {
+			size_t n;
+
+			cell_text(v, buf, sizeof(buf));
+			n = strlen(buf);
+			if (n >= 2 && !strcmp(buf + n - 2, " *"))
+				fputs("<td class=\"best\">", out);
+			else
+				fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", out);
+			html_escape(out, buf);
+			fputs("</td>", out);
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	if (t->note) {
+		fputs("<p class=\"note\">", out);
+		html_escape(out, t->note);
+		fputs("</p>\n", out);
+	}
+}
+
+static void print_html(const struct rdoc *d, FILE *out)
+{
+	const char *k;
+	json_t *v;
+
+	html_head(out, "iostrat");
+	fputs("<table class=\"meta\">\n", out);
+	json_object_foreach(d->meta, k, v) {
+		fputs("<tr><th>", out);
+		html_escape(out, k);
+		fputs("</th><td>", out);
+		html_escape(out, json_string_value(v));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+	for (size_t i = 0; i < d->n; i++)
+		rtable_html(&d->t[i], out);
+	fputs("</body>\n</html>\n", out);
+}
+
 void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out)
 {
 	const char *k;
 	json_t *v;
 
+	if (f == RF_HTML) {
+		print_html(d, out);
+		return;
+	}
 	if (f == RF_JSON) {
 		json_t *o = json_object(), *tabs = json_array();
 

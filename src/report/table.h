@@ -14,9 +14,11 @@
  *             between tables (gnuplot reads such blocks with `index`)
  *   json      {"schema", "meta": {...}, "tables": [{"title", "note",
  *             "columns", "rows": [{column: value}]}]}
+ *   html      a self-contained page of the tables (report: html.c adds
+ *             the verdict, the figures and the context)
  * Cells are JSON values: numbers stay numbers in csv and json.
  */
-enum rfmt { RF_TEXT, RF_CSV, RF_JSON, RF_MD };
+enum rfmt { RF_TEXT, RF_CSV, RF_JSON, RF_MD, RF_HTML };
 
 struct rtable {
 	char *title, *note;
@@ -44,6 +46,11 @@ void rtable_note(struct rtable *t, const char *fmt, ...)
 /* Append a row (an array, reference stolen). */
 void rtable_add(struct rtable *t, json_t *row);
 void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);
+/* HTML pieces (html.c): text escaped; the page head up to <body>; one
+ * table (a cell ending " *" is the marked fastest one: class "best"). */
+void html_escape(FILE *out, const char *s);
+void html_head(FILE *out, const char *title);
+void rtable_html(const struct rtable *t, FILE *out);
 /* A real, or null when v is not finite. */
 json_t *rnum(double v);
 

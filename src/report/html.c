@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report.html (docs/verdict.md): one self-contained page per results
+ * directory -- the verdict first, then every figure of DIR/plots inline
+ * (the SVG markup itself, ids prefixed per figure so two figures' gnuplot
+ * definitions never collide), the grids and other tables, the profile
+ * that was run and the machine context.  No script, no network, no file
+ * beside it.
+ */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../plot/plot.h"
+#include "../util.h"
+#include "report.h"
+
+void html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static const char css[] =
+	"body{font-family:'DejaVu Sans',Arial,sans-serif;margin:1.5em auto;max-width:1250px;"
+	"color:#222;padding:0 1em}"
+	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}"
+	"h3{font-size:1em}"
+	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em}"
+	"td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
+	"th{background:#f3f3f3}td.best{font-weight:bold;background:#fff3c4}"
+	"p.note{font-size:.8em;color:#555;margin-top:-.5em}"
+	"ul.verdict li{margin:.4em 0}ul.verdict b{color:#000}"
+	"figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}"
+	"figcaption{font-size:.8em;color:#555}pre{background:#f7f7f7;padding:.5em;"
+	"overflow-x:auto;font-size:.8em}";
+
+void html_head(FILE *out, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>", out);
+	html_escape(out, title);
+	fprintf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", css);
+}
+
+/* SVG markup with every id (and reference to one) prefixed by pfx. */
+static void svg_inline(FILE *out, const char *svg, const char *pfx)
+{
+	static const char *const keys[] = { "id='", "id=\"", "href='#", "href=\"#",
+		"url(#", NULL };
+	const char *p = strstr(svg, "<svg");
+
+	if (!p)
+		return;
+	while (*p) {
+		size_t k;
+
+		for (k = 0; keys[k]; k++)
+			if (!strncmp(p, keys[k], strlen(keys[k])))
+				break;
+		if (keys[k]) {
+			fprintf(out, "%s%s-", keys[k], pfx);
+			p += strlen(keys[k]);
+		} else {
+			fputc(*p++, out);
+		}
+	}
+}
+
+/* Order of a figure file among the kinds (plot_figures), then by name. */
+static int fig_rank(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	int i = 0;
+
+	b = b ? b + 1 : path;
+	for (const struct figure *const *fp = plot_figures; *fp; fp++, i++)
+		if (!strncmp(b, (*fp)->name, strlen((*fp)->name)))
+			return i;
+	return i;
+}
+
+static int by_rank(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	int d = fig_rank(x) - fig_rank(y);
+
+	return d ? d : strcmp(x, y);
+}
+
+int report_figure_paths(const char *dir, char ***paths, size_t *n)
+{
+	char pat[4200];
+	glob_t g;
+	int ret;
+
+	*paths = NULL;
+	*n = 0;
+	snprintf(pat, sizeof(pat), "%s/plots/*.svg", dir);
+	ret = glob(pat, 0, NULL, &g);
+	if (ret == GLOB_NOMATCH)
+		return 0;
+	if (ret)
+		return -ENOMEM;
+	*paths = calloc(g.gl_pathc + 1, sizeof(char *));
+	if (!*paths) {
+		globfree(&g);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		(*paths)[(*n)++] = strdup(g.gl_pathv[i]);
+	globfree(&g);
+	qsort(*paths, *n, sizeof(char *), by_rank);
+	return 0;
+}
+
+static void figures(FILE *out, const char *dir)
+{
+	char **paths;
+	size_t n;
+
+	fputs("<h2 id=\"figures\">Figures</h2>\n", out);
+	if (report_figure_paths(dir, &paths, &n) || !n) {
+		fputs("<p>No figures (none could be drawn: see <code>iostrat plot</code>).</p>\n",
+		      out);
+		free(paths);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char *svg = NULL, pfx[16];
+		const char *b = strrchr(paths[i], '/');
+		size_t len;
+
+		snprintf(pfx, sizeof(pfx), "f%zu", i + 1);
+		if (!read_file_small(paths[i], &svg, &len) && strstr(svg, "<svg")) {
+			fputs("<figure class=\"fig\">\n", out);
+			svg_inline(out, svg, pfx);
+			fputs("\n<figcaption>", out);
+			html_escape(out, b ? b + 1 : paths[i]);
+			fputs("</figcaption>\n</figure>\n", out);
+		}
+		free(svg);
+		free(paths[i]);
+	}
+	free(paths);
+}
+
+static void meta_table(FILE *out, json_t *meta)
+{
+	const char *k;
+	json_t *v;
+
+	fputs("<table class=\"meta\">\n", out);
+	json_object_foreach(meta, k, v) {
+		fputs("<tr><th>", out);
+		html_escape(out, k);
+		fputs("</th><td>", out);
+		html_escape(out, json_string_value(v));
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</table>\n", out);
+}
+
+/* env.json flattened: one row per key (objects as KEY.SUB). */
+static void env_rows(FILE *out, json_t *o, const char *prefix)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v) {
+		char key[256];
+
+		snprintf(key, sizeof(key), "%s%s%s", prefix, *prefix ? "." : "", k);
+		if (json_is_object(v)) {
+			env_rows(out, v, key);
+			continue;
+		}
+		fputs("<tr><th>", out);
+		html_escape(out, key);
+		fputs("</th><td>", out);
+		if (json_is_string(v)) {
+			html_escape(out, json_string_value(v));
+		} else {
+			char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+
+			html_escape(out, s);
+			free(s);
+		}
+		fputs("</td></tr>\n", out);
+	}
+}
+
+static const struct rtable *find_table(const struct rdoc *d, const char *title)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (!strcmp(d->t[i].title, title))
+			return &d->t[i];
+	return NULL;
+}
+
+static void verdict(FILE *out, const struct rdoc *d)
+{
+	const struct rtable *t = find_table(d, "verdict");
+	json_t *row;
+	size_t i;
+
+	fputs("<h2 id=\"verdict\">Verdict</h2>\n", out);
+	if (!t) {
+		fputs("<p>No run configurations: no verdict.</p>\n", out);
+		return;
+	}
+	fputs("<ul class=\"verdict\">\n", out);
+	json_array_foreach(t->rows, i, row) {
+		const char *s = json_string_value(json_array_get(row, 0));
+		const char *colon = s ? strstr(s, ": ") : NULL;
+
+		fputs("<li><b>", out);
+		if (colon) {
+			char *cell = strndup(s, (size_t)(colon - s));
+
+			html_escape(out, cell);
+			free(cell);
+			fputs("</b>: ", out);
+			html_escape(out, colon + 2);
+		} else {
+			fputs("</b>", out);
+			html_escape(out, s);
+		}
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n<p class=\"note\">", out);
+	html_escape(out, t->note);
+	fputs("</p>\n", out);
+}
+
+void report_html(const struct rrun *r, const struct rdoc *d, FILE *out)
+{
+	char title[4300];
+
+	snprintf(title, sizeof(title), "iostrat report: %s (%s)", rrun_name(r), r->dir);
+	html_head(out, title);
+	fputs("<h1>", out);
+	html_escape(out, title);
+	fputs("</h1>\n", out);
+	meta_table(out, d->meta);
+	verdict(out, d);
+	figures(out, r->dir);
+	fputs("<h2 id=\"tables\">Grids and tables</h2>\n", out);
+	for (size_t i = 0; i < d->n; i++)
+		if (strcmp(d->t[i].title, "verdict"))
+			rtable_html(&d->t[i], out);
+	fputs("<h2 id=\"config\">Configuration (profile.ini as run)</h2>\n", out);
+	if (r->profile) {
+		fputs("<pre>", out);
+		html_escape(out, r->profile);
+		fputs("</pre>\n", out);
+	} else {
+		fputs("<p>No profile.ini in this results directory.</p>\n", out);
+	}
+	fputs("<h2 id=\"machine\">Machine context (env.json)</h2>\n<table class=\"env\">\n", out);
+	env_rows(out, r->env, "");
+	fputs("</table>\n</body>\n</html>\n", out);
+}
