@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# report.html: `iostrat report DIR --format html` is one self-contained
+# page (the verdict first, every figure inline, the tables, the profile and
+# the machine context) that renders in a real headless browser (Debian's
+# chromium) with every figure present and sized and no console message;
+# `make run`'s script writes it and prints its path.
+. "$(dirname "$0")/lib.sh"
+
+FIXTURE=$(mktemp -d /tmp/iostrat-html.XXXXXX)
+trap 'rm -rf "$FIXTURE"' EXIT
+# A small real bench: the smoke profile at a tiny scale, two strategies,
+# fio baselines beside them; figures drawn.
+results() {
+	if [ ! -s "$FIXTURE/r/results.jsonl" ]; then
+		SCALE=0.002 "$IOSTRAT" bench "$TOP/profiles/smoke.ini" --out "$FIXTURE/r" \
+			--data "$FIXTURE/data" -D reps=3 -D max_reps=3 -D cache=asis \
+			-D strategy=stream,buffer -D threads=1 >/dev/null 2>&1 || die "bench failed"
+		"$IOSTRAT" plot "$FIXTURE/r" >/dev/null 2>&1 || true
+	fi
+	mkdir -p "$1"
+	cp -r "$FIXTURE/r/." "$1/"
+}
+
+chromium_bin() {
+	local c
+	for c in chromium chromium-browser google-chrome; do
+		command -v "$c" >/dev/null 2>&1 && { echo "$c"; return; }
+	done
+	skip "no chromium (make check-deps installs Debian's chromium)"
+}
+
+html_is_self_contained_with_verdict_first_and_every_figure() {
+	need_cmd gnuplot
+	results "$T/r"
+	"$IOSTRAT" report "$T/r" --format html -o "$T/r/report.html"
+	local h=$T/r/report.html figs svgs
+	[ -s "$h" ] || die "no report.html"
+	head -c 15 "$h" | grep -q '<!DOCTYPE html>' || die "not an HTML page"
+	# the verdict comes before the figures, the tables, the profile, env
+	grep -o 'id="\(verdict\|figures\|tables\|config\|machine\)"' "$h" | tr '\n' ' ' |
+		grep -q 'id="verdict" id="figures" id="tables" id="config" id="machine"' ||
+		die "sections out of order: $(grep -o 'id="[a-z]*"' "$h" | tr '\n' ' ')"
+	grep -q 'not distinguishable\|fastest' "$h" || die "no verdict sentence"
+	figs=$(ls "$T"/r/plots/*.svg | wc -l)
+	svgs=$(grep -c '<svg' "$h")
+	[ "$figs" -ge 3 ] || die "only $figs figures drawn"
+	[ "$svgs" -eq "$figs" ] || die "$svgs inline SVGs for $figs figures"
+	# nothing fetched from anywhere: no src=, no link, no script, no external href
+	! grep -Eiq '<(link|script|img|iframe|object)|src=|@import|url\((http|//)' "$h" ||
+		die "external asset: $(grep -Eio '<(link|script|img)[^>]*|src=[^ ]*' "$h" | head -1)"
+	! grep -Eo "href=['\"][^'\"#][^'\"]*" "$h" | grep -v 'http://www.w3.org' | grep -q . ||
+		die "href to outside the page: $(grep -Eo "href=['\"][^'\"#][^'\"]*" "$h" | head -1)"
+	# figure ids prefixed per figure: no id defined twice
+	[ -z "$(grep -Eo "id=['\"][^'\"]*" "$h" | sort | uniq -d)" ] || die "duplicate ids"
+}
+
+html_renders_in_chromium_with_every_figure_sized_and_no_console_message() {
+	local c
+	c=$(chromium_bin)
+	need_cmd gnuplot
+	results "$T/r"
+	"$IOSTRAT" report "$T/r" --format html -o "$T/page.html"
+	# a copy with a probe at the end: how many figures have a size
+	sed 's#</body>#<script>var s=document.querySelectorAll("figure svg"),n=0;s.forEach(function(e){var r=e.getBoundingClientRect();if(r.width>100\&\&r.height>100)n++;});document.body.setAttribute("data-figs",n+"/"+s.length);</script></body>#' \
+		"$T/page.html" >"$T/probe.html"
+	timeout 120 "$c" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$T/prof" --enable-logging=stderr --v=0 --dump-dom \
+		"file://$T/probe.html" >"$T/dom" 2>"$T/log" || die "chromium failed: $(tail -n 2 "$T/log")"
+	local got figs
+	got=$(grep -o 'data-figs="[0-9]*/[0-9]*"' "$T/dom" | grep -o '[0-9]*/[0-9]*')
+	figs=$(grep -c '<svg' "$T/page.html")
+	[ "$got" = "$figs/$figs" ] || die "figures with a size: ${got:-none} (want $figs/$figs)"
+	! grep -q 'CONSOLE' "$T/log" || die "console: $(grep CONSOLE "$T/log" | head -1)"
+	timeout 120 "$c" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$T/prof" --window-size=1300,2400 --screenshot="$T/shot.png" \
+		"file://$T/page.html" >/dev/null 2>&1 || die "chromium --screenshot failed"
+	[ "$(stat -c %s "$T/shot.png")" -gt 20000 ] || die "screenshot too small: blank page?"
+	[ -z "${KEEP_SHOT:-}" ] || cp "$T/shot.png" "$KEEP_SHOT"
+}
+
+html_of_a_directory_without_figures_draws_them_first() {
+	need_cmd gnuplot
+	results "$T/r"
+	rm -rf "$T/r/plots"
+	"$IOSTRAT" report "$T/r" --format html >"$T/out.html" 2>"$T/err"
+	grep -q '<svg' "$T/out.html" || die "no figure in the page"
+	[ -s "$T/r/plots/grid-big.svg" ] || die "figures not drawn into DIR/plots"
+	! grep -q 'figures of' "$T/out.html" || die "plot's list went into the page"
+}
+
+html_to_a_bad_place_is_one_line_and_clobbers_nothing() {
+	results "$T/r"
+	echo keep >"$T/old.html"
+	expect_fail 'nosuchdir' "$IOSTRAT" report "$T/r" --format html -o "$T/nosuchdir/x.html"
+	expect_fail 'no result rows|results.jsonl' "$IOSTRAT" report "$T/empty" --format html -o "$T/old.html"
+	[ "$(cat "$T/old.html")" = keep ] || die "old.html clobbered"
+	expect_fail 'needs a file' "$IOSTRAT" report "$T/r" --format html -o
+	expect_fail "bad value 'htm'" "$IOSTRAT" report "$T/r" --format htm
+}
+
+make_run_writes_report_html_and_prints_its_path() {
+	need_cmd gnuplot
+	local out path
+	mkdir -p "$T/w"
+	out=$(cd "$T/w" && PROFILE=$TOP/profiles/smoke.ini SCALE=0.002 IOSTRAT_DATA=$T/data \
+		IOSTRAT_PLOTS=$TOP/plots "$TOP/mk/run.sh" "$IOSTRAT" 2>&1) || die "run.sh failed: $(echo "$out" | tail -n 3)"
+	path=$(echo "$out" | sed -n 's/^report: //p' | tail -n 1)
+	[ -n "$path" ] || die "no 'report: PATH' line"
+	[ -s "$T/w/$path" ] || die "$path: not written"
+	echo "$out" | grep -q '^verdict' || die "the text report has no verdict"
+}
+
+t html_is_self_contained_with_verdict_first_and_every_figure \
+	html_is_self_contained_with_verdict_first_and_every_figure
+t html_renders_in_chromium_with_every_figure_sized_and_no_console_message \
+	html_renders_in_chromium_with_every_figure_sized_and_no_console_message
+t html_of_a_directory_without_figures_draws_them_first \
+	html_of_a_directory_without_figures_draws_them_first
+t html_to_a_bad_place_is_one_line_and_clobbers_nothing \
+	html_to_a_bad_place_is_one_line_and_clobbers_nothing
+t make_run_writes_report_html_and_prints_its_path make_run_writes_report_html_and_prints_its_path
