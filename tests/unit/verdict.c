@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+/* The verdict of `iostrat report` (docs/verdict.md): each rule on its
+ * thresholds, and whole cells from fixture rows -- a clear winner, two
+ * strategies that cannot be told apart, the reasons taken from the rows'
+ * own columns (CPU, fio baseline, peak RSS, the kernel view). */
+#include <math.h>
+#include <string.h>
+
+#include "report/verdict.h"
+#include "results.h"
+#include "unit.h"
+
+static int bound_rule(void)
+{
+	double per;
+
+	/* 0.18 s of CPU in 1 s on one thread: I/O-bound */
+	CHECK(verdict_bound(0.18, 1.0, 1, 2, &per) == VB_IO && fabs(per - 0.18) < 1e-12, "io");
+	CHECK(verdict_bound(0.35, 1.0, 1, 2, &per) == VB_IO, "io at the threshold");
+	CHECK(verdict_bound(0.36, 1.0, 1, 2, &per) == VB_MIXED, "mixed just above");
+	CHECK(verdict_bound(0.75, 1.0, 1, 2, &per) == VB_CPU, "cpu at the threshold");
+	/* 1.6 CPU-seconds per second on 2 threads: 0.8 per thread, CPU-bound */
+	CHECK(verdict_bound(1.6, 1.0, 2, 2, &per) == VB_CPU && fabs(per - 0.8) < 1e-12, "2t");
+	CHECK(verdict_bound(1.0, 1.0, 2, 2, &per) == VB_MIXED, "2t half busy: mixed");
+	/* 4 threads on 2 CPUs: counted as 2 */
+	CHECK(verdict_bound(1.6, 1.0, 4, 2, &per) == VB_CPU && fabs(per - 0.8) < 1e-12,
+	      "threads capped by CPUs: %g", per);
+	/* unknown CPU count: the threads */
+	CHECK(verdict_bound(1.6, 1.0, 4, 0, &per) == VB_MIXED && fabs(per - 0.4) < 1e-12,
+	      "cpus unknown: %g", per);
+	CHECK(verdict_bound(NAN, 1.0, 1, 2, &per) == VB_UNKNOWN && isnan(per), "no cpu");
+	CHECK(verdict_bound(0.1, 0, 1, 2, &per) == VB_UNKNOWN, "no elapsed");
+	CHECK(!strcmp(verdict_bound_name(VB_CPU), "CPU-bound") &&
+	      !strcmp(verdict_bound_name(VB_IO), "I/O-bound"), "names");
+	return 0;
+}
+
+static int device_rule(void)
+{
+	CHECK(!strcmp(verdict_device(0.98), "at the device's pace"), "0.98");
+	CHECK(!strcmp(verdict_device(0.8), "at the device's pace"), "0.8 at the threshold");
+	CHECK(!strcmp(verdict_device(0.79), "below the device"), "0.79");
+	CHECK(!strcmp(verdict_device(0.5), "below the device"), "0.5");
+	CHECK(!strcmp(verdict_device(0.49), "well below the device"), "0.49");
+	CHECK(!strcmp(verdict_device(NAN), ""), "no baseline");
+	return 0;
+}
+
+static int memory_rule(void)
+{
+	CHECK(!strcmp(verdict_memory(60e6, 100e6), "holds the data in memory"), "60 pct");
+	CHECK(!strcmp(verdict_memory(50e6, 100e6), "holds the data in memory"), "50 pct");
+	CHECK(!strcmp(verdict_memory(20e6, 100e6), "memory grows with the data"), "20 pct");
+	CHECK(!strcmp(verdict_memory(5e6, 100e6), "bounded memory"), "5 pct");
+	CHECK(!strcmp(verdict_memory(5e6, 0), ""), "no data size");
+	return 0;
+}
+
+static int cache_and_seq_rules(void)
+{
+	CHECK(!strcmp(verdict_cache(0.0), "read from the device"), "cold");
+	CHECK(!strcmp(verdict_cache(0.1), "read from the device"), "0.1");
+	CHECK(!strcmp(verdict_cache(0.5), "partly from the page cache"), "0.5");
+	CHECK(!strcmp(verdict_cache(0.95), "served from the page cache"), "warm");
+	CHECK(!strcmp(verdict_cache(NAN), ""), "untraced");
+	CHECK(!strcmp(verdict_seq(100), "sequential") && !strcmp(verdict_seq(90), "sequential"),
+	      "seq");
+	CHECK(!strcmp(verdict_seq(36), "partly random"), "random");
+	CHECK(!strcmp(verdict_seq(NAN), ""), "untraced");
+	return 0;
+}
+
+/* --- whole cells from fixture rows ---------------------------------------- */
+
+/* A run row of big/STRAT/t1/w0 with elapsed e (CPU 0.2 s, 10 MiB peak
+ * RSS, 100 MB read; traced when seq >= 0). */
+static json_t *row(const char *strat, double e, double seq)
+{
+	char id[128];
+	json_t *r;
+
+	snprintf(id, sizeof(id), "big/%s/t1/w0/cold/fsync=file", strat);
+	r = json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:s,s:o}",
+		      "kind", "run", "config_id", id, "dataset", "big", "strategy", strat,
+		      "threads", 1, "work", 0, "elapsed_s", e, "user_s", 0.05, "sys_s", 0.15,
+		      "maxrss_kb", 10240, "bytes_in", 100e6, "mb_s", 100e6 / e / 1e6,
+		      "cache", "cold", "error", json_null());
+	json_object_set_new(r, "fsync", json_string("file"));
+	if (seq >= 0) {
+		json_object_set_new(r, "seq_pct", json_real(seq));
+		json_object_set_new(r, "pc_hit_ratio", json_real(0));
+		json_object_set_new(r, "traced", json_true());
+	}
+	return r;
+}
+
+/* The fio baseline of stream (fio-seq-psync mirrors stream and buffer). */
+static json_t *fio_row(double mb_s)
+{
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:f,s:f,s:s,s:s,s:o}", "kind", "fio",
+			 "config_id", "big/fio/seq-psync/bs=65536/cold", "dataset", "big",
+			 "strategy", "fio-seq-psync", "baseline_of", "stream buffer",
+			 "bufsize", 65536, "elapsed_s", 100e6 / mb_s / 1e6, "mb_s", mb_s,
+			 "cache", "cold", "fsync", "file", "error", json_null());
+}
+
+static json_t *cell_of(json_t *rows, struct rrun *r)
+{
+	json_t *cells;
+
+	memset(r, 0, sizeof(*r));
+	r->rows = rows;
+	r->sum = results_summarize(rows);
+	r->env = json_pack("{s:i}", "cpus", 2);
+	cells = verdict_cells(r);
+	return cells;
+}
+
+static void done(struct rrun *r, json_t *cells)
+{
+	json_decref(cells);
+	json_decref(r->rows);
+	json_decref(r->sum);
+	json_decref(r->env);
+}
+
+static int clear_winner_named_with_margin_and_p(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	const double a[] = { 1.00, 1.01, 0.99, 1.02, 0.98 }, b[] = { 1.30, 1.31, 1.32, 1.29, 1.33 };
+	struct rrun r;
+	const char *text;
+
+	for (size_t i = 0; i < 5; i++) {
+		json_array_append_new(rows, row("uring", a[i], 100));
+		json_array_append_new(rows, row("stream", b[i], 100));
+	}
+	json_array_append_new(rows, fio_row(100));
+	cells = cell_of(rows, &r);
+	CHECK(json_array_size(cells) == 1, "one cell, got %zu", json_array_size(cells));
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	CHECK(!strcmp(json_string_value(json_object_get(c, "fastest")), "uring"), "fastest");
+	CHECK(!strcmp(json_string_value(json_object_get(c, "runner_up")), "stream"), "runner-up");
+	CHECK(fabs(json_number_value(json_object_get(c, "ratio")) - 1.31) < 1e-9, "ratio");
+	/* 5 v 5 without ties, all apart: the exact Mann-Whitney p = 2/252 */
+	CHECK(fabs(json_number_value(json_object_get(c, "p")) - 2.0 / 252) < 1e-9, "p %g",
+	      json_number_value(json_object_get(c, "p")));
+	CHECK(!strcmp(json_string_value(json_object_get(c, "test")), "mann-whitney"), "test");
+	CHECK(json_is_true(json_object_get(c, "distinguishable")), "distinguishable");
+	CHECK(strstr(text, "big (100 MB), W=0, 1 thread: uring fastest, 1.31x stream (p=0.008, "
+		     "mann-whitney)"), "head");
+	/* uring: 0.2 s of CPU in 1 s: I/O-bound; no fio job mirrors uring here */
+	CHECK(strstr(text, "uring: I/O-bound (cpu 0.20 of elapsed per thread)"), "bound");
+	CHECK(json_is_null(json_object_get(c, "fio_ratio")), "no uring baseline");
+	CHECK(strstr(text, "peak RSS 10 MiB = 10.5% of the 100 MB read (memory grows with the data)"),
+	      "memory");
+	CHECK(strstr(text, "requests 100% sequential (sequential)"), "seq");
+	CHECK(strstr(text, "page-cache hit ratio 0% cold (read from the device)"), "cache");
+	done(&r, cells);
+	return 0;
+}
+
+static int overlapping_samples_are_not_distinguishable(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	const double a[] = { 1.00, 1.20, 0.90, 1.10 }, b[] = { 1.05, 0.95, 1.25, 1.15 };
+	struct rrun r;
+	const char *text;
+
+	for (size_t i = 0; i < 4; i++) {
+		json_array_append_new(rows, row("stream", a[i], -1));
+		json_array_append_new(rows, row("buffer", b[i], -1));
+	}
+	json_array_append_new(rows, fio_row(95));
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	CHECK(json_is_false(json_object_get(c, "distinguishable")), "distinguishable");
+	CHECK(json_number_value(json_object_get(c, "p")) >= VERDICT_ALPHA, "p");
+	CHECK(strstr(text, "stream and buffer not distinguishable (1.05x apart, p="), "head");
+	CHECK(!strstr(text, "fastest"), "names no winner");
+	/* medians 1.05 s and 1.10 s; stream's median MB/s (100/1.0 + 100/1.1) / 2
+	 * = 95.45 over fio's 95: 1.00x, at the device's pace */
+	CHECK(strstr(text, "1.00x of fio-seq-psync doing the same I/O (at the device's pace)"),
+	      "fio");
+	CHECK(fabs(json_number_value(json_object_get(c, "fio_ratio")) - (100 / 1.0 + 100 / 1.1) / 2 / 95) < 1e-6,
+	      "fio_ratio");
+	CHECK(!strstr(text, "sequential") && !strstr(text, "hit ratio"), "untraced: no kernel view");
+	done(&r, cells);
+	return 0;
+}
+
+static int too_few_repetitions_are_not_distinguishable(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	struct rrun r;
+
+	json_array_append_new(rows, row("stream", 1.0, -1));
+	json_array_append_new(rows, row("buffer", 2.0, -1));
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	CHECK(json_is_false(json_object_get(c, "distinguishable")), "one rep each");
+	CHECK(strstr(json_string_value(json_object_get(c, "text")),
+		     "not distinguishable (2.00x apart, too few repetitions to test)"), "%s",
+	      json_string_value(json_object_get(c, "text")));
+	done(&r, cells);
+	return 0;
+}
+
+static int one_strategy_is_no_contest(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	struct rrun r;
+
+	json_array_append_new(rows, row("mmap", 1.0, -1));
+	json_array_append_new(rows, row("mmap", 1.1, -1));
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	CHECK(strstr(json_string_value(json_object_get(c, "text")),
+		     "mmap, the only strategy run"), "text");
+	CHECK(json_is_null(json_object_get(c, "runner_up")), "no runner-up");
+	done(&r, cells);
+	return 0;
+}
+
+int main(void)
+{
+	RUN(bound_rule);
+	RUN(device_rule);
+	RUN(memory_rule);
+	RUN(cache_and_seq_rules);
+	RUN(clear_winner_named_with_margin_and_p);
+	RUN(overlapping_samples_are_not_distinguishable);
+	RUN(too_few_repetitions_are_not_distinguishable);
+	RUN(one_strategy_is_no_contest);
+	return unit_failed;
+}
