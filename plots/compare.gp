@@ -16,6 +16,7 @@ if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" compare.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "Comparison of runs (median, bars min..max; * p < 0.05 against A)"
 width = 1200
 height = 500

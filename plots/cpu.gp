@@ -1,5 +1,7 @@
 # Figure 3, CPU: per configuration, user (bottom) and system (top) CPU
-# seconds as one stacked bar, elapsed time as the bar beside it.  CPU above
+# seconds as one stacked bar (greys), elapsed time as the bar beside it in
+# the strategy's colour (palette.gp); the fastest configuration of each
+# work level ringed.  CPU above
 # elapsed means threads ran in parallel; CPU far below elapsed means the
 # run waited for the device.
 #
@@ -7,13 +9,16 @@
 #
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
 # datafile (written by `iostrat plot`): a header line
-#   "config" user sys elapsed elapsed_min elapsed_max
+#   "config" user sys elapsed elapsed_min elapsed_max colour fastest
 # then one line per configuration ("stream t2 w100": strategy, threads,
-# work level) with median seconds; elapsed_min/max give the error bar.
+# work level) with median seconds; elapsed_min/max give the error bar,
+# colour the strategy's linetype, fastest the elapsed median on the
+# fastest configuration of its work level (NaN elsewhere).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" cpu.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "CPU time beside elapsed time (medians)"
 width = 1200
 height = 500
@@ -33,9 +38,9 @@ set xlabel "configuration (strategy, t = threads, w = work level)"
 set xrange [-0.6 : ncfg - 0.4]
 set yrange [0:*]
 set offsets 0, 0, graph 0.08, 0
-set xtics nomirror rotate by 30 right font ",9"
+set xtics nomirror rotate by 90 right font ",9"
 set key outside right top vertical samplen 2
-set bmargin 9
+set bmargin 10
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
@@ -45,9 +50,10 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase . "." . fmt
 	set title title font ",12"
-	plot datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#e6550d" title "system CPU", \
-	     datafile using ($0 - bw/2):2 with boxes lc rgb "#3182bd" title "user CPU", \
-	     datafile using ($0 + bw/2):4 with boxes lc rgb "#bbbbbb" title "elapsed", \
-	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max"
+	plot datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#555555" title "system CPU", \
+	     datafile using ($0 - bw/2):2 with boxes lc rgb "#b8b8b8" title "user CPU", \
+	     datafile using ($0 + bw/2):4:7 with boxes lc variable title "elapsed (strategy colour)", \
+	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max", \
+	     datafile using ($0 + bw/2):8 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title
 	unset output
 }

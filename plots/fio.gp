@@ -2,43 +2,61 @@
 # divided by the throughput of the fio job doing the same I/O on the same
 # files (same data set and cache state); the dashed line at 1.0 is fio.
 # Below 1: time the device could have done faster (processing, syscalls);
-# above 1: the strategy beat the plain fio job.
+# above 1: the strategy beat the plain fio job.  Bars in the strategy's
+# colour (palette.gp); the fastest configuration of each data set ringed;
+# a log axis when the ratios span more than 4x.
 #
 #   gnuplot -e "datafile='fio.dat'; outbase='out/fio'[; title='...']" plots/fio.gp
 #
-# writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 640 pixels.
 # datafile (written by `iostrat plot`): one block per data set (blocks split
-# by two blank lines), header "DATASET" "label" ratio lo hi, then lines
-#   x "stream t1 w0 / fio-seq-psync" ratio lo hi
+# by two blank lines), header "DATASET" "label" ratio lo hi colour fastest,
+# then lines
+#   x "big: stream t1 w0 / fio-seq-psync" ratio lo hi colour fastest
 # (x counts on across blocks; lo/hi: the strategy's min/max MB/s over the
-# fio median).
+# fio median; colour: the strategy's linetype; fastest: the ratio on the
+# data set's fastest bar, NaN elsewhere).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" fio.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "Strategy throughput / fio baseline throughput"
 width = 1200
-height = 500
+height = 640
 
 stats datafile using 1 nooutput
 nblk = STATS_blocks
 nbar = STATS_max + 1
+stats datafile using 4 nooutput
+lo = STATS_min
+stats datafile using 5 nooutput
+hi = STATS_max
+lo = (lo < 1 ? lo : 1)
+hi = (hi > 1 ? hi : 1)
 bw = 0.7
 
 set datafile missing "NaN"
 set termoption noenhanced
-set key autotitle columnheader
-set style fill solid 0.75 border lc rgb "#333333"
+set style fill solid 0.85 border lc rgb "#333333"
 set boxwidth bw
 set grid ytics lc rgb "#dddddd"
-set ylabel "throughput ratio (strategy MB/s / fio MB/s)"
-set xlabel "strategy, threads (t), work level (w) / fio job"
+set ylabel "strategy MB/s / fio MB/s"
+set xlabel "data set: strategy, threads (t), work level (w) / fio job"
 set xrange [-0.6 : nbar - 0.4]
-set yrange [0:*]
-set offsets 0, 0, graph 0.08, 0
-set xtics nomirror rotate by 30 right font ",9"
-set bmargin 10
-set lmargin 16
+# ratios spanning more than 4x: a log axis, so 0.5x and 2x look alike
+if (lo > 0 && hi / lo > 4) {
+	set logscale y 2
+	set yrange [lo / 1.3 : hi * 1.3]
+	set ylabel "strategy MB/s / fio MB/s (log scale)"
+} else {
+	set yrange [0 : hi * 1.1]
+}
+# vertical labels: nothing runs off the left edge, whatever their length
+set xtics nomirror rotate by 90 right font ",9"
+set bmargin 17
+set lmargin 12
+set rmargin 18
 set key outside right top vertical samplen 2
 
 do for [fmt in "png svg"] {
@@ -49,8 +67,9 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase . "." . fmt
 	set title title font ",12"
-	plot for [i = 0:nblk-1] datafile index i using 1:3:xtic(2) with boxes lc i+1 title columnheader(1), \
+	plot for [i = 0:nblk-1] datafile index i using 1:3:6:xtic(2) with boxes lc variable notitle, \
 	     for [i = 0:nblk-1] datafile index i using 1:3:4:5 with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle, \
-	     1 with lines dt 2 lw 2 lc rgb "#d62728" title "fio = 1.0"
+	     for [i = 0:nblk-1] datafile index i using 1:7 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title (i == 0 ? fastest_title : ""), \
+	     1 with lines dt 2 lw 2 lc rgb "black" title "fio = 1.0"
 	unset output
 }

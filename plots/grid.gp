@@ -1,6 +1,6 @@
 # Figure 1, the study grid: elapsed time against threads, one line per
-# strategy, one panel per work level; the best cell of each panel is ringed
-# and named in the panel's title.
+# strategy (its colour from palette.gp), one panel per work level; the
+# fastest cell of each panel is ringed and named in the panel's title.
 #
 #   gnuplot -e "datafile='grid-big.dat'; outbase='out/grid-big'[; title='...']" plots/grid.gp
 #
@@ -17,6 +17,7 @@ if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "Elapsed time vs threads (median, bars min..max)"
 width = 1200
 height = 480
@@ -63,7 +64,7 @@ do for [fmt in "png svg"] {
 		# strategies side by side around each thread count, so bars never hide
 		plot for [s = 1:ns] datafile index i using ($1 + (s - (ns + 1) / 2.0) * 0.05):(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
 			with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1), \
-		     datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt 6 ps 3 lw 2 lc rgb "black" title "best"
+		     datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title
 	}
 	unset multiplot
 	unset output

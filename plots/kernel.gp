@@ -23,6 +23,7 @@ if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" kernel.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "What the kernel saw: sequential share and page-cache hits"
 width = 1500
 height = 500

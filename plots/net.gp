@@ -15,6 +15,7 @@ if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" net.gp"
 	exit status 2
 }
+load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 if (!exists("title")) title = "TCP loopback: messages per second by mode"
 width = 1200
 height = 560

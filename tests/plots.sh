@@ -380,7 +380,7 @@ fio = st.median(r["mb_s"] for r in rows if r["kind"] == "fio")
 run = st.median(r["mb_s"] for r in rows if r["kind"] == "run" and r["dataset"] == "big"
                 and r["strategy"] == "stream" and r["threads"] == 1 and r["work"] == 0)
 for line in open(sys.argv[2]):
-    if '"stream t1 w0 / fio-seq-psync"' in line:
+    if '"big: stream t1 w0 / fio-seq-psync"' in line:
         got = float(line.split('"')[-1].split()[0])
         assert abs(got - run / fio) <= 1e-4 * got, (got, run / fio)
         break

@@ -62,7 +62,8 @@ static json_t *series_with_data(json_t *rows, const char *skey, const char *metr
 	return out;
 }
 
-static void header(struct dat *d, json_t *all, json_t *idx, const char *sfmt)
+static void header(struct dat *d, json_t *all, json_t *idx, const char *sfmt,
+		   bool strategies)
 {
 	json_t *x;
 	size_t j;
@@ -76,7 +77,9 @@ static void header(struct dat *d, json_t *all, json_t *idx, const char *sfmt)
 		snprintf(l, sizeof(l), sfmt ? sfmt : "%s", b[0] ? b : "-");
 		fputc(' ', d->f);
 		dat_label(d, l);
-		fprintf(d->f, " %zu max", k + 1);
+		/* strategies: their own colour (palette.gp), the same everywhere */
+		fprintf(d->f, " %d max", strategies && plot_colour(b) ? plot_colour(b) :
+			(int)(k % PLOT_COLOURS) + 1);
 	}
 	fputc('\n', d->f);
 }
@@ -110,7 +113,7 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 	json_t *idx = series_with_data(rows, skey, metric, series);
 	size_t i, j, n = 0;
 
-	header(d, series, idx, sfmt);
+	header(d, series, idx, sfmt, !strcmp(skey, "strategy"));
 	json_array_foreach(v1, i, x) {
 		char l1[96], l2[96], lab[200];
 

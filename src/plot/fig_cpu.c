@@ -3,19 +3,25 @@
  * Figure 3, CPU: per data set, user and system CPU seconds per
  * configuration as stacked bars, elapsed time beside them.
  *
- * cpu-DS.dat: header "config" user sys elapsed elapsed_min elapsed_max,
- * then one line per configuration (strategy, threads, work, and the cache
- * state when there are several), medians of the repetitions, sorted by
- * work, threads, cache, strategy.
+ * cpu-DS.dat: header "config" user sys elapsed elapsed_min elapsed_max
+ * colour fastest, then one line per configuration (strategy, threads,
+ * work, and the cache state when there are several), medians of the
+ * repetitions, sorted by work, threads, cache, strategy; colour is the
+ * strategy's linetype (palette.gp), fastest the elapsed median again on
+ * the fastest configuration of its work level (and cache state), NaN
+ * elsewhere.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "../util.h"
 #include "plot.h"
 
-static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s,
-			json_t *cache)
+/* Median elapsed of one configuration (NAN when it was not run); and its
+ * line, when d is not NULL, fastest marked when its median is best. */
+static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s,
+			  json_t *cache, double best)
 {
 	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
 	json_t *r0 = rows_where(b, "strategy", s), *r = cache ? rows_where(r0, "cache", cache) :
@@ -26,7 +32,7 @@ static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_
 	rows_stat(r, "user_s", 1, &us);
 	rows_stat(r, "sys_s", 1, &ss);
 	rows_stat(r, "elapsed_s", 1, &el);
-	if (el.n) {
+	if (el.n && d) {
 		snprintf(lab, sizeof(lab), "%s t%s w%s%s%s", val_text(s, sb, sizeof(sb)),
 			 val_text(t, tb, sizeof(tb)), val_text(w, wb, sizeof(wb)),
 			 cache ? " " : "", cache ? val_text(cache, cb, sizeof(cb)) : "");
@@ -36,12 +42,34 @@ static void config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_
 		dat_num(d, el.median, el.n);
 		dat_num(d, el.min, el.n);
 		dat_num(d, el.max, el.n);
+		fprintf(d->f, " %d", plot_colour(json_string_value(s)) ?
+			plot_colour(json_string_value(s)) : PLOT_COLOURS);
+		dat_num(d, el.median, el.median == best);
 		fputc('\n', d->f);
 	}
 	json_decref(a);
 	json_decref(b);
 	json_decref(r0);
 	json_decref(r);
+	return el.n ? el.median : NAN;
+}
+
+/* The lowest median elapsed at work level w (and cache state ca). */
+static double fastest(json_t *rows, json_t *w, json_t *ca, json_t *threads,
+		      json_t *strats, bool split)
+{
+	double best = INFINITY;
+	json_t *t, *s;
+	size_t j, k;
+
+	json_array_foreach(threads, j, t)
+		json_array_foreach(strats, k, s) {
+			double e = config_line(NULL, rows, w, t, s, split ? ca : NULL, NAN);
+
+			if (e < best)
+				best = e;
+		}
+	return best;
 }
 
 static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
@@ -56,12 +84,15 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 	int ret = dat_begin(&d);
 
 	if (!ret) {
-		fputs("\"config\" user sys elapsed elapsed_min elapsed_max\n", d.f);
+		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest\n",
+		      d.f);
 		json_array_foreach(works, i, w)
 			json_array_foreach(threads, j, t)
 				json_array_foreach(caches, l, ca)
 					json_array_foreach(strats, k, s)
-						config_line(&d, rows, w, t, s, split ? ca : NULL);
+						config_line(&d, rows, w, t, s, split ? ca : NULL,
+							    fastest(rows, w, ca, threads, strats,
+								    split));
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);
 		snprintf(title, sizeof(title),

@@ -6,15 +6,19 @@
  * ...), same data set and cache state, at the strategy's lowest work level,
  * one bar per thread count.  1.0 = as fast as fio.
  *
- * fio.dat: one block per data set; header "DATASET" "label" ratio lo hi;
- * lines: x "stream t1 / fio-seq-psync" ratio lo hi, where lo and hi are the
- * strategy's min and max MB/s over the same fio median.
+ * fio.dat: one block per data set; header "DATASET" "label" ratio lo hi
+ * colour fastest; lines: x "big: stream t1 w0 / fio-seq-psync" ratio lo hi
+ * colour fastest, where lo and hi are the strategy's min and max MB/s over
+ * the same fio median, colour the strategy's linetype (palette.gp) and
+ * fastest the ratio again on the bar of the highest median MB/s of the
+ * data set (the fastest configuration), NaN elsewhere.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../fio/fio.h"
 #include "../util.h"
 #include "plot.h"
 
@@ -50,13 +54,46 @@ static json_t *lowest_work(json_t *rows)
 	return out;
 }
 
-static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
-			 const char *fio_name, double fio_mbs, unsigned *x)
+/* The fastest bar of a block: found on a first pass, marked on the second. */
+struct fastest {
+	double mbs;   /* highest median MB/s seen */
+	unsigned x;   /* its bar */
+	bool marking; /* second pass: mark bar x */
+};
+
+/* Runs whose I/O size is the fio job's (fio_bs_for, as the report pairs
+ * them): stream beside the 64 KiB job, buffer beside the 1 MiB one. */
+static json_t *same_bs(json_t *runs, const char *strategy, long long bs)
 {
-	json_t *m = mirrored_runs(runs, tok), *low = lowest_work(m);
-	json_t *threads = rows_distinct(low, "threads"), *t;
-	unsigned n = 0;
+	json_t *out = json_array(), *r;
 	size_t i;
+
+	json_array_foreach(runs, i, r) {
+		uint64_t want = fio_bs_for(strategy,
+			(uint64_t)json_number_value(json_object_get(r, "chunk")),
+			(uint64_t)json_number_value(json_object_get(r, "bufsize")));
+
+		if (bs <= 0 || want == (uint64_t)bs)
+			json_array_append(out, r);
+	}
+	return out;
+}
+
+static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
+			 const char *fio_name, double fio_mbs, unsigned *x,
+			 struct fastest *fa, const char *ds, long long bs)
+{
+	json_t *m0 = mirrored_runs(runs, tok), *m, *low;
+	json_t *threads, *t;
+	unsigned n = 0;
+	char name[64];
+	size_t i;
+
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "+"), tok);
+	m = same_bs(m0, name, bs);
+	json_decref(m0);
+	low = lowest_work(m);
+	threads = rows_distinct(low, "threads");
 
 	json_array_foreach(threads, i, t) {
 		json_t *r = rows_where(low, "threads", t);
@@ -67,7 +104,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		json_decref(r);
 		if (!s.n)
 			continue;
-		snprintf(lab, sizeof(lab), "%s t%s w%s / %s", tok, val_text(t, tb, sizeof(tb)),
+		snprintf(lab, sizeof(lab), "%s: %s t%s w%s / %s", ds, tok, val_text(t, tb, sizeof(tb)),
 			 val_text(json_object_get(json_array_get(low, 0), "work"), wb, sizeof(wb)),
 			 fio_name);
 		fprintf(d->f, "%u ", (*x)++);
@@ -75,7 +112,13 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.median / fio_mbs, true);
 		dat_num(d, s.min / fio_mbs, true);
 		dat_num(d, s.max / fio_mbs, true);
+		fprintf(d->f, " %d", plot_colour(name) ? plot_colour(name) : PLOT_COLOURS);
+		dat_num(d, s.median / fio_mbs, fa->marking && *x - 1 == fa->x);
 		fputc('\n', d->f);
+		if (!fa->marking && s.median > fa->mbs) {
+			fa->mbs = s.median;
+			fa->x = *x - 1;
+		}
 		n++;
 	}
 	json_decref(threads);
@@ -85,7 +128,8 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 }
 
 /* Bars of one fio job (rows of one strategy=fio-X, cache) against runs. */
-static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x)
+static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x,
+			 struct fastest *fa, const char *ds)
 {
 	json_t *first = json_array_get(fio, 0);
 	const char *name = json_string_value(json_object_get(first, "strategy"));
@@ -100,40 +144,63 @@ static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x)
 		snprintf(list, sizeof(list), "%s", of);
 		for (char *tok = strtok_r(list, " ,", &save); tok;
 		     tok = strtok_r(NULL, " ,", &save))
-			n += bars_for(d, same, tok, name ? name : "fio", s.median, x);
+			n += bars_for(d, same, tok, name ? name : "fio", s.median, x, fa, ds,
+				      (long long)json_number_value(json_object_get(first, "bufsize")));
 	}
 	json_decref(same);
 	return n;
 }
 
-/* One block per data set; a data set without bars writes nothing. */
+/* The bars of a data set into b (x counting on from *x). */
+static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *jobs,
+			   unsigned *x, struct fastest *fa, const char *ds)
+{
+	unsigned n = 0;
+	json_t *id;
+	size_t i;
+
+	json_array_foreach(jobs, i, id) {
+		json_t *rows = rows_where(fio, "config_id", id);
+
+		n += job_bars(b, runs, rows, x, fa, ds);
+		json_decref(rows);
+	}
+	return n;
+}
+
+/* One block per data set; a data set without bars writes nothing.  Two
+ * passes: the first finds the fastest bar, the second marks it. */
 static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const char *ds,
 			      unsigned *x)
 {
-	json_t *jobs = rows_distinct(fio, "config_id"), *id;
+	json_t *jobs = rows_distinct(fio, "config_id");
+	struct fastest fa = { -1, 0, false };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
-	size_t i;
 
 	if (dat_begin(&b)) {
 		json_decref(jobs);
 		return 0;
 	}
-	json_array_foreach(jobs, i, id) {
-		json_t *rows = rows_where(fio, "config_id", id);
-
-		n += job_bars(&b, runs, rows, x);
-		json_decref(rows);
+	block_bars(&b, runs, fio, jobs, x, &fa, ds);
+	fclose(b.f);
+	free(b.buf);
+	*x = x0;
+	fa.marking = true;
+	if (dat_begin(&b)) {
+		json_decref(jobs);
+		return 0;
 	}
+	n = block_bars(&b, runs, fio, jobs, x, &fa, ds);
 	fclose(b.f);
 	if (n) {
-		if (x0)
-			fputs("\n\n", d->f);
 		char lab[128];
 
+		if (x0)
+			fputs("\n\n", d->f);
 		snprintf(lab, sizeof(lab), "data set %s", ds);
 		dat_label(d, lab);
-		fputs(" \"label\" ratio lo hi\n", d->f);
+		fputs(" \"label\" ratio lo hi colour fastest\n", d->f);
 		fwrite(b.buf, 1, b.len, d->f);
 	}
 	free(b.buf);

@@ -60,7 +60,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 			}
 		}
 	json_decref(null_name);
-	snprintf(lab, sizeof(lab), "work %s: best %s, %s thread%s, %.3g s",
+	snprintf(lab, sizeof(lab), "work %s: fastest %s, %s thread%s, %.3g s",
 		 val_text(w, wt, sizeof(wt)),
 		 json_string_value(json_array_get(strats, bs)) ?: "?",
 		 val_text(json_array_get(threads, bt), tt, sizeof(tt)),
@@ -78,7 +78,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 		dat_label(d, s);
 		/* the min column's header carries the strategy's colour, the
 		 * same in every panel even when some strategy is missing */
-		fprintf(d->f, " %zu max", j + 1);
+		fprintf(d->f, " %d max", plot_colour(s) ? plot_colour(s) : (int)(j % PLOT_COLOURS) + 1);
 	}
 	fputs(" best best_pos\n", d->f);
 	for (j = 0; j < bs; j++)

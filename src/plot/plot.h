@@ -51,6 +51,11 @@ struct figure {
 
 extern const struct figure *const plot_figures[];
 
+/* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
+ * same in every figure; 0 for a name that is not a strategy. */
+#define PLOT_COLOURS 8
+int plot_colour(const char *strategy);
+
 /* --- row helpers (src/plot/rows.c) --- */
 
 /* Rows of one kind ("run" also takes rows without a kind) without an error. */

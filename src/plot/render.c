@@ -91,7 +91,8 @@ static void gp_string(FILE *f, const char *var, const char *s)
 	fputs("'; ", f);
 }
 
-static char *gp_assignments(const char *outdir, const struct plot_job *j)
+static char *gp_assignments(const char *scripts, const char *outdir,
+			    const struct plot_job *j)
 {
 	char outbase[PATH_MAX + 130], *buf = NULL;
 	size_t len = 0;
@@ -103,6 +104,7 @@ static char *gp_assignments(const char *outdir, const struct plot_job *j)
 	gp_string(f, "datafile", j->data);
 	gp_string(f, "outbase", outbase);
 	gp_string(f, "title", j->title);
+	gp_string(f, "scriptdir", scripts);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -188,7 +190,7 @@ static unsigned report_lines(const struct plot_job *j, char *out)
 int plot_render(const char *scripts, const char *outdir,
 		const struct plot_job *j, unsigned *warnings)
 {
-	char script[PATH_MAX], *assign = gp_assignments(outdir, j), *out;
+	char script[PATH_MAX], *assign = gp_assignments(scripts, outdir, j), *out;
 	int fds[2], status = 0, ret = 0;
 	bool timed_out;
 	pid_t pid;
