@@ -54,7 +54,8 @@ if (lo > 0 && hi / lo > 4) {
 }
 # vertical labels: nothing runs off the left edge, whatever their length
 set xtics nomirror rotate by 90 right font ",9"
-set bmargin 17
+# no fixed bottom margin: gnuplot makes room for the vertical labels and
+# the axis title below them, whatever their length
 set lmargin 12
 set rmargin 18
 set key outside right top vertical samplen 2

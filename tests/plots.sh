@@ -442,7 +442,89 @@ gnuplot_warnings_are_reported() {
 		die "gnuplot's message not passed on: $(cat "$T/err.txt")"
 }
 
+# One colour per strategy in every figure (its linetype in the data files:
+# the strategy's place in the registry), the fastest marked in the grid,
+# cpu and fio figures, and no text of any figure off its canvas.
+figures_share_one_colour_per_strategy_and_ring_the_fastest() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" >/dev/null || die "plot failed"
+	local d=$T/r/plots/data f
+	python3 - "$d" <<'PY'
+import glob, math, re, shlex, sys
+d = sys.argv[1]
+want = {"stream": 1, "buffer": 2}
+def blocks(p):
+    return [b for b in open(p).read().split("\n\n\n") if b.strip()]
+seen = {}
+# grid and memory: the header names each strategy and its linetype
+for p in glob.glob(d + "/grid-*.dat") + [d + "/memory.dat"]:
+    for b in blocks(p):
+        h = shlex.split(b.strip().split("\n")[0])
+        for i, w in enumerate(h):
+            if w in want:
+                assert h[i + 1] == str(want[w]), (p, w, h[i + 1])
+                seen[p] = 1
+# cpu: a colour column per line, one fastest per work level, the lowest
+for p in glob.glob(d + "/cpu-*.dat"):
+    lines = [shlex.split(l) for l in open(p).read().strip().split("\n")[1:]]
+    best = {}
+    for l in lines:
+        strat, work = l[0].split()[0], l[0].split()[2]
+        assert int(l[6]) == want[strat], (p, l)
+        best.setdefault(work, []).append((float(l[3]), l[7]))
+    for work, v in best.items():
+        marked = [e for e, f in v if f != "NaN"]
+        assert marked == [min(e for e, _ in v)], (p, work, v)
+    seen[p] = 1
+# fio: colour column, one ringed bar per data set
+p = d + "/fio.dat"
+if glob.glob(p):
+    for b in blocks(p):
+        lines = [shlex.split(l) for l in b.strip().split("\n")[1:]]
+        for l in lines:
+            assert int(l[5]) == want[l[1].split()[1]], l
+        assert sum(l[6] != "NaN" for l in lines) == 1, lines
+    seen[p] = 1
+assert len(seen) >= 3, seen
+PY
+	for f in "$T"/r/plots/*.svg; do
+		python3 "$TOP/tests/tools/svgfit.py" "$f" >"$T/fit" || die "$(basename "$f"): $(head -n 1 "$T/fit")"
+	done
+}
+
+# The fio figure with the longest labels a bench makes: every label on the
+# canvas; ratios spanning more than 4x on a log axis, narrower ones linear.
+fio_figure_labels_fit_and_wide_ratios_get_a_log_axis() {
+	need_cmd gnuplot
+	local x=0 r
+	for span in wide narrow; do
+		{
+			echo '"data set medium-short" "label" ratio lo hi colour fastest'
+			for r in 0.09 0.5 1.2 3.1 0.8 1.0; do
+				[ $span = narrow ] && r=$(echo "0.8 + $r / 10" | bc -l)
+				f=NaN
+				[ $x -eq 3 ] && f=$r
+				echo "$x \"medium-short: uring+direct t16 w1000 / fio-uring-direct\" $r $r $r 5 $f"
+				x=$((x + 1))
+			done
+		} >"$T/$span.dat"
+		x=0
+		gnuplot -e "datafile='$T/$span.dat'; outbase='$T/$span'" "$TOP/plots/fio.gp" 2>"$T/err" ||
+			die "gnuplot: $(head -n 1 "$T/err")"
+		[ ! -s "$T/err" ] || die "gnuplot warned: $(head -n 1 "$T/err")"
+		python3 "$TOP/tests/tools/svgfit.py" "$T/$span.svg" >"$T/fit" ||
+			die "$span: $(head -n 1 "$T/fit")"
+	done
+	grep -q 'log scale' "$T/wide.svg" || die "0.09..3.1 (34x) not on a log axis"
+	! grep -q 'log scale' "$T/narrow.svg" || die "0.81..1.11 on a log axis"
+}
+
 t plot_renders_every_figure_and_each_script_alone plot_renders_every_figure
+t figures_share_one_colour_per_strategy_and_ring_the_fastest \
+	figures_share_one_colour_per_strategy_and_ring_the_fastest
+t fio_figure_labels_fit_and_wide_ratios_get_a_log_axis \
+	fio_figure_labels_fit_and_wide_ratios_get_a_log_axis
 t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
 t sweep_and_net_figures sweep_and_net_figures
 t compare_figure_from_real_runs compare_figure_from_real_runs
