@@ -275,6 +275,61 @@ static bool several_settings(json_t *order)
 	return false;
 }
 
+/* p of the fastest a against b, and b's median over a's. */
+static double test_pair(const struct rrun *r, json_t *a, json_t *b, double *ratio,
+			const char **test)
+{
+	double *sa = NULL, *sb = NULL, p;
+	size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
+	size_t nb = rrun_samples(r, sget(b, "config_id"), &sb);
+
+	p = two_sample_p(sa, na, sb, nb, test);
+	*ratio = nget(b, "median") / nget(a, "median");
+	free(sa);
+	free(sb);
+	return p;
+}
+
+/* The fastest not distinguishable from the runner-up: the strategies the
+ * fastest cannot be told from (in median order, up to the first it can),
+ * and the first it is ahead of, with its margin and p. */
+static void tied(const struct rrun *r, json_t **v, size_t n, json_t *c,
+		 struct vtext *t, double ratio2, const char *pbuf2)
+{
+	json_t *names = json_array();
+	double ratio = NAN, p = NAN;
+	const char *test = "";
+	char pbuf[64];
+	size_t k;
+
+	json_array_append_new(names, json_text(sget(v[0], "strategy")));
+	json_array_append_new(names, json_text(sget(v[1], "strategy")));
+	for (k = 2; k < n; k++) {
+		p = test_pair(r, v[0], v[k], &ratio, &test);
+		if (isfinite(p) && p < VERDICT_ALPHA)
+			break;
+		json_array_append_new(names, json_text(sget(v[k], "strategy")));
+	}
+	for (size_t i = 0; i < json_array_size(names); i++)
+		put(t, "%s%s", i == 0 ? "" : i + 1 == json_array_size(names) ? " and " : ", ",
+		    json_string_value(json_array_get(names, i)));
+	if (k == 2)
+		put(t, " not distinguishable (%.2fx apart, %s)", ratio2, pbuf2);
+	else
+		put(t, " not distinguishable from %s (up to %.2fx apart, each p >= %.2f)",
+		    sget(v[0], "strategy"), nget(v[k - 1], "median") / nget(v[0], "median"),
+		    VERDICT_ALPHA);
+	json_object_set_new(c, "tied", names);
+	if (k < n) {
+		fmt_p(pbuf, sizeof(pbuf), p, test);
+		put(t, "; %s ahead of %s, %.2fx (%s)", sget(v[0], "strategy"),
+		    sget(v[k], "strategy"), ratio, pbuf);
+		json_object_set_new(c, "ahead_of", json_text(sget(v[k], "strategy")));
+		json_object_set_new(c, "ahead_ratio", rnum(ratio));
+		json_object_set_new(c, "ahead_p", rnum(p));
+	}
+}
+
 static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 {
 	size_t n = json_array_size(m);
@@ -282,7 +337,7 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	long long th, w;
 	char text[1024], label[600], pbuf[64];
 	struct vtext t = { text, sizeof(text), 0, 0 };
-	double p = NAN, ratio = NAN, *sa = NULL, *sb = NULL;
+	double p = NAN, ratio = NAN;
 	const char *test = "";
 
 	if (!v)
@@ -304,15 +359,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	json_object_set_new(c, "threads", json_integer(th));
 	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
 	put(&t, "%s: ", label);
-	if (n >= 2) {
-		size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
-		size_t nb = rrun_samples(r, sget(v[1], "config_id"), &sb);
-
-		p = two_sample_p(sa, na, sb, nb, &test);
-		ratio = nget(v[1], "median") / nget(a, "median");
-		free(sa);
-		free(sb);
-	}
+	if (n >= 2)
+		p = test_pair(r, a, v[1], &ratio, &test);
 	json_object_set_new(c, "runner_up", n >= 2 ? json_text(sget(v[1], "strategy")) :
 			    json_null());
 	json_object_set_new(c, "ratio", rnum(ratio));
@@ -327,8 +375,7 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 		put(&t, "%s fastest, %.2fx %s (%s)", sget(a, "strategy"), ratio,
 		    sget(v[1], "strategy"), pbuf);
 	else
-		put(&t, "%s and %s not distinguishable (%.2fx apart, %s)",
-		    sget(a, "strategy"), sget(v[1], "strategy"), ratio, pbuf);
+		tied(r, v, n, c, &t, ratio, pbuf);
 	t.head = t.o;
 	if (!t.head)
 		t.head = t.o;
@@ -353,11 +400,25 @@ json_t *verdict_cells(const struct rrun *r)
 	return out;
 }
 
+static json_t *joined(json_t *a)
+{
+	char buf[256];
+	size_t o = 0, i;
+	json_t *x;
+
+	buf[0] = 0;
+	json_array_foreach(a, i, x)
+		if (o < sizeof(buf))
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s", i ? "," : "",
+					      json_string_value(x));
+	return json_text(buf);
+}
+
 void report_verdict(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const sent[] = { "verdict", NULL };
 	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "p",
-		"test", "distinguishable", "bound", "cpu_per_thread", "fio_ratio",
+		"test", "distinguishable", "tied", "ahead_of", "ahead_ratio", "ahead_p", "bound", "cpu_per_thread", "fio_ratio",
 		"fio_job", "rss_share", "pc_hit_ratio", "seq_pct", NULL };
 	json_t *cells = verdict_cells(r), *c;
 	struct rtable *t;
@@ -381,8 +442,14 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 	json_array_foreach(cells, i, c) {
 		json_t *row = json_array();
 
-		for (size_t j = 0; figs[j]; j++)
-			json_array_append(row, json_object_get(c, figs[j]) ?: json_null());
+		for (size_t j = 0; figs[j]; j++) {
+			json_t *x = json_object_get(c, figs[j]);
+
+			if (json_is_array(x)) /* tied: "a,b" */
+				json_array_append_new(row, joined(x));
+			else
+				json_array_append(row, x ? x : json_null());
+		}
 		rtable_add(t, row);
 	}
 	json_decref(cells);

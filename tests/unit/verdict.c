@@ -193,6 +193,49 @@ static int overlapping_samples_are_not_distinguishable(void)
 	return 0;
 }
 
+static int tied_leaders_are_said_with_the_first_they_beat(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	const double a[] = { 1.00, 1.20, 0.90, 1.10 }, b[] = { 1.05, 0.95, 1.25, 1.15 };
+	const double d[] = { 2.0, 2.1, 2.2, 2.3 };
+	struct rrun r;
+	const char *text;
+
+	for (size_t i = 0; i < 4; i++) {
+		json_array_append_new(rows, row("stream", a[i], -1));
+		json_array_append_new(rows, row("buffer", b[i], -1));
+		json_array_append_new(rows, row("direct", d[i], -1));
+	}
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	/* 4 v 4 all apart: exact Mann-Whitney p = 2/70 */
+	CHECK(strstr(text, "stream and buffer not distinguishable (1.05x apart, p=0.686, "
+		     "mann-whitney); stream ahead of direct, 2.05x (p=0.029, mann-whitney)"),
+	      "head");
+	CHECK(json_array_size(json_object_get(c, "tied")) == 2, "tied");
+	CHECK(!strcmp(json_string_value(json_object_get(c, "ahead_of")), "direct"), "ahead_of");
+	CHECK(fabs(json_number_value(json_object_get(c, "ahead_p")) - 2.0 / 70) < 1e-9, "p");
+	done(&r, cells);
+	/* three that cannot be told apart: all named, none ahead */
+	rows = json_array();
+	for (size_t i = 0; i < 4; i++) {
+		json_array_append_new(rows, row("stream", a[i], -1));
+		json_array_append_new(rows, row("buffer", b[i], -1));
+		json_array_append_new(rows, row("mmap", b[3 - i] + 0.01, -1));
+	}
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, ": stream, buffer and mmap not distinguishable from stream (up to "
+		     "1.06x apart, each p >= 0.05)."), "three");
+	CHECK(!json_object_get(c, "ahead_of"), "nobody behind");
+	done(&r, cells);
+	return 0;
+}
+
 static int too_few_repetitions_are_not_distinguishable(void)
 {
 	json_t *rows = json_array(), *cells, *c;
@@ -234,6 +277,7 @@ int main(void)
 	RUN(cache_and_seq_rules);
 	RUN(clear_winner_named_with_margin_and_p);
 	RUN(overlapping_samples_are_not_distinguishable);
+	RUN(tied_leaders_are_said_with_the_first_they_beat);
 	RUN(too_few_repetitions_are_not_distinguishable);
 	RUN(one_strategy_is_no_contest);
 	return unit_failed;
