@@ -6,7 +6,8 @@
 # cached) -- RUNS times, each in its own clone.  Prints each wall time, the
 # share of configurations that met the RSD target, and, for every cell
 # where one run's verdict names a winner, whether the other runs name the
-# same one.  OUT (default /tmp/iostrat-bench-verdict) keeps the clones.
+# same one, and how often an "X ahead of Y" of one run (p < 0.05) keeps its
+# order in the other runs' medians.  OUT (default /tmp/iostrat-bench-verdict) keeps the clones.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 runs=${RUNS:-1}
@@ -29,25 +30,43 @@ for i in $(seq "$runs"); do
 	done
 done
 python3 - "$out"/run*.json <<'PY'
-import json, sys, itertools
+import json, re, sys, itertools
+def cell_key(label):  # "big (400 MB), W=0, 1 thread" -> ("big", "0", "1")
+    m = re.match(r"(\S+) \(.*?\), W=(\d+), (\d+) thread", label)
+    return m.groups()
 runs = []
 for p in sys.argv[1:]:
     doc = json.load(open(p))
     t = {x["title"]: x for x in doc["tables"]}
     cells = {r["cell"]: r for r in t["verdict figures"]["rows"]}
     conf = t["configurations (kind run)"]["rows"]
+    med = {}
+    for r in conf:
+        ds, strat, th, w = r["config_id"].split("/")[:4]
+        med[(ds, w[1:], th[1:], strat)] = r["median_s"]
     met = sum(1 for r in conf if "rsd>" not in (r["flags"] or ""))
-    runs.append((p.rsplit("/", 1)[1], cells, met, len(conf)))
+    runs.append((p.rsplit("/", 1)[1], cells, med))
     named = sum(1 for c in cells.values() if c["distinguishable"])
+    claims = sum(1 for c in cells.values() if c["distinguishable"] or c["ahead_of"])
     print(f"{runs[-1][0]}: {met}/{len(conf)} configurations met the RSD target; "
-          f"{named}/{len(cells)} cells name a winner")
-agree = total = same_fastest = 0
-for (na, a, _, _), (nb, b, _, _) in itertools.permutations(runs, 2):
+          f"{named}/{len(cells)} cells name a winner; {claims}/{len(cells)} say who is "
+          f"ahead of whom (p < 0.05)")
+agree = total = same_fastest = ctotal = cagree = 0
+for (na, a, ma), (nb, b, mb) in itertools.permutations(runs, 2):
     for cell, x in a.items():
-        if not x["distinguishable"] or cell not in b:
+        if cell not in b:
+            continue
+        y = b[cell]
+        # a claim "X ahead of Y" (the winner over the runner-up, or the
+        # fastest over the first it beats): does the other run's median agree?
+        for loser in ([x["runner_up"]] if x["distinguishable"] else []) + \
+                     ([x["ahead_of"]] if x["ahead_of"] else []):
+            k = cell_key(cell)
+            ctotal += 1
+            cagree += mb[k + (x["fastest"],)] < mb[k + (loser,)]
+        if not x["distinguishable"]:
             continue
         total += 1
-        y = b[cell]
         agree += y["distinguishable"] and y["fastest"] == x["fastest"]
         same_fastest += y["fastest"] == x["fastest"]
         print(f"  {na} -> {nb}: {cell}: {x['fastest']} / "
@@ -57,4 +76,7 @@ if total:
           f"same fastest by median: {same_fastest}/{total}")
 else:
     print("no cell named a winner in any run: nothing to agree on")
+if ctotal:
+    print(f"'X ahead of Y' claims whose order the other run's medians keep: "
+          f"{cagree}/{ctotal} ({100 * cagree / ctotal:.0f}%)")
 PY
