@@ -148,7 +148,8 @@ bench_writes_results_dir_and_report() {
 	echo "$out" | grep -q '\*' || die "no best mark: $out"
 	echo "$out" | grep -q 'big/buffer/t2/w0/asis/fsync=file' || die "no config line: $out"
 	"$IOSTRAT" report "$T/r" --format json | python3 -c '
-import json,sys; d=json.load(sys.stdin); assert d["tables"][-1]["rows"][0]["n"]==2, d' ||
+import json,sys; d=json.load(sys.stdin); assert d["tables"][-1]["rows"][0]["n"]==2, d
+assert d["tables"][0]["title"] == "verdict", "the verdict is not first"' ||
 		die "json report"
 	"$IOSTRAT" report "$T/r" --format markdown | grep -q '^| threads' || die "markdown"
 	"$IOSTRAT" report "$T/r" --format csv | grep -q '^# configurations' || die "csv"
