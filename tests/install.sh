@@ -25,10 +25,10 @@ install_and_uninstall() {
 		[ -f "$r/usr/share/man/man1/iostrat-$c.1" ] || die "no iostrat-$c.1"
 	done
 	[ -f "$r/usr/share/bash-completion/completions/iostrat" ] || die "no completion"
-	[ -f "$r/usr/share/iostrat/profiles/quick.ini" ] || die "no profiles"
+	[ -f "$r/usr/share/iostrat/profiles/smoke.ini" ] || die "no profiles"
 	# the installed binary, away from the checkout, finds its data
-	"$r/usr/bin/iostrat" bench quick --dry-run >/dev/null 2>"$T/err" ||
-		die "installed bench quick: $(cat "$T/err")"
+	"$r/usr/bin/iostrat" bench smoke --dry-run >/dev/null 2>"$T/err" ||
+		die "installed bench smoke: $(cat "$T/err")"
 	mk uninstall DESTDIR="$r" PREFIX=/usr
 	left=$(find "$r" -type f | head -n 3)
 	[ -z "$left" ] || die "left after uninstall: $left"
