@@ -51,9 +51,9 @@ values_of_options() {
 profiles_for_bench() {
 	mkdir -p "$T/w/sub" && touch "$T/w/mine.ini" "$T/w/notes.txt"
 	cd "$T/w"
-	holds "mine.ini sub quick skeet-big" "$IOSTRAT" bench ""
+	holds "mine.ini sub smoke default skeet-big" "$IOSTRAT" bench ""
 	[[ " $(comp "$IOSTRAT" bench "") " != *" notes.txt "* ]] || die "bench offers notes.txt"
-	expect "quick" "$IOSTRAT" bench q
+	expect "smoke" "$IOSTRAT" bench sm
 }
 results_dirs_for_report() {
 	mkdir -p "$T/w/results/r1" "$T/w/results/r2" "$T/w/data/small" "$T/w/one"
