@@ -63,8 +63,8 @@ const char *verdict_memory(double rss_bytes, double data_bytes)
 	if (share >= VERDICT_MEM_HOLDS)
 		return "holds the data in memory";
 	if (share <= VERDICT_MEM_BOUNDED)
-		return "bounded memory";
-	return "memory grows with the data";
+		return "small beside the data";
+	return "a sizeable share of the data";
 }
 
 const char *verdict_cache(double hit_ratio)

@@ -41,8 +41,10 @@ const char *verdict_device(double ratio);
 
 /* Memory cost: peak RSS over the data size (bytes_in).
  *   share >= VERDICT_MEM_HOLDS   -> "holds the data in memory"
- *   share <= VERDICT_MEM_BOUNDED -> "bounded memory"
- *   in between                   -> "memory grows with the data" */
+ *   share <= VERDICT_MEM_BOUNDED -> "small beside the data"
+ *   in between                   -> "a sizeable share of the data"
+ * Not "grows with the data": one data size cannot tell uring's fixed pool
+ * (20 MiB of a 150 MB read) from buffer's per-file copy. */
 #define VERDICT_MEM_HOLDS 0.5
 #define VERDICT_MEM_BOUNDED 0.05
 const char *verdict_memory(double rss_bytes, double data_bytes);

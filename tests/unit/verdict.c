@@ -50,8 +50,8 @@ static int memory_rule(void)
 {
 	CHECK(!strcmp(verdict_memory(60e6, 100e6), "holds the data in memory"), "60 pct");
 	CHECK(!strcmp(verdict_memory(50e6, 100e6), "holds the data in memory"), "50 pct");
-	CHECK(!strcmp(verdict_memory(20e6, 100e6), "memory grows with the data"), "20 pct");
-	CHECK(!strcmp(verdict_memory(5e6, 100e6), "bounded memory"), "5 pct");
+	CHECK(!strcmp(verdict_memory(20e6, 100e6), "a sizeable share of the data"), "20 pct");
+	CHECK(!strcmp(verdict_memory(5e6, 100e6), "small beside the data"), "5 pct");
 	CHECK(!strcmp(verdict_memory(5e6, 0), ""), "no data size");
 	return 0;
 }
@@ -154,7 +154,7 @@ static int clear_winner_named_with_margin_and_p(void)
 	/* uring: 0.2 s of CPU in 1 s: I/O-bound; no fio job mirrors uring here */
 	CHECK(strstr(text, "uring: I/O-bound (cpu 0.20 of elapsed per thread)"), "bound");
 	CHECK(json_is_null(json_object_get(c, "fio_ratio")), "no uring baseline");
-	CHECK(strstr(text, "peak RSS 10 MiB = 10.5% of the 100 MB read (memory grows with the data)"),
+	CHECK(strstr(text, "peak RSS 10 MiB = 10.5% of the 100 MB read (a sizeable share of the data)"),
 	      "memory");
 	CHECK(strstr(text, "requests 100% sequential (sequential)"), "seq");
 	CHECK(strstr(text, "page-cache hit ratio 0% cold (read from the device)"), "cache");
