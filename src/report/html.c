@@ -157,7 +157,7 @@ static void figures(FILE *out, const char *dir)
 	free(paths);
 }
 
-static void meta_table(FILE *out, json_t *meta)
+void html_meta_table(FILE *out, json_t *meta)
 {
 	const char *k;
 	json_t *v;
@@ -254,7 +254,7 @@ void report_html(const struct rrun *r, const struct rdoc *d, FILE *out)
 	fputs("<h1>", out);
 	html_escape(out, title);
 	fputs("</h1>\n", out);
-	meta_table(out, d->meta);
+	html_meta_table(out, d->meta);
 	verdict(out, d);
 	figures(out, r->dir);
 	fputs("<h2 id=\"tables\">Grids and tables</h2>\n", out);

@@ -13,35 +13,9 @@
 #include <string.h>
 
 #include "../util.h"
+#include "fields.h"
 #include "report.h"
 #include "verdict.h"
-
-static const char *sget(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static double nget(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The settings of a run config_id after DATASET/STRATEGY/tN/wN. */
-static const char *rest_of(const char *id)
-{
-	const char *p = id;
-
-	for (int i = 0; i < 4 && p; i++) {
-		p = strchr(p, '/');
-		if (p)
-			p++;
-	}
-	return p ? p : "";
-}
 
 static bool is_run(json_t *s)
 {

@@ -271,19 +271,8 @@ void rtable_html(const struct rtable *t, FILE *out)
 
 static void print_html(const struct rdoc *d, FILE *out)
 {
-	const char *k;
-	json_t *v;
-
 	html_head(out, "iostrat");
-	fputs("<table class=\"meta\">\n", out);
-	json_object_foreach(d->meta, k, v) {
-		fputs("<tr><th>", out);
-		html_escape(out, k);
-		fputs("</th><td>", out);
-		html_escape(out, json_string_value(v));
-		fputs("</td></tr>\n", out);
-	}
-	fputs("</table>\n", out);
+	html_meta_table(out, d->meta);
 	for (size_t i = 0; i < d->n; i++)
 		rtable_html(&d->t[i], out);
 	fputs("</body>\n</html>\n", out);

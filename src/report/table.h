@@ -50,6 +50,8 @@ void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);
  * table (a cell ending " *" is the marked fastest one: class "best"). */
 void html_escape(FILE *out, const char *s);
 void html_head(FILE *out, const char *title);
+/* The header facts (key -> string) as a two-column table. */
+void html_meta_table(FILE *out, json_t *meta);
 void rtable_html(const struct rtable *t, FILE *out);
 /* A real, or null when v is not finite. */
 json_t *rnum(double v);

@@ -13,6 +13,7 @@
 
 #include "../stats_math.h"
 #include "../util.h"
+#include "fields.h"
 #include "verdict.h"
 
 enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
@@ -86,40 +87,6 @@ const char *verdict_seq(double seq_pct)
 }
 
 /* --- the cells ------------------------------------------------------------ */
-
-static const char *sget(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static double nget(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static long long iget(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? (long long)json_number_value(v) : 0;
-}
-
-/* The settings of a run config_id after DATASET/STRATEGY/tN/wN. */
-static const char *rest_of(const char *id)
-{
-	const char *p = id;
-
-	for (int i = 0; i < 4 && p; i++) {
-		p = strchr(p, '/');
-		if (p)
-			p++;
-	}
-	return p ? p : "";
-}
 
 static bool is_run(json_t *s)
 {
