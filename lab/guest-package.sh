@@ -85,7 +85,7 @@ plot_it() {
 	[ -s /root/pkg/r/plots/memory.png ] || { echo "no memory.png: $(tail -n 1 /tmp/plot.err)"; return 1; }
 }
 check "iostrat plot (scripts from /usr/share/iostrat/plots)" plot_it
-check "a shipped profile by name (bench quick --dry-run)" iostrat bench quick --dry-run
+check "a shipped profile by name (bench default --dry-run)" iostrat bench default --dry-run
 fio_it() {
 	iostrat fio seq-psync --dataset /root/pkg/in --bs 4k --reps 1 --cache asis --out /root/pkg/fio >/dev/null
 }
