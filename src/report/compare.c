@@ -105,23 +105,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 		    "Welch's t.  %zu configurations matched.", MW_MIN_N, matched);
 }
 
-/* A run's short name: its directory's last component ("bfq" for a
- * `iostrat sched` setting, "study-6.1.0" for a kernel run). */
-static void run_label(const struct rrun *r, char *buf, size_t len)
-{
-	size_t n = strlen(r->dir);
-	const char *end, *start;
-
-	while (n > 1 && r->dir[n - 1] == '/')
-		n--;
-	end = r->dir + n;
-	start = end;
-	while (start > r->dir && start[-1] != '/')
-		start--;
-	snprintf(buf, len, "%.*s", (int)(end - start), start);
-}
-
-static void spread_row(struct rtable *t, const struct rrun *runs, size_t k,
+static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size_t k,
 		       const char *id, json_t *s, double base)
 {
 	json_t *row = json_array();
@@ -136,7 +120,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t k,
 	if (k)
 		p = pvalue(&runs[0], &runs[k], id, &test);
 	med = nv ? st.median : NAN;
-	run_label(&runs[k], label, sizeof(label));
+	compare_label(runs, n, k, label, sizeof(label));
 	json_array_append_new(row, json_text(id));
 	json_array_append_new(row, json_text(run));
 	json_array_append_new(row, json_text(label));
@@ -181,7 +165,7 @@ static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
 			any |= (x[k] = find_sum(&runs[k], id)) != NULL;
 		for (size_t k = 0; any && k < n; k++)
 			if (x[k])
-				spread_row(t, runs, k, id, x[k], base);
+				spread_row(t, runs, n, k, id, x[k], base);
 	}
 	rtable_note(t, "per run: median, min, max, quartiles of the metric over its "
 		    "repetitions; ratio = median / A's median; sig * = p < 0.05 against A "
@@ -240,6 +224,9 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 	const char *k;
 	struct rtable *t;
 	json_t *v;
+	char keys[1024] = "";
+	size_t nk = 0, o = 0;
+	bool across = false;
 
 	cols[0] = "what";
 	if (n > RUNS_MAX)
@@ -270,6 +257,10 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 			for (size_t j = 0; j < n; j++)
 				json_array_append_new(row, cell(json_object_get(flat[j], k)));
 			rtable_add(t, row);
+			if (o < sizeof(keys))
+				o += (size_t)snprintf(keys + o, sizeof(keys) - o, "%s%s",
+						      nk ? ", " : "", k);
+			nk++;
 		}
 	for (size_t i = 0; i < n; i++) {
 		void *tmp;
@@ -295,6 +286,11 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 			json_object_del(prof[i], k); /* last: k belongs to it */
 		}
 	}
+	/* one line naming them all: across machines the table is long */
+	for (size_t i = 1; i < n; i++)
+		across |= strcmp(rrun_host(&runs[0]), rrun_host(&runs[i])) != 0;
+	rtable_note(t, "%s differ in: %s", across ? "the machines" : "the runs",
+		    nk ? keys : "nothing in env.json");
 	for (size_t i = 0; i < n; i++) {
 		json_decref(flat[i]);
 		json_decref(prof[i]);
@@ -309,12 +305,14 @@ void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool sprea
 		char key[8];
 
 		snprintf(key, sizeof(key), "%c", (char)('A' + i));
-		rdoc_meta(d, key, "%s (bench %s, %zu repetitions, %zu configurations)",
-			  runs[i].dir, rrun_name(&runs[i]), json_array_size(runs[i].rows),
+		rdoc_meta(d, key, "%s (host %s, bench %s, %zu repetitions, %zu configurations)",
+			  runs[i].dir, *rrun_host(&runs[i]) ? rrun_host(&runs[i]) : "-",
+			  rrun_name(&runs[i]), json_array_size(runs[i].rows),
 			  json_array_size(runs[i].sum));
 	}
 	ratios(runs, n, d);
 	if (spread)
 		spreads(runs, n, d);
 	differences(runs, n, d);
+	compare_fastest(runs, n, d);
 }

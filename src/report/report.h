@@ -49,5 +49,15 @@ int report_figure_paths(const char *dir, char ***paths, size_t *n);
  * `--format csv`; text and markdown leave it out: it repeats the first). */
 #define COMPARE_SPREAD_TITLE "per configuration and run: spread and significance against A"
 void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool spread);
+/* fleet.c: the host a run was made on (env.json's "host", else its first
+ * row's; "" when neither says). */
+const char *rrun_host(const struct rrun *r);
+/* Run k's name in compare's tables and figure 6: its host when the runs
+ * come from several hosts (host:dir for a host's second run), else its
+ * directory's last component. */
+void compare_label(const struct rrun *runs, size_t n, size_t k, char *buf, size_t len);
+/* The fleet summary: per verdict cell, each run's fastest strategy and
+ * whether the runs agree. */
+void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d);
 
 #endif
