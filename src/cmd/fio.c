@@ -18,7 +18,10 @@
 #include "../util.h"
 
 struct fio_args {
-	const char *job, *dataset, *out, *scratch, *parse_only;
+	const char *job, *dataset, *out, *scratch, *parse_only, *client;
+	struct fio_client *clients;
+	size_t nclients;
+	bool cache_set;
 	double scale;
 	uint64_t bs;
 	unsigned qd, reps;
@@ -30,12 +33,18 @@ static void fio_usage(FILE *f)
 {
 	fputs("usage: iostrat fio JOB [--dataset PRESET|DIR] [--scale F] [--bs B] [--qd N]\n"
 	      "                       [--direct] [--cache cold|warm|asis] [--no-fsync]\n"
-	      "                       [--reps R] [--out DIR] [--scratch DIR] [--json]\n\n"
+	      "                       [--reps R] [--out DIR] [--scratch DIR] [--json]\n"
+	      "                       [--client HOST[:PORT][,HOST[:PORT]...]]\n\n"
 	      "Run one fio baseline (fio-jobs/JOB.fio, or a path) on the files of a data\n"
 	      "set: a directory, or a preset generated at --scale (default 0.01) into\n"
 	      "$IOSTRAT_DATA (default data/).  Rows (kind=fio) and fio's own JSON go to\n"
 	      "the results directory (--out, default results/<time>-fio-JOB).\n"
 	      "Defaults: --bs 1M --qd 8 --cache cold, fsync on close.\n\n"
+	      "--client HOSTS runs the job on every host at once through fio's own\n"
+	      "client (each host runs `fio --server`, port 8765 unless given): one row\n"
+	      "per host, labelled by it.  The data set must be at the same path on\n"
+	      "every host, --scratch (default /tmp) too; the cache is as the hosts\n"
+	      "left it (asis; iostrat cannot drop a remote cache).\n\n"
 	      "       iostrat fio --parse FIO.json\n"
 	      "Read an fio JSON output (--output-format=json) and print the row iostrat\n"
 	      "makes of it.\n", f);
@@ -66,6 +75,8 @@ static int parse(struct fio_args *a, int argc, char **argv)
 		}
 		if (!strcmp(o, "--parse"))
 			a->parse_only = v;
+		else if (!strcmp(o, "--client"))
+			a->client = v;
 		else if (!strcmp(o, "--dataset"))
 			a->dataset = v;
 		else if (!strcmp(o, "--out"))
@@ -84,6 +95,7 @@ static int parse(struct fio_args *a, int argc, char **argv)
 		else if (!strcmp(o, "--reps"))
 			ret = opt_uint("--reps", v, 1, 1000, &a->reps);
 		else if (!strcmp(o, "--cache")) {
+			a->cache_set = true;
 			if (cache_mode_parse(v, &a->cache)) {
 				errorf("--cache: bad value '%s' (cold, warm or asis)", v);
 				ret = -EINVAL;
@@ -100,6 +112,17 @@ static int parse(struct fio_args *a, int argc, char **argv)
 	if (!a->job && !a->parse_only) {
 		errorf("fio: JOB is required (a name in fio-jobs/ or a path)");
 		return -EINVAL;
+	}
+	if (a->client) {
+		if (a->cache_set && a->cache != CACHE_ASIS) {
+			errorf("--client: --cache %s cannot be prepared on other hosts "
+			       "(their cache is as they left it: asis)", cache_mode_name(a->cache));
+			return -EINVAL;
+		}
+		a->cache = CACHE_ASIS;
+		if (!a->scratch)
+			a->scratch = "/tmp";
+		return fio_clients_parse(a->client, &a->clients, &a->nclients);
 	}
 	return 0;
 }
@@ -137,8 +160,15 @@ static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 	return dataset_generate(dir, &s, &reused);
 }
 
-static void print_row(json_t *r)
+static void print_row(json_t *r, bool host)
 {
+	if (host)
+		printf("%-22s ", json_string_value(json_object_get(r, "host")));
+	if (!json_is_null(json_object_get(r, "error"))) {
+		printf("%-22s failed: %s\n", json_string_value(json_object_get(r, "strategy")),
+		       json_string_value(json_object_get(r, "error")));
+		return;
+	}
 	printf("%-22s %8.1f MB/s  read %8.1f MB/s (%.0f IOPS, clat p50 %.0f us p99 %.0f us)  "
 	       "write %8.1f MB/s  elapsed %.3f s  mirrors: %s\n",
 	       json_string_value(json_object_get(r, "strategy")),
@@ -179,21 +209,39 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 		};
 		json_t *row;
 
+		json_t *rows, *one;
+		size_t k;
+
 		snprintf(json_out, sizeof(json_out), "%s/fio-%s-rep%u.json", rd.path, stem, r);
-		ret = fio_run(&p, &row);
-		json_object_set_new(row, "rep", json_integer(r));
+		p.clients = a->clients;
+		p.nclients = a->nclients;
+		if (a->nclients) {
+			ret = fio_run_clients(&p, &rows);
+		} else {
+			ret = fio_run(&p, &row);
+			rows = json_array();
+			json_array_append_new(rows, row);
+		}
 		if (sigfwd_caught()) { /* fio stopped half way: not a result */
-			json_decref(row);
+			json_decref(rows);
 			break;
 		}
-		if (!ret) {
-			ret = results_append(&rd, row);
+		/* a host whose job failed keeps its row (with its error): the
+		 * others' are results; fio itself failing leaves no rows */
+		json_array_foreach(rows, k, one) {
+			int r2;
+
+			json_object_set_new(one, "rep", json_integer(r));
+			if (ret && ret != -EIO)
+				break;
+			r2 = results_append(&rd, one);
+			ret = ret ? ret : r2;
 			if (a->json)
-				row_write_jsonl(stdout, row);
+				row_write_jsonl(stdout, one);
 			else
-				print_row(row);
+				print_row(one, a->nclients > 0);
 		}
-		json_decref(row);
+		json_decref(rows);
 	}
 	if (sigfwd_caught()) {
 		ret = results_finish(&rd);
@@ -210,10 +258,44 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 	return ret;
 }
 
+/* A --client output: a row per host it names (hostname and port). */
+static int parse_clients(json_t *j)
+{
+	struct fio_client c[FIO_CLIENTS_MAX];
+	json_t *e, *rows = json_array(), *base = row_new(NULL, "fio"), *row;
+	size_t n = 0, i;
+	int ret;
+
+	json_array_foreach(json_object_get(j, "client_stats"), i, e) {
+		char spec[300];
+		struct fio_client *one = NULL;
+		size_t got;
+		const char *h = json_string_value(json_object_get(e, "hostname")) ?: "";
+
+		snprintf(spec, sizeof(spec), strchr(h, ':') ? "[%s]:%lld" : "%s:%lld", h,
+			 (long long)json_integer_value(json_object_get(e, "port")));
+		if (n == FIO_CLIENTS_MAX || fio_clients_parse(spec, &one, &got)) {
+			free(one);
+			continue;
+		}
+		for (got = 0; got < n && strcmp(c[got].label, one->label); got++)
+			;
+		if (got == n)
+			c[n++] = *one;
+		free(one);
+	}
+	ret = fio_client_rows(j, c, n, base, rows);
+	json_array_foreach(rows, i, row)
+		row_write_jsonl(stdout, row);
+	json_decref(rows);
+	json_decref(base);
+	return ret;
+}
+
 static int parse_file(const char *path)
 {
 	json_error_t e;
-	json_t *j = json_load_file(path, 0, &e), *row;
+	json_t *j = fio_json_load(path, &e), *row;
 	const char *why;
 	int ret;
 
@@ -224,6 +306,11 @@ static int parse_file(const char *path)
 		else
 			errorf("%s: not fio JSON (%s, line %d)", path, e.text, e.line);
 		return 1;
+	}
+	if (json_object_get(j, "client_stats")) {
+		ret = parse_clients(j);
+		json_decref(j);
+		return ret ? 1 : 0;
 	}
 	row = row_new(NULL, "fio");
 	ret = fio_parse_json(j, row, &why);
@@ -236,10 +323,21 @@ static int parse_file(const char *path)
 	return ret ? 1 : 0;
 }
 
+static int fio_main(struct fio_args *ap, int argc, char **argv);
+
 int cmd_fio(int argc, char **argv)
 {
 	struct fio_args a = { .scale = 0.01, .bs = 1 << 20, .qd = 8, .reps = 1,
 			      .fsync = true, .cache = CACHE_COLD };
+	int ret = fio_main(&a, argc, argv);
+
+	free(a.clients);
+	return ret;
+}
+
+static int fio_main(struct fio_args *ap, int argc, char **argv)
+{
+	struct fio_args a = *ap;
 	char job[PATH_MAX], dir[PATH_MAX], ver[64];
 	const char *label, *bad;
 	struct filelist fl;
@@ -250,7 +348,9 @@ int cmd_fio(int argc, char **argv)
 			fio_usage(stdout);
 			return 0;
 		}
-	if (parse(&a, argc, argv))
+	ret = parse(&a, argc, argv);
+	ap->clients = a.clients; /* cmd_fio frees them */
+	if (ret)
 		return 2;
 	if (a.parse_only)
 		return parse_file(a.parse_only);
@@ -258,6 +358,9 @@ int cmd_fio(int argc, char **argv)
 		errorf("fio: not installed (apt-get install fio, or make deps)");
 		return 1;
 	}
+	/* an unreachable host is said before anything is written */
+	if (a.nclients && fio_clients_reach(a.clients, a.nclients, 3000))
+		return 1;
 	ret = fio_job_path(a.job, job, sizeof(job));
 	if (ret) {
 		errorf("%s: no such fio job (%s); see fio-jobs/", a.job, strerror(-ret));
@@ -289,7 +392,7 @@ static const struct cmd_opt fio_table[] = {
 	{ "bs", 0, true }, { "qd", 0, true }, { "direct", 0, false },
 	{ "cache", 0, true }, { "no-fsync", 0, false }, { "reps", 0, true },
 	{ "out", 0, true }, { "scratch", 0, true }, { "json", 0, false },
-	{ NULL, 0, false },
+	{ "client", 0, true }, { NULL, 0, false },
 };
 
 const struct cmd_opts fio_cmdopts = { .table = fio_table };

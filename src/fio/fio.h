@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/resource.h>
+
 #include <jansson.h>
 
 #include "../cache.h"
@@ -21,6 +23,17 @@
  * Each job file says which strategies it mirrors in a "; mirrors:" line
  * (NAME, or NAME+direct for the strategy's --direct variant, or -).
  */
+/* A host running `fio --server`, as --client names it: HOST[:PORT]
+ * ([ADDR]:PORT for IPv6), fio's default port 8765. */
+#define FIO_CLIENTS_MAX 64
+#define FIO_DEFAULT_PORT 8765
+struct fio_client {
+	char host[256];
+	unsigned port;
+	char label[280]; /* the rows' host: HOST, or HOST:PORT off the default port */
+	char opt[300];   /* fio's option: --client=ip:HOST,PORT (ip6: for IPv6) */
+};
+
 struct fio_params {
 	const char *job;         /* path of the job file */
 	const char *in_dir;
@@ -34,6 +47,8 @@ struct fio_params {
 	const char *json_out;    /* fio's own JSON is kept here */
 	const char *bench;       /* row's bench, may be NULL */
 	const char *dataset;     /* row's dataset label, may be NULL */
+	const struct fio_client *clients; /* run on these fio servers (fio_client.c) */
+	size_t nclients;
 };
 
 /* fio --version into buf ("fio-3.33"); -ENOENT when fio is missing. */
@@ -60,5 +75,32 @@ int fio_run(const struct fio_params *p, json_t **row);
 /* Fill a row from fio's parsed JSON output.  -EINVAL (with *why set)
  * when a field the row needs is missing. */
 int fio_parse_json(json_t *fio, json_t *row, const char **why);
+
+/* The pieces of fio_run that fio_run_clients shares (fio_run.c):
+ * IOSTRAT_* into the environment, fio as a child (p->clients: through
+ * fio's own --client, one per host), fio's reason from its log, and the
+ * row's columns from the parameters. */
+int fio_job_env(const struct fio_params *p);
+int fio_spawn(const struct fio_params *p, const char *errlog, struct rusage *ru,
+	      double *wall);
+void fio_first_error(const char *log, char *buf, size_t len);
+void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
+		  const struct rusage *ru, double wall);
+
+/* fio_client.c.  "H1,H2:PORT,[::1]:PORT" into *c (malloc'd); one clear
+ * line and -EINVAL on a bad host or port. */
+int fio_clients_parse(const char *list, struct fio_client **c, size_t *n);
+/* Each host resolved and its port answering (a TCP connect, timeout_ms
+ * each); one line naming the first that is not and -errno. */
+int fio_clients_reach(const struct fio_client *c, size_t n, int timeout_ms);
+/* fio's output of a --client run: its text lines first, then the JSON. */
+json_t *fio_json_load(const char *path, json_error_t *e);
+/* Run p->job on every p->clients through fio --client: one row per host
+ * (*rows, an array), labelled by the host, from fio's per-host
+ * client_stats.  A host whose jobs failed gets a row with its error. */
+int fio_run_clients(const struct fio_params *p, json_t **rows);
+/* The rows of a --client output (base: the columns every row shares). */
+int fio_client_rows(json_t *fio, const struct fio_client *c, size_t n, json_t *base,
+		    json_t *rows);
 
 #endif

@@ -185,7 +185,7 @@ static void set_env_u64(const char *k, uint64_t v)
 	setenv(k, buf, 1);
 }
 
-static int set_job_env(const struct fio_params *p)
+int fio_job_env(const struct fio_params *p)
 {
 	char *in = file_list(p->in_dir, p->fl, 0), *out = file_list(p->scratch, p->fl, 1);
 
@@ -219,15 +219,28 @@ static void remove_outputs(const struct fio_params *p)
 /* fio as a child: stdout to nowhere, stderr kept for the error line.  In
  * its own process group, so a signal to us reaches fio and the job
  * processes it forks (sigfwd), and not the other way round. */
-static int spawn_fio(const struct fio_params *p, const char *errlog,
-		     struct rusage *ru, double *wall)
+int fio_spawn(const struct fio_params *p, const char *errlog,
+	      struct rusage *ru, double *wall)
 {
 	char out_opt[PATH_MAX + 16];
+	/* fio's own client: "--client=SPEC JOB" per host, each host the job */
+	const char *argv[8 + 2 * FIO_CLIENTS_MAX];
+	size_t ac = 0;
 	int status;
 	double t0 = now_mono();
 	pid_t pid;
 
 	snprintf(out_opt, sizeof(out_opt), "--output=%s", p->json_out);
+	argv[ac++] = "fio";
+	argv[ac++] = "--output-format=json";
+	argv[ac++] = out_opt;
+	for (size_t i = 0; i < p->nclients && i < FIO_CLIENTS_MAX; i++) {
+		argv[ac++] = p->clients[i].opt;
+		argv[ac++] = p->job;
+	}
+	if (!p->nclients)
+		argv[ac++] = p->job;
+	argv[ac] = NULL;
 	sigfwd_block(true);
 	pid = fork();
 	if (pid < 0) {
@@ -248,8 +261,7 @@ static int spawn_fio(const struct fio_params *p, const char *errlog,
 			dup2(fd, 2);
 			dup2(fd, 1);
 		}
-		execlp("fio", "fio", "--output-format=json", out_opt, p->job,
-		       (char *)NULL);
+		execvp("fio", (char *const *)argv);
 		_exit(127);
 	}
 	setpgid(pid, pid); /* whichever of us runs first */
@@ -284,7 +296,7 @@ static bool is_reason(const char *line)
 
 /* fio's reason: its first line that says what went wrong, else its last
  * line, else that it printed nothing. */
-static void first_error_line(const char *log, char *buf, size_t len)
+void fio_first_error(const char *log, char *buf, size_t len)
 {
 	char *txt = NULL, *line, *save, *last = NULL;
 
@@ -314,8 +326,8 @@ static void set_device_columns(const char *dir, json_t *row)
 	json_decref(bd);
 }
 
-static void fill_row(const struct fio_params *p, json_t *row, double resident,
-		     const struct rusage *ru, double wall)
+void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
+		  const struct rusage *ru, double wall)
 {
 	char id[512], mirrors[256];
 	const char *base = strrchr(p->job, '/') ? strrchr(p->job, '/') + 1 : p->job;
@@ -391,7 +403,7 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 
 	*rowp = row;
 	snprintf(errlog, sizeof(errlog), "%s.log", p->json_out);
-	ret = set_job_env(p);
+	ret = fio_job_env(p);
 	if (!ret) {
 		remove_outputs(p);
 		sync();
@@ -403,7 +415,7 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 	}
 	if (!ret) {
 		sigfwd_catch();
-		ret = spawn_fio(p, errlog, &ru, &wall);
+		ret = fio_spawn(p, errlog, &ru, &wall);
 		sigfwd_release();
 		if (ret == -EINTR) { /* interrupted: no row, no half JSON */
 			unlink(p->json_out);
@@ -411,13 +423,13 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 		} else if (ret == -ENOENT)
 			errorf("fio: not installed (apt-get install fio); no baseline");
 		else if (ret) {
-			first_error_line(errlog, msg, sizeof(msg));
+			fio_first_error(errlog, msg, sizeof(msg));
 			errorf("%s: %s", p->job, msg);
 		}
 	}
 	remove_outputs(p);
 	if (!ret) {
-		fill_row(p, row, resident, &ru, wall);
+		fio_fill_row(p, row, resident, &ru, wall);
 		ret = parse_output(p, row);
 	}
 	if (!ret)

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# iostrat fio --client: the baseline on every host at once through fio's own
+# client/server.  Two `fio --server` listening on two 127.0.0.1 ports stand
+# in for two hosts; they are killed, and their files removed, when this
+# file ends, also on Ctrl-C.
+. "$(dirname "$0")/lib.sh"
+
+SRV=$(mktemp -d /tmp/iostrat-fio-client.XXXXXX)
+PIDS=()
+# Each server is its own process group (setsid): the children it forks
+# per connection go with it.
+cleanup() {
+	local p i
+	trap '' INT TERM # a second Ctrl-C must not cut the cleaning short
+	for p in "${PIDS[@]}"; do kill -- "-$p" 2>/dev/null; done
+	for p in "${PIDS[@]}"; do
+		for i in $(seq 50); do kill -0 -- "-$p" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL -- "-$p" 2>/dev/null
+	done
+	rm -rf "$SRV"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A port nothing listens on now (the kernel's pick, released).
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_server VAR: a fio server on a free 127.0.0.1 port, its port in VAR.
+start_server() {
+	local port i
+	port=$(free_port)
+	(cd "$SRV" && exec setsid fio --server="ip:127.0.0.1,$port" >"$SRV/server-$port.log" 2>&1) &
+	PIDS+=($!)
+	for i in $(seq 50); do
+		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
+			"$port" 2>/dev/null && break
+		sleep 0.1
+	done
+	printf -v "$1" '%s' "$port"
+}
+
+P1= P2=
+if command -v fio >/dev/null; then
+	start_server P1
+	start_server P2
+fi
+need_servers() {
+	command -v fio >/dev/null || skip "fio not installed"
+	[ -n "$P1" ] && [ -n "$P2" ] || skip "could not start two fio servers"
+}
+mkdata() { "$IOSTRAT" gen "$T/in" --files 3 --lines 2000 --width 700 >/dev/null; }
+
+fio_client_rows_one_per_host() {
+	need_servers
+	mkdata
+	mkdir "$T/scratch"
+	"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 64k --client "127.0.0.1:$P1,127.0.0.1:$P2" \
+		--scratch "$T/scratch" --out "$T/r" --reps 2 --json >"$T/rows" 2>"$T/err" ||
+		die "fio --client failed: $(cat "$T/err")"
+	# the same job run here, without fio's client: the bytes each host moved
+	"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 64k --cache asis --out "$T/local" --json >"$T/local.row" ||
+		die "local fio failed"
+	python3 - "$T/rows" "$T/r/results.jsonl" "$P1" "$P2" "$T/local.row" <<'PY'
+import json, sys
+out = [json.loads(l) for l in open(sys.argv[1])]
+kept = [json.loads(l) for l in open(sys.argv[2])]
+p1, p2 = sys.argv[3], sys.argv[4]
+size = json.loads(open(sys.argv[5]).readline())["bytes_in"]
+assert out == kept, "printed rows are not the kept rows"
+assert len(kept) == 4, kept
+hosts = sorted((r["host"], r["rep"]) for r in kept)
+assert hosts == sorted([("127.0.0.1:" + p, rep) for p in (p1, p2) for rep in (1, 2)]), hosts
+for r in kept:
+    assert r["error"] is None, r
+    assert r["fio_server"] == r["host"], r
+    assert r["bytes_in"] == size and r["bytes_out"] == size, (r["bytes_in"], size)
+    assert r["elapsed_s"] > 0 and r["mb_s"] > 0, r
+    assert r["cache"] == "asis" and r["kernel"] is None, r
+    assert r["config_id"] == kept[0]["config_id"], "hosts' rows must match in compare"
+assert size > 0
+PY
+	[ -z "$(ls -A "$T/scratch")" ] || die "the hosts left their write files: $(ls "$T/scratch")"
+	ls "$T/in" | grep -q fio-out && die "outputs written beside the inputs"
+	# fio's per-host JSON, kept: --parse makes the same rows of it
+	"$IOSTRAT" fio --parse "$T/r/fio-seq-psync-rep1.json" >"$T/parsed" || die "--parse failed"
+	[ "$(wc -l <"$T/parsed")" -eq 2 ] || die "--parse: $(cat "$T/parsed")"
+	grep -q "\"host\":\"127.0.0.1:$P2\"" "$T/parsed" || die "--parse lost the host: $(cut -c1-200 "$T/parsed")"
+}
+
+# Each host's row set side by side: compare reads a --client directory
+# like any other (the rows of one config_id, two hosts).
+fio_client_text_names_hosts() {
+	need_servers
+	mkdata
+	out=$("$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 64k --client "127.0.0.1:$P1,127.0.0.1:$P2" \
+		--scratch "$T" --out "$T/r" 2>&1) || die "failed: $out"
+	echo "$out" | grep -q "^127.0.0.1:$P1 .*fio-seq-psync .*MB/s" || die "no line for $P1: $out"
+	echo "$out" | grep -q "^127.0.0.1:$P2 .*fio-seq-psync .*MB/s" || die "no line for $P2: $out"
+	echo "$out" | grep -q "^results: $T/r" || die "$out"
+}
+
+fio_client_unreachable_host_is_one_line() {
+	need_servers
+	mkdata
+	dead=$(free_port)
+	expect_fail "127.0.0.1:$dead: nothing answers on port $dead .*fio --server" \
+		"$IOSTRAT" fio seq-psync --dataset "$T/in" --client "127.0.0.1:$P1,127.0.0.1:$dead" --out "$T/r"
+	[ ! -e "$T/r" ] || die "a results directory was made for a run that never started"
+	expect_fail "nosuchhost.invalid: cannot resolve" \
+		"$IOSTRAT" fio seq-psync --dataset "$T/in" --client nosuchhost.invalid --out "$T/r"
+}
+
+fio_client_bad_hosts_refused() {
+	need_servers
+	mkdata
+	expect_fail "bad port '99999'" "$IOSTRAT" fio seq-psync --dataset "$T/in" --client 127.0.0.1:99999
+	expect_fail "bad port 'x'" "$IOSTRAT" fio seq-psync --dataset "$T/in" --client 127.0.0.1:x
+	expect_fail "no host" "$IOSTRAT" fio seq-psync --dataset "$T/in" --client ":$P1"
+	expect_fail "127.0.0.1:$P1 named twice" "$IOSTRAT" fio seq-psync --dataset "$T/in" \
+		--client "127.0.0.1:$P1,127.0.0.1:$P1"
+	expect_fail "empty" "$IOSTRAT" fio seq-psync --dataset "$T/in" --client "127.0.0.1:$P1,"
+	expect_fail "cache cold cannot be prepared on other hosts" \
+		"$IOSTRAT" fio seq-psync --dataset "$T/in" --client "127.0.0.1:$P1" --cache cold
+}
+
+t fio_client_rows_one_per_host fio_client_rows_one_per_host
+t fio_client_text_names_hosts fio_client_text_names_hosts
+t fio_client_unreachable_host_is_one_line fio_client_unreachable_host_is_one_line
+t fio_client_bad_hosts_refused fio_client_bad_hosts_refused
