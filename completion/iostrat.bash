@@ -83,6 +83,7 @@ _iostrat() {
 			fi
 			COMPREPLY+=($(compgen -d -- "$cur")) ;;
 		--resume) _iostrat_dirs_with_results "$cur" ;;
+		--client) mapfile -t COMPREPLY < <(compgen -A hostname -- "${cur##*,}") ;;
 		-o | --out | --results | --data | --dir | --scratch | --state-dir)
 			[ "$cmd$prev" = trace-o ] && { mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; }
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
