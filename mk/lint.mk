@@ -19,3 +19,21 @@ lint: all
 	$(Q)./mk/tidy.sh $(BUILD) '$(TIDY_CHECKS)' $(LINT_SRCS)
 
 .PHONY: lint
+
+# The fleet playbook (deploy/, docs/fleet.md): Ansible's own syntax check
+# and ansible-lint's production profile, each only where it is installed
+# (apt-get install ansible ansible-lint); otherwise one SKIP line saying so.
+DEPLOY_INV := deploy/inventory.example.ini
+deploy-lint:
+	$(Q)if command -v ansible-playbook >/dev/null; then \
+		echo "  ANSIBLE deploy/site.yml --syntax-check"; \
+		ANSIBLE_CONFIG=deploy/ansible.cfg ansible-playbook -i $(DEPLOY_INV) --syntax-check deploy/site.yml >/dev/null; \
+	else echo "SKIP: deploy/ syntax check: ansible-playbook not installed (apt-get install ansible)"; fi
+	$(Q)if command -v ansible-lint >/dev/null; then \
+		echo "  ANSLINT deploy/"; \
+		ansible-lint --offline -q -p deploy/; \
+	else echo "SKIP: deploy/ ansible-lint: not installed (apt-get install ansible-lint)"; fi
+
+lint: deploy-lint
+
+.PHONY: deploy-lint
