@@ -78,9 +78,15 @@ for r in kept:
     assert r["bytes_in"] == size and r["bytes_out"] == size, (r["bytes_in"], size)
     assert r["elapsed_s"] > 0 and r["mb_s"] > 0, r
     assert r["cache"] == "asis" and r["kernel"] is None, r
-    assert r["config_id"] == kept[0]["config_id"], "hosts' rows must match in compare"
+    assert r["config_id"] == "in/fio-seq-psync/b65536/q8/asis/host=" + r["host"], r["config_id"]
 assert size > 0
 PY
+	# the report keeps the hosts apart: one configuration each, 2 repetitions
+	"$IOSTRAT" report "$T/r" >"$T/report" || die "report failed"
+	for p in "$P1" "$P2"; do
+		grep -Eq "^  in/fio-seq-psync/b65536/q8/asis/host=127.0.0.1:$p +elapsed_s +2 " "$T/report" ||
+			die "host $p not its own configuration: $(grep fio-seq "$T/report")"
+	done
 	[ -z "$(ls -A "$T/scratch")" ] || die "the hosts left their write files: $(ls "$T/scratch")"
 	ls "$T/in" | grep -q fio-out && die "outputs written beside the inputs"
 	# fio's per-host JSON, kept: --parse makes the same rows of it

@@ -210,6 +210,10 @@ int fio_client_rows(json_t *fio, const struct fio_client *c, size_t n, json_t *b
 		json_object_set_new(one, "jobs", jobs);
 		json_object_set_new(row, "host", json_text(c[k].label));
 		json_object_set_new(row, "fio_server", json_text(c[k].label));
+		/* one configuration per host: report and summary never pool hosts */
+		json_object_set_new(row, "config_id", json_sprintf("%s/host=%s",
+				    json_string_value(json_object_get(base, "config_id")) ?: "-",
+				    c[k].label));
 		if (!json_array_size(jobs)) {
 			errorf("fio --client: %s: fio reported no job of this host", c[k].label);
 			json_object_set_new(row, "error", json_text("no result from this host"));
