@@ -23,7 +23,11 @@ static void compare_usage(FILE *f)
 	      "(kernel, scheduler, disk settings in env.json; profile lines).\n"
 	      "csv and json add a table with one row per configuration and run\n"
 	      "(median, min, max, q1, q3, ratio, p, sig): `iostrat plot` draws it\n"
-	      "as figure 6 (iostrat plot --compare DIR_A DIR_B ...).\n", f);
+	      "as figure 6 (iostrat plot --compare DIR_A DIR_B ...).\n"
+	      "Runs from different hosts (env.json's host) are named by their host,\n"
+	      "one line says what the machines differ in, and the last table, the\n"
+	      "fleet summary, gives per verdict cell each run's fastest strategy and\n"
+	      "whether the runs agree (docs/fleet.md).\n", f);
 }
 
 /* Configurations of A found in at least one other run: with none, there
