@@ -65,5 +65,51 @@ playbook_reports_unreachable_host_keeps_others() {
 	[ ! -e "$T/fleet/study/box-down" ] || die "a directory for the host that never answered"
 }
 
+# A queued run, the boots played by this test: the playbook queues the run
+# (iostrat_queue_boot=false: no unit enabled, no reboot), this test runs
+# `iostrat queue run-next` as the unit would at the next boot -- first an
+# attempt cut off half way (SIGKILL, as a power cut leaves it), then the
+# retry -- and the playbook, polling `iostrat queue status` and the
+# history, sees it done and fetches results and the queue's log.
+playbook_queued_run_waits_for_the_queue() {
+	need_ansible
+	inventory
+	sed -i '/^box-b /d' "$T/inv.ini"
+	# 10 MB at W=1000: seconds for the six repetitions, so the 1 s watchdog
+	# cuts the first attempt
+	sed -i 's/^work=0/work=1000/; s/^scale=0.0005/scale=0.005/' "$T/p.ini"
+	local q=$T/hosts/a/q rc=0 i
+	timeout 400 env PATH="$PATH" bash -c "$(declare -f playbook); T=$T IOSTRAT=$IOSTRAT TOP=$TOP playbook \
+		-e iostrat_reboot_between_runs=true -e iostrat_queue_boot=false -e iostrat_queue_dir=$q \
+		-e iostrat_poll_delay=1 -e iostrat_wait_timeout=300" >"$T/log" 2>&1 &
+	PLAYBOOK_PID=$!
+	trap 'kill "$PLAYBOOK_PID" 2>/dev/null || true' EXIT
+	for i in $(seq 600); do
+		"$IOSTRAT" queue --state-dir "$q" list 2>/dev/null | grep -q ' fleet-study ' && break
+		kill -0 "$PLAYBOOK_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	"$IOSTRAT" queue --state-dir "$q" list 2>/dev/null | grep -q ' fleet-study ' ||
+		die "the run was not queued: $(tail -5 "$T/log")"
+	# the first boot: the attempt cut off by the watchdog after 1 s
+	PATH=$(dirname "$IOSTRAT"):$PATH "$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --timeout 1 --reboot-cmd true >/dev/null 2>&1 || true
+	grep -q '"outcome": *"timeout"' "$q/history.jsonl" || die "the first attempt was not cut: $(cat "$q/history.jsonl")"
+	# the next boot: the retry resumes what the cut left
+	PATH=$(dirname "$IOSTRAT"):$PATH "$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd true >/dev/null 2>&1 || true
+	wait "$PLAYBOOK_PID" || rc=$?
+	[ "$rc" -eq 0 ] || die "playbook failed ($rc): $(grep -E 'fatal|FAILED' "$T/log" | tail -3)"
+	python3 - "$T/fleet/study/box-a/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"kind": "run"' in l or '"kind":"run"' in l]
+keys = [(r["config_id"], r["rep"]) for r in rows]
+assert len(rows) == 6 and len(set(keys)) == 6, keys   # resumed: nothing measured twice
+PY
+	grep -q '"outcome": *"done"' "$T/fleet/study/box-a/queue/history.jsonl" ||
+		die "no done outcome fetched: $(cat "$T/fleet/study/box-a/queue/history.jsonl")"
+	grep -q 'fleet-study' "$T/fleet/study/box-a/queue/results.log" || die "queue log not fetched"
+	grep -q "Read the queue's status" "$T/log" || die "the queue's status was not polled"
+}
+
 t playbook_direct_run_fetches_each_hosts_results playbook_direct_run_fetches_each_hosts_results
 t playbook_reports_unreachable_host_keeps_others playbook_reports_unreachable_host_keeps_others
+t playbook_queued_run_waits_for_the_queue playbook_queued_run_waits_for_the_queue
