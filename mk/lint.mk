@@ -23,15 +23,19 @@ lint: all
 # The fleet playbook (deploy/, docs/fleet.md): Ansible's own syntax check
 # and ansible-lint's production profile, each only where it is installed
 # (apt-get install ansible ansible-lint); otherwise one SKIP line saying so.
+# Their caches and temporary files go to a directory removed afterwards,
+# not the user's home.
 DEPLOY_INV := deploy/inventory.example.ini
 deploy-lint:
-	$(Q)if command -v ansible-playbook >/dev/null; then \
+	$(Q)tmp=$$(mktemp -d /tmp/iostrat-deploy-lint.XXXXXX); trap 'rm -rf "$$tmp"' EXIT; \
+	export HOME=$$tmp ANSIBLE_LOCAL_TEMP=$$tmp/tmp XDG_CACHE_HOME=$$tmp/cache; \
+	if command -v ansible-playbook >/dev/null; then \
 		echo "  ANSIBLE deploy/site.yml --syntax-check"; \
-		ANSIBLE_CONFIG=deploy/ansible.cfg ansible-playbook -i $(DEPLOY_INV) --syntax-check deploy/site.yml >/dev/null; \
-	else echo "SKIP: deploy/ syntax check: ansible-playbook not installed (apt-get install ansible)"; fi
-	$(Q)if command -v ansible-lint >/dev/null; then \
+		ANSIBLE_CONFIG=deploy/ansible.cfg ansible-playbook -i $(DEPLOY_INV) --syntax-check deploy/site.yml >/dev/null || exit 1; \
+	else echo "SKIP: deploy/ syntax check: ansible-playbook not installed (apt-get install ansible)"; fi; \
+	if command -v ansible-lint >/dev/null; then \
 		echo "  ANSLINT deploy/"; \
-		ansible-lint --offline -q -p deploy/; \
+		ansible-lint --offline -q -p deploy/ || exit 1; \
 	else echo "SKIP: deploy/ ansible-lint: not installed (apt-get install ansible-lint)"; fi
 
 lint: deploy-lint
