@@ -95,7 +95,8 @@ DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llv
             bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
             systemd cppcheck clang-tidy \
-            scdoc mandoc debhelper lintian fakeroot bash-completion
+            scdoc mandoc debhelper lintian fakeroot bash-completion \
+            ansible-core ansible-lint
 deps:
 	@./mk/deps.sh $(DEB_PKGS)
 
