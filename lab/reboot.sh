@@ -268,6 +268,22 @@ wait_console() {
 # still_up SECS: QEMU still runs SECS later (the guest did not reboot).
 still_up() { sleep "$1"; kill -0 "$qemu_pid" 2>/dev/null; }
 
+# cut_power_after_a_row CMD ROWS: the power cut of a boot (QEMU's
+# system_reset), once `iostrat CMD` runs in the guest and the rows file(s)
+# ROWS (a guest path, a glob) hold a row.  Sets $rows; $why on failure.
+rows=
+cut_power_after_a_row() {
+	local cmd=$1 glob=$2
+	rows=
+	while kill -0 "$qemu_pid" 2>/dev/null; do
+		rows=$(ctl 10 "n=\$(cat $glob 2>/dev/null | wc -l)
+			pgrep -f 'iostrat $cmd' >/dev/null || n=gone; echo \$n" | tail -n 1)
+		[ "$rows" = gone ] || [ "${rows:-0}" -ge 1 ] 2>/dev/null && break
+	done
+	[ "${rows:-0}" -ge 1 ] 2>/dev/null || { why="no $cmd running with a row written (${rows:-nothing})"; return 1; }
+	monitor system_reset
+}
+
 # run_boot B: one boot, from power-on until QEMU ends (the guest rebooted or
 # powered off, or the host cut the power).  Sets $why on failure.
 why=
@@ -288,27 +304,13 @@ run_boot() {
 	1) # a power cut while the bench runs, once it wrote a row (run-next
 	   # is an iostrat process too: the bench is looked for by its args)
 		wait_console 1 'running entry 1 ' 300 || { why="entry 1 never started"; return 1; }
-		local rows=
-		while kill -0 "$qemu_pid" 2>/dev/null; do
-			rows=$(ctl 10 'n=$(cat /srv/results/k6.12/results.jsonl 2>/dev/null | wc -l)
-				pgrep -f "iostrat bench" >/dev/null || n=gone; echo $n' | tail -n 1)
-			[ "$rows" = gone ] || [ "${rows:-0}" -ge 1 ] 2>/dev/null && break
-		done
-		[ "${rows:-0}" -ge 1 ] 2>/dev/null || { why="no bench running with a row written (${rows:-nothing})"; return 1; }
-		monitor system_reset
+		cut_power_after_a_row bench '/srv/results/k6.12/results.jsonl' || return 1
 		echo "lab: boot 1: system_reset with $rows rows written" >&2 ;;
 	8) # a power cut in the middle of iostrat sched: once its first
 	   # scheduler's bench wrote a row
 		wait_console 8 'lab-sched: vda' 300 || { why="entry 7 never reached sched"; return 1; }
-		local n=
-		while kill -0 "$qemu_pid" 2>/dev/null; do
-			n=$(ctl 10 'n=$(cat /srv/results/sched-1/vda/*/results.jsonl 2>/dev/null | wc -l)
-				pgrep -f "iostrat sched" >/dev/null || n=gone; echo $n' | tail -n 1)
-			[ "$n" = gone ] || [ "${n:-0}" -ge 1 ] 2>/dev/null && break
-		done
-		[ "${n:-0}" -ge 1 ] 2>/dev/null || { why="no sched running with a row written (${n:-nothing})"; return 1; }
-		monitor system_reset
-		echo "lab: boot 8: system_reset mid-sched, $n rows written" >&2 ;;
+		cut_power_after_a_row sched '/srv/results/sched-1/vda/*/results.jsonl' || return 1
+		echo "lab: boot 8: system_reset mid-sched, $rows rows written" >&2 ;;
 	9) # queue pause from the host while entry 7 runs
 		wait_console 9 'running entry 7 ' 300 || { why="entry 7 not retried"; return 1; }
 		ctl 10 'iostrat queue pause' >"$w/pause.out" || { why="queue pause: $(cat "$w/pause.out")"; return 1; }
