@@ -323,7 +323,7 @@ static int parse_file(const char *path)
 	return ret ? 1 : 0;
 }
 
-static int fio_main(struct fio_args *ap, int argc, char **argv);
+static int fio_main(struct fio_args *a, int argc, char **argv);
 
 int cmd_fio(int argc, char **argv)
 {
@@ -335,9 +335,8 @@ int cmd_fio(int argc, char **argv)
 	return ret;
 }
 
-static int fio_main(struct fio_args *ap, int argc, char **argv)
+static int fio_main(struct fio_args *a, int argc, char **argv)
 {
-	struct fio_args a = *ap;
 	char job[PATH_MAX], dir[PATH_MAX], ver[64];
 	const char *label, *bad;
 	struct filelist fl;
@@ -348,25 +347,24 @@ static int fio_main(struct fio_args *ap, int argc, char **argv)
 			fio_usage(stdout);
 			return 0;
 		}
-	ret = parse(&a, argc, argv);
-	ap->clients = a.clients; /* cmd_fio frees them */
+	ret = parse(a, argc, argv); /* a->clients: cmd_fio frees them */
 	if (ret)
 		return 2;
-	if (a.parse_only)
-		return parse_file(a.parse_only);
+	if (a->parse_only)
+		return parse_file(a->parse_only);
 	if (fio_version(ver, sizeof(ver))) {
 		errorf("fio: not installed (apt-get install fio, or make deps)");
 		return 1;
 	}
 	/* an unreachable host is said before anything is written */
-	if (a.nclients && fio_clients_reach(a.clients, a.nclients, 3000))
+	if (a->nclients && fio_clients_reach(a->clients, a->nclients, 3000))
 		return 1;
-	ret = fio_job_path(a.job, job, sizeof(job));
+	ret = fio_job_path(a->job, job, sizeof(job));
 	if (ret) {
-		errorf("%s: no such fio job (%s); see fio-jobs/", a.job, strerror(-ret));
+		errorf("%s: no such fio job (%s); see fio-jobs/", a->job, strerror(-ret));
 		return 1;
 	}
-	if (resolve_dataset(&a, dir, sizeof(dir), &label))
+	if (resolve_dataset(a, dir, sizeof(dir), &label))
 		return 1;
 	ret = filelist_scan(dir, &fl, &bad);
 	if (ret) {
@@ -380,7 +378,7 @@ static int fio_main(struct fio_args *ap, int argc, char **argv)
 		return 1;
 	}
 	sigfwd_catch(); /* before run_all: a signal while fio starts counts too */
-	ret = run_all(&a, job, dir, label, &fl);
+	ret = run_all(a, job, dir, label, &fl);
 	sigfwd_release();
 	filelist_free(&fl);
 	return ret > 0 ? ret : ret ? 1 : 0;

@@ -74,9 +74,9 @@ int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
  * stderr, so standard output stays the page). */
 static void draw_figures(const char *dir)
 {
-	char **paths, self[4096];
+	char *const argv[] = { "iostrat", "plot", (char *)dir, NULL };
+	char **paths;
 	size_t n;
-	ssize_t len;
 	pid_t pid;
 	int st;
 
@@ -87,15 +87,11 @@ static void draw_figures(const char *dir)
 		return;
 	}
 	free(paths);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (len <= 0)
-		return;
-	self[len] = 0;
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		dup2(2, 1);
-		execl(self, "iostrat", "plot", dir, (char *)NULL);
+		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
 	if (pid > 0)

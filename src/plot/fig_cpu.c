@@ -86,13 +86,19 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 	if (!ret) {
 		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest\n",
 		      d.f);
-		json_array_foreach(works, i, w)
+		json_array_foreach(works, i, w) {
+			/* the fastest of each cache state at this work level, once
+			 * (not again for every line it marks) */
+			double best[json_array_size(caches) + 1];
+
+			json_array_foreach(caches, l, ca)
+				best[l] = fastest(rows, w, ca, threads, strats, split);
 			json_array_foreach(threads, j, t)
 				json_array_foreach(caches, l, ca)
 					json_array_foreach(strats, k, s)
 						config_line(&d, rows, w, t, s, split ? ca : NULL,
-							    fastest(rows, w, ca, threads, strats,
-								    split));
+							    best[l]);
+		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);
 		snprintf(title, sizeof(title),

@@ -226,7 +226,6 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 	json_t *v;
 	char keys[1024] = "";
 	size_t nk = 0, o = 0;
-	bool across = false;
 
 	cols[0] = "what";
 	if (n > RUNS_MAX)
@@ -287,9 +286,7 @@ static void differences(const struct rrun *runs, size_t n, struct rdoc *d)
 		}
 	}
 	/* one line naming them all: across machines the table is long */
-	for (size_t i = 1; i < n; i++)
-		across |= strcmp(rrun_host(&runs[0]), rrun_host(&runs[i])) != 0;
-	rtable_note(t, "%s differ in: %s", across ? "the machines" : "the runs",
+	rtable_note(t, "%s differ in: %s", rrun_hosts_differ(runs, n) ? "the machines" : "the runs",
 		    nk ? keys : "nothing in env.json");
 	for (size_t i = 0; i < n; i++) {
 		json_decref(flat[i]);

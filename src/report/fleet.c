@@ -24,7 +24,7 @@ const char *rrun_host(const struct rrun *r)
 	return h ? h : "";
 }
 
-static bool hosts_differ(const struct rrun *runs, size_t n)
+bool rrun_hosts_differ(const struct rrun *runs, size_t n)
 {
 	for (size_t i = 1; i < n; i++)
 		if (strcmp(rrun_host(&runs[0]), rrun_host(&runs[i])))
@@ -53,7 +53,7 @@ void compare_label(const struct rrun *runs, size_t n, size_t k, char *buf, size_
 	size_t same = 0;
 
 	dir_last(runs[k].dir, last, sizeof(last));
-	if (!hosts_differ(runs, n) || !*rrun_host(&runs[k])) {
+	if (!rrun_hosts_differ(runs, n) || !*rrun_host(&runs[k])) {
 		snprintf(buf, len, "%s", last);
 		return;
 	}
@@ -149,7 +149,7 @@ void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d)
 	char names[RUNS_MAX][300];
 	json_t *cells[RUNS_MAX], *order = json_array(), *k;
 	size_t i, disagree = 0;
-	bool across = hosts_differ(runs, n);
+	bool across = rrun_hosts_differ(runs, n);
 	struct rtable *t;
 
 	if (n > RUNS_MAX)

@@ -52,6 +52,8 @@ void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool sprea
 /* fleet.c: the host a run was made on (env.json's "host", else its first
  * row's; "" when neither says). */
 const char *rrun_host(const struct rrun *r);
+/* Do the runs come from more than one host? */
+bool rrun_hosts_differ(const struct rrun *runs, size_t n);
 /* Run k's name in compare's tables and figure 6: its host when the runs
  * come from several hosts (host:dir for a host's second run), else its
  * directory's last component. */

@@ -12,7 +12,7 @@ int rfmt_parse(const char *s, enum rfmt *f)
 {
 	static const char *const names[] = { "text", "csv", "json", "markdown", "html" };
 
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
 		if (!strcmp(s, names[i]) || (i == RF_MD && !strcmp(s, "md"))) {
 			*f = (enum rfmt)i;
 			return 0;

@@ -344,8 +344,6 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	else
 		tied(r, v, n, c, &t, ratio, pbuf);
 	t.head = t.o;
-	if (!t.head)
-		t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");
 	json_object_set_new(c, "text", json_text(text));
