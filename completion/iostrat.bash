@@ -75,7 +75,7 @@ _iostrat() {
 		--fsync) mapfile -t COMPREPLY < <(compgen -W "file end none" -- "$cur") ;;
 		--sink) mapfile -t COMPREPLY < <(compgen -W "file null" -- "$cur") ;;
 		--madvise) mapfile -t COMPREPLY < <(compgen -W "sequential willneed hugepage none" -- "$cur") ;;
-		-f | --format) mapfile -t COMPREPLY < <(compgen -W "text csv json markdown" -- "$cur") ;;
+		-f | --format) mapfile -t COMPREPLY < <(compgen -W "text csv json markdown html" -- "$cur") ;;
 		--preset) mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur") ;;
 		--dataset)
 			if [ "$cmd" = fio ]; then

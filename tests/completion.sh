@@ -44,7 +44,7 @@ strategy_names_from_list() {
 }
 values_of_options() {
 	expect "asis cold warm" "$IOSTRAT" run --cache ""
-	expect "csv json markdown text" "$IOSTRAT" report -f ""
+	expect "csv html json markdown text" "$IOSTRAT" report -f ""
 	# a value is not an option: after --threads, no option list
 	expect "" "$IOSTRAT" run --threads -
 }

@@ -15,7 +15,7 @@ int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
 
 static void compare_usage(FILE *f)
 {
-	fputs("usage: iostrat compare DIR_A DIR_B [DIR...] [-f|--format text|csv|json|markdown]\n\n"
+	fputs("usage: iostrat compare DIR_A DIR_B [DIR...] [-f|--format text|csv|json|markdown|html]\n\n"
 	      "Set results directories side by side: configurations matched by\n"
 	      "config_id, each run's median against A's with its ratio and a\n"
 	      "significance mark (* = p < 0.05: Mann-Whitney U with >= 4 repetitions\n"
