@@ -89,15 +89,17 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 		json_array_foreach(works, i, w) {
 			/* the fastest of each cache state at this work level, once
 			 * (not again for every line it marks) */
-			double best[json_array_size(caches) + 1];
+			size_t nca = json_array_size(caches);
+			double best[nca + 1];
 
-			json_array_foreach(caches, l, ca)
-				best[l] = fastest(rows, w, ca, threads, strats, split);
+			for (l = 0; l < nca; l++)
+				best[l] = fastest(rows, w, json_array_get(caches, l), threads,
+						  strats, split);
 			json_array_foreach(threads, j, t)
 				json_array_foreach(caches, l, ca)
 					json_array_foreach(strats, k, s)
 						config_line(&d, rows, w, t, s, split ? ca : NULL,
-							    best[l]);
+							    l < nca ? best[l] : NAN);
 		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);
