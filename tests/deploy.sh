@@ -24,19 +24,24 @@ inventory() {
 	box-a ansible_connection=local iostrat_dir=$T/hosts/a
 	box-b ansible_connection=local iostrat_dir=$T/hosts/b
 	${1:+box-down ansible_host=127.0.0.1 ansible_port=$dead ansible_ssh_common_args='-o ConnectTimeout=3 -o StrictHostKeyChecking=no'}
+	# the study's settings as the group's, in the inventory: they must win
+	# over the playbook's defaults (not -e, which wins over everything)
 	[iostrat_fleet:vars]
 	ansible_become=false
 	ansible_python_interpreter=$(command -v python3)
+	iostrat_profile=$T/p.ini
+	iostrat_fleet_dir=$T/fleet
+	iostrat_run=study
 	EOF
 	printf '[global]\ndataset=big\nscale=0.0005\nreps=3\ncache=asis\n[t]\nstrategy=stream,buffer\nthreads=1\nwork=0\n' >"$T/p.ini"
 }
 
 playbook() {
 	PATH=$(dirname "$IOSTRAT"):$PATH ANSIBLE_CONFIG=$TOP/deploy/ansible.cfg \
-	ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_REMOTE_TEMP=$T/ansible-tmp ANSIBLE_ASYNC_DIR=$T/ansible-async \
+	ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_REMOTE_TEMP=$T/ansible-tmp \
 	HOME=$T \
 		ansible-playbook -i "$T/inv.ini" "$TOP/deploy/site.yml" -e iostrat_deb= \
-		-e iostrat_profile="$T/p.ini" -e iostrat_fleet_dir="$T/fleet" -e iostrat_run=study "$@"
+		-e ansible_async_dir="$T/ansible-async" "$@"
 }
 
 playbook_direct_run_fetches_each_hosts_results() {

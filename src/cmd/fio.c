@@ -43,8 +43,10 @@ static void fio_usage(FILE *f)
 	      "--client HOSTS runs the job on every host at once through fio's own\n"
 	      "client (each host runs `fio --server`, port 8765 unless given): one row\n"
 	      "per host, labelled by it.  The data set must be at the same path on\n"
-	      "every host, --scratch (default /tmp) too; the cache is as the hosts\n"
-	      "left it (asis; iostrat cannot drop a remote cache).\n\n"
+	      "every host and here (its file list is read here: a preset made with\n"
+	      "the same IOSTRAT_DATA and --scale is the same files), --scratch\n"
+	      "(default /tmp) on every host too; the cache is as the hosts left it\n"
+	      "(asis; iostrat cannot drop a remote cache).\n\n"
 	      "       iostrat fio --parse FIO.json\n"
 	      "Read an fio JSON output (--output-format=json) and print the row iostrat\n"
 	      "makes of it.\n", f);
