@@ -68,12 +68,37 @@ playbook_reports_unreachable_host_keeps_others() {
 	playbook >"$T/log" 2>&1 || rc=$?
 	[ "$rc" -ne 0 ] || die "an unreachable host went unreported (exit 0)"
 	grep -Eq 'box-down +: .*unreachable=1' "$T/log" || die "recap: $(grep -A5 RECAP "$T/log")"
-	grep -q "results of box-a, box-b in $T/fleet/study/; NO RESULTS from box-down (unreachable" "$T/log" ||
+	grep -q "results of box-a, box-b in $T/fleet/study/; NO RESULTS from box-down (unreachable" "$T/log" &&
+		grep -q "fleet study: box-down UNREACHABLE" "$T/log" ||
 		die "summary: $(grep -A4 'Name the hosts' "$T/log")"
 	for h in box-a box-b; do
 		[ -s "$T/fleet/study/$h/results.jsonl" ] || die "$h's results lost"
 	done
 	[ ! -e "$T/fleet/study/box-down" ] || die "a directory for the host that never answered"
+}
+
+# A run that fails is told at the end with its exit status and last line,
+# what it wrote is still fetched, and the other host's results are kept;
+# with every host failing the summary still comes (a failed host is
+# rescued, not dropped: Ansible would end the playbook with no host left).
+playbook_tells_a_failed_run_at_the_end() {
+	need_ansible
+	inventory
+	sed -i 's|^box-b .*|& iostrat_bench_args=--no-such-option|' "$T/inv.ini"
+	local rc=0
+	playbook >"$T/log" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || die "a failed run went unreported (exit 0)"
+	grep -q "fleet study: box-b FAILED -- box-b: fleet-study: run-study.sh exited 2: .*no-such-option" "$T/log" ||
+		die "no failure line: $(grep -A3 'Fail for every host' "$T/log")"
+	[ "$(grep -c '"kind": *"run"' "$T/fleet/study/box-a/results.jsonl")" -eq 6 ] || die "box-a's results lost"
+	# every host failing: still summed up
+	sed -i 's|^box-a .*|& iostrat_bench_args=--no-such-option|' "$T/inv.ini"
+	rm -rf "$T/hosts/a/results"
+	rc=0
+	playbook >"$T/log2" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || die "two failed runs went unreported (exit 0)"
+	grep -q "fleet study: box-a FAILED, box-b FAILED -- " "$T/log2" ||
+		die "no summary with every host failed: $(tail -5 "$T/log2")"
 }
 
 # A queued run, the boots played by this test: the playbook queues the run
@@ -124,3 +149,4 @@ PY
 t playbook_direct_run_fetches_each_hosts_results playbook_direct_run_fetches_each_hosts_results
 t playbook_reports_unreachable_host_keeps_others playbook_reports_unreachable_host_keeps_others
 t playbook_queued_run_waits_for_the_queue playbook_queued_run_waits_for_the_queue
+t playbook_tells_a_failed_run_at_the_end playbook_tells_a_failed_run_at_the_end
