@@ -26,6 +26,7 @@ kernels=("$@")
 # the reboot lab runs with the whole matrix (decided here: `set --` below
 # reuses the positional parameters)
 reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
+fleet_lab=${IOSTRAT_LAB_FLEET:-$([ $# -eq 0 ] && echo 1 || echo 0)}
 if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
 	read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
 fi
@@ -78,19 +79,34 @@ lab_run() {
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
-# --- the reboot queue through GRUB and real boots (lab/reboot.sh) -------------
-# With the whole matrix (no kernels named), or IOSTRAT_LAB_REBOOT=1; =0 skips.
-# It runs beside the matrix, from its own directory with its own one-vCPU
-# guest: the matrix's guests left one of the two host CPUs idle most of the
-# time (the whole check: 90% of one CPU), and run one after the other this
-# took 6.5 min on top (379 s of 1044).  Its results are read after the matrix.
-reboot_pid=
-if [ "$reboot_lab" = 1 ]; then
-	reboot_t0=$SECONDS
-	"$LAB_TOP/reboot.sh" >"$res/reboot.out" 2>"$res/reboot.err" &
-	reboot_pid=$!; : >"$res/pids/$reboot_pid"
-	echo "== reboot queue through GRUB: started beside the matrix"
-fi
+# --- beside the matrix: the reboot lab and the fleet lab ---------------------
+# lab/reboot.sh (the reboot queue through GRUB and real boots; with the
+# whole matrix, or IOSTRAT_LAB_REBOOT=1; =0 skips) and lab/fleet.sh (the
+# fleet playbook against two guests; IOSTRAT_LAB_FLEET likewise) run beside
+# the matrix, each from its own directory with its own one-vCPU guests:
+# the matrix's guests left one of the two host CPUs idle most of the time
+# (the whole check: 90% of one CPU), and run one after the other the reboot
+# lab alone took 6.5 min on top (379 s of 1044).  Their results are read
+# after the matrix.
+side=()
+[ "$reboot_lab" = 1 ] && side+=(grub:reboot.sh)
+[ "$fleet_lab" = 1 ] && side+=(fleet:fleet.sh)
+# side_lab NAME SCRIPT: its output in $res/NAME.out/.err, "EXIT SECONDS" in
+# $res/NAME.rc; a TERM (stop_guests) reaches the script.
+side_lab() {
+	local pid t=$SECONDS rc=0
+	trap '[ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; exit 143' TERM
+	"$LAB_TOP/$2" >"$res/$1.out" 2>"$res/$1.err" &
+	pid=$!
+	wait "$pid" || rc=$?
+	echo "$rc $((SECONDS - t))" >"$res/$1.rc"
+}
+side_pids=()
+for s in "${side[@]}"; do
+	side_lab "${s%%:*}" "${s#*:}" &
+	side_pids+=($!); : >"$res/pids/$!"
+	echo "== beside the matrix: ${s%%:*} (lab/${s#*:})"
+done
 
 # --- the harness itself, on the first kernel -----------------------------------
 k0=${kernels[0]}
@@ -208,18 +224,11 @@ done
 # --- the Debian package, on one kernel (bookworm's when it is in the list) ---
 # make deb's package installed in a guest with no checkout: run, man, plot,
 # the unit, apt remove and purge (lab/guest-package.sh).  About a minute.
-# make deb's package when it is newer than the binary and than every input
-# of the package (CI runs make deb just before), else one built here
 pkg_deb() {
-	local d
-	d=$(ls "$TOP/${BUILD:-build}"/deb/iostrat_*.deb 2>/dev/null | head -n 1)
-	if [ -n "$d" ] && [ "$d" -nt "$IOSTRAT" ] &&
-		[ -z "$(cd "$TOP" && find src docs/man debian plots profiles fio-jobs ebpf completion \
-			systemd Makefile mk -newer "$d" -print -quit)" ]; then
-		mkdir -p "$res/deb" && cp "$d" "$res/deb/" && echo "reusing $d"
-	else
-		(cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$res/deb")
-	fi
+	local rc=0
+	lab_fresh_deb "$res/deb" >/dev/null || rc=$?
+	cat "$res/deb/build.log"
+	return "$rc"
 }
 kp=$k0
 for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
@@ -275,32 +284,35 @@ for ((i = 0; i < n; i++)); do
 	fi
 done
 
-# --- the reboot lab's results (started before the matrix) ----------------------
-if [ -n "$reboot_pid" ]; then
-	echo "== reboot queue through GRUB (waiting for it)"
-	rc=0; wait "$reboot_pid" || rc=$?
-	rm -f "$res/pids/$reboot_pid"
-	while IFS= read -r line; do
-		case $line in
-		PASS:*|FAIL:*|SKIP:*)
-			echo "  [grub] $line"
-			st=${line%%:*} rest=${line#*: }
-			name=${rest%%: *} why=
-			[ "$name" != "$rest" ] && why=${rest#*: }
-			record grub "$name" "$st" "$why" ;;
-		TIMES:*) echo "  [grub] $line" ;;
-		esac
-	done <"$res/reboot.out"
-	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$res/reboot.out"; then
-		record grub "reboot lab" FAIL "lab/reboot.sh exited $rc: $(tail -n 1 "$res/reboot.err")"
-		echo "  [grub] FAIL: reboot lab: exited $rc: $(tail -n 1 "$res/reboot.err")"
-	fi
-	echo "  [grub] the reboot lab took $((SECONDS - reboot_t0)) s (beside the matrix)"
+# --- the side labs' results (started before the matrix) ------------------------
+if [ ${#side_pids[@]} -gt 0 ]; then
+	echo "== beside the matrix: ${side[*]%%:*} (waiting for them)"
+	for p in "${side_pids[@]}"; do wait "$p"; rm -f "$res/pids/$p"; done
+	for s in "${side[@]}"; do
+		tag=${s%%:*} script=lab/${s#*:}
+		while IFS= read -r line; do
+			case $line in
+			PASS:*|FAIL:*|SKIP:*)
+				echo "  [$tag] $line"
+				st=${line%%:*} rest=${line#*: }
+				name=${rest%%: *} why=
+				[ "$name" != "$rest" ] && why=${rest#*: }
+				record "$tag" "$name" "$st" "$why" ;;
+			TIMES:*) echo "  [$tag] $line" ;;
+			esac
+		done <"$res/$tag.out" 2>/dev/null
+		read -r rc took <"$res/$tag.rc" 2>/dev/null || { rc=never took=0; }
+		if [ "$rc" != 0 ] && ! grep -q '^FAIL:' "$res/$tag.out" 2>/dev/null; then
+			record "$tag" "$script" FAIL "exited $rc: $(tail -n 1 "$res/$tag.err" 2>/dev/null)"
+			echo "  [$tag] FAIL: $script: exited $rc: $(tail -n 1 "$res/$tag.err" 2>/dev/null)"
+		fi
+		echo "  [$tag] $script took $took s (beside the matrix)"
+	done
 fi
 
 # --- the matrix ---------------------------------------------------------------
-# the reboot lab's checks are not per kernel: listed above, counted below
-mapfile -t checks < <(awk -F'\t' '$1 != "grub" { print $2 }' "$res/results" | awk '!seen[$0]++')
+# the side labs' checks are not per kernel: listed above, counted below
+mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" { print $2 }' "$res/results" | awk '!seen[$0]++')
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 {

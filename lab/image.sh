@@ -22,11 +22,15 @@ command -v mmdebstrap >/dev/null || lab_die "mmdebstrap missing: run make lab-de
 # runtime libraries (ldd build/iostrat), and the tools its subcommands and
 # checks run (man-db for the package check's man pages); grub-pc for the
 # reboot lab's GRUB disk (lab/grub-image.sh:
-# the kernel-booted guests never run it).  Not linux-libc-dev: with it, bpftrace on 5.10 gets past
+# the kernel-booted guests never run it); openssh-server, sudo and
+# python3-apt for the fleet lab's guests, which Ansible reaches over ssh as a
+# sudo user and whose apt module needs python3-apt (lab/fleet.sh; masked
+# in every other guest).  Not linux-libc-dev: with it, bpftrace on 5.10 gets past
 # "linux/types.h not found" only to stop on the kernel types of the
 # tracepoint formats (dev_t, sector_t), in many lines instead of one.
 PKGS=(systemd-sysv udev kmod initramfs-tools e2fsprogs util-linux procps
       iproute2 python3 jq xxhash fio gnuplot-nox bpftrace man-db grub-pc
+      openssh-server sudo python3-apt
       libbpf1 libelf1 libinih1 libjansson4 libstdc++6 liburing2 libxxhash0 zlib1g)
 IMAGE_MB=${IOSTRAT_LAB_IMAGE_MB:-6144}
 

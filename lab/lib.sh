@@ -69,3 +69,21 @@ lab_kernel_pkg() {
 
 # The kernels: "NAME SOURCE" lines of kernels.conf.
 lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2 }' "$LAB_KERNELS"; }
+
+# lab_fresh_deb DIR: the package to install in a guest, copied into DIR:
+# make deb's when it is newer than the binary and than every input of the
+# package (CI runs make deb before the lab), else one built into DIR (log:
+# DIR/build.log).  Prints its path.
+lab_fresh_deb() {
+	local out=$1 d bin=$TOP/${BUILD:-build}/iostrat
+	mkdir -p "$out"
+	d=$(ls "$TOP/${BUILD:-build}"/deb/iostrat_*.deb 2>/dev/null | head -n 1)
+	if [ -n "$d" ] && [ "$d" -nt "$bin" ] &&
+		[ -z "$(cd "$TOP" && find src docs/man debian plots profiles fio-jobs ebpf completion \
+			systemd Makefile mk -newer "$d" -print -quit)" ]; then
+		cp "$d" "$out/" && echo "reusing $d" >"$out/build.log"
+	else
+		(cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$out") >"$out/build.log" 2>&1 || return 1
+	fi
+	ls "$out"/iostrat_*.deb | head -n 1
+}

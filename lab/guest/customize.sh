@@ -18,8 +18,9 @@ ln -sf /etc/systemd/system/iostrat-lab.service \
 # lists only the loaded ones.
 printf '9p\n9pnet_virtio\nloop\nbfq\nkyber-iosched\n' >"$root/etc/modules-load.d/lab.conf"
 # Nothing on a console to log into, and no timers that wake apt or man-db
-# during a measurement.
-for u in getty@tty1.service serial-getty@ttyS0.service apt-daily.timer \
+# during a measurement.  No sshd either: only the fleet lab's guests
+# (lab/fleet.sh) run it, and unmask it on their own disks.
+for u in ssh.service ssh.socket getty@tty1.service serial-getty@ttyS0.service apt-daily.timer \
 	apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer; do
 	ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
