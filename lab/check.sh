@@ -79,34 +79,38 @@ lab_run() {
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
-# --- beside the matrix: the reboot lab and the fleet lab ---------------------
+# --- beside the matrix: the reboot lab, then the fleet lab --------------------
 # lab/reboot.sh (the reboot queue through GRUB and real boots; with the
 # whole matrix, or IOSTRAT_LAB_REBOOT=1; =0 skips) and lab/fleet.sh (the
-# fleet playbook against two guests; IOSTRAT_LAB_FLEET likewise) run beside
-# the matrix, each from its own directory with its own one-vCPU guests:
-# the matrix's guests left one of the two host CPUs idle most of the time
-# (the whole check: 90% of one CPU), and run one after the other the reboot
-# lab alone took 6.5 min on top (379 s of 1044).  Their results are read
-# after the matrix.
+# fleet playbook against two guests; IOSTRAT_LAB_FLEET likewise), one after
+# the other, beside the matrix, each from its own directory: the matrix's
+# guests left one of the two host CPUs idle most of the time (the whole
+# check: 90% of one CPU), and run one after the other the reboot lab alone
+# took 6.5 min on top (379 s of 1044).  Not both beside the matrix at once:
+# four guest vCPUs on two host CPUs made boots miss their timeouts.  Their
+# results are read after the matrix.
 side=()
 [ "$reboot_lab" = 1 ] && side+=(grub:reboot.sh)
 [ "$fleet_lab" = 1 ] && side+=(fleet:fleet.sh)
-# side_lab NAME SCRIPT: its output in $res/NAME.out/.err, "EXIT SECONDS" in
-# $res/NAME.rc; a TERM (stop_guests) reaches the script.
-side_lab() {
-	local pid t=$SECONDS rc=0
+# side_labs: each in turn, its output in $res/NAME.out/.err, "EXIT SECONDS"
+# in $res/NAME.rc; a TERM (stop_guests) reaches the one running.
+side_labs() {
+	local s pid t rc
 	trap '[ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; exit 143' TERM
-	"$LAB_TOP/$2" >"$res/$1.out" 2>"$res/$1.err" &
-	pid=$!
-	wait "$pid" || rc=$?
-	echo "$rc $((SECONDS - t))" >"$res/$1.rc"
+	for s in "${side[@]}"; do
+		t=$SECONDS rc=0
+		"$LAB_TOP/${s#*:}" >"$res/${s%%:*}.out" 2>"$res/${s%%:*}.err" &
+		pid=$!
+		wait "$pid" || rc=$?
+		echo "$rc $((SECONDS - t))" >"$res/${s%%:*}.rc"
+	done
 }
 side_pids=()
-for s in "${side[@]}"; do
-	side_lab "${s%%:*}" "${s#*:}" &
+if [ ${#side[@]} -gt 0 ]; then
+	side_labs &
 	side_pids+=($!); : >"$res/pids/$!"
-	echo "== beside the matrix: ${s%%:*} (lab/${s#*:})"
-done
+	echo "== beside the matrix, one after the other: ${side[*]%%:*} (${side[*]#*:})"
+fi
 
 # --- the harness itself, on the first kernel -----------------------------------
 k0=${kernels[0]}

@@ -56,7 +56,7 @@ w=$(mktemp -d "$LAB_DIR/fleet.XXXXXX")
 # The data directory on the guests (iostrat_dir), and the same path here:
 # `iostrat fio --client` reads the data set's file list on this side.
 GDIR=$w/hostdir
-declare -A QEMU PORT FIO
+declare -gA QEMU PORT FIO # global: cleanup runs after main returns
 cleanup() {
 	local rc=$? h
 	[ -n "${PLAY_PID:-}" ] && kill "$PLAY_PID" 2>/dev/null && wait "$PLAY_PID" 2>/dev/null
@@ -103,7 +103,7 @@ pass "two GRUB disks with sshd and a sudo user, each its own host keys (${t_buil
 # --- power on ------------------------------------------------------------------
 t0=$SECONDS
 power_on a && power_on b
-if wait_ssh a 300 && wait_ssh b 300; then
+if wait_ssh a 600 && wait_ssh b 600; then
 	pass "both guests answer ssh on 127.0.0.1 only, host keys checked ($((SECONDS - t0)) s)"
 else
 	fail "both guests answer ssh on 127.0.0.1" "$why"; return 1
@@ -212,7 +212,7 @@ inventory() {
 	iostrat_queue_settle=1
 	iostrat_poll_delay=3
 	iostrat_poll_batch=20
-	iostrat_boot_timeout=240
+	iostrat_boot_timeout=600
 	iostrat_wait_timeout=900
 	EOF
 }
