@@ -152,8 +152,8 @@ free_port() {
 # power_on H: QEMU for guest H on its disk, in the background; each power-on
 # its own console file.
 power_on() {
-	local h=$1 n accel=(-accel tcg -cpu max)
-	[ "$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null)" = kvm ] && accel=(-accel kvm -cpu host)
+	local h=$1 n accel
+	read -ra accel < <(lab_accel_args)
 	n=$(ls "$w"/console-"$h"-*.log 2>/dev/null | wc -l)
 	qemu-system-x86_64 "${accel[@]}" -m 1536 -smp 1 -nodefaults -display none \
 		-serial "file:$w/console-$h-$((n + 1)).log" \

@@ -74,14 +74,6 @@ echo o >/proc/sysrq-trigger
 sleep 10
 '
 
-# The accelerator lab/lab found working on this host (its cached probe),
-# else TCG.
-lab_accel_args() {
-	local a=${IOSTRAT_LAB_ACCEL:-}
-	[ -n "$a" ] || a=$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
-	if [ "$a" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg -cpu max"; fi
-}
-
 cmd_build() {
 	local -a GRUB_ACCEL
 	read -ra GRUB_ACCEL < <(lab_accel_args)

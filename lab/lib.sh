@@ -87,3 +87,11 @@ lab_fresh_deb() {
 	fi
 	ls "$out"/iostrat_*.deb | head -n 1
 }
+
+# The accelerator lab/lab found working on this host (its cached probe),
+# else TCG.
+lab_accel_args() {
+	local a=${IOSTRAT_LAB_ACCEL:-}
+	[ -n "$a" ] || a=$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
+	if [ "$a" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg -cpu max"; fi
+}

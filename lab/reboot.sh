@@ -292,8 +292,7 @@ cut_power_after_a_row() {
 why=
 run_boot() {
 	local b=$1 log=$w/boot-$1.log
-	local accel=(-accel tcg -cpu max)
-	[ "$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null)" = kvm ] && accel=(-accel kvm -cpu host)
+	local	read -ra accel < <(lab_accel_args)
 	rm -f "$w/mon"
 	timeout --kill-after=5 "$BOOT_LIMIT" qemu-system-x86_64 "${accel[@]}" \
 		-m "${IOSTRAT_LAB_MEM:-2048}" -smp 1 \
