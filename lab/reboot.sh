@@ -292,7 +292,8 @@ cut_power_after_a_row() {
 why=
 run_boot() {
 	local b=$1 log=$w/boot-$1.log
-	local	read -ra accel < <(lab_accel_args)
+	local -a accel
+	read -ra accel < <(lab_accel_args)
 	rm -f "$w/mon"
 	timeout --kill-after=5 "$BOOT_LIMIT" qemu-system-x86_64 "${accel[@]}" \
 		-m "${IOSTRAT_LAB_MEM:-2048}" -smp 1 \
