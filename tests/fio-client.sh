@@ -19,8 +19,7 @@ cleanup() {
 	done
 	rm -rf "$SRV"
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap cleanup EXIT # lib.sh's INT/TERM traps exit, which runs it
 
 # A port nothing listens on now (the kernel's pick, released).
 free_port() {

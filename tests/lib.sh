@@ -17,6 +17,12 @@ skip() { echo "SKIP-REASON $*"; exit 77; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
 
+# A Ctrl-C, or the runner's timeout (TERM), in the middle of a case: its $T
+# goes too (then the suite's own EXIT trap, if it has one, runs).
+lib_interrupted() { [ -n "${T:-}" ] && rm -rf "$T"; exit "$1"; }
+trap 'lib_interrupted 130' INT
+trap 'lib_interrupted 143' TERM
+
 t() {
 	local name=$1; shift
 	local out rc
