@@ -105,10 +105,10 @@ side_labs() {
 		echo "$rc $((SECONDS - t))" >"$res/${s%%:*}.rc"
 	done
 }
-side_pids=()
+side_pid=
 if [ ${#side[@]} -gt 0 ]; then
 	side_labs &
-	side_pids+=($!); : >"$res/pids/$!"
+	side_pid=$!; : >"$res/pids/$side_pid"
 	echo "== beside the matrix, one after the other: ${side[*]%%:*} (${side[*]#*:})"
 fi
 
@@ -289,9 +289,9 @@ for ((i = 0; i < n; i++)); do
 done
 
 # --- the side labs' results (started before the matrix) ------------------------
-if [ ${#side_pids[@]} -gt 0 ]; then
+if [ -n "$side_pid" ]; then
 	echo "== beside the matrix: ${side[*]%%:*} (waiting for them)"
-	for p in "${side_pids[@]}"; do wait "$p"; rm -f "$res/pids/$p"; done
+	wait "$side_pid"; rm -f "$res/pids/$side_pid"
 	for s in "${side[@]}"; do
 		tag=${s%%:*} script=lab/${s#*:}
 		while IFS= read -r line; do

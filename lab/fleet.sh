@@ -72,12 +72,7 @@ cleanup() {
 	rm -rf "$w"
 	return "$rc"
 }
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-fails=0
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; fails=$((fails + 1)); }
+lab_checks cleanup
 mkdir -p "$w/home"
 
 # --- the package, the key, the disks -----------------------------------------

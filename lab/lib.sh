@@ -95,3 +95,16 @@ lab_accel_args() {
 	[ -n "$a" ] || a=$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
 	if [ "$a" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg -cpu max"; fi
 }
+
+# lab_checks CLEANUP: a lab script of checks (reboot.sh, fleet.sh): "PASS:
+# name" and "FAIL: name: why" lines, the FAILs counted in $fails, and
+# CLEANUP run on every exit -- a Ctrl-C and a TERM (check.sh stopping its
+# side labs) too.
+lab_checks() {
+	trap "$1" EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	fails=0
+}
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; fails=$((fails + 1)); }
