@@ -80,6 +80,24 @@ t parser_reads_real_fio_json_and_names_missing_sections parser_reads_real_fio_js
 t missing_fio_is_a_clear_message missing_fio_is_a_clear_message
 t bad_fio_arguments_are_named bad_arguments
 
+# fio refusing the job (here: files smaller than one block) is fio's own
+# reason in one line, a non-zero exit, and no row: it used to append a row
+# without identity, refused with a second error and printed "(null) failed".
+fio_failing() {
+	need_fio
+	"$IOSTRAT" gen "$T/tiny" --files 2 --lines 100 --width 80 >/dev/null
+	local rc=0
+	"$IOSTRAT" fio seq-psync --dataset "$T/tiny" --bs 64k --reps 1 --cache asis --out "$T/r" \
+		>"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -ne 0 ] || die "exit 0"
+	grep -q 'seq-psync.fio: fio: size too small' "$T/err" || die "not fio's reason: $(cat "$T/err")"
+	[ "$(wc -l <"$T/err")" -eq 1 ] || die "more than one line: $(cat "$T/err")"
+	[ ! -s "$T/out" ] || die "a result printed: $(cat "$T/out")"
+	[ ! -s "$T/r/results.jsonl" ] || die "a row for a job fio refused"
+	[ -s "$T/r/fio-seq-psync-rep1.json.log" ] || die "fio's log not kept"
+}
+t fio_refusing_the_job_is_its_reason_in_one_line_and_no_row fio_failing
+
 bench_runs_baselines_and_report_prints_ratio() {
 	need_fio
 	cat >"$T/p.ini" <<INI

@@ -229,12 +229,13 @@ static int run_all(struct fio_args *a, const char *job, const char *dir,
 			break;
 		}
 		/* a host whose job failed keeps its row (with its error): the
-		 * others' are results; fio itself failing leaves no rows */
+		 * others' are results; fio itself failing (on this machine,
+		 * or on every host) leaves no rows, and its error is told */
 		json_array_foreach(rows, k, one) {
 			int r2;
 
 			json_object_set_new(one, "rep", json_integer(r));
-			if (ret && ret != -EIO)
+			if (ret && (ret != -EIO || !a->nclients))
 				break;
 			r2 = results_append(&rd, one);
 			ret = ret ? ret : r2;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../blockdev.h"
+#include "../datadir.h"
 #include "../env.h"
 #include "../row.h"
 #include "../sigfwd.h"
@@ -35,29 +36,21 @@ int fio_version(char *buf, size_t len)
 	return 0;
 }
 
+static bool readable(const char *dir)
+{
+	return !access(dir, R_OK);
+}
+
 int fio_job_dir(char *out, size_t len)
 {
 	const char *env = getenv("IOSTRAT_FIO_JOBS");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
 		return 0;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		for (int up = 0; up < 2 && (slash = strrchr(exe, '/')); up++) {
-			*slash = 0;
-			snprintf(out, len, "%s/fio-jobs", exe);
-			if (!access(out, R_OK))
-				return 0;
-			snprintf(out, len, "%s/share/iostrat/fio-jobs", exe);
-			if (!access(out, R_OK))
-				return 0;
-		}
-	}
+	if (!datadir_dir("fio-jobs", readable, out, len))
+		return 0;
 	snprintf(out, len, "/usr/local/share/iostrat/fio-jobs");
 	return access(out, R_OK) ? -ENOENT : 0;
 }
@@ -428,10 +421,11 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 		}
 	}
 	remove_outputs(p);
-	if (!ret) {
+	/* a failed baseline's row still says which it was (strategy, bs...) */
+	if (ret != -EINTR)
 		fio_fill_row(p, row, resident, &ru, wall);
+	if (!ret)
 		ret = parse_output(p, row);
-	}
 	if (!ret)
 		unlink(errlog); /* kept only when fio failed */
 	if (ret)

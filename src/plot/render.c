@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../datadir.h"
 #include "../util.h"
 #include "plot.h"
 
@@ -50,11 +51,7 @@ static bool has_scripts(const char *dir)
 
 int plot_scripts_dir(char *out, size_t len)
 {
-	static const char *const rel[] = { "../plots", "../share/iostrat/plots",
-					   "plots", NULL };
 	const char *env = getenv("IOSTRAT_PLOTS");
-	char exe[PATH_MAX], *slash;
-	ssize_t n;
 
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
@@ -63,18 +60,8 @@ int plot_scripts_dir(char *out, size_t len)
 		errorf("plot: IOSTRAT_PLOTS=%s has no gnuplot scripts (grid.gp...)", env);
 		return -ENOENT;
 	}
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
-		for (size_t i = 0; rel[i]; i++) {
-			snprintf(out, len, "%s/%s", exe, rel[i]);
-			if (has_scripts(out))
-				return 0;
-		}
-	}
+	if (!datadir_dir("plots", has_scripts, out, len))
+		return 0;
 	errorf("plot: cannot find the gnuplot scripts (plots/*.gp); set IOSTRAT_PLOTS");
 	return -ENOENT;
 }
