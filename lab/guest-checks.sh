@@ -7,7 +7,7 @@
 #
 # Timings here are TCG's: nothing below compares or asserts a speed.
 set -u
-export IOSTRAT=${IOSTRAT:-iostrat} TOP=${LAB_IN:-$PWD} BUILD=build
+export IOSTRAT=${IOSTRAT:-iostrat} TOP=${LAB_IN:-$PWD} BUILD=build TEST_TIMES=1
 # t, die, skip, need_*: the host suite's own (check.sh copies tests/lib.sh in)
 . ./lib.sh
 W=$PWD/checks

@@ -23,9 +23,11 @@ lib_interrupted() { [ -n "${T:-}" ] && rm -rf "$T"; exit "$1"; }
 trap 'lib_interrupted 130' INT
 trap 'lib_interrupted 143' TERM
 
+# TEST_TIMES=1: a "TIME: name: seconds" line after each case (the lab's
+# guest checks say where a guest's minutes go; the runner ignores it).
 t() {
 	local name=$1; shift
-	local out rc
+	local out rc t0=$SECONDS
 	T=$(mktemp -d /tmp/iostrat-test.XXXXXX)
 	export T
 	out=$( (set -e; "$@") 2>&1 )
@@ -36,6 +38,7 @@ t() {
 	*) echo "FAIL: $name: $(printf '%s\n' "$out" | tail -n 1)"
 	   printf '%s\n' "$out" | tail -n 20 | sed 's/^/    | /' ;;
 	esac
+	[ -z "${TEST_TIMES:-}" ] || echo "TIME: $name: $((SECONDS - t0))"
 	rm -rf "$T"
 }
 
