@@ -1,7 +1,8 @@
 # libFuzzer targets (fuzz/*_fuzz.c), built with clang into build-fuzz/.
 #   make fuzz                 build them
-#   make fuzz-run FUZZ_SECS=60  run each for FUZZ_SECS seconds (CI: 60); an
-#                               input taking over 10 s is a failure (a hang)
+#   make fuzz-run FUZZ_SECS=60  run them all, side by side, for FUZZ_SECS
+#                               seconds (CI: 60); an input taking over 10 s
+#                               is a failure (a hang)
 # Each target links only the sources it needs, compiled with coverage.
 FUZZ_BUILD := build-fuzz
 FUZZ_CC    ?= clang
@@ -23,15 +24,23 @@ $(FUZZ_BUILD)/%_fuzz: fuzz/%_fuzz.c
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_BUILD)/%_fuzz)
 
 # Corpus seeds and kept crash inputs (regressions) live in fuzz/corpus/NAME.
+# The targets run side by side (CI's two CPUs: one wall-clock FUZZ_SECS for
+# all, not one each); each one's log is build-fuzz/NAME.log.
 fuzz-run: fuzz
-	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
+	$(Q)for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(FUZZ_BUILD)/corpus-$$t; \
 		echo "fuzz: $$t for $(FUZZ_SECS)s"; \
-		$(FUZZ_BUILD)/$${t}_fuzz -max_total_time=$(FUZZ_SECS) -timeout=10 -max_len=65536 \
+		{ $(FUZZ_BUILD)/$${t}_fuzz -max_total_time=$(FUZZ_SECS) -timeout=10 -max_len=65536 \
 			-print_final_stats=0 -close_fd_mask=3 \
 			$(FUZZ_BUILD)/corpus-$$t $$( [ -d fuzz/corpus/$$t ] && echo fuzz/corpus/$$t ) \
-			>$(FUZZ_BUILD)/$$t.log 2>&1 || { tail -n 30 $(FUZZ_BUILD)/$$t.log; exit 1; }; \
-		grep -E '^#[0-9]+.*(DONE|pulse)' $(FUZZ_BUILD)/$$t.log | tail -n 1; \
-	done
+			>$(FUZZ_BUILD)/$$t.log 2>&1; echo $$? >$(FUZZ_BUILD)/$$t.rc; } & \
+	done; wait; \
+	rc=0; for t in $(FUZZ_TARGETS); do \
+		if [ "$$(cat $(FUZZ_BUILD)/$$t.rc)" != 0 ]; then \
+			echo "fuzz: $$t FAILED"; tail -n 30 $(FUZZ_BUILD)/$$t.log; rc=1; \
+		else \
+			echo "fuzz: $$t $$(grep -E '^#[0-9]+.*(DONE|pulse)' $(FUZZ_BUILD)/$$t.log | tail -n 1)"; \
+		fi; \
+	done; exit $$rc
 
 .PHONY: fuzz fuzz-run
