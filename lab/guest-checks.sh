@@ -39,24 +39,25 @@ expect_ring_flags() {
 "$IOSTRAT" gen "$W/ds" --files 4 --lines 3000 --width 100 >/dev/null || { echo "FAIL: gen: gen failed"; exit 0; }
 
 # --- every strategy verified: threads 1 and 3, W 0 and 7, cold and warm ------
+# Pairwise, not all 8: every two of the three factors meet in all 4 of
+# their combinations (threads x W, threads x cache, W x cache), in 4 runs.
+# All 8 were a fifth of each guest's time under TCG.
+PAIRWISE="1:0:cold 1:7:warm 3:0:warm 3:7:cold"
 strategy() {
-	local s=$1 noout=$2 th w c n=0
-	for th in 1 3; do
-		for w in 0 7; do
-			for c in cold warm; do
-				rm -rf "$W/out-$s"
-				"$IOSTRAT" run -s "$s" "$W/ds" "$W/out-$s" -r 1 --threads "$th" --work "$w" \
-					--cache "$c" --json >"$W/$s.json" 2>"$W/$s.err" ||
-					die "$s t$th w$w $c: exit $?: $(tail -n 1 "$W/$s.err")"
-				cat "$W/$s.json" >>"$W/all-runs.jsonl"
-				n=$((n + 1))
-				[ -z "$noout" ] || continue # null: writes nothing to verify
-				[ "$(rows "$W/$s.json" '.verified')" = true ] ||
-					die "$s t$th w$w $c: not verified"
-				"$IOSTRAT" verify "$W/ds" "$W/out-$s" --work "$w" >/dev/null 2>"$W/$s.err" ||
-					die "$s t$th w$w $c: verify: $(tail -n 1 "$W/$s.err")"
-			done
-		done
+	local s=$1 noout=$2 th w c combo n=0
+	for combo in $PAIRWISE; do
+		IFS=: read -r th w c <<<"$combo"
+		rm -rf "$W/out-$s"
+		"$IOSTRAT" run -s "$s" "$W/ds" "$W/out-$s" -r 1 --threads "$th" --work "$w" \
+			--cache "$c" --json >"$W/$s.json" 2>"$W/$s.err" ||
+			die "$s t$th w$w $c: exit $?: $(tail -n 1 "$W/$s.err")"
+		cat "$W/$s.json" >>"$W/all-runs.jsonl"
+		n=$((n + 1))
+		[ -z "$noout" ] || continue # null: writes nothing to verify
+		[ "$(rows "$W/$s.json" '.verified')" = true ] ||
+			die "$s t$th w$w $c: not verified"
+		"$IOSTRAT" verify "$W/ds" "$W/out-$s" --work "$w" >/dev/null 2>"$W/$s.err" ||
+			die "$s t$th w$w $c: verify: $(tail -n 1 "$W/$s.err")"
 	done
 	echo "$n runs verified"
 }
@@ -88,7 +89,7 @@ bench() {
 	n=$(wc -l <"$LAB_OUT/bench/results.jsonl")
 	bad=$(rows "$LAB_OUT/bench/results.jsonl" 'select(.error != null) | "\(.config_id): \(.error)"' | head -n 1)
 	[ -z "$bad" ] || die "failed row: $bad"
-	[ "$n" -ge 20 ] || die "only $n rows"
+	[ "$n" -ge 10 ] || die "only $n rows"
 	echo "$n rows"
 }
 t "bench" bench

@@ -61,12 +61,13 @@ kv_warm() {
 }
 t "trace, warm run hits (hit ratio >= 95%)" kv_warm
 
-# A 64 MiB file on an ext4 of its own loop device (direct I/O: the requests
-# reach the loop device's queue), read cold once.
+# A 16 MiB file on an ext4 of its own loop device (direct I/O: the requests
+# reach the loop device's queue), read cold once: some 64 requests of the
+# readahead's size (64 MiB took 38 s of TCG for the same answer).
 kv_seq() {
-	with_loop_ext4 "$T/m" 300
+	with_loop_ext4 "$T/m" 100
 	trap cleanup_loop EXIT
-	dd if=/dev/urandom of="$T/m/file" bs=1M count=64 status=none
+	dd if=/dev/urandom of="$T/m/file" bs=1M count=16 status=none
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/seq.json" -- cat "$T/m/file" >/dev/null 2>"$T/seq.err" ||
@@ -86,7 +87,13 @@ kv_agree() {
 	kv_data
 	local base mode c n=0 what=""
 	for c in cold warm; do
-		kv_run "" "$c" "$KV/a-$c.json"
+		# the default source's run: the cold or warm check's, traced and
+		# verified; run again if that check did not get that far
+		if jq -e '.traced and .verified' "$KV/$c.json" >/dev/null 2>&1; then
+			cp "$KV/$c.json" "$KV/a-$c.json"
+		else
+			kv_run "" "$c" "$KV/a-$c.json"
+		fi
 		base=$(rows "$KV/a-$c.json" .pc_source)
 		for mode in tracepoint fentry kprobe; do
 			kv_run "$mode" "$c" "$KV/a-$c-$mode.json"

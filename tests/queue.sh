@@ -102,6 +102,21 @@ watchdog_kills_hung_command() {
 	grep -q 'killed by the watchdog' "$T/s/results.log"
 }
 
+# queue add --timeout: the entry's own watchdog, over run-next's (a quick
+# entry killed at 1 s while run-next's is an hour; 0 = none while
+# run-next's is 1 s)
+entry_timeout_overrides_run_nexts() {
+	Q add --name quick --timeout 1 -- sh -c 'sleep 60' >/dev/null
+	Q add --name free --timeout 0 -- sh -c 'sleep 2; echo slept-through' >/dev/null
+	boot --timeout 3600 2>/dev/null
+	[ "$(hist '"id":1,.*"outcome":"timeout"')" -eq 1 ] || die "entry 1 not killed at its own 1 s: $(cat "$T/s/history.jsonl")"
+	Q remove 1 >/dev/null
+	boot --timeout 1 2>/dev/null
+	[ "$(hist '"id":2,.*"outcome":"done"')" -eq 1 ] || die "entry 2 killed by run-next's 1 s: $(cat "$T/s/history.jsonl")"
+	grep -q '^slept-through$' "$T/s/results.log"
+	expect_fail "--timeout: bad value 'x'" "$IOSTRAT" queue --state-dir "$T/s" add --timeout x -- true
+}
+
 empty_queue_never_reboots() {
 	boot 2>/dev/null
 	Q add -- true >/dev/null; Q remove 1
@@ -336,6 +351,7 @@ t install_queue_into_destdir install_queue_into_destdir
 t five_boots_three_entries_one_killed_one_failing five_boots
 t cut_off_once_then_retried cut_off_once_then_retried
 t watchdog_kills_hung_command watchdog_kills_hung_command
+t entry_timeout_overrides_run_nexts entry_timeout_overrides_run_nexts
 t empty_queue_never_reboots empty_queue_never_reboots
 t pause_stops_the_loop pause_stops_the_loop
 t concurrent_add_loses_nothing concurrent_add_loses_nothing

@@ -20,8 +20,14 @@ printf '9p\n9pnet_virtio\nloop\nbfq\nkyber-iosched\n' >"$root/etc/modules-load.d
 # Nothing on a console to log into, and no timers that wake apt or man-db
 # during a measurement.  No sshd either: only the fleet lab's guests
 # (lab/fleet.sh) run it, and unmask it on their own disks.
+# Nor what only costs boot time, a second or so a unit under TCG, in every
+# one of the lab's boots: getty-static's five gettys (started without
+# logind), utmp records, e2scrub's reaping, the daily cleaning timers.
 for u in ssh.service ssh.socket getty@tty1.service serial-getty@ttyS0.service apt-daily.timer \
-	apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer; do
+	apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer \
+	getty-static.service getty@.service systemd-update-utmp.service \
+	systemd-update-utmp-runlevel.service e2scrub_reap.service dpkg-db-backup.timer \
+	systemd-tmpfiles-clean.timer; do
 	ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
 chroot "$root" systemctl set-default multi-user.target >/dev/null 2>&1

@@ -20,9 +20,10 @@ static void queue_usage(FILE *f)
 	fputs("usage: iostrat queue [--state-dir DIR] SUBCOMMAND [options]\n\n"
 	      "A queue of commands run one per boot by iostrat-queue.service\n"
 	      "(`make install-queue`), with a reboot between them.\n\n"
-	      "  add [--name N] [--kernel VERSION] -- COMMAND...\n"
+	      "  add [--name N] [--kernel VERSION] [--timeout S] -- COMMAND...\n"
 	      "                      append a command (run in the current directory;\n"
-	      "                      --kernel boots that kernel first, through GRUB)\n"
+	      "                      --kernel boots that kernel first, through GRUB;\n"
+	      "                      --timeout: this entry's watchdog, over run-next's)\n"
 	      "  list                the queued entries, in run order\n"
 	      "  remove ID           take an entry out\n"
 	      "  status              paused or not, what runs, the last outcomes\n"
@@ -43,6 +44,7 @@ struct qargs {
 	int npos;
 	char **cmd;
 	int ncmd;
+	bool timeout_set; /* --timeout given: add stores it in the entry */
 	struct qrun_opts run;
 };
 
@@ -99,7 +101,8 @@ static int parse_opt(struct qargs *a, int argc, char **argv, int *i)
 	case 1: a->name = v; return 0;
 	case 2: a->kernel = v; return 0;
 	case 3: return opt_seconds("--settle", v, &a->run.settle);
-	case 4: return opt_seconds("--timeout", v, &a->run.timeout);
+	case 4: a->timeout_set = true;
+		return opt_seconds("--timeout", v, &a->run.timeout);
 	case 5: return opt_uint("--max-attempts", v, 1, 100, &a->run.max_attempts);
 	default:
 		if (!*v) { /* an empty command would "reboot" by doing nothing */
@@ -154,7 +157,7 @@ static int q_add(struct qstore *q, struct qargs *a)
 	int ret;
 
 	if (a->ncmd < 1 || a->npos) {
-		errorf("queue add: give the command after --: iostrat queue add [--name N] -- COMMAND...");
+		errorf("queue add: give the command after --: iostrat queue add [--name N] [--kernel VERSION] [--timeout S] -- COMMAND...");
 		return 2;
 	}
 	if (check_name(a->name ? a->name : a->cmd[0]))
@@ -174,6 +177,8 @@ static int q_add(struct qstore *q, struct qargs *a)
 		      "added", ts, "last_error", "");
 	if (!e)
 		return errorf("queue add: bad command text (not UTF-8?)"), 1;
+	if (a->timeout_set) /* else run-next's --timeout applies */
+		json_object_set_new(e, "timeout", json_real(a->run.timeout));
 	ret = qstore_create(q);
 	if (!ret)
 		ret = qstore_lock(q);

@@ -263,6 +263,14 @@ static void describe(const struct qexec_result *r, char *buf, size_t len)
 		snprintf(buf, len, "exit %d", r->exit_code);
 }
 
+/* The entry's own watchdog (queue add --timeout), else run-next's. */
+static double entry_timeout(json_t *e, const struct qrun_opts *o)
+{
+	json_t *t = json_object_get(e, "timeout");
+
+	return json_is_number(t) ? json_number_value(t) : o->timeout;
+}
+
 static int run_entry(struct qstore *q, json_t *e, const struct qrun_opts *o,
 		     struct qexec_result *r)
 {
@@ -288,7 +296,7 @@ static int run_entry(struct qstore *q, json_t *e, const struct qrun_opts *o,
 		say("running entry %u (%s): %s", qentry_uint(e, "id"),
 		    qentry_str(e, "name"), cmd);
 		ret = qexec_run(json_object_get(e, "argv"), qentry_str(e, "cwd"),
-				fd, env, o->timeout, r);
+				fd, env, entry_timeout(e, o), r);
 	}
 	if (!ret) {
 		describe(r, cmd, sizeof(cmd));

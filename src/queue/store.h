@@ -23,7 +23,8 @@
  *
  * An entry is a JSON object: id, name, argv[], cwd, kernel (or null),
  * state ("queued" | "running"), attempts (started so far), kernel_boots,
- * added, last_error.
+ * added, last_error, and timeout (seconds, 0 = none) when `queue add
+ * --timeout` gave the entry its own watchdog.
  */
 
 struct qstore {
