@@ -93,13 +93,16 @@ side=()
 [ "$reboot_lab" = 1 ] && side+=(grub:reboot.sh)
 [ "$fleet_lab" = 1 ] && side+=(fleet:fleet.sh)
 # side_labs: each in turn, its output in $res/NAME.out/.err, "EXIT SECONDS"
-# in $res/NAME.rc; a TERM (stop_guests) reaches the one running.
+# in $res/NAME.rc; a TERM (stop_guests) reaches the one running, and every
+# process of it: each is its own process group (setsid), so a disk being
+# built in the foreground of reboot.sh or fleet.sh gets it too, where the
+# script's own trap would wait for that child to end first (minutes).
 side_labs() {
 	local s pid t rc
-	trap '[ -n "${pid:-}" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid"; exit 143' TERM
+	trap '[ -n "${pid:-}" ] && kill -TERM -- "-$pid" 2>/dev/null && wait "$pid"; exit 143' TERM
 	for s in "${side[@]}"; do
 		t=$SECONDS rc=0
-		"$LAB_TOP/${s#*:}" >"$res/${s%%:*}.out" 2>"$res/${s%%:*}.err" &
+		setsid "$LAB_TOP/${s#*:}" >"$res/${s%%:*}.out" 2>"$res/${s%%:*}.err" &
 		pid=$!
 		wait "$pid" || rc=$?
 		echo "$rc $((SECONDS - t))" >"$res/${s%%:*}.rc"
