@@ -54,6 +54,8 @@ playbook_direct_run_fetches_each_hosts_results() {
 		[ -s "$T/fleet/study/$h/env.json" ] || die "$h: no env.json"
 	done
 	grep -q "results of box-a, box-b in $T/fleet/study/\." "$T/log" || die "summary: $(grep -A3 'Name the hosts' "$T/log")"
+	# one archive a host, unpacked and removed here: nothing else beside them
+	[ "$(ls -A "$T/fleet/study" | xargs)" = "box-a box-b" ] || die "left in fleet/study: $(ls -A "$T/fleet/study")"
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-b" >/dev/null || die "compare failed"
 	# a rerun resumes: nothing measured again
 	playbook >"$T/log2" 2>&1 || die "rerun failed: $(tail -20 "$T/log2")"
