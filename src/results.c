@@ -108,6 +108,23 @@ static int check_no_results(const struct results_dir *r, bool resumable)
 	return 0;
 }
 
+int results_check_fresh(const char *dir, bool resumable)
+{
+	struct results_dir r = { 0 };
+	struct stat sb;
+	int ret;
+
+	snprintf(r.path, sizeof(r.path), "%s", dir);
+	if (stat(dir, &sb) && errno == ENOENT)
+		return 0; /* results_open makes it */
+	/* in the order results_open says them: another writer first */
+	ret = lock_dir(&r);
+	if (!ret)
+		ret = check_no_results(&r, resumable);
+	unlock_dir(&r);
+	return ret;
+}
+
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env, bool resumable)
 {

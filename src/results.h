@@ -35,6 +35,11 @@ struct results_dir {
  * refusal says so.  Prints its errors. */
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env, bool resumable);
+/* The check results_open makes, alone, before a command does any work:
+ * 0 if dir is not there, or no other iostrat writes it and it holds none
+ * of a results directory's files; else -EBUSY or -EEXIST after printing
+ * the same refusal. */
+int results_check_fresh(const char *dir, bool resumable);
 /* Open an existing directory for appending (--resume): rows loaded,
  * results.jsonl cut back durably to its last complete row first. */
 int results_resume(struct results_dir *r, const char *dir);

@@ -297,6 +297,15 @@ bench_out_with_users_csv_refused() {
 	[ "$(cat "$T/r/results.csv")" = mine ] || die "user's results.csv replaced"
 }
 
+# --out holding results is refused before any data set is generated: the
+# refusal costs nothing, not minutes of gen first.
+bench_out_with_results_refused_before_data() {
+	tiny_profile
+	mkdir "$T/r"; : >"$T/r/results.jsonl"
+	expect_fail 'r: has results already' "$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data"
+	[ ! -e "$T/data" ] || die "data generated before the refusal: $(ls "$T/data")"
+}
+
 # drop the last N rows of DIR/results.jsonl: something left to resume
 drop_rows() { head -n "-$2" "$1/results.jsonl" >"$1/j" && mv "$1/j" "$1/results.jsonl"; }
 
@@ -369,6 +378,18 @@ for r in t["rows"]:
 	expect_fail 'results.jsonl' "$IOSTRAT" compare "$T/a" "$T/nothere"
 }
 
+# runs with nothing in common: the error alone, first, no table before it
+compare_nothing_in_common_prints_only_the_error() {
+	mkdir "$T/a" "$T/b"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"x/stream","rep":1,"elapsed_s":1,"error":null}' >"$T/a/results.jsonl"
+	printf '%s\n' '{"schema":1,"kind":"run","config_id":"y/buffer","rep":1,"elapsed_s":2,"error":null}' >"$T/b/results.jsonl"
+	rc=0; "$IOSTRAT" compare "$T/a" "$T/b" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -ne 0 ] || die "exit 0 with nothing compared"
+	[ ! -s "$T/out" ] || die "printed before its error: $(head -n 3 "$T/out")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] && grep -q 'a: no configuration in common' "$T/err" ||
+		die "not one line naming the run: $(cat "$T/err")"
+}
+
 bench_report_lists_other_kinds() {
 	mkdir "$T/r"
 	printf '%s\n' '{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":1,"elapsed_s":0.5,"error":null}' \
@@ -392,9 +413,11 @@ t bench_resume_cuts_a_truncated_row bench_resume_cuts_a_truncated_row
 t bench_bad_rows_named bench_bad_rows_named
 t bench_one_writer_per_results_dir bench_one_writer_per_results_dir
 t bench_out_with_users_csv_refused bench_out_with_users_csv_refused
+t bench_out_with_results_refused_before_data bench_out_with_results_refused_before_data
 t bench_resume_keeps_its_data_root bench_resume_keeps_its_data_root
 t bench_resume_refuses_changed_data bench_resume_refuses_changed_data
 t bench_resume_refuses_other_filesystem bench_resume_refuses_other_filesystem
 t bench_and_run_share_config_ids bench_and_run_share_config_ids
 t bench_compare_two_runs bench_compare_two_runs
+t compare_nothing_in_common_prints_only_the_error compare_nothing_in_common_prints_only_the_error
 t bench_report_lists_other_kinds bench_report_lists_other_kinds

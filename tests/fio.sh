@@ -135,3 +135,14 @@ assert rep["meta"]["fio"].startswith("fio-")
 PY
 }
 t bench_runs_fio_baselines_and_report_ratio_is_measured_ratio bench_runs_baselines_and_report_prints_ratio
+
+# --out holding results is refused before the preset data set is generated
+# (it was made first, 100 MB at the default scale, and only then refused).
+fio_out_with_results_refused_before_data() {
+	need_fio
+	mkdir "$T/r"; : >"$T/r/results.jsonl"
+	expect_fail 'r: has results already \(give another --out\)' \
+		env IOSTRAT_DATA="$T/data" "$IOSTRAT" fio seq-psync --dataset small --scale 0.001 --out "$T/r"
+	[ ! -e "$T/data" ] || die "data generated before the refusal: $(ls "$T/data")"
+}
+t fio_out_with_results_refused_before_data fio_out_with_results_refused_before_data

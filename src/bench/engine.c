@@ -463,7 +463,11 @@ static int finish(struct bench *b, int ret)
  * directory behind), then the directory, with where the data was. */
 static int new_data(struct bench *b, const struct bench_opts *o)
 {
-	int ret = bench_datasets_materialize(&b->ctx);
+	/* a directory with results is refused before minutes of gen */
+	int ret = o->out ? results_check_fresh(o->out, true) : 0;
+
+	if (!ret)
+		ret = bench_datasets_materialize(&b->ctx);
 
 	for (size_t i = 0; !ret && o->out && i < b->ctx.nds; i++)
 		if (path_inside_dir(o->out, b->ctx.ds[i]->dir)) {

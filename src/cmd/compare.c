@@ -31,23 +31,26 @@ static void compare_usage(FILE *f)
 }
 
 /* Configurations of A found in at least one other run: with none, there
- * was nothing to compare, whatever the tables say. */
+ * is nothing to compare, and no table is printed.  The other runs' ids go
+ * into one hashed set, so this is linear in the rows. */
 static size_t in_common(const struct rrun *runs, size_t n)
 {
-	size_t common = 0, i, j;
-	json_t *a, *b;
+	json_t *others = json_object(), *row;
+	size_t common = 0, i;
 
-	json_array_foreach(runs[0].sum, i, a) {
-		const char *id = json_string_value(json_object_get(a, "config_id"));
-		bool found = false;
+	for (size_t k = 1; others && k < n; k++)
+		json_array_foreach(runs[k].sum, i, row) {
+			const char *id = json_string_value(json_object_get(row, "config_id"));
 
-		for (size_t k = 1; id && k < n && !found; k++)
-			json_array_foreach(runs[k].sum, j, b)
-				if (!found && json_is_string(json_object_get(b, "config_id")) &&
-				    !strcmp(id, json_string_value(json_object_get(b, "config_id"))))
-					found = true;
-		common += found;
+			if (id)
+				json_object_set_new(others, id, json_true());
+		}
+	json_array_foreach(runs[0].sum, i, row) {
+		const char *id = json_string_value(json_object_get(row, "config_id"));
+
+		common += id && json_object_get(others, id);
 	}
+	json_decref(others);
 	return common;
 }
 
@@ -69,16 +72,16 @@ int cmd_compare(int argc, char **argv)
 	for (; loaded < n; loaded++)
 		if (rrun_load(dirs[loaded], &runs[loaded]))
 			break;
-	if (loaded == n) {
+	/* the refusal comes first and alone: no table before it */
+	if (loaded == n && !in_common(runs, n)) {
+		errorf("%s: no configuration in common with the other runs: "
+		       "nothing compared", dirs[0]);
+		ret = 1;
+	} else if (loaded == n) {
 		rdoc_init(&d);
 		compare_build(runs, n, &d, fmt == RF_CSV || fmt == RF_JSON);
 		rdoc_print(&d, fmt, stdout);
 		rdoc_free(&d);
-		if (!in_common(runs, n)) {
-			errorf("%s: no configuration in common with the other runs: "
-			       "nothing compared", dirs[0]);
-			ret = 1;
-		}
 	}
 	for (size_t i = 0; i < loaded; i++)
 		rrun_free(&runs[i]);

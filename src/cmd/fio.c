@@ -367,6 +367,9 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 		errorf("%s: no such fio job (%s); see fio-jobs/", a->job, strerror(-ret));
 		return 1;
 	}
+	/* a directory with results is refused before the data set is made */
+	if (a->out && results_check_fresh(a->out, false))
+		return 1;
 	if (resolve_dataset(a, dir, sizeof(dir), &label))
 		return 1;
 	ret = filelist_scan(dir, &fl, &bad);
