@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Profile loading: a line reader (include, ${VAR}, file:line tracking)
- * feeding libinih, then [global] inheritance, -D overrides, kind dispatch
- * and cross-product expansion.  See profile.h for the dialect.
+ * Profile loading: the raw sections (profile_read.c), then [global]
+ * inheritance, -D overrides, kind dispatch, inherited keys a kind does
+ * not take left out, the cap, and cross-product expansion.  Linear in
+ * the configurations and keys: lookups are hashed, strings shared from
+ * the profile's pool.  See profile.h for the dialect.
  */
 #include <errno.h>
 #include <limits.h>
@@ -11,16 +13,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <ini.h>
-
 #include "bench/bench.h"
 #include "profile.h"
+#include "profile_read.h"
+#include "strpool.h"
 #include "util.h"
 
-#define MAX_INCLUDE_DEPTH 16
-#define MAX_LINE 4096
-#define MAX_ITEMS 10000   /* per list, and configurations per section */
-#define MAX_CONFIGS 100000 /* in the whole profile: ~300,000 runs, weeks */
+#define MAX_ITEMS 10000 /* values in one list or range */
 
 /* ---- the kind table ------------------------------------------------------
  * "run" is always linked; the others are weak until their engineer's file
@@ -78,327 +77,6 @@ bool profile_true(const char *v)
 		     !strcmp(v, "yes") || !strcmp(v, "on"));
 }
 
-/* ---- raw sections, as read ---------------------------------------------- */
-
-struct rsec {
-	char *name, *where;
-	struct pkv *kv;
-	size_t nkv;
-};
-
-struct infile {
-	FILE *f;
-	char *path, *real;
-	unsigned line;
-};
-
-struct loader {
-	struct infile stack[MAX_INCLUDE_DEPTH];
-	int depth;
-	char where[PATH_MAX + 16];
-	struct rsec *secs;
-	size_t nsecs;
-	int err;
-};
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d) {
-		errorf("out of memory");
-		exit(1);
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		errorf("out of memory");
-		exit(1);
-	}
-	return p;
-}
-
-/* Room for item n of an array of n: the capacity is n rounded up to a power
- * of two, so appending is amortised O(1) (one realloc per item was
- * quadratic wherever realloc copies, as under ASan). */
-static void *grow(void *p, size_t n, size_t size)
-{
-	if (n & (n - 1))
-		return p; /* not a power of two: room left */
-	return xrealloc(p, (n ? 2 * n : 1) * size);
-}
-
-static void kv_add(struct pkv **kv, size_t *n, const char *k, const char *v,
-		   const char *where)
-{
-	for (size_t i = 0; i < *n; i++) {
-		if (strcmp((*kv)[i].key, k))
-			continue;
-		free((*kv)[i].value);
-		free((*kv)[i].where);
-		(*kv)[i].value = xstrdup(v);
-		(*kv)[i].where = xstrdup(where);
-		return;
-	}
-	*kv = grow(*kv, *n, sizeof(**kv));
-	(*kv)[*n] = (struct pkv){ xstrdup(k), xstrdup(v), xstrdup(where) };
-	(*n)++;
-}
-
-static void kv_free(struct pkv *kv, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(kv[i].key);
-		free(kv[i].value);
-		free(kv[i].where);
-	}
-	free(kv);
-}
-
-static int push_file(struct loader *L, const char *path)
-{
-	char real[PATH_MAX];
-	struct infile *in;
-
-	if (L->depth >= MAX_INCLUDE_DEPTH) {
-		errorf("%s: includes nested deeper than %d", L->where,
-		       MAX_INCLUDE_DEPTH);
-		return -ELOOP;
-	}
-	if (!realpath(path, real))
-		return error_errno(-errno, path, L->depth ? "include" : "profile");
-	for (int i = 0; i < L->depth; i++)
-		if (!strcmp(L->stack[i].real, real)) {
-			errorf("%s: include loop: %s includes itself", L->where, path);
-			return -ELOOP;
-		}
-	in = &L->stack[L->depth];
-	in->f = fopen(path, "re");
-	if (!in->f)
-		return error_errno(-errno, path, "profile");
-	{
-		struct stat sb;
-
-		/* a directory opens, then reads as nothing: "empty matrix" */
-		if (fstat(fileno(in->f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			fclose(in->f);
-			return error_errno(-EISDIR, path, L->depth ? "include" : "profile");
-		}
-	}
-	in->path = xstrdup(path);
-	in->real = xstrdup(real);
-	in->line = 0;
-	L->depth++;
-	return 0;
-}
-
-static void pop_file(struct loader *L)
-{
-	struct infile *in = &L->stack[--L->depth];
-
-	fclose(in->f);
-	free(in->path);
-	free(in->real);
-}
-
-/* "include FILE" relative to the including file's directory. */
-static int do_include(struct loader *L, char *arg)
-{
-	const char *cur = L->stack[L->depth - 1].path, *slash = strrchr(cur, '/');
-	char path[PATH_MAX];
-
-	arg[strcspn(arg, "\r\n")] = 0;
-	while (*arg == ' ' || *arg == '\t')
-		arg++;
-	for (char *e = arg + strlen(arg); e > arg && (e[-1] == ' ' || e[-1] == '\t');)
-		*--e = 0;
-	if (!*arg) {
-		errorf("%s: include: missing file name", L->where);
-		return -EINVAL;
-	}
-	if (arg[0] == '/' || !slash)
-		snprintf(path, sizeof(path), "%s", arg);
-	else
-		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - cur), cur, arg);
-	return push_file(L, path);
-}
-
-/* Expand ${VAR} and ${VAR:-default} from the environment. */
-static int expand_vars(struct loader *L, const char *in, char *out, size_t len)
-{
-	size_t o = 0;
-
-	while (*in) {
-		const char *end, *dflt;
-		char name[256];
-		const char *val;
-		size_t nlen, vlen;
-
-		if (in[0] != '$' || in[1] != '{') {
-			if (o + 1 >= len)
-				goto too_long;
-			out[o++] = *in++;
-			continue;
-		}
-		end = strchr(in, '}');
-		if (!end) {
-			errorf("%s: unterminated ${", L->where);
-			return -EINVAL;
-		}
-		dflt = strstr(in, ":-");
-		nlen = (size_t)((dflt && dflt < end ? dflt : end) - (in + 2));
-		if (!nlen || nlen >= sizeof(name)) {
-			errorf("%s: bad variable reference", L->where);
-			return -EINVAL;
-		}
-		memcpy(name, in + 2, nlen);
-		name[nlen] = 0;
-		val = getenv(name);
-		if ((!val || !*val) && dflt && dflt < end) {
-			val = dflt + 2;
-			vlen = (size_t)(end - val);
-		} else if (!val) {
-			errorf("%s: ${%s} is not set (give a default: ${%s:-VALUE})",
-			       L->where, name, name);
-			return -EINVAL;
-		} else {
-			vlen = strlen(val);
-		}
-		if (o + vlen + 1 >= len)
-			goto too_long;
-		memcpy(out + o, val, vlen);
-		o += vlen;
-		in = end + 1;
-	}
-	out[o] = 0;
-	return 0;
-too_long:
-	errorf("%s: line too long after expanding variables", L->where);
-	return -E2BIG;
-}
-
-static void new_section(struct loader *L, const char *line)
-{
-	const char *end = strchr(line, ']');
-	struct rsec *s;
-
-	L->secs = grow(L->secs, L->nsecs, sizeof(*L->secs));
-	s = &L->secs[L->nsecs++];
-	memset(s, 0, sizeof(*s));
-	s->name = end ? strndup(line + 1, (size_t)(end - line - 1)) : xstrdup("");
-	s->where = xstrdup(L->where);
-}
-
-/* libinih's line source: includes and variables are resolved here, and
- * L->where always names the line libinih is parsing. */
-static char *reader(char *str, int num, void *stream)
-{
-	struct loader *L = stream;
-	char raw[MAX_LINE + 2], *p;
-
-	while (!L->err && L->depth) {
-		struct infile *in = &L->stack[L->depth - 1];
-
-		if (!fgets(raw, sizeof(raw), in->f)) {
-			pop_file(L);
-			continue;
-		}
-		in->line++;
-		snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
-		if (in->line == 1 && !strncmp(raw, "\xef\xbb\xbf", 3)) /* UTF-8 BOM */
-			memmove(raw, raw + 3, strlen(raw + 3) + 1);
-		if (!strchr(raw, '\n') && !feof(in->f)) {
-			errorf("%s: line longer than %d characters", L->where, MAX_LINE);
-			L->err = -E2BIG;
-			return NULL;
-		}
-		for (p = raw; *p == ' ' || *p == '\t'; p++)
-			;
-		if (!strncmp(p, "include", 7) && (p[7] == ' ' || p[7] == '\t')) {
-			L->err = do_include(L, p + 8);
-			continue;
-		}
-		L->err = expand_vars(L, p, str, (size_t)num);
-		if (L->err)
-			return NULL;
-		if (str[0] == '[')
-			new_section(L, str);
-		return str;
-	}
-	return NULL;
-}
-
-static int handler(void *user, const char *section, const char *name,
-		   const char *value)
-{
-	struct loader *L = user;
-
-	(void)section;
-	if (L->err)
-		return 0;
-	if (!L->nsecs) {
-		char n[48]; /* an include of any file: never echo a line of it */
-
-		errorf("%s: key '%.24s%s' before any [section]", L->where,
-		       text_escape(name, n, sizeof(n)), strlen(name) > 24 ? "..." : "");
-		L->err = -EINVAL;
-		return 0;
-	}
-	if (!value || !*value) {
-		errorf("%s: %.24s: empty value", L->where, name);
-		L->err = -EINVAL;
-		return 0;
-	}
-	kv_add(&L->secs[L->nsecs - 1].kv, &L->secs[L->nsecs - 1].nkv, name,
-	       value, L->where);
-	return 1;
-}
-
-static void free_rsecs(struct rsec *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		free(s[i].name);
-		free(s[i].where);
-		kv_free(s[i].kv, s[i].nkv);
-	}
-	free(s);
-}
-
-static int read_profile(const char *path, struct loader *L)
-{
-	int ret;
-
-	memset(L, 0, sizeof(*L));
-	snprintf(L->where, sizeof(L->where), "%s", path);
-	ret = push_file(L, path);
-	if (ret)
-		return ret;
-	/* Plain lines, no multi-line values, long lines allowed. */
-	ini_allow_multiline = false;
-	/* Debian's libinih takes its limits at run time. With the heap buffer
-	 * the line limit is ini_initial_alloc (200 by default) unless realloc
-	 * is allowed: set both, or every line of 200 characters is refused. */
-	ini_use_stack = false;
-	ini_max_line = MAX_LINE + 2;
-	ini_initial_alloc = MAX_LINE + 2;
-	ini_stop_on_first_error = true;
-	ret = ini_parse_stream(reader, L, handler, L);
-	if (ret > 0 && !L->err) {
-		errorf("%s: not a [section], key=value or include line", L->where);
-		L->err = -EINVAL;
-	} else if (ret < 0 && !L->err) {
-		errorf("%s: cannot parse (out of memory)", path);
-		L->err = -ENOMEM;
-	}
-	while (L->depth)
-		pop_file(L);
-	return L->err;
-}
-
 /* ---- value expansion ------------------------------------------------------ */
 
 void profile_free_items(char **items, size_t n)
@@ -443,7 +121,7 @@ static int parse_range(const char *it, unsigned long *a, unsigned long *b,
 
 static void push_item(char ***items, size_t *n, const char *s, size_t len)
 {
-	*items = grow(*items, *n, sizeof(**items));
+	*items = profile_grow(*items, *n, sizeof(**items));
 	(*items)[*n] = strndup(s, len);
 	if (!(*items)[*n]) {
 		errorf("out of memory");
@@ -509,9 +187,11 @@ fail:
 
 /* ---- sections into configurations --------------------------------------- */
 
-static void note(struct profile *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void note(struct profile *p, const char *fmt, ...)
+/* One message in list (a profile's notes or ignored keys), each said once:
+ * seen is the hashed set of what the list holds. */
+static void say(char ***list, size_t *n, json_t *seen, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void say(char ***list, size_t *n, json_t *seen, const char *fmt, ...)
 {
 	char buf[1024];
 	va_list ap;
@@ -519,81 +199,38 @@ static void note(struct profile *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	for (size_t i = 0; i < p->nnotes; i++)
-		if (!strcmp(p->notes[i], buf))
-			return;
-	p->notes = grow(p->notes, p->nnotes, sizeof(*p->notes));
-	p->notes[p->nnotes++] = xstrdup(buf);
+	if (json_object_get(seen, buf))
+		return;
+	json_object_set_new(seen, buf, json_true());
+	*list = profile_grow(*list, *n, sizeof(**list));
+	(*list)[(*n)++] = strdup(buf);
+	if (!(*list)[*n - 1]) {
+		errorf("out of memory");
+		exit(1);
+	}
 }
 
-static void add_conf(struct profile *p, const struct rsec *s,
-		     const struct bench_kind *kind, const struct pkv *kv,
-		     char **vals, size_t nkv)
-{
-	struct pconf *c;
+/* A section as it will expand: its keys, each key's values, how many
+ * configurations. */
+struct plan {
+	const struct rsec *s;
+	const struct bench_kind *kind;
+	struct pkv *kv;
+	size_t nkv;
+	char ***items; /* items[i]: the values of kv[i], in the pool */
+	size_t *cnt;
+	size_t total;  /* SIZE_MAX: more than can be counted */
+};
 
-	p->confs = grow(p->confs, p->n, sizeof(*p->confs));
-	c = &p->confs[p->n++];
-	c->section = xstrdup(s->name);
-	c->where = xstrdup(s->where);
-	c->kind = kind;
-	c->kv = NULL;
-	c->nkv = 0;
-	for (size_t i = 0; i < nkv; i++)
-		kv_add(&c->kv, &c->nkv, kv[i].key, vals[i], kv[i].where);
-}
-
-/* Cross product of the section's lists, last key varying fastest. */
-static int expand_section(struct profile *p, const struct rsec *s,
-			  const struct bench_kind *kind, const struct pkv *kv,
-			  size_t nkv)
-{
-	char ***items = calloc(nkv + 1, sizeof(*items));
-	size_t *cnt = calloc(nkv + 1, sizeof(*cnt)), *idx = calloc(nkv + 1, sizeof(*idx));
-	char **vals = calloc(nkv + 1, sizeof(*vals));
-	size_t total = 1;
-	int ret = 0;
-
-	if (!items || !cnt || !idx || !vals) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nkv && !ret; i++) {
-		ret = profile_expand_value(kv[i].where, kv[i].key, kv[i].value,
-					   &items[i], &cnt[i]);
-		if (!ret && (total *= cnt[i]) > MAX_ITEMS) {
-			errorf("%s: section [%s] expands to more than %d configurations",
-			       s->where, s->name, MAX_ITEMS);
-			ret = -E2BIG;
-		}
-	}
-	if (!ret && p->n + total > MAX_CONFIGS) {
-		errorf("%s: section [%s]: the profile expands to more than %d "
-		       "configurations", s->where, s->name, MAX_CONFIGS);
-		ret = -E2BIG;
-	}
-	for (size_t n = 0; !ret && n < total; n++) {
-		for (size_t i = 0; i < nkv; i++)
-			vals[i] = items[i][idx[i]];
-		add_conf(p, s, kind, kv, vals, nkv);
-		for (size_t i = nkv; i-- > 0;) {
-			if (++idx[i] < cnt[i])
-				break;
-			idx[i] = 0;
-		}
-	}
-out:
-	for (size_t i = 0; items && i < nkv; i++)
-		profile_free_items(items[i], cnt[i]);
-	free(items);
-	free(cnt);
-	free(idx);
-	free(vals);
-	return ret;
-}
+struct builder {
+	struct profile *p;
+	json_t *said; /* notes and ignored keys said already */
+	struct plan *plans;
+	size_t nplans;
+};
 
 /* Which kind runs section s (with its effective keys)?  NULL + 0: skip. */
-static int section_kind(struct profile *p, const struct rsec *s,
+static int section_kind(struct builder *B, const struct rsec *s,
 			const struct pkv *kv, size_t nkv,
 			const struct bench_kind **kind)
 {
@@ -616,16 +253,217 @@ static int section_kind(struct profile *p, const struct rsec *s,
 		return -EINVAL;
 	}
 	if (!*kind)
-		note(p, "%s: [%s]: '%s' is not built into this iostrat; section skipped",
-		     s->where, s->name, name);
+		say(&B->p->notes, &B->p->nnotes, B->said, "%s: [%s]: '%s' is not "
+		    "built into this iostrat; section skipped", s->where, s->name, name);
+	return 0;
+}
+
+/* Does some kind linked here take key kv?  (If none does, it is a typo:
+ * kept, so the section's kind names it as an unknown key.) */
+static bool some_kind_takes(const struct pkv *kv)
+{
+	char why[128];
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
+		const struct bench_kind *k = kinds[i].kind;
+
+		if (k && (!k->inherits || k->inherits(NULL, kv, why, sizeof(why))))
+			return true;
+	}
+	return false;
+}
+
+/* Inherited keys the section's kind does not take: left out, listed. */
+static void drop_inherited(struct builder *B, struct plan *pl)
+{
+	const struct pconf probe = { (char *)pl->s->name, pl->s->where,
+				     pl->kind, pl->kv, pl->nkv };
+	size_t kept = 0;
+	char why[256];
+
+	for (size_t i = 0; i < pl->nkv; i++) {
+		const struct pkv *kv = &pl->kv[i];
+
+		if (kv->from == PKV_SECTION || profile_engine_key(kv->key) ||
+		    !pl->kind->inherits ||
+		    pl->kind->inherits(&probe, kv, why, sizeof(why)) ||
+		    !some_kind_takes(kv)) {
+			pl->kv[kept++] = *kv;
+			continue;
+		}
+		if (kv->from == PKV_GLOBAL)
+			say(&B->p->ignored, &B->p->nignored, B->said, "[%s] ignores "
+			    "global %s (%s: %s)", pl->s->name, kv->key, kv->where, why);
+		else
+			say(&B->p->ignored, &B->p->nignored, B->said, "[%s] ignores "
+			    "-D %s (%s)", pl->s->name, kv->key, why);
+	}
+	pl->nkv = kept;
+}
+
+/* The section's keys: the [global] ones so far, its own, then -D. */
+static void effective_keys(struct builder *B, struct plan *pl,
+			   const struct pkv *glob, size_t nglob,
+			   char *const *defs, size_t ndefs)
+{
+	json_t *idx = json_object();
+
+	if (!idx) {
+		errorf("out of memory");
+		exit(1);
+	}
+	for (size_t k = 0; k < nglob; k++)
+		profile_kv_put(&pl->kv, &pl->nkv, idx, &glob[k]);
+	for (size_t k = 0; k < pl->s->nkv; k++)
+		profile_kv_put(&pl->kv, &pl->nkv, idx, &pl->s->kv[k]);
+	for (size_t k = 0; k < ndefs; k++) {
+		const char *eq = strchr(defs[k], '=');
+		char key[128];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - defs[k]), defs[k]);
+		profile_kv_put(&pl->kv, &pl->nkv, idx, &(struct pkv){
+			strpool_dup(B->p->pool, key), strpool_dup(B->p->pool, eq + 1),
+			"-D", PKV_DEFINE });
+	}
+	json_decref(idx);
+}
+
+/* Every key's values, into the pool; pl->total their product. */
+static int expand_keys(struct builder *B, struct plan *pl)
+{
+	pl->items = calloc(pl->nkv + 1, sizeof(*pl->items));
+	pl->cnt = calloc(pl->nkv + 1, sizeof(*pl->cnt));
+	pl->total = 1;
+	if (!pl->items || !pl->cnt)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->nkv; i++) {
+		char **it;
+		int ret = profile_expand_value(pl->kv[i].where, pl->kv[i].key,
+					       pl->kv[i].value, &it, &pl->cnt[i]);
+
+		if (ret)
+			return ret;
+		pl->items[i] = calloc(pl->cnt[i], sizeof(char *));
+		if (!pl->items[i])
+			return -ENOMEM;
+		for (size_t k = 0; k < pl->cnt[i]; k++)
+			pl->items[i][k] = strpool_dup(B->p->pool, it[k]);
+		profile_free_items(it, pl->cnt[i]);
+		pl->total = pl->total > SIZE_MAX / pl->cnt[i] ? SIZE_MAX :
+			    pl->total * pl->cnt[i];
+	}
+	return 0;
+}
+
+static void plan_free(struct plan *pl)
+{
+	for (size_t i = 0; pl->items && i < pl->nkv; i++)
+		free(pl->items[i]);
+	free(pl->items);
+	free(pl->cnt);
+	free(pl->kv);
+}
+
+/* Section s as a plan (none for a kind not built in). */
+static int plan_section(struct builder *B, const struct rsec *s,
+			const struct pkv *glob, size_t nglob, char *const *defs,
+			size_t ndefs)
+{
+	struct plan pl = { .s = s };
+	int ret;
+
+	effective_keys(B, &pl, glob, nglob, defs, ndefs);
+	ret = section_kind(B, s, pl.kv, pl.nkv, &pl.kind);
+	if (!ret && pl.kind) {
+		drop_inherited(B, &pl);
+		ret = expand_keys(B, &pl);
+	}
+	if (ret || !pl.kind) {
+		plan_free(&pl);
+		return ret;
+	}
+	B->plans = profile_grow(B->plans, B->nplans, sizeof(*B->plans));
+	B->plans[B->nplans++] = pl;
+	return 0;
+}
+
+/* IOSTRAT_MAX_CONFIGS, else PROFILE_MAX_CONFIGS. */
+static int max_configs(size_t *max)
+{
+	const char *e = getenv("IOSTRAT_MAX_CONFIGS");
+	uint64_t v;
+
+	*max = PROFILE_MAX_CONFIGS;
+	if (!e || !*e)
+		return 0;
+	if (parse_u64(e, &v) || v < 1 || v > SIZE_MAX / 2) {
+		errorf("IOSTRAT_MAX_CONFIGS: bad value '%s' (a whole number of "
+		       "configurations, at least 1)", e);
+		return -EINVAL;
+	}
+	*max = (size_t)v;
+	return 0;
+}
+
+/* The cap, on the sum of every section's product, before any is built. */
+static int check_cap(const struct builder *B)
+{
+	size_t total = 0, max;
+	int ret = max_configs(&max);
+
+	for (size_t i = 0; i < B->nplans; i++)
+		total = total > SIZE_MAX - B->plans[i].total ? SIZE_MAX :
+			total + B->plans[i].total;
+	if (ret || total <= max)
+		return ret;
+	if (total == SIZE_MAX)
+		errorf("%s: more configurations than can be counted, the limit is "
+		       "%zu (fewer values in the lists)", B->p->path, max);
+	else
+		errorf("%s: %zu configurations, the limit is %zu; raise it with "
+		       "IOSTRAT_MAX_CONFIGS=%zu", B->p->path, total, max, total);
+	return -E2BIG;
+}
+
+/* Cross product of a plan's lists, last key varying fastest: each
+ * configuration's keys point into the pool, nothing is copied. */
+static int expand_plan(struct profile *p, const struct plan *pl)
+{
+	size_t *idx = calloc(pl->nkv + 1, sizeof(*idx));
+
+	if (!idx)
+		return -ENOMEM;
+	for (size_t n = 0; n < pl->total; n++) {
+		struct pconf *c;
+
+		p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
+		c = &p->confs[p->n++];
+		*c = (struct pconf){ (char *)pl->s->name, pl->s->where, pl->kind,
+				     malloc((pl->nkv + 1) * sizeof(*c->kv)), pl->nkv };
+		if (!c->kv) {
+			free(idx);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < pl->nkv; i++) {
+			c->kv[i] = pl->kv[i];
+			c->kv[i].value = pl->items[i][idx[i]];
+		}
+		for (size_t i = pl->nkv; i-- > 0;) {
+			if (++idx[i] < pl->cnt[i])
+				break;
+			idx[i] = 0;
+		}
+	}
+	free(idx);
 	return 0;
 }
 
 /* fio=1 in a run section: each configuration gets a companion of kind
  * "fio" right after it (the fio baseline on the same data set and
  * settings), when that kind is linked; the fio kind reads the run keys. */
-static void add_fio_companions(struct profile *p, size_t first)
+static int add_fio_companions(struct builder *B, size_t first)
 {
+	struct profile *p = B->p;
 	size_t end = p->n;
 
 	for (size_t i = first; i < end; i++) {
@@ -634,41 +472,45 @@ static void add_fio_companions(struct profile *p, size_t first)
 		if (!profile_true(pconf_get(c, "fio")))
 			continue;
 		if (!&bench_kind_fio) {
-			note(p, "%s: fio=1: fio baselines are not built into this "
-			     "iostrat; skipped", pconf_kv(c, "fio")->where);
+			say(&p->notes, &p->nnotes, B->said, "%s: fio=1: fio baselines are "
+			    "not built into this iostrat; skipped", pconf_kv(c, "fio")->where);
 			continue;
 		}
-		p->confs = grow(p->confs, p->n, sizeof(*p->confs));
+		p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 		c = &p->confs[i];
 		f = &p->confs[p->n++];
-		f->section = xstrdup(c->section);
-		f->where = xstrdup(c->where);
-		f->kind = &bench_kind_fio;
-		f->kv = NULL;
-		f->nkv = 0;
+		*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
+				     malloc((c->nkv + 1) * sizeof(*f->kv)), 0 };
+		if (!f->kv)
+			return -ENOMEM;
 		for (size_t k = 0; k < c->nkv; k++)
-			if (strcmp(c->kv[k].key, "fio"))
-				kv_add(&f->kv, &f->nkv, c->kv[k].key, c->kv[k].value,
-				       c->kv[k].where);
-		kv_add(&f->kv, &f->nkv, "kind", "fio", c->where);
+			if (strcmp(c->kv[k].key, "fio") && strcmp(c->kv[k].key, "kind"))
+				f->kv[f->nkv++] = c->kv[k];
+		f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	}
+	return 0;
 }
 
-static int build(struct profile *p, struct rsec *secs, size_t nsecs,
+/* Every section but [global] into a plan, the cap, then the
+ * configurations. */
+static int build(struct builder *B, struct rsec *secs, size_t nsecs,
 		 char *const *defs, size_t ndefs)
 {
-	struct pkv *glob = NULL, *eff;
-	size_t nglob = 0, neff, nrun = 0;
-	int ret = 0;
+	struct pkv *glob = NULL;
+	size_t nglob = 0, nrun = 0;
+	json_t *gidx = json_object();
+	int ret = gidx ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < nsecs && !ret; i++) {
-		const struct bench_kind *kind;
-		struct rsec *s = &secs[i];
+		const struct rsec *s = &secs[i];
 
 		if (!strcmp(s->name, "global")) {
-			for (size_t k = 0; k < s->nkv; k++)
-				kv_add(&glob, &nglob, s->kv[k].key, s->kv[k].value,
-				       s->kv[k].where);
+			for (size_t k = 0; k < s->nkv; k++) {
+				struct pkv g = s->kv[k];
+
+				g.from = PKV_GLOBAL;
+				profile_kv_put(&glob, &nglob, gidx, &g);
+			}
 			continue;
 		}
 		if (!*s->name) {
@@ -676,33 +518,23 @@ static int build(struct profile *p, struct rsec *secs, size_t nsecs,
 			ret = -EINVAL;
 			break;
 		}
-		eff = NULL;
-		neff = 0;
-		for (size_t k = 0; k < nglob; k++)
-			kv_add(&eff, &neff, glob[k].key, glob[k].value, glob[k].where);
-		for (size_t k = 0; k < s->nkv; k++)
-			kv_add(&eff, &neff, s->kv[k].key, s->kv[k].value, s->kv[k].where);
-		for (size_t k = 0; k < ndefs; k++) {
-			char *eq = strchr(defs[k], '='), key[128];
-
-			snprintf(key, sizeof(key), "%.*s", (int)(eq - defs[k]), defs[k]);
-			kv_add(&eff, &neff, key, eq + 1, "-D");
-		}
 		nrun++;
-		ret = section_kind(p, s, eff, neff, &kind);
-		if (!ret && kind) {
-			size_t first = p->n;
-
-			ret = expand_section(p, s, kind, eff, neff);
-			if (!ret && kind == &bench_kind_run)
-				add_fio_companions(p, first);
-		}
-		kv_free(eff, neff);
+		ret = plan_section(B, s, glob, nglob, defs, ndefs);
 	}
-	kv_free(glob, nglob);
+	free(glob);
+	json_decref(gidx);
 	if (!ret && !nrun) {
-		errorf("%s: empty matrix: no section to run (only [global])", p->path);
+		errorf("%s: empty matrix: no section to run (only [global])", B->p->path);
 		ret = -EINVAL;
+	}
+	if (!ret)
+		ret = check_cap(B);
+	for (size_t i = 0; i < B->nplans && !ret; i++) {
+		size_t first = B->p->n;
+
+		ret = expand_plan(B->p, &B->plans[i]);
+		if (!ret && B->plans[i].kind == &bench_kind_run)
+			ret = add_fio_companions(B, first);
 	}
 	return ret;
 }
@@ -710,9 +542,10 @@ static int build(struct profile *p, struct rsec *secs, size_t nsecs,
 int profile_load(const char *path, char *const *defs, size_t ndefs,
 		 struct profile *p)
 {
-	struct loader L;
+	struct builder B = { .p = p };
 	const char *base = strrchr(path, '/');
-	size_t blen;
+	struct rsec *secs = NULL;
+	size_t nsecs = 0, blen;
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -721,16 +554,27 @@ int profile_load(const char *path, char *const *defs, size_t ndefs,
 			errorf("-D %s: want KEY=VALUE", defs[i]);
 			return -EINVAL;
 		}
+	p->pool = strpool_new();
+	B.said = json_object();
+	if (!p->pool || !B.said) {
+		strpool_free(p->pool);
+		json_decref(B.said);
+		return -ENOMEM;
+	}
 	base = base ? base + 1 : path;
 	blen = strlen(base);
 	if (blen > 4 && !strcmp(base + blen - 4, ".ini"))
 		blen -= 4;
 	p->name = strndup(base, blen);
-	p->path = xstrdup(path);
-	ret = read_profile(path, &L);
+	p->path = strpool_dup(p->pool, path);
+	ret = profile_read(path, p->pool, &secs, &nsecs);
 	if (!ret)
-		ret = build(p, L.secs, L.nsecs, defs, ndefs);
-	free_rsecs(L.secs, L.nsecs);
+		ret = build(&B, secs, nsecs, defs, ndefs);
+	for (size_t i = 0; i < B.nplans; i++)
+		plan_free(&B.plans[i]);
+	free(B.plans);
+	json_decref(B.said);
+	profile_rsecs_free(secs, nsecs);
 	if (ret)
 		profile_free(p);
 	return ret;
@@ -738,17 +582,17 @@ int profile_load(const char *path, char *const *defs, size_t ndefs,
 
 void profile_free(struct profile *p)
 {
-	for (size_t i = 0; i < p->n; i++) {
-		free(p->confs[i].section);
-		free(p->confs[i].where);
-		kv_free(p->confs[i].kv, p->confs[i].nkv);
-	}
+	for (size_t i = 0; i < p->n; i++)
+		free(p->confs[i].kv);
 	free(p->confs);
 	for (size_t i = 0; i < p->nnotes; i++)
 		free(p->notes[i]);
 	free(p->notes);
+	for (size_t i = 0; i < p->nignored; i++)
+		free(p->ignored[i]);
+	free(p->ignored);
 	free(p->name);
-	free(p->path);
+	strpool_free(p->pool);
 	memset(p, 0, sizeof(*p));
 }
 

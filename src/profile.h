@@ -28,15 +28,39 @@
  * weak) and fio=1 (a run section with fio=1 also gets a companion
  * configuration of kind "fio" when that kind is linked).
  *
+ * Lines may be of any length; a comment starts with ; or # at the start
+ * of a line, or after a blank that follows a value ("scale=1   # note").
+ *
+ * Inherited keys.  A key a section inherits ([global] or -D) that its kind
+ * does not take (seed in a sweep section) is left out of that section and
+ * listed in p->ignored ("bench --dry-run" prints them); a key no kind
+ * takes is still an error, at its own line.  A section's own keys are
+ * always its own: an unknown one is an error.
+ *
+ * The cap.  A profile expands to at most IOSTRAT_MAX_CONFIGS (default
+ * PROFILE_MAX_CONFIGS) configurations; more is an error saying how many
+ * and how to raise it, before any is built.
+ *
  * Errors (unknown key, bad value, bad range, unknown strategy or kind,
  * empty matrix, include loop, unset variable) are printed once as
  * "iostrat: FILE:LINE: ..." by the loader or by the kind's check.
  */
 
+#define PROFILE_MAX_CONFIGS 100000 /* ~300,000 runs: weeks */
+
+enum pkv_from {
+	PKV_SECTION, /* written in the section itself */
+	PKV_GLOBAL,  /* from a [global] before it */
+	PKV_DEFINE,  /* -D KEY=VALUE */
+};
+
 struct pkv {
 	char *key, *value;
 	char *where; /* "file.ini:12" or "-D" */
+	enum pkv_from from;
 };
+
+struct strpool;
 
 struct bench_kind;
 
@@ -56,6 +80,11 @@ struct profile {
 	size_t n;
 	char **notes; /* things skipped, each said once */
 	size_t nnotes;
+	/* inherited keys left out: "[sweep-api] ignores global seed (p.ini:2:
+	 * not a sweep key)", one per section and key */
+	char **ignored;
+	size_t nignored;
+	struct strpool *pool; /* every string of confs */
 };
 
 /* Load and expand path; defs are "key=value" overrides (-D), applied to

@@ -77,7 +77,19 @@ struct bench_kind {
 	int (*rep)(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row);
 	void (*release)(struct bench_item *it);
+	/* Does this kind take kv, a key section c inherits ([global] or -D)?
+	 * c holds the section's keys before lists expand; c NULL asks whether
+	 * any section of this kind would.  false with *why ("not a sweep
+	 * key"): the key is left out of the section and listed by --dry-run
+	 * (iostrat-profile(5)).  NULL: every key is taken. */
+	bool (*inherits)(const struct pconf *c, const struct pkv *kv, char *why,
+			 size_t len);
 };
+
+/* The keys of a run section (kind_run.c), which the fio kind reads too:
+ * strategy, dataset, scale, seed, trace, fio, the settings of iostrat run
+ * and every strategy's options. */
+bool bench_run_key(const char *key);
 
 /* The kind table (profile.c): by name; *linked false for a known kind
  * not built in.  NULL for an unknown name. */

@@ -216,6 +216,11 @@ static int dry_run(struct bench *b)
 			printf("  %s  %.1f MB\n", ds->dir,
 			       (double)bench_dataset_bytes(ds->label, ds->scale) / 1e6);
 	}
+	if (b->prof.nignored)
+		printf("\nkeys inherited from [global] or -D and left out "
+		       "(iostrat-profile(5)):\n");
+	for (size_t i = 0; i < b->prof.nignored; i++)
+		printf("  %s\n", b->prof.ignored[i]);
 	fmt_secs(total, t, sizeof(t));
 	printf("\n%zu configurations, %u repetitions at least; estimate %s "
 	       "(rough: data generation and adaptive repetitions not counted)\n",

@@ -203,10 +203,22 @@ static void fio_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
+/* A baseline reads a run section's keys, and job= */
+static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (bench_run_key(kv->key) || !strcmp(kv->key, "job"))
+		return true;
+	snprintf(why, len, "not an fio key");
+	return false;
+}
+
 const struct bench_kind bench_kind_fio = {
 	.name = "fio",
 	.check = fio_check,
 	.prepare = fio_prepare,
 	.rep = fio_rep,
 	.release = fio_release,
+	.inherits = fio_inherits,
 };

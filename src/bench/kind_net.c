@@ -155,10 +155,21 @@ static void net_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
+static bool net_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (net_opt_known(kv->key) || !strcmp(kv->key, "connect"))
+		return true;
+	snprintf(why, len, "not a net key");
+	return false;
+}
+
 const struct bench_kind bench_kind_net = {
 	.name = "net",
 	.check = net_check,
 	.prepare = net_prepare,
 	.rep = net_rep,
 	.release = net_release,
+	.inherits = net_inherits,
 };

@@ -231,10 +231,33 @@ static void run_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
+bool bench_run_key(const char *key)
+{
+	static const char *const own[] = { "strategy", "dataset", "scale",
+					   "seed", "trace", "fio" };
+	const struct run_config none = { 0 }; /* the keys of every strategy */
+
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (!strcmp(key, own[i]))
+			return true;
+	return jobopt_known(&none, key) || other_strategy_opt(key);
+}
+
+static bool run_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (bench_run_key(kv->key))
+		return true;
+	snprintf(why, len, "not a run key");
+	return false;
+}
+
 const struct bench_kind bench_kind_run = {
 	.name = "run",
 	.check = run_check,
 	.prepare = run_prepare,
 	.rep = run_rep,
 	.release = run_release,
+	.inherits = run_inherits,
 };

@@ -339,10 +339,62 @@ static void sweep_release(struct bench_item *bi)
 	bi->priv = NULL;
 }
 
+/* The keys sweep_opt_set takes in a section of sweep k (after alias()),
+ * less out, dir, keep and reps, which the bench decides. */
+static bool sweep_key(enum sweep_kind k, const char *key)
+{
+	static const char *const any[] = { "sweep", "size", "sizes", "cache", "fsync" };
+	static const char *const bufsize[] = { "files", "scale", "knee-tol" };
+	static const char *const others[] = { "ops", "apis", "variants" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(any); i++)
+		if (!strcmp(key, any[i]))
+			return true;
+	for (size_t i = 0; k == SWEEP_BUFSIZE && i < ARRAY_SIZE(bufsize); i++)
+		if (!strcmp(key, bufsize[i]))
+			return true;
+	for (size_t i = 0; k != SWEEP_BUFSIZE && i < ARRAY_SIZE(others); i++)
+		if (!strcmp(key, others[i]))
+			return true;
+	return k == SWEEP_BLOCKSIZE && !strcmp(key, "buffer");
+}
+
+/* A key from [global] or -D: taken if the sweep takes it, but a scale
+ * never scales a size written in the section itself (an explicit size is
+ * never changed behind the user's back). */
+static bool sweep_inherits(const struct pconf *c, const struct pkv *kv,
+			   char *why, size_t len)
+{
+	const struct pkv *sw = c ? pconf_kv(c, "sweep") : NULL, *size;
+	const char *name = sw ? sw->value : c && !strncmp(c->section, "sweep-", 6) ?
+			   c->section + 6 : NULL;
+	enum sweep_kind k;
+
+	if (!c) {
+		for (int i = 0; i < SWEEP_NKINDS; i++)
+			if (sweep_key((enum sweep_kind)i, alias(kv->key)))
+				return true;
+		return false;
+	}
+	if (!name || sweep_kind_parse(name, &k))
+		return true; /* which sweep is the check's to say */
+	if (!sweep_key(k, alias(kv->key))) {
+		snprintf(why, len, "not a key of sweep %s", sweep_kind_name(k));
+		return false;
+	}
+	size = pconf_kv(c, "size");
+	if (!strcmp(kv->key, "scale") && size && size->from == PKV_SECTION) {
+		snprintf(why, len, "its own size=%s is not scaled", size->value);
+		return false;
+	}
+	return true;
+}
+
 const struct bench_kind bench_kind_sweep = {
 	.name = "sweep",
 	.check = sweep_check,
 	.prepare = sweep_prepare,
 	.rep = sweep_krep,
 	.release = sweep_release,
+	.inherits = sweep_inherits,
 };
