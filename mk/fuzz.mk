@@ -12,7 +12,7 @@ FUZZ_LIBS  := -ljansson -lxxhash -linih -lm
 
 FUZZ_transform_SRCS := src/transform.c
 FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/row.c src/util.c
-FUZZ_profile_SRCS   := src/profile.c src/util.c
+FUZZ_profile_SRCS   := src/profile.c src/profile_read.c src/strpool.c src/util.c
 
 FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 

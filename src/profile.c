@@ -201,7 +201,7 @@ static void say(char ***list, size_t *n, json_t *seen, const char *fmt, ...)
 	va_end(ap);
 	if (json_object_get(seen, buf))
 		return;
-	json_object_set_new(seen, buf, json_true());
+	json_object_set_new_nocheck(seen, buf, json_true()); /* bytes, not UTF-8 */
 	*list = profile_grow(*list, *n, sizeof(**list));
 	(*list)[(*n)++] = strdup(buf);
 	if (!(*list)[*n - 1]) {

@@ -63,7 +63,7 @@ void profile_kv_put(struct pkv **kv, size_t *n, json_t *idx,
 		(*kv)[json_integer_value(at)] = *x;
 		return;
 	}
-	if (json_object_set_new(idx, x->key, json_integer((json_int_t)*n))) {
+	if (json_object_set_new_nocheck(idx, x->key, json_integer((json_int_t)*n))) {
 		errorf("out of memory");
 		exit(1);
 	}

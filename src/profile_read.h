@@ -29,7 +29,8 @@ void *profile_grow(void *p, size_t n, size_t size);
 /* Set x->key in kv: an earlier one is replaced in place (value, where,
  * from), else x is appended.  idx maps key -> position: a hashed lookup,
  * so a section of K keys is read in O(K), not O(K^2).  The strings are
- * x's, not copied. */
+ * x's, not copied.  Keys are bytes, not always UTF-8 (the fuzzer found
+ * jansson refusing them): the index is set without its UTF-8 check. */
 void profile_kv_put(struct pkv **kv, size_t *n, json_t *idx,
 		    const struct pkv *x);
 
