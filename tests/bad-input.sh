@@ -345,17 +345,21 @@ plot_only_empty() { has_cmd plot; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; 
 bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations each: over the profile's cap
 	has_cmd bench; setup
 	awk 'BEGIN { for (i = 0; i <= 10000; i++) printf "[s%d]\nstrategy=stream\ndataset=small\nwork=%d-%d\n", i, i * 10, i * 10 + 9 }' >"$T/p.ini"
-	bad 'p.ini:40001: section \[s10000\]: the profile expands to more than 100000 configurations' "$IOSTRAT" bench "$T/p.ini" --dry-run
+	bad 'p.ini: 100010 configurations, the limit is 100000; raise it with IOSTRAT_MAX_CONFIGS=100010$' "$IOSTRAT" bench "$T/p.ini" --dry-run
+	profile '[a]' 'strategy=stream' "dataset=$T/in" 'work=1-6'
+	bad 'p.ini: 6 configurations, the limit is 5; raise it with IOSTRAT_MAX_CONFIGS=6$' env IOSTRAT_MAX_CONFIGS=5 "$IOSTRAT" bench "$T/p.ini" --dry-run
+	IOSTRAT_MAX_CONFIGS=6 "$IOSTRAT" bench "$T/p.ini" --dry-run >/dev/null 2>"$T/err" || die "raised cap refused: $(cat "$T/err")"
+	bad "IOSTRAT_MAX_CONFIGS: bad value 'many'" env IOSTRAT_MAX_CONFIGS=many "$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 bench_bad_strategy_option_value_fails_dry_run() { has_cmd bench; setup; profile '[a]' 'strategy=mmap' "dataset=$T/in" 'madvise=bogus'; bad "p.ini:4: madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 run_bad_strategy_option_value() { setup; bad "madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --madvise bogus; }
-bench_profile_long_lines() { # not an error: lines up to 4096 characters, comments and values alike
-	has_cmd bench; setup; local c v
+bench_profile_long_lines() { # not an error: lines of any length, comments and values alike (200, then 4096, were refused)
+	has_cmd bench; setup; local c v w
 	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)
-	profile "# $c" '[a]' 'strategy=stream' "dataset=$T/in" "# $v"
-	"$IOSTRAT" bench "$T/p.ini" --dry-run >/dev/null 2>"$T/err" || die "long lines refused: $(cat "$T/err")"
-	profile '[a]' 'strategy=stream' "dataset=$T/in" "# $v$v"
-	bad 'p.ini:4: line longer than 4096 characters' "$IOSTRAT" bench "$T/p.ini" --dry-run
+	w=$(seq -s, 0 1299) # work=0,1,...,1299: a 5,000-character value
+	profile "# $c" '[a]' 'strategy=stream' "dataset=$T/in" "# $v$v$v" "work=$w"
+	"$IOSTRAT" bench "$T/p.ini" --dry-run >"$T/out" 2>"$T/err" || die "long lines refused: $(cat "$T/err")"
+	grep -q '^1300 configurations' "$T/out" || die "the long line's values not all read: $(tail -n 1 "$T/out")"
 }
 plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
 # --- queue

@@ -75,6 +75,42 @@ bench_include_and_global_scoping() {
 	! echo "$out" | grep -q 'big/stream' || die "later global leaked back: $out"
 }
 
+# iostrat-profile(5): a comment may follow a value with ; or # after a blank
+bench_comment_after_a_value() {
+	printf '[global]\nscale=0.0025   # note\ndataset=small ; the smallest\n[m]\nstrategy=stream\t# one\n' >"$T/p.ini"
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1) || die "refused: $out"
+	echo "$out" | grep -q 'small-s0.0025-seed1' || die "scale not 0.0025: $out"
+}
+
+# [global] keys a section's kind does not take: left out of that section
+# and listed by --dry-run; a global scale never shrinks a section's own
+# size; a key no kind takes is still an error at its line
+bench_global_keys_a_kind_does_not_take() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	seed=7
+	scale=0.0025
+	[sweep-bufsize]
+	block=4k
+	size=1M
+	[sweep-api]
+	op=read
+	api=mmap
+	block=4k
+	size=64k
+	[m]
+	strategy=stream
+	dataset=small
+	INI
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1) || die "refused: $out"
+	echo "$out" | grep -q 'sweep-bufsize/10x1048576/' || die "the section's size=1M was changed: $out"
+	echo "$out" | grep -q "\[sweep-bufsize\] ignores global scale (.*p.ini:3: its own size=1M is not scaled)" || die "scale not listed: $out"
+	echo "$out" | grep -q "\[sweep-api\] ignores global seed (.*p.ini:2: not a key of sweep api)" || die "seed not listed: $out"
+	echo "$out" | grep -q 'small-s0.0025-seed7' || die "the run section lost its global keys: $out"
+	printf '[global]\nthraeds=2\n[sweep-api]\nop=read\napi=mmap\nblock=4k\n' >"$T/p.ini"
+	expect_fail 'p.ini:2: thraeds: unknown key' "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+
 bench_profile_errors_name_file_and_line() {
 	p=$T/bad.ini
 	printf '[m]\nstrategy=stream\ndataset=small\nbogus=1\n' >"$p"
@@ -405,6 +441,8 @@ t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line
+t bench_comment_after_a_value bench_comment_after_a_value
+t bench_global_keys_a_kind_does_not_take bench_global_keys_a_kind_does_not_take
 t bench_skips_unbuilt_sections_and_keys bench_skips_unbuilt_sections_and_keys
 t bench_writes_results_dir_and_report bench_writes_results_dir_and_report
 t bench_ctrl_c_keeps_rows_and_resumes bench_ctrl_c_keeps_rows_and_resumes
