@@ -46,7 +46,7 @@
  * "iostrat: FILE:LINE: ..." by the loader or by the kind's check.
  */
 
-#define PROFILE_MAX_CONFIGS 100000 /* ~300,000 runs: weeks */
+#define PROFILE_MAX_CONFIGS 100000 /* 300,000 repetitions at reps=3 */
 
 enum pkv_from {
 	PKV_SECTION, /* written in the section itself */

@@ -14,7 +14,7 @@
 
 static void bench_usage(FILE *f)
 {
-	fputs("usage: iostrat bench PROFILE [--out DIR] [--dry-run] [-D key=value]...\n"
+	fprintf(f, "usage: iostrat bench PROFILE [--out DIR] [--dry-run] [-D key=value]...\n"
 	      "       iostrat bench --resume DIR [-D key=value]...\n\n"
 	      "Run an experiment matrix (profiles/*.ini; PROFILE a path, or the name\n"
 	      "of a shipped one: quick, skeet-big ...) into a results directory\n"
@@ -28,7 +28,9 @@ static void bench_usage(FILE *f)
 	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data;\n"
 	      "                   with --resume, the one the bench used, from DIR/data.json)\n"
 	      "  --data-anywhere  --resume onto data on another filesystem than the\n"
-	      "                   first rows' (refused otherwise)\n", f);
+	      "                   first rows' (refused otherwise)\n\n"
+	      "A profile expands to at most %d configurations; IOSTRAT_MAX_CONFIGS=N\n"
+	      "sets the limit (iostrat-profile(5)).\n", PROFILE_MAX_CONFIGS);
 }
 
 static int need_arg(int argc, char **argv, int i)
