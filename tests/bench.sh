@@ -109,6 +109,9 @@ bench_global_keys_a_kind_does_not_take() {
 	echo "$out" | grep -q 'small-s0.0025-seed7' || die "the run section lost its global keys: $out"
 	printf '[global]\nthraeds=2\n[sweep-api]\nop=read\napi=mmap\nblock=4k\n' >"$T/p.ini"
 	expect_fail 'p.ini:2: thraeds: unknown key' "$IOSTRAT" bench "$T/p.ini" --dry-run
+	# a net section: a typo in [global] was ignored there without a word
+	printf '[global]\nthraeds=2\n[net]\nmode=nodelay\n' >"$T/p.ini"
+	expect_fail 'p.ini:2: thraeds: not a net key' "$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 
 bench_profile_errors_name_file_and_line() {

@@ -7,8 +7,9 @@
  * Lists expand into one configuration each (one mode and one size per
  * configuration); one repetition = one session against a server thread on
  * 127.0.0.1 (or the iostrat net --listen at connect=).  Keys inherited
- * from [global] or -D that belong to other kinds (dataset, threads...) are
- * ignored here; unknown keys written in the section itself are errors.
+ * from [global] or -D that belong to other kinds (dataset, threads...)
+ * never reach here (net_inherits: profile.c leaves them out); any other
+ * key is an error, a typo in [global] too.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -27,17 +28,6 @@ struct netp {
 	bool remote;
 };
 
-/* Was kv written inside the section (same file, after its header)? */
-static bool own_key(const struct pconf *c, const struct pkv *kv)
-{
-	const char *a = strrchr(c->where, ':'), *b = strrchr(kv->where, ':');
-
-	if (!a || !b || a - c->where != b - kv->where ||
-	    strncmp(c->where, kv->where, (size_t)(a - c->where)))
-		return false;
-	return atol(b + 1) > atol(a + 1);
-}
-
 static int connect_key(struct netp *np, const struct pkv *kv)
 {
 	int ret = net_parse_addr(kv->value, NULL, 1, np->host, sizeof(np->host),
@@ -52,7 +42,7 @@ static int connect_key(struct netp *np, const struct pkv *kv)
 	return 0;
 }
 
-static int one_key(const struct pconf *c, struct netp *np, const struct pkv *kv)
+static int one_key(struct netp *np, const struct pkv *kv)
 {
 	char prefix[300];
 	int ret;
@@ -65,8 +55,6 @@ static int one_key(const struct pconf *c, struct netp *np, const struct pkv *kv)
 	ret = net_opt_set(&np->plan, prefix, kv->key, kv->value);
 	if (ret != -ENOENT)
 		return ret;
-	if (!own_key(c, kv))
-		return 0;
 	errorf("%s: %s: not a net key (mode, size, count, buffer, batch, timeout, sndbuf, rcvbuf, nagle, connect)",
 	       kv->where, kv->key);
 	return -EINVAL;
@@ -80,7 +68,7 @@ static int apply(const struct pconf *c, struct netp *np)
 	net_plan_defaults(&np->plan);
 	np->plan.nmodes = 0;
 	for (size_t i = 0; i < c->nkv; i++) {
-		ret = one_key(c, np, &c->kv[i]);
+		ret = one_key(np, &c->kv[i]);
 		if (ret)
 			return ret;
 	}
