@@ -425,8 +425,8 @@ compare_nothing_in_common_prints_only_the_error() {
 	rc=0; "$IOSTRAT" compare "$T/a" "$T/b" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -ne 0 ] || die "exit 0 with nothing compared"
 	[ ! -s "$T/out" ] || die "printed before its error: $(head -n 3 "$T/out")"
-	[ "$(grep -c . "$T/err")" -eq 1 ] && grep -q 'a: no configuration in common' "$T/err" ||
-		die "not one line naming the run: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one line: $(cat "$T/err")"
+	grep -q 'a: no configuration in common' "$T/err" || die "the run not named: $(cat "$T/err")"
 }
 
 bench_report_lists_other_kinds() {
