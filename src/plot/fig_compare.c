@@ -12,6 +12,11 @@
  *   "stream/t1/w0" median min max sig ...     (sig 1 = '*', 0 not, NaN: A)
  * Configuration labels leave out the config_id parts every configuration
  * shares (named in the title instead).
+ *
+ * The configurations go down the page, one row each (a label stays
+ * horizontal and readable however long), at most page_cap() of them per
+ * figure: more are split evenly into compare-1of3, compare-2of3, ... (the
+ * shipped skeet-all profile makes 240).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -107,13 +112,24 @@ static double num(json_t *row, const char *k, bool *ok)
 	return *ok ? json_number_value(v) : 0;
 }
 
-/* One line per configuration; the number written. */
-static size_t lines(struct dat *d, json_t *rows, json_t *ids, json_t *runs)
+/* Configurations per figure: a row of ns bars must stay at least about
+ * 5 px a bar and 14 px a label on compare.gp's 1200 x 900 page. */
+static size_t page_cap(size_t nruns)
 {
-	json_t *id, *r;
-	size_t i, j, n = 0;
+	size_t k = 120 / (nruns ? nruns : 1);
 
-	json_array_foreach(ids, i, id) {
+	return k > 30 ? 30 : k < 4 ? 4 : k;
+}
+
+/* One line per configuration of ids[from, to); the number written. */
+static size_t lines(struct dat *d, json_t *rows, json_t *ids, json_t *runs,
+		    size_t from, size_t to)
+{
+	json_t *r;
+	size_t j, n = 0;
+
+	for (size_t i = from; i < to && i < json_array_size(ids); i++) {
+		json_t *id = json_array_get(ids, i);
 		json_t *cr = rows_where(rows, "config_id", id);
 		char lab[256];
 
@@ -157,27 +173,47 @@ static json_t *runs_in(json_t *rows)
 	return out;
 }
 
+/* Figure `page` (0-based) of `pages` of one metric: ids[from, to). */
+static int one_page(struct plot_ctx *c, json_t *sub, json_t *ids, json_t *runs,
+		    const char *m, bool many, size_t page, size_t pages)
+{
+	size_t n = json_array_size(ids), per = (n + pages - 1) / pages;
+	size_t from = page * per, to = MIN(n, from + per);
+	char name[160], common[160], lab[8], title[320], part[64] = "";
+	struct dat d;
+	int ret = dat_begin(&d);
+
+	if (ret)
+		return ret;
+	header(&d, sub, runs, m);
+	lines(&d, sub, ids, runs, from, to);
+	short_id(ids, json_string_value(json_array_get(ids, 0)) ?: "", lab,
+		 sizeof(lab), common, sizeof(common));
+	if (pages > 1)
+		snprintf(part, sizeof(part), ", configurations %zu-%zu of %zu",
+			 from + 1, to, n);
+	snprintf(title, sizeof(title), "Comparison of runs%s%s%s: median, bars min..max; "
+		 "* p < 0.05 against A%s", common[0] ? " (all " : "", common,
+		 common[0] ? ")" : "", part);
+	safe_name(common, sizeof(common), m ? m : "metric");
+	snprintf(name, sizeof(name), many ? "compare-%s" : "compare", common);
+	if (pages > 1)
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), "-%zuof%zu",
+			 page + 1, pages);
+	return dat_commit(c, &d, "compare", name, title);
+}
+
 static int one_metric(struct plot_ctx *c, json_t *rows, json_t *metric, bool many)
 {
 	json_t *sub = rows_where(rows, "metric", metric);
 	json_t *ids = rows_distinct(sub, "config_id"), *runs = runs_in(sub);
-	char name[128], common[160], lab[8], title[256];
-	const char *m = json_string_value(metric);
-	struct dat d;
-	int ret = dat_begin(&d);
+	size_t cap = page_cap(json_array_size(runs));
+	size_t pages = (json_array_size(ids) + cap - 1) / cap;
+	int ret = 0;
 
-	if (!ret) {
-		header(&d, sub, runs, m);
-		lines(&d, sub, ids, runs);
-		short_id(ids, json_string_value(json_array_get(ids, 0)) ?: "", lab,
-			 sizeof(lab), common, sizeof(common));
-		snprintf(title, sizeof(title), "Comparison of runs%s%s%s: median, bars min..max; "
-			 "* p < 0.05 against A", common[0] ? " (all " : "", common,
-			 common[0] ? ")" : "");
-		safe_name(common, sizeof(common), m ? m : "metric");
-		snprintf(name, sizeof(name), many ? "compare-%s" : "compare", common);
-		ret = dat_commit(c, &d, "compare", name, title);
-	}
+	for (size_t p = 0; !ret && p < pages; p++)
+		ret = one_page(c, sub, ids, runs, json_string_value(metric), many, p,
+			       pages);
 	json_decref(sub);
 	json_decref(ids);
 	json_decref(runs);
