@@ -270,6 +270,49 @@ PY
 	check_image "$T/alone" compare
 }
 
+# Figure 6 at the size the shipped profiles make (skeet-all: 240
+# configurations), labels as long as a uring sweep's: gnuplot must not warn
+# "difficulty making room for xtic labels", no two labels may overlap
+# (tests/tools/svglabels.py), every text stays on its page, and every
+# configuration is drawn exactly once across the pages.  Rows are
+# synthetic: the fixture's first row with its config_id and time changed.
+wide_comparison_stays_readable() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	mkdir -p "$T/A" "$T/B"
+	python3 - "$T/r/results.jsonl" "$T/A" "$T/B" <<'PY'
+import json, sys
+row = json.loads(open(sys.argv[1]).readline())
+ids = ["%s/%s/t%d/w%d/cold/fsync=file/bufsize=%d/qd=%d" % (d, s, t, w, 4096 << (t % 3), 1 << (w % 7))
+       for d in ("small", "medium-short", "medium-long", "big")
+       for s in ("stream", "buffer", "direct", "mmap", "uring")
+       for t in (1, 2, 3, 4) for w in (0, 100, 1000)]
+assert len(ids) == 240
+for k, d in enumerate(sys.argv[2:]):
+    with open(d + "/results.jsonl", "w") as f:
+        for i, c in enumerate(ids):
+            for rep in (1, 2, 3, 4):
+                t = (0.1 + 0.01 * i) * (1.5 if k and i % 3 == 0 else 1) * (1 + 0.01 * rep)
+                f.write(json.dumps(dict(row, config_id=c, rep=rep, elapsed_s=t)) + "\n")
+PY
+	"$IOSTRAT" plot --compare "$T/A" "$T/B" -o "$T/cmp" >"$T/out.txt" 2>"$T/err.txt" ||
+		die "plot --compare failed: $(cat "$T/err.txt")"
+	! grep -q "difficulty making room" "$T/err.txt" || die "gnuplot: $(grep -m1 difficulty "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	local n=0 f base
+	for f in "$T"/cmp/plots/compare*.svg; do
+		base=${f%.svg}
+		check_image "$base" compare
+		python3 "$TOP/tests/tools/svglabels.py" "$f" >"$T/lab" || die "$(basename "$f"): $(head -n 1 "$T/lab")"
+		python3 "$TOP/tests/tools/svgfit.py" "$f" >"$T/fit" || die "$(basename "$f"): $(head -n 1 "$T/fit")"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 2 ] || die "240 configurations on $n page(s)"
+	grep -q "^  compare .*compare-1of$n.png" "$T/out.txt" || die "pages not named: $(cat "$T/out.txt")"
+	[ "$(cat "$T"/cmp/plots/data/compare-*.dat | grep -vc '^"median')" -eq 240 ] ||
+		die "not every configuration drawn once: $(cat "$T"/cmp/plots/data/compare-*.dat | grep -vc '^"median')"
+}
+
 # An `iostrat sched` output directory (sched.json naming one results
 # directory per setting): `iostrat plot OUT` compares them into figure 6.
 compare_figure_of_a_sched_dir() {
@@ -529,6 +572,7 @@ t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
 t sweep_and_net_figures sweep_and_net_figures
 t compare_figure_from_real_runs compare_figure_from_real_runs
 t compare_figure_of_a_sched_dir compare_figure_of_a_sched_dir
+t wide_comparison_stays_readable wide_comparison_stays_readable
 t compare_csv_lacking_columns compare_csv_lacking_columns
 t kernel_histogram_from_traced_run kernel_histogram_from_traced_run
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio

@@ -86,6 +86,68 @@ two_schedulers_compared() {
 	fi
 }
 
+# Every round of a setting runs under the same tunables: a switch back to
+# mq-deadline after bfq would reset read_expire to the kernel's default,
+# so round 1 (the device's own 324) and rounds 2-3 (500) used to differ.
+interleaved_rounds_keep_the_first_rounds_tunables() {
+	setup 1
+	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
+	echo mq-deadline >"$Q/scheduler"
+	echo 324 >"$Q/iosched/read_expire"
+	before=$(snapshot)
+	S --schedulers mq-deadline,bfq --interleave --reps 3 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not restored: $(diff <(echo "$before") <(snapshot) | tr '\n' ' ')"
+	for s in mq-deadline bfq; do
+		f=$T/res/$s/results.jsonl
+		[ "$(wc -l <"$f")" -eq 6 ] || die "$s: $(wc -l <"$f") rows, want 6"
+		n=$(grep -o '"iosched_tunables":"[^"]*"' "$f" | sort -u | wc -l)
+		[ "$n" -eq 1 ] || die "$s: rounds ran under $n sets of tunables: $(grep -o '"rep":[0-9]*\|read_expire=[0-9]*\|slice_idle=[0-9]*' "$f" | tr '\n' ' ')"
+	done
+	[ "$(grep -o 'read_expire=[0-9]*' "$T/res/mq-deadline/results.jsonl" | sort -u)" = read_expire=324 ] ||
+		die "mq-deadline did not keep the device's read_expire=324"
+	grep -q 'iostrat sched: .*: mq-deadline (verified; .*read_expire=324' "$T/err" || die "tunables not stated: $(grep verified "$T/err")"
+}
+
+# Settings of one scheduler (crossed with --set) share its tunables too:
+# mq-deadline,read_ahead_kb=256 runs after bfq, whose switch back used to
+# give it read_expire=500 where mq-deadline,read_ahead_kb=128 had 324.
+settings_of_one_scheduler_share_its_tunables() {
+	setup 1
+	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
+	echo mq-deadline >"$Q/scheduler"
+	echo 324 >"$Q/iosched/read_expire"
+	before=$(snapshot)
+	S --schedulers mq-deadline,bfq --set read_ahead_kb=128,256 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not restored"
+	for ra in 128 256; do
+		f=$T/res/mq-deadline,read_ahead_kb=$ra/results.jsonl
+		[ "$(grep -o 'read_expire=[0-9]*' "$f" | sort -u)" = read_expire=324 ] ||
+			die "mq-deadline,read_ahead_kb=$ra: $(grep -o 'read_expire=[0-9]*' "$f" | sort -u | tr '\n' ' ')"
+	done
+}
+
+# Ctrl-C (SIGINT to the whole process group) in round 2 of an interleaved
+# run, bfq active: the disk is left on mq-deadline with read_expire=324,
+# as it started, not with the default a switch back would give.
+ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found() {
+	setup 1
+	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
+	echo mq-deadline >"$Q/scheduler"
+	echo 324 >"$Q/iosched/read_expire"
+	before=$(snapshot)
+	setsid "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers mq-deadline,bfq --interleave --reps 50 \
+		--out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_for bfq
+	for _ in $(seq 1 400); do grep -q 'round 2/50: bfq' "$T/err" && break; sleep 0.05; done
+	grep -q 'round 2/50: bfq' "$T/err" || die "round 2 never came: $(tail -2 "$T/err")"
+	kill -INT -- "-$pid"
+	rc=0; wait "$pid" || rc=$?
+	[ "$rc" -eq 130 ] || die "rc $rc: $(tail -2 "$T/err")"
+	[ "$(snapshot)" = "$before" ] || die "not as found after Ctrl-C: $(diff <(echo "$before") <(snapshot) | tr '\n' ' ')"
+	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.json" ] || die "state file left"
+}
+
 sigterm_restores() { # [N]: N signals in a row; sched never ends before it restored
 	local n=${1:-1}
 	setup 400
@@ -171,6 +233,9 @@ default_device_is_the_disk_under_data() {
 
 t each_scheduler_switched_verified_restored each_scheduler_switched_verified_restored
 t two_schedulers_interleaved_and_compared two_schedulers_compared
+t interleaved_rounds_keep_the_first_rounds_tunables interleaved_rounds_keep_the_first_rounds_tunables
+t settings_of_one_scheduler_share_its_tunables settings_of_one_scheduler_share_its_tunables
+t ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found
 t sigterm_restores sigterm_restores
 t three_sigterms_in_a_row_still_restore sigterm_restores 3
 t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores

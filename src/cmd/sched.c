@@ -19,6 +19,7 @@
 #include "../commands.h"
 #include "../env.h"
 #include "../sched/plan.h"
+#include "../sched/rounds.h"
 #include "../sched/sysq.h"
 #include "../stop.h"
 #include "../util.h"
@@ -200,12 +201,14 @@ static bool dir_has_entries(const char *dir)
 	return !stat(cmd, &st);
 }
 
-/* Apply one setting, verified; the columns every row of it gets. */
-static int apply(const char *disk, const struct sched_setting *s, json_t **cols)
+/* Apply one setting, verified, its scheduler under the tunables of its
+ * first switch (rounds.h); the columns every row of it gets. */
+static int apply(struct sched_rounds *rs, const char *disk,
+		 const struct sched_setting *s, json_t **cols)
 {
 	static const char *const num[] = { "read_ahead_kb", "nr_requests", "wbt_lat_usec" };
 	char v[128], tun[2048];
-	int ret = sysq_set(disk, "scheduler", s->scheduler);
+	int ret = rounds_switch(rs, disk, s->scheduler);
 
 	for (size_t i = 0; !ret && i < s->nattr; i++)
 		ret = sysq_set(disk, s->attr[i], s->value[i]);
@@ -353,47 +356,86 @@ static bool has_rows(const char *dir)
 	return !stat(p, &st) && st.st_size > 0;
 }
 
+/* Round r of a setting must run under the settings of its round 1: the
+ * columns of both compared, the first that differs named. */
+static int same_as_round1(const char *label, unsigned r, json_t *first,
+			  json_t *cols)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(cols, k, v) {
+		json_t *was = json_object_get(first, k);
+		char *a, *b;
+
+		if (was && json_equal(was, v))
+			continue;
+		a = json_dumps(v, JSON_ENCODE_ANY);
+		b = was ? json_dumps(was, JSON_ENCODE_ANY) : NULL;
+		errorf("%s: round %u would run with %s=%s, round 1 ran with %s: stopping",
+		       label, r, k, a ? a : "?", b ? b : "nothing");
+		free(a);
+		free(b);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* One round of one setting; 0, or the exit status to return. */
+static int run_one(const struct sched_args *a, struct sched_rounds *rs,
+		   const char *disk, const struct sched_setting *set,
+		   const char *out, unsigned r, json_t **first)
+{
+	char dir[PATH_MAX];
+	json_t *cols = NULL;
+	unsigned rounds = a->interleave ? (a->reps ? a->reps : 3) : 1;
+	int st;
+
+	if (apply(rs, disk, set, &cols) ||
+	    (*first && same_as_round1(set->label, r, *first, cols))) {
+		json_decref(cols);
+		return 1;
+	}
+	if (!*first)
+		*first = json_incref(cols);
+	if (stop_caught()) {
+		json_decref(cols);
+		return 128 + stop_caught();
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", out, set->label);
+	if (a->interleave)
+		fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r, rounds, set->label);
+	st = run_bench(a, dir, r);
+	/* whatever rows it kept (failed reps, Ctrl-C) get the columns */
+	if (has_rows(dir) && sched_augment(dir, set, cols) && !st)
+		st = 1;
+	json_decref(cols);
+	if (stop_caught())
+		return 128 + stop_caught();
+	if (st && st < 128)
+		errorf("%s: iostrat bench failed (exit %d): stopping", set->label, st);
+	return st;
+}
+
 /* Every setting, once (or --reps rounds interleaved).  0, or the exit
  * status to return. */
 static int run_all(const struct sched_args *a, const char *disk,
 		   const struct sched_plan *p, const char *out)
 {
 	unsigned rounds = a->interleave ? (a->reps ? a->reps : 3) : 1;
+	struct sched_rounds *rs = calloc(1, sizeof(*rs));
+	json_t **first = calloc(p->nset, sizeof(*first));
+	int st = rs && first ? 0 : 1;
 
-	for (unsigned r = 1; r <= rounds; r++) {
-		for (size_t i = 0; i < p->nset; i++) {
-			char dir[PATH_MAX];
-			json_t *cols = NULL;
-			int st;
-
-			if (stop_caught())
-				return 128 + stop_caught();
-			if (apply(disk, &p->set[i], &cols))
-				return 1;
-			if (stop_caught()) {
-				json_decref(cols);
-				return 128 + stop_caught();
-			}
-			snprintf(dir, sizeof(dir), "%s/%s", out, p->set[i].label);
-			if (a->interleave)
-				fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r,
-					rounds, p->set[i].label);
-			st = run_bench(a, dir, r);
-			/* whatever rows it kept (failed reps, Ctrl-C) get the columns */
-			if (has_rows(dir) && sched_augment(dir, &p->set[i], cols) && !st)
-				st = 1;
-			json_decref(cols);
-			if (stop_caught())
-				return 128 + stop_caught();
-			if (st >= 128)
-				return st;
-			if (st) {
-				errorf("%s: iostrat bench failed (exit %d): stopping", p->set[i].label, st);
-				return st;
-			}
-		}
-	}
-	return 0;
+	for (unsigned r = 1; !st && r <= rounds; r++)
+		for (size_t i = 0; !st && i < p->nset; i++)
+			st = stop_caught() ? 128 + stop_caught()
+					   : run_one(a, rs, disk, &p->set[i], out, r, &first[i]);
+	for (size_t i = 0; first && i < p->nset; i++)
+		json_decref(first[i]);
+	free(first);
+	free(rs);
+	return st;
 }
 
 static int compare_all(const struct sched_plan *p, const char *out)

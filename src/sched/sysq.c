@@ -194,7 +194,7 @@ static int lock_disk(struct sysq *s)
 	return 0;
 }
 
-int sysq_save(struct sysq *s, const char *disk)
+int sysq_read(struct sysq *s, const char *disk)
 {
 	static const char *const plain[] = { "read_ahead_kb", "nr_requests",
 					     "wbt_lat_usec" };
@@ -216,7 +216,14 @@ int sysq_save(struct sysq *s, const char *disk)
 		if (!read_sysfs(p, v, sizeof(v)))
 			add_val(s, plain[i], v);
 	}
-	if ((ret = lock_disk(s)))
+	return 0;
+}
+
+int sysq_save(struct sysq *s, const char *disk)
+{
+	int ret;
+
+	if ((ret = sysq_read(s, disk)) || (ret = lock_disk(s)))
 		return ret;
 	snprintf(s->state_path, sizeof(s->state_path), "%s/sched-%s.json",
 		 run_dir(), disk);
@@ -254,25 +261,42 @@ int sysq_set(const char *disk, const char *attr, const char *value)
 	return 0;
 }
 
-/* Write back what differs; the scheduler first (switching it resets its
- * tunables and may change nr_requests and wbt). */
+/* The order values go back in: the scheduler (switching it resets its
+ * tunables, nr_requests and wbt), then the queue's own attributes
+ * (nr_requests resets mq-deadline's async_depth), then the tunables. */
+static size_t val_pass(const char *attr)
+{
+	if (!strcmp(attr, "scheduler"))
+		return 0;
+	return strncmp(attr, "iosched/", 8) ? 1 : 2;
+}
+
+/* Read attr as it stands now (the active scheduler for "scheduler"). */
+static int read_now(const char *disk, const char *attr, char *out, size_t len)
+{
+	char p[PATH_MAX];
+
+	if (!strcmp(attr, "scheduler"))
+		return sysq_active(disk, out, len);
+	qpath(disk, attr, p, sizeof(p));
+	return read_sysfs(p, out, len);
+}
+
+/* Write back what differs, in val_pass order; warn and go on. */
 static int restore_vals(const char *disk, const struct sysq_val *v, size_t n)
 {
 	char p[PATH_MAX], cur[256];
 	int ret = 0;
 
-	for (size_t pass = 0; pass < 2; pass++) {
+	for (size_t pass = 0; pass < 3; pass++) {
 		for (size_t i = 0; i < n; i++) {
-			bool sched = !strcmp(v[i].attr, "scheduler");
 			int r;
 
-			if (sched != (pass == 0))
+			if (val_pass(v[i].attr) != pass ||
+			    (!read_now(disk, v[i].attr, cur, sizeof(cur)) &&
+			     !strcmp(cur, v[i].value)))
 				continue;
 			qpath(disk, v[i].attr, p, sizeof(p));
-			r = sched ? sysq_active(disk, cur, sizeof(cur))
-				  : read_sysfs(p, cur, sizeof(cur));
-			if (!r && !strcmp(cur, v[i].value))
-				continue;
 			r = write_sysfs(p, v[i].value);
 			if (r) {
 				warnf("%s: restoring %s=%s: %s", disk, v[i].attr,
@@ -282,6 +306,25 @@ static int restore_vals(const char *disk, const struct sysq_val *v, size_t n)
 		}
 	}
 	return ret;
+}
+
+int sysq_apply(const struct sysq *s)
+{
+	char cur[256];
+	int ret;
+
+	for (size_t pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < s->n; i++) {
+			const struct sysq_val *v = &s->v[i];
+
+			if (val_pass(v->attr) != pass ||
+			    (!read_now(s->disk, v->attr, cur, sizeof(cur)) &&
+			     !strcmp(cur, v->value)))
+				continue;
+			if ((ret = sysq_set(s->disk, v->attr, v->value)))
+				return ret;
+		}
+	return 0;
 }
 
 int sysq_restore(struct sysq *s)

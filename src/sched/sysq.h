@@ -48,6 +48,13 @@ bool sysq_has_scheduler(const char *disk, const char *name, char *avail,
 /* The active scheduler of the disk ("none", "bfq", ...). */
 int sysq_active(const char *disk, char *out, size_t len);
 
+/* Read the scheduler, its tunables, read_ahead_kb, nr_requests and
+ * wbt_lat_usec into s (no state file, no lock).  Prints its errors. */
+int sysq_read(struct sysq *s, const char *disk);
+/* Make the disk's settings those of s: the scheduler first, then the
+ * queue's attributes, then the tunables; only what differs is written,
+ * each write read back (sysq_set).  Stops at the first failure. */
+int sysq_apply(const struct sysq *s);
 /* Save scheduler, its tunables, read_ahead_kb, nr_requests, wbt_lat_usec;
  * write the state file and take its lock.  -EBUSY if another iostrat
  * holds the disk.  Prints its errors. */
