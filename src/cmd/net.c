@@ -266,7 +266,7 @@ static int measure(struct net_args *a)
 		a->plan.host = a->host;
 		a->plan.port = a->port;
 	} else if (a->plan.o.family == NET_UNIX &&
-		   net_unix_check_path(a->plan.o.path, why, sizeof(why))) {
+		   net_unix_check_path(a->plan.o.path, false, why, sizeof(why))) {
 		errorf("--unix: %s", why); /* before the results directory */
 		return 1;
 	}

@@ -176,8 +176,9 @@ int net_sock_options(int fd, const struct net_opts *o);
 /* unix.c: the Unix-socket side of setup.  The socket file is always made
  * fresh: a path that is not a socket, or a socket a server still answers
  * on, is refused; a stale socket (nobody listening) is removed.  -errno
- * with why filled ("PATH: exists and is not a socket"). */
-int net_unix_check_path(const char *path, char *why, size_t wlen);
+ * with why filled ("PATH: exists and is not a socket").  dry: check only,
+ * leave a stale socket (for checks made before any work). */
+int net_unix_check_path(const char *path, bool dry, char *why, size_t wlen);
 /* Listen at o->path (made fresh, as above). */
 int net_unix_listen(const struct net_opts *o, char *why, size_t wlen);
 int net_unix_connect(const struct net_opts *o, char *why, size_t wlen);

@@ -54,7 +54,7 @@ static int answers(const char *path)
 	return ret == -ECONNREFUSED || ret == -ENOENT ? 0 : ret;
 }
 
-int net_unix_check_path(const char *path, char *why, size_t wlen)
+int net_unix_check_path(const char *path, bool dry, char *why, size_t wlen)
 {
 	struct stat st;
 	int ret;
@@ -76,7 +76,7 @@ int net_unix_check_path(const char *path, char *why, size_t wlen)
 			 "a server is listening on this socket (Address already in use)" : strerror(-ret));
 		return ret > 0 ? -EADDRINUSE : ret;
 	}
-	if (unlink(path) < 0 && errno != ENOENT) { /* stale: nobody listens */
+	if (!dry && unlink(path) < 0 && errno != ENOENT) { /* stale: nobody listens */
 		snprintf(why, wlen, "%s: removing a stale socket: %s", path, strerror(errno));
 		return -errno;
 	}
@@ -92,7 +92,7 @@ static int fail(char *why, size_t wlen, int err, const char *path, const char *w
 int net_unix_listen(const struct net_opts *o, char *why, size_t wlen)
 {
 	struct sockaddr_un sa;
-	int fd, ret = net_unix_check_path(o->path, why, wlen);
+	int fd, ret = net_unix_check_path(o->path, false, why, wlen);
 
 	if (ret)
 		return ret;
