@@ -55,7 +55,7 @@ static int connect_key(struct netp *np, const struct pkv *kv)
 		ret = net_parse_addr(kv->value, NULL, 1, np->host, sizeof(np->host),
 				     np->port, sizeof(np->port));
 	else
-		snprintf(np->host, sizeof(np->host), "unix");
+		ret = snprintf(np->host, sizeof(np->host), "unix") < 0 ? -EINVAL : 0;
 	if (ret) {
 		errorf(ret == -ERANGE ? "%s: connect: bad port in '%s' (1..65535)" :
 			"%s: connect: bad address '%s' (HOST:PORT or unix:PATH)", kv->where, kv->value);

@@ -185,6 +185,8 @@ static int addresses(struct net_args *a)
 			       a->listen ? "[HOST:]PORT, " : "");
 		return 2;
 	}
+	if (a->listen)
+		a->plan.nmodes = 0; /* the client picks the mode */
 	return net_plan_check(&a->plan, "--") ? 2 : 0;
 }
 
