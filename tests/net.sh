@@ -422,6 +422,15 @@ unix_profile_section() {
 		die "rows: $(head -c 400 "$T/r/results.jsonl")"
 	[ "$(grep -c '"family":"unix"' "$T/r/results.jsonl")" -eq 4 ] || die "family of the rows"
 	[ ! -e "$T/s.sock" ] || die "socket file left behind"
+	# the net figure keeps the families apart: a cluster each, no median of both
+	if command -v gnuplot >/dev/null; then
+		"$IOSTRAT" plot "$T/r" --only net >/dev/null 2>"$T/err" || die "plot: $(cat "$T/err")"
+		for c in "nodelay tcp" "nodelay unix" "pingpong-pipelined unix"; do
+			grep -q "^\"$c\" " "$T/r/plots/data/net.dat" || die "no cluster '$c': $(cat "$T/r/plots/data/net.dat")"
+		done
+	else
+		echo "note: no gnuplot; the net figure's clusters not checked"
+	fi
 	printf '[net]\nmode=nodelay\nunix=%s\nconnect=127.0.0.1:5000\n' "$T/x" >"$T/bad.ini"
 	expect_fail "bad.ini:4: \[net\]: unix= and connect=: choose one" "$IOSTRAT" bench "$T/bad.ini" --dry-run
 	printf '[net]\nmode=nagle\nconnect=unix:%s\n' "$T/x" >"$T/bad.ini"
