@@ -160,31 +160,32 @@ static int unix_address(struct net_args *a, const char *opt, const char *spec)
 	return ret;
 }
 
+/* [HOST:]PORT of --listen, HOST:PORT of --connect: 0 or -EINVAL after
+ * one error line. */
+static int tcp_address(struct net_args *a, const char *opt, const char *spec)
+{
+	bool srv = a->listen != NULL;
+	int ret = net_parse_addr(spec, srv ? "127.0.0.1" : NULL, srv ? 0 : 1, a->host,
+				 sizeof(a->host), a->port, sizeof(a->port));
+
+	if (ret == -ERANGE)
+		errorf("%s: bad port in '%s' (%s..65535)", opt, spec, srv ? "0" : "1");
+	else if (ret)
+		errorf("%s: bad address '%s' (%s or unix:PATH)", opt, spec,
+		       srv ? "[HOST:]PORT" : "HOST:PORT");
+	return ret ? -EINVAL : 0;
+}
+
 /* --listen and --connect into host and port, or a Unix socket path;
  * then what the family rules out.  0, or 2 after one error line. */
 static int addresses(struct net_args *a)
 {
 	const char *opt = a->listen ? "--listen" : "--connect";
 	const char *spec = a->listen ? a->listen : a->connect;
-	int ret = 0;
+	int ret = spec ? unix_address(a, opt, spec) : 0;
 
-	if (spec)
-		ret = unix_address(a, opt, spec);
-	if (ret < 0)
+	if (ret < 0 || (spec && !ret && tcp_address(a, opt, spec)))
 		return 2;
-	if (spec && !ret)
-		ret = net_parse_addr(spec, a->listen ? "127.0.0.1" : NULL, a->listen ? 0 : 1,
-				     a->host, sizeof(a->host), a->port, sizeof(a->port));
-	else
-		ret = 0;
-	if (ret) {
-		if (ret == -ERANGE)
-			errorf("%s: bad port in '%s' (%s..65535)", opt, spec, a->listen ? "0" : "1");
-		else
-			errorf("%s: bad address '%s' (%sHOST:PORT or unix:PATH)", opt, spec,
-			       a->listen ? "[HOST:]PORT, " : "");
-		return 2;
-	}
 	if (a->listen)
 		a->plan.nmodes = 0; /* the client picks the mode */
 	return net_plan_check(&a->plan, "--") ? 2 : 0;

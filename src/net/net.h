@@ -163,7 +163,8 @@ int net_parse_addr(const char *spec, const char *dflt_host, int min_port,
  * why filled. */
 int net_listen(const char *host, const char *port, const struct net_opts *o,
 	       int *port_out, char *why, size_t wlen);
-/* Accept one connection within timeout_ms (< 0: wait forever). */
+/* Accept one connection within timeout_ms (< 0: wait forever); -EINTR
+ * when a stop signal (stop.h) came while waiting. */
 int net_accept(int lfd, int timeout_ms, char *peer, size_t plen, char *why,
 	       size_t wlen);
 int net_connect(const char *host, const char *port, const struct net_opts *o,
