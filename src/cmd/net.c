@@ -55,7 +55,6 @@ struct net_args {
 	const char *listen, *connect, *out;
 	bool once;
 	char host[256], port[16];
-	char where[NET_UNIX_PATH_MAX + 300]; /* what errors call the server */
 };
 
 static int set_value(struct net_args *a, const char *key, const char *v)

@@ -54,33 +54,46 @@ static int answers(const char *path)
 	return ret == -ECONNREFUSED || ret == -ENOENT ? 0 : ret;
 }
 
+/* A socket at path: refused while a server answers on it, else (stale)
+ * removed unless dry. */
+static int existing_socket(const char *path, bool dry, char *why, size_t wlen)
+{
+	int ret = answers(path);
+
+	if (ret) {
+		snprintf(why, wlen, "%s: %s", path, ret > 0 ?
+			 "a server is listening on this socket (Address already in use)" : strerror(-ret));
+		return ret > 0 ? -EADDRINUSE : ret;
+	}
+	if (!dry && unlink(path) < 0 && errno != ENOENT) {
+		ret = -errno;
+		snprintf(why, wlen, "%s: removing a stale socket: %s", path, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 int net_unix_check_path(const char *path, bool dry, char *why, size_t wlen)
 {
 	struct stat st;
-	int ret;
+	int err;
 
 	if (strlen(path) >= NET_UNIX_PATH_MAX) {
 		snprintf(why, wlen, "%s: longer than the %d bytes a Unix socket address holds",
 			 path, NET_UNIX_PATH_MAX - 1);
 		return -ENAMETOOLONG;
 	}
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : (snprintf(why, wlen, "%s: %s", path, strerror(errno)), -errno);
+	if (lstat(path, &st) < 0) {
+		err = -errno;
+		if (err != -ENOENT)
+			snprintf(why, wlen, "%s: %s", path, strerror(-err));
+		return err == -ENOENT ? 0 : err;
+	}
 	if (!S_ISSOCK(st.st_mode)) {
 		snprintf(why, wlen, "%s: exists and is not a socket (refusing to replace it)", path);
 		return -EEXIST;
 	}
-	ret = answers(path);
-	if (ret) {
-		snprintf(why, wlen, "%s: %s", path, ret > 0 ?
-			 "a server is listening on this socket (Address already in use)" : strerror(-ret));
-		return ret > 0 ? -EADDRINUSE : ret;
-	}
-	if (!dry && unlink(path) < 0 && errno != ENOENT) { /* stale: nobody listens */
-		snprintf(why, wlen, "%s: removing a stale socket: %s", path, strerror(errno));
-		return -errno;
-	}
-	return 0;
+	return existing_socket(path, dry, why, wlen);
 }
 
 static int fail(char *why, size_t wlen, int err, const char *path, const char *what)
