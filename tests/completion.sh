@@ -48,7 +48,8 @@ values_of_options() {
 	# a value is not an option: after --threads, no option list
 	expect "" "$IOSTRAT" run --threads -
 	# net --unix takes a socket file path
-	mkdir -p "$T/w" && touch "$T/w/s.sock" && cd "$T/w"
+	mkdir -p "$T/w" && touch "$T/w/s.sock"
+	cd "$T/w" || die "no $T/w"
 	expect "--unix" "$IOSTRAT" net --un
 	expect "s.sock" "$IOSTRAT" net --unix s
 }
