@@ -87,6 +87,7 @@ _iostrat() {
 		-o | --out | --results | --data | --dir | --scratch | --state-dir)
 			[ "$cmd$prev" = trace-o ] && { mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; }
 			mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
+		--unix) mapfile -t COMPREPLY < <(compgen -f -- "$cur") ;; # net: a socket file
 		--parse) mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur"; compgen -d -- "$cur") ;;
 		*) ;; # a number, a list: nothing to offer
 		esac

@@ -47,6 +47,11 @@ values_of_options() {
 	expect "csv html json markdown text" "$IOSTRAT" report -f ""
 	# a value is not an option: after --threads, no option list
 	expect "" "$IOSTRAT" run --threads -
+	# net --unix takes a socket file path
+	mkdir -p "$T/w" && touch "$T/w/s.sock"
+	cd "$T/w" || die "no $T/w"
+	expect "--unix" "$IOSTRAT" net --un
+	expect "s.sock" "$IOSTRAT" net --unix s
 }
 profiles_for_bench() {
 	mkdir -p "$T/w/sub" && touch "$T/w/mine.ini" "$T/w/notes.txt"

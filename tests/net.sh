@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # iostrat net: every mode delivers every byte (sizes 1 B .. 64 KiB, tiny
-# socket buffers, partial reads and writes at every boundary), and a peer
-# that misbehaves gives one clear line and a non-zero exit, never a hang.
-# Loopback only; every peer and run is bounded in count and time.
+# socket buffers, partial reads and writes at every boundary), over TCP and
+# over Unix sockets, and a peer that misbehaves gives one clear line and a
+# non-zero exit, never a hang.  Loopback and Unix sockets only; every peer
+# and run is bounded in count and time.
 . "$(dirname "$0")/lib.sh"
 PEER="python3 $TOP/tests/net_peer.py"
 ALL="nodelay,nagle,buffered,writev,cork,uring,pingpong-unbuffered,pingpong-buffered,pingpong-pipelined"
@@ -264,6 +265,178 @@ ports_outside_1_to_65535_are_refused() {
 		"$IOSTRAT" bench "$T/p.ini" --out "$T/b"
 }
 
+# Unix sockets: every mode but nagle (no Nagle's algorithm there), uring
+# apart as in every_mode.  unix_every_mode DIR NSIZES ARGS...
+UNIX_MODES=${NOURING/nagle,/}
+unix_every_mode() {
+	local dir=$1 nsizes=$2; shift 2
+	"$IOSTRAT" net --unix "$T/s.sock" --mode "$UNIX_MODES" --out "$dir" "$@" >"$dir.out"
+	all_verified "$dir" $((7 * nsizes))
+	[ ! -e "$T/s.sock" ] || die "socket file left behind after the run"
+	if "$IOSTRAT" net --unix "$T/s.sock" --mode uring --out "$dir-uring" "$@" >/dev/null 2>"$dir.err"; then
+		all_verified "$dir-uring" "$nsizes"
+	else
+		grep -q 'io_uring_queue_init: Operation not permitted' "$dir.err" || die "uring: $(cat "$dir.err")"
+		echo "note: io_uring not permitted here; uring mode not checked"
+	fi
+}
+unix_every_size() {
+	unix_every_mode "$T/r" 3 --size 1,1000,65536 --count 150 --reps 1
+	grep -q '^pingpong-pipelined *65536 .* 1/1$' "$T/r.out" || die "table: $(tail -3 "$T/r.out")"
+	unix_every_mode "$T/t" 3 --size 1,4097,65536 --count 20 --reps 1 \
+		--sndbuf 2k --batch 8 --buffer 1000
+	for cap in 1 3; do
+		unix_every_mode "$T/p$cap" 2 --size 0,13 --count 12 --reps 1 --io-max $cap \
+			--batch 3 --buffer 16
+	done
+}
+# family FIELD of every row, and the config_ids: TCP's unchanged
+family_in_rows() {
+	"$IOSTRAT" net --mode nodelay,pingpong-buffered --count 50 --reps 1 --out "$T/tcp" >/dev/null
+	"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay,pingpong-buffered --count 50 --reps 1 \
+		--out "$T/unix" >/dev/null
+	python3 - "$T" <<'PY'
+import csv, json, sys
+for fam, ids in (("tcp", ["net/nodelay/s12/n50", "net/pingpong-buffered/s12/n50/b65536"]),
+                 ("unix", ["net/nodelay/s12/n50/unix", "net/pingpong-buffered/s12/n50/b65536/unix"])):
+    rows = [json.loads(l) for l in open(f"{sys.argv[1]}/{fam}/results.jsonl")]
+    assert [r["config_id"] for r in rows] == ids, rows
+    assert all(r["family"] == fam and r["verified"] for r in rows), rows
+    assert all(r["family"] == fam for r in csv.DictReader(open(f"{sys.argv[1]}/{fam}/results.csv")))
+    segs = [r["segs_per_msg"] for r in rows]
+    assert (segs == [None, None]) == (fam == "unix"), segs   # no TCP segments on a Unix socket
+PY
+}
+existing_path_refused() {
+	echo precious >"$T/file"
+	expect_fail "--unix: $T/file: exists and is not a socket" \
+		"$IOSTRAT" net --unix "$T/file" --count 10 --reps 1 --out "$T/r"
+	[ "$(cat "$T/file")" = precious ] || die "the file was touched"
+	[ ! -e "$T/r" ] || die "a results directory was made before the refusal"
+	mkdir "$T/dir"
+	expect_fail "$T/dir: exists and is not a socket" \
+		"$IOSTRAT" net --listen "unix:$T/dir" --once
+	printf '[net]\nmode=nodelay\nunix=%s\n' "$T/file" >"$T/p.ini"
+	expect_fail "p.ini:1: \[net\]: unix: $T/file: exists and is not a socket" \
+		"$IOSTRAT" bench "$T/p.ini" --out "$T/b"
+	[ "$(cat "$T/file")" = precious ] || die "the file was touched by bench"
+}
+# a socket nobody listens on (left by a killed run) is replaced; one a
+# server answers on is refused
+stale_socket_replaced_live_one_refused() {
+	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$T/s.sock"
+	[ -S "$T/s.sock" ] || die "no stale socket made"
+	"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay --count 20 --reps 1 --out "$T/r" >/dev/null
+	all_verified "$T/r" 1
+	[ ! -e "$T/s.sock" ] || die "socket file left behind"
+	start_unix_server --timeout 5
+	trap 'kill $SRV_PID 2>/dev/null || true' EXIT
+	expect_fail "--unix: $T/s.sock: a server is listening on this socket" \
+		"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay --count 20 --reps 1 --out "$T/r2"
+}
+# start_unix_server [ARGS]: `iostrat net --listen unix:$T/s.sock ARGS`; sets SRV_PID
+start_unix_server() {
+	"$IOSTRAT" net --listen "unix:$T/s.sock" "$@" >"$T/srv.out" 2>"$T/srv.err" &
+	SRV_PID=$!
+	for _ in $(seq 100); do grep -q '^listening on' "$T/srv.out" && break; sleep 0.1; done
+	grep -q "^listening on unix:$T/s.sock\$" "$T/srv.out" || die "server did not start: $(cat "$T/srv.err")"
+	[ -S "$T/s.sock" ] || die "no socket file while listening"
+}
+unix_listen_and_connect() {
+	start_unix_server --timeout 5
+	trap 'kill $SRV_PID 2>/dev/null || true' EXIT
+	"$IOSTRAT" net --connect "unix:$T/s.sock" --mode "$UNIX_MODES" --size 12,5000 --count 100 \
+		--reps 1 --out "$T/r" >/dev/null
+	all_verified "$T/r" 14
+	[ "$(grep -c 'unix peer pid [0-9]*: .* messages of' "$T/srv.out")" -eq 14 ] ||
+		die "server log: $(cat "$T/srv.out")"
+	grep -q '"family":"unix"' "$T/r/results.jsonl" ||
+		die "no family in the rows"
+	kill -TERM $SRV_PID
+	rc=0; wait $SRV_PID || rc=$?
+	[ $rc -eq 143 ] || die "server exit $rc after SIGTERM: $(cat "$T/srv.err")"
+	[ ! -e "$T/s.sock" ] || die "server left its socket file after SIGTERM"
+	start_unix_server --once --timeout 5
+	"$IOSTRAT" net --connect "unix:$T/s.sock" --mode nodelay --count 10 --reps 1 --out "$T/r2" >/dev/null
+	wait $SRV_PID || die "--once server failed: $(cat "$T/srv.err")"
+	[ ! -e "$T/s.sock" ] || die "--once server left its socket file"
+	expect_fail "unix:$T/s.sock: connect: No such file or directory" \
+		"$IOSTRAT" net --connect "unix:$T/s.sock" --count 10 --reps 1 --out "$T/r3"
+}
+# a signal in the middle of a --unix plan: the rows so far kept, the
+# socket file gone
+unix_socket_removed_on_signal() {
+	"$IOSTRAT" net --unix "$T/s.sock" --mode pingpong-unbuffered --count 2000 --reps 10000 \
+		--out "$T/r" >/dev/null 2>"$T/err" &
+	p=$!
+	for _ in $(seq 100); do [ -s "$T/r/results.jsonl" ] && break; sleep 0.1; done
+	[ -s "$T/r/results.jsonl" ] || { kill $p; die "no row after 10 s"; }
+	kill -INT $p
+	rc=0; wait $p || rc=$?
+	[ $rc -eq 130 ] || die "exit $rc: $(cat "$T/err")"
+	[ ! -e "$T/s.sock" ] || die "socket file left after SIGINT"
+	grep -q 'interrupted by signal 2' "$T/err" || die "$(cat "$T/err")"
+}
+unix_options_refused() {
+	expect_fail "--nagle: a Unix socket has no Nagle's algorithm" \
+		"$IOSTRAT" net --unix "$T/s.sock" --nagle
+	expect_fail "--rcvbuf: a Unix stream socket does not use SO_RCVBUF" \
+		"$IOSTRAT" net --unix "$T/s.sock" --rcvbuf 4k
+	expect_fail "--mode: nagle: a Unix socket has no Nagle's algorithm" \
+		"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay,nagle
+	expect_fail "--unix and --connect: choose one" \
+		"$IOSTRAT" net --unix "$T/s.sock" --connect 127.0.0.1:5000
+	expect_fail "--unix and --listen: choose one" \
+		"$IOSTRAT" net --listen "unix:$T/x" --unix "$T/s.sock"
+	expect_fail "--connect: bad address 'unix:' \(unix:PATH" "$IOSTRAT" net --connect unix:
+	expect_fail "--unix: bad value '' " "$IOSTRAT" net --unix ''
+	expect_fail "--listen: bad address 'unix:/$(printf 'x%.0s' $(seq 120))'" \
+		"$IOSTRAT" net --listen "unix:/$(printf 'x%.0s' $(seq 120))"
+	expect_fail "--nagle: a Unix socket has no Nagle's algorithm" \
+		"$IOSTRAT" net --connect "unix:$T/s.sock" --nagle
+	# mode nagle is left out of "all" with one note, not run as a copy of nodelay
+	"$IOSTRAT" net --unix "$T/s.sock" --count 5 --reps 1 --out "$T/r" >/dev/null 2>"$T/err"
+	grep -q 'mode nagle left out' "$T/err" || die "no note: $(cat "$T/err")"
+	! grep -q '"mode":"nagle"' "$T/r/results.jsonl" || die "nagle ran over a Unix socket"
+	[ ! -e "$T/s.sock" ] || die "socket file left behind"
+}
+unix_profile_section() {
+	cat >"$T/p.ini" <<-INI
+	[global]
+	reps=2
+
+	[net-tcp]
+	mode=nodelay,pingpong-pipelined
+	count=200
+	batch=16
+
+	[net-unix]
+	mode=nodelay,pingpong-pipelined
+	count=200
+	batch=16
+	unix=$T/s.sock
+	INI
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>"$T/err" || die "bench: $(cat "$T/err")"
+	all_verified "$T/r" 8
+	grep -q '"config_id":"net/pingpong-pipelined/s12/n200/b65536/k16/unix"' "$T/r/results.jsonl" ||
+		die "rows: $(head -c 400 "$T/r/results.jsonl")"
+	[ "$(grep -c '"family":"unix"' "$T/r/results.jsonl")" -eq 4 ] || die "family of the rows"
+	[ ! -e "$T/s.sock" ] || die "socket file left behind"
+	# the net figure keeps the families apart: a cluster each, no median of both
+	if command -v gnuplot >/dev/null; then
+		"$IOSTRAT" plot "$T/r" --only net >/dev/null 2>"$T/err" || die "plot: $(cat "$T/err")"
+		for c in "nodelay tcp" "nodelay unix" "pingpong-pipelined unix"; do
+			grep -q "^\"$c\" " "$T/r/plots/data/net.dat" || die "no cluster '$c': $(cat "$T/r/plots/data/net.dat")"
+		done
+	else
+		echo "note: no gnuplot; the net figure's clusters not checked"
+	fi
+	printf '[net]\nmode=nodelay\nunix=%s\nconnect=127.0.0.1:5000\n' "$T/x" >"$T/bad.ini"
+	expect_fail "bad.ini:4: \[net\]: unix= and connect=: choose one" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+	printf '[net]\nmode=nagle\nconnect=unix:%s\n' "$T/x" >"$T/bad.ini"
+	expect_fail "bad.ini:1: \[net\]: mode: nagle: a Unix socket" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+}
+
 t every_mode_delivers_every_size_intact every_mode_every_size
 t tiny_socket_buffers_messages_larger_than_them tiny_socket_buffers
 t partial_reads_and_writes_at_every_boundary partial_io_at_every_boundary
@@ -282,3 +455,11 @@ t profile_section_runs_net profile_section_runs_net
 t uring_unavailable_is_one_line uring_unavailable_is_one_line
 t bad_options_are_named bad_options
 t ports_outside_1_to_65535_are_refused ports_outside_1_to_65535_are_refused
+t unix_socket_every_mode_delivers_every_size_intact unix_every_size
+t unix_socket_family_in_rows_and_config_id family_in_rows
+t unix_socket_existing_non_socket_path_is_refused_untouched existing_path_refused
+t unix_socket_stale_replaced_live_refused stale_socket_replaced_live_one_refused
+t unix_socket_listen_and_connect_removes_its_file unix_listen_and_connect
+t unix_socket_file_removed_on_signal unix_socket_removed_on_signal
+t unix_socket_tcp_only_options_are_refused unix_options_refused
+t unix_socket_profile_sections unix_profile_section

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* iostrat net: buffered network streams over TCP (see src/net/net.h). */
+/* iostrat net: buffered network streams over TCP or Unix stream sockets
+ * (see src/net/net.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include "../net/net.h"
 #include "../results.h"
 #include "../sigfwd.h"
+#include "../stop.h"
 #include "../util.h"
 
 static void net_usage(FILE *f)
@@ -18,12 +20,17 @@ static void net_usage(FILE *f)
 	const struct net_mode *m;
 
 	fputs("usage: iostrat net [options]                 server and client here, on 127.0.0.1\n"
-	      "       iostrat net --listen [HOST:]PORT [--once]   server only\n"
-	      "       iostrat net --connect HOST:PORT [options]   client only\n\n"
+	      "       iostrat net --unix PATH [options]   the same over a Unix socket at PATH\n"
+	      "       iostrat net --listen [HOST:]PORT|unix:PATH [--once]   server only\n"
+	      "       iostrat net --connect HOST:PORT|unix:PATH [options]   client only\n\n"
 	      "Send length-prefixed messages (4-byte big-endian length, then the\n"
-	      "payload) over TCP in each mode, verify every byte with xxh3 on both\n"
-	      "sides, and report messages/s, MB/s, system calls and TCP segments\n"
-	      "per message and, for ping-pong, round-trip percentiles.\n\n"
+	      "payload) over TCP or a Unix stream socket in each mode, verify every\n"
+	      "byte with xxh3 on both sides, and report messages/s, MB/s, system\n"
+	      "calls and TCP segments per message and, for ping-pong, round-trip\n"
+	      "percentiles.\n\n"
+	      "  --unix PATH       a Unix stream socket, made fresh at PATH and removed\n"
+	      "                    after (an existing non-socket PATH is refused); no\n"
+	      "                    --nagle, --rcvbuf or mode nagle there\n"
 	      "  --mode LIST       comma list of modes, or all (default all)\n"
 	      "  --size LIST       payload bytes per message, comma list (default 12)\n"
 	      "  --count N         messages per run (default 10000)\n"
@@ -119,30 +126,112 @@ static int parse_args(struct net_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* Server only: one session at a time, until killed (or one, --once). */
+/* After the last session: close, remove the socket file, release. */
+static void serve_end(struct net_args *a, int lfd)
+{
+	if (lfd >= 0)
+		close(lfd);
+	if (a->plan.o.family == NET_UNIX && lfd >= 0)
+		net_unix_remove(a->plan.o.path);
+	if (a->plan.o.family == NET_UNIX)
+		net_unix_unguard();
+	else
+		stop_release();
+}
+
+/* unix:PATH in --listen or --connect: the family and path; 1 if so. */
+static int unix_address(struct net_args *a, const char *opt, const char *spec)
+{
+	int ret = net_unix_addr(spec, a->plan.o.path, sizeof(a->plan.o.path));
+
+	if (ret < 0) {
+		errorf("%s: bad address '%s' (unix:PATH, PATH of 1..%d bytes)", opt, spec,
+		       NET_UNIX_PATH_MAX - 1);
+		return -EINVAL;
+	}
+	if (a->plan.o.family == NET_UNIX) { /* from --unix */
+		errorf("--unix and %s: choose one (%s unix:PATH is a Unix socket's server alone)",
+		       opt, opt);
+		return -EINVAL;
+	}
+	if (ret)
+		a->plan.o.family = NET_UNIX;
+	return ret;
+}
+
+/* [HOST:]PORT of --listen, HOST:PORT of --connect: 0 or -EINVAL after
+ * one error line. */
+static int tcp_address(struct net_args *a, const char *opt, const char *spec)
+{
+	bool srv = a->listen != NULL;
+	int ret = net_parse_addr(spec, srv ? "127.0.0.1" : NULL, srv ? 0 : 1, a->host,
+				 sizeof(a->host), a->port, sizeof(a->port));
+
+	if (ret == -ERANGE)
+		errorf("%s: bad port in '%s' (%s..65535)", opt, spec, srv ? "0" : "1");
+	else if (ret)
+		errorf("%s: bad address '%s' (%s or unix:PATH)", opt, spec,
+		       srv ? "[HOST:]PORT" : "HOST:PORT");
+	return ret ? -EINVAL : 0;
+}
+
+/* --listen and --connect into host and port, or a Unix socket path;
+ * then what the family rules out.  0, or 2 after one error line. */
+static int addresses(struct net_args *a)
+{
+	const char *opt = a->listen ? "--listen" : "--connect";
+	const char *spec = a->listen ? a->listen : a->connect;
+	int ret = spec ? unix_address(a, opt, spec) : 0;
+
+	if (ret < 0 || (spec && !ret && tcp_address(a, opt, spec)))
+		return 2;
+	if (a->listen)
+		a->plan.nmodes = 0; /* the client picks the mode */
+	return net_plan_check(&a->plan, "--") ? 2 : 0;
+}
+
+static int serve_listen(struct net_args *a, char *why, size_t wlen)
+{
+	int lfd, port = 0;
+
+	if (a->plan.o.family == NET_UNIX) {
+		net_unix_guard(a->plan.o.path);
+		lfd = net_unix_listen(&a->plan.o, why, wlen);
+	} else {
+		lfd = net_listen(a->host, a->port, &a->plan.o, &port, why, wlen);
+	}
+	if (lfd < 0)
+		return lfd;
+	if (a->plan.o.family == NET_UNIX)
+		printf("listening on unix:%s\n", a->plan.o.path);
+	else
+		printf("listening on %s:%d\n", a->host, port);
+	fflush(stdout);
+	return lfd;
+}
+
+/* Server only: one session at a time, until a stop signal (or one
+ * session, --once).  A signal ends the wait for a client at once, a
+ * session in progress first (bounded by --timeout). */
 static int serve(struct net_args *a)
 {
 	char why[512], peer[128];
-	int lfd, port, ret;
+	int lfd, ret = 0;
 
-	ret = net_parse_addr(a->listen, "127.0.0.1", 0, a->host, sizeof(a->host),
-			     a->port, sizeof(a->port));
-	if (ret) {
-		errorf(ret == -ERANGE ? "--listen: bad port in '%s' (0..65535)" :
-			"--listen: bad address '%s' ([HOST:]PORT)", a->listen);
-		return 2;
-	}
-	lfd = net_listen(a->host, a->port, &a->plan.o, &port, why, sizeof(why));
+	if (a->plan.o.family == NET_TCP)
+		stop_catch(STOP_SECOND_ENDS, NULL, true);
+	lfd = serve_listen(a, why, sizeof(why));
 	if (lfd < 0) {
 		errorf("%s", why);
+		serve_end(a, -1);
 		return 1;
 	}
-	printf("listening on %s:%d\n", a->host, port);
-	fflush(stdout);
 	do {
 		struct net_served sv;
 		int fd = net_accept(lfd, -1, peer, sizeof(peer), why, sizeof(why));
 
+		if (fd == -EINTR)
+			break;
 		ret = fd < 0 ? fd : net_serve(fd, &a->plan.o, &sv, why, sizeof(why));
 		if (ret)
 			(a->once ? errorf : warnf)("%s: %s", fd < 0 ? "accept" : peer, why);
@@ -151,9 +240,10 @@ static int serve(struct net_args *a)
 			       sv.kind == NET_PINGPONG ? "ping-pong" : "one-way",
 			       (unsigned long long)sv.msgs, sv.size);
 		fflush(stdout);
-	} while (!a->once);
-	close(lfd);
-	return ret ? 1 : 0;
+	} while (!a->once && !stop_caught());
+	ret = stop_caught() ? 128 + stop_caught() : ret ? 1 : 0;
+	serve_end(a, lfd);
+	return ret;
 }
 
 static bool any_ok(json_t *rows)
@@ -175,15 +265,12 @@ static int measure(struct net_args *a)
 	int ret;
 
 	if (a->connect) {
-		ret = net_parse_addr(a->connect, NULL, 1, a->host, sizeof(a->host),
-				     a->port, sizeof(a->port));
-		if (ret) {
-			errorf(ret == -ERANGE ? "--connect: bad port in '%s' (1..65535)" :
-				"--connect: bad address '%s' (HOST:PORT)", a->connect);
-			return 2;
-		}
 		a->plan.host = a->host;
 		a->plan.port = a->port;
+	} else if (a->plan.o.family == NET_UNIX &&
+		   net_unix_check_path(a->plan.o.path, false, why, sizeof(why))) {
+		errorf("--unix: %s", why); /* before the results directory */
+		return 1;
 	}
 	env = env_capture(NULL, NULL);
 	ret = results_open(&res, a->out, "net", env, false);
@@ -225,7 +312,7 @@ int cmd_net(int argc, char **argv)
 			return 0;
 		}
 	net_plan_defaults(&a.plan);
-	if (parse_args(&a, argc, argv))
+	if (parse_args(&a, argc, argv) || addresses(&a))
 		return 2;
 	return a.listen ? serve(&a) : measure(&a);
 }

@@ -35,7 +35,8 @@ static int client_init(struct net_client *cl, int fd, const struct net_mode *m,
 	XXH3_64bits_reset(cl->tx);
 	XXH3_64bits_reset(cl->rx);
 	frame_reset(&cl->fr);
-	if (net_set_nodelay(fd, m->nodelay && !o->nagle))
+	/* a Unix socket has no Nagle's algorithm to switch */
+	if (o->family == NET_TCP && net_set_nodelay(fd, m->nodelay && !o->nagle))
 		return net_fail(&cl->conn, -errno, "setsockopt TCP_NODELAY: %s", strerror(errno));
 	return 0;
 }
@@ -152,13 +153,15 @@ static void explain(const struct net_client *cl, int ret, const char *host,
 		    const char *port, char *why, size_t wlen)
 {
 	uint64_t n = cl->mode->kind == NET_PINGPONG ? cl->done : cl->sent;
+	char where[NET_UNIX_PATH_MAX + 300];
 
+	net_where(cl->o, host, port, where, sizeof(where));
 	if (ret == -EPIPE || ret == -ECONNRESET)
-		snprintf(why, wlen, "%s:%s: %s: %s after %llu of %llu messages",
-			 host, port, cl->mode->name, cl->conn.why,
+		snprintf(why, wlen, "%s: %s: %s after %llu of %llu messages",
+			 where, cl->mode->name, cl->conn.why,
 			 (unsigned long long)n, (unsigned long long)cl->o->count);
 	else
-		snprintf(why, wlen, "%s:%s: %s: %s", host, port, cl->mode->name,
+		snprintf(why, wlen, "%s: %s: %s", where, cl->mode->name,
 			 cl->conn.why);
 }
 
@@ -170,7 +173,8 @@ int net_client_run(const char *host, const char *port,
 	int fd, ret;
 
 	memset(r, 0, sizeof(*r));
-	fd = net_connect(host, port, o, why, wlen);
+	fd = o->family == NET_UNIX ? net_unix_connect(o, why, wlen) :
+				     net_connect(host, port, o, why, wlen);
 	if (fd < 0)
 		return fd;
 	ret = client_init(&cl, fd, m, o);

@@ -3,7 +3,8 @@
 #define IOSTRAT_NET_H
 
 /*
- * iostrat net: buffered network streams over TCP (DESIGN.md question 5).
+ * iostrat net: buffered network streams over TCP or Unix stream sockets
+ * (DESIGN.md question 5).
  *
  * Wire format (framing.c): every message is a frame, a 4-byte big-endian
  * payload length followed by that many payload bytes.  A session is
@@ -40,6 +41,9 @@
 #define NET_SERVER_BUF (256u << 10)     /* the server's read and reply buffers */
 
 enum net_kind { NET_ONEWAY = 1, NET_PINGPONG = 2 };
+/* The socket family: TCP (the default) or AF_UNIX SOCK_STREAM at a path. */
+enum net_family { NET_TCP = 0, NET_UNIX = 1 };
+#define NET_UNIX_PATH_MAX 108           /* sizeof(sun_path), with the NUL */
 
 /* What one run does: set from the command line or a profile section. */
 struct net_opts {
@@ -52,6 +56,8 @@ struct net_opts {
 	int rcvbuf;       /* SO_RCVBUF, 0 = kernel default */
 	unsigned io_max;  /* testing: cap every read and write at this many bytes */
 	bool nagle;       /* leave Nagle on in every mode */
+	enum net_family family;
+	char path[NET_UNIX_PATH_MAX]; /* the socket file (NET_UNIX) */
 };
 
 /* One connected socket whose data-path system calls are counted. */
@@ -157,13 +163,36 @@ int net_parse_addr(const char *spec, const char *dflt_host, int min_port,
  * why filled. */
 int net_listen(const char *host, const char *port, const struct net_opts *o,
 	       int *port_out, char *why, size_t wlen);
-/* Accept one connection within timeout_ms (< 0: wait forever). */
+/* Accept one connection within timeout_ms (< 0: wait forever); -EINTR
+ * when a stop signal (stop.h) came while waiting. */
 int net_accept(int lfd, int timeout_ms, char *peer, size_t plen, char *why,
 	       size_t wlen);
 int net_connect(const char *host, const char *port, const struct net_opts *o,
 		char *why, size_t wlen);
 /* Options of an accepted socket (buffers, timeouts). */
 int net_sock_accepted(int fd, const struct net_opts *o);
+/* The options every socket gets before listen or connect. */
+int net_sock_options(int fd, const struct net_opts *o);
+
+/* unix.c: the Unix-socket side of setup.  The socket file is always made
+ * fresh: a path that is not a socket, or a socket a server still answers
+ * on, is refused; a stale socket (nobody listening) is removed.  -errno
+ * with why filled ("PATH: exists and is not a socket").  dry: check only,
+ * leave a stale socket (for checks made before any work). */
+int net_unix_check_path(const char *path, bool dry, char *why, size_t wlen);
+/* Listen at o->path (made fresh, as above). */
+int net_unix_listen(const struct net_opts *o, char *why, size_t wlen);
+int net_unix_connect(const struct net_opts *o, char *why, size_t wlen);
+/* Remove the socket file (only if path is still a socket). */
+void net_unix_remove(const char *path);
+/* Catch SIGINT/SIGTERM/SIGHUP (stop.h) while a socket file exists: the
+ * hook removes it at once, so not even a second signal leaves it behind.
+ * Nested inside other catches, whose hooks still run. */
+void net_unix_guard(const char *path);
+void net_unix_unguard(void);
+/* "unix:PATH" -> PATH: 1 when spec is in that form, 0 when not, -EINVAL
+ * when PATH is empty, -ENAMETOOLONG when it does not fit in sun_path. */
+int net_unix_addr(const char *spec, char *path, size_t plen);
 int net_set_nodelay(int fd, bool on);
 int net_set_nonblock(int fd, bool on);
 
@@ -206,7 +235,8 @@ struct net_result {
 	bool verified;
 };
 
-/* Connect to host:port and run one session; fills r.  -errno with why. */
+/* Connect to host:port (a Unix socket: o->path) and run one session;
+ * fills r.  -errno with why. */
 int net_client_run(const char *host, const char *port,
 		   const struct net_mode *m, const struct net_opts *o,
 		   struct net_result *r, char *why, size_t wlen);
@@ -235,11 +265,13 @@ struct results_dir;
 struct net_plan {
 	const struct net_mode *modes[NET_MAX_MODES];
 	size_t nmodes;
+	bool modes_all;        /* the modes are "all" (the default) */
 	uint32_t sizes[NET_MAX_SIZES];
 	size_t nsizes;
 	struct net_opts o;     /* o.size is set per run */
 	unsigned reps;
-	const char *host, *port;
+	const char *host, *port; /* host NULL: a server here; non-NULL with
+				  * NET_UNIX: the server at o.path is not ours */
 	bool verbose;
 };
 /* Every run becomes a row in res (bench names the rows); prints the table.
@@ -247,11 +279,13 @@ struct net_plan {
 int net_run_plan(const struct net_plan *p, struct results_dir *res,
 		 const char *bench, char *why, size_t wlen);
 /* One session (host NULL: against a server thread on a fresh 127.0.0.1
- * listener); *row is its result row, with "error" when it failed. */
+ * listener, or at the Unix socket o->path); *row is its result row, with
+ * "error" when it failed. */
 int net_run_once(const char *host, const char *port, const struct net_mode *m,
 		 const struct net_opts *o, const char *bench, unsigned rep,
 		 json_t **row, char *why, size_t wlen);
-/* config_id: net/MODE/sSIZE/nCOUNT[/bBUFFER][/kBATCH][/sndbuf=..]... */
+/* config_id: net/MODE/sSIZE/nCOUNT[/bBUFFER][/kBATCH][/sndbuf=..]...
+ * [/unix]: TCP's ids have no family part, as before Unix sockets came. */
 void net_config_id(const struct net_mode *m, const struct net_opts *o,
 		   char *id, size_t len);
 
@@ -262,6 +296,14 @@ void net_plan_defaults(struct net_plan *p);
 int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
 		const char *value);
 bool net_opt_is_flag(const char *key);
+/* What the family rules out, after every key is set: --nagle, --rcvbuf
+ * and mode nagle on a Unix socket are refused (prefix as above); mode
+ * nagle that came with "all" is left out with a note.  0 or -EINVAL. */
+int net_plan_check(struct net_plan *p, const char *prefix);
+const char *net_family_name(enum net_family f);
+/* What the errors call the server: "unix:PATH" or "HOST:PORT". */
+void net_where(const struct net_opts *o, const char *host, const char *port,
+	       char *out, size_t len);
 bool net_opt_known(const char *key);
 /* Every key net_opt_known takes, as options of `iostrat net` (cmdopt.h). */
 void net_opt_each(cmd_opt_fn fn, void *ctx);

@@ -20,6 +20,7 @@ void net_plan_defaults(struct net_plan *p)
 	p->o.timeout_ms = 10000;
 	p->reps = 3;
 	p->sizes[p->nsizes++] = 12; /* "Hello Server" */
+	p->modes_all = true;
 	for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
 		p->modes[p->nmodes++] = m;
 }
@@ -29,7 +30,8 @@ static int plan_modes(struct net_plan *p, const char *opt, const char *list)
 	char buf[512], *save = NULL, *tok;
 
 	p->nmodes = 0;
-	if (!strcmp(list, "all")) {
+	p->modes_all = !strcmp(list, "all");
+	if (p->modes_all) {
 		for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
 			p->modes[p->nmodes++] = m;
 		return 0;
@@ -130,9 +132,72 @@ static int set_bool(const char *opt, const char *v, bool *out)
 	return -EINVAL;
 }
 
+/* --unix PATH: a Unix stream socket at PATH instead of TCP. */
+static int set_unix(struct net_plan *p, const char *opt, const char *v)
+{
+	if (!*v || strlen(v) >= sizeof(p->o.path)) {
+		errorf("%s: bad value '%s' (a socket file path of 1..%zu bytes)", opt, v,
+		       sizeof(p->o.path) - 1);
+		return -EINVAL;
+	}
+	snprintf(p->o.path, sizeof(p->o.path), "%s", v);
+	p->o.family = NET_UNIX;
+	return 0;
+}
+
+const char *net_family_name(enum net_family f)
+{
+	return f == NET_UNIX ? "unix" : "tcp";
+}
+
+void net_where(const struct net_opts *o, const char *host, const char *port,
+	       char *out, size_t len)
+{
+	if (o->family == NET_UNIX)
+		snprintf(out, len, "unix:%s", o->path);
+	else
+		snprintf(out, len, "%s:%s", host, port);
+}
+
+/* Drop mode nagle from "all" (it is nodelay on a Unix socket). */
+static void drop_nagle(struct net_plan *p)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->nmodes; i++)
+		if (strcmp(p->modes[i]->name, "nagle"))
+			p->modes[j++] = p->modes[i];
+	if (j < p->nmodes)
+		warnf("unix: mode nagle left out (a Unix socket has no Nagle's algorithm: it is nodelay there)");
+	p->nmodes = j;
+}
+
+int net_plan_check(struct net_plan *p, const char *prefix)
+{
+	if (p->o.family != NET_UNIX)
+		return 0;
+	if (p->o.nagle) {
+		errorf("%snagle: a Unix socket has no Nagle's algorithm (no TCP stack)", prefix);
+		return -EINVAL;
+	}
+	if (p->o.rcvbuf) {
+		errorf("%srcvbuf: a Unix stream socket does not use SO_RCVBUF (the sender's sndbuf bounds what is queued)",
+		       prefix);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < p->nmodes && !p->modes_all; i++)
+		if (!strcmp(p->modes[i]->name, "nagle")) {
+			errorf("%smode: nagle: a Unix socket has no Nagle's algorithm (nodelay is the same there)",
+			       prefix);
+			return -EINVAL;
+		}
+	drop_nagle(p);
+	return 0;
+}
+
 static const char *const keys[] = {
 	"mode", "size", "count", "buffer", "batch", "timeout", "io-max",
-	"io_max", "nagle", "sndbuf", "rcvbuf", NULL,
+	"io_max", "nagle", "sndbuf", "rcvbuf", "unix", NULL,
 };
 
 void net_opt_each(cmd_opt_fn fn, void *ctx)
@@ -181,6 +246,8 @@ int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
 		return opt_uint(opt, v, 1, 1u << 30, &p->o.io_max);
 	if (!strcmp(key, "nagle"))
 		return set_bool(opt, v, &p->o.nagle);
+	if (!strcmp(key, "unix"))
+		return set_unix(p, opt, v);
 	if (strcmp(key, "sndbuf") && strcmp(key, "rcvbuf"))
 		return -ENOENT;
 	ret = set_size(opt, v, 1, 1 << 30, &sb);

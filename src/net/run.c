@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /* A plan: every mode at every size, R times, interleaved (repetition
  * outermost) so a noisy neighbour hits every mode alike.  Locally the
- * server is a thread of this process accepting on 127.0.0.1, port 0. */
+ * server is a thread of this process accepting on 127.0.0.1, port 0, or
+ * on a Unix socket made fresh at --unix PATH for each session and removed
+ * as soon as the client is in (and on the stop signals). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -32,6 +34,8 @@ static void *server_main(void *arg)
 
 	fd = net_accept(s->lfd, s->o->timeout_ms, peer, sizeof(peer), s->why,
 			sizeof(s->why));
+	if (s->o->family == NET_UNIX) /* connected: the file is not needed */
+		net_unix_remove(s->o->path);
 	s->ret = fd < 0 ? fd : net_serve(fd, s->o, &sv, s->why, sizeof(s->why));
 	return NULL;
 }
@@ -48,30 +52,54 @@ static void pick_error(int cret, const char *cwhy, const struct server_thread *s
 		snprintf(why, wlen, "%s", cwhy);
 }
 
+/* The listener of a session here; a Unix one under the signal guard. */
+static int local_listen(const struct net_opts *o, int *lport, char *why,
+			size_t wlen)
+{
+	int fd;
+
+	if (o->family == NET_TCP)
+		return net_listen("127.0.0.1", "0", o, lport, why, wlen);
+	net_unix_guard(o->path);
+	fd = net_unix_listen(o, why, wlen);
+	if (fd < 0)
+		net_unix_unguard();
+	return fd;
+}
+
+static void local_close(struct server_thread *s)
+{
+	close(s->lfd);
+	if (s->o->family == NET_TCP)
+		return;
+	net_unix_remove(s->o->path); /* the server never accepted */
+	net_unix_unguard();
+}
+
 /* Host NULL: a server thread of ours on a fresh 127.0.0.1 listener. */
 static int session(const char *host, const char *port, const struct net_mode *m,
 		   const struct net_opts *o, struct net_result *r, char *why,
 		   size_t wlen)
 {
 	struct server_thread st = { .o = o };
-	char cwhy[512] = "", p[16];
-	int ret, lport;
+	char cwhy[512] = "", p[16] = "";
+	int ret, lport = 0;
 
 	if (host)
 		return net_client_run(host, port, m, o, r, why, wlen);
-	st.lfd = net_listen("127.0.0.1", "0", o, &lport, why, wlen);
+	st.lfd = local_listen(o, &lport, why, wlen);
 	if (st.lfd < 0)
 		return st.lfd;
 	ret = pthread_create(&st.tid, NULL, server_main, &st);
 	if (ret) {
-		close(st.lfd);
+		local_close(&st);
 		snprintf(why, wlen, "pthread_create: %s", strerror(ret));
 		return -ret;
 	}
 	snprintf(p, sizeof(p), "%d", lport);
 	ret = net_client_run("127.0.0.1", p, m, o, r, cwhy, sizeof(cwhy));
 	pthread_join(st.tid, NULL);
-	close(st.lfd);
+	local_close(&st);
 	if (ret || st.ret)
 		pick_error(ret, cwhy, &st, why, wlen);
 	return ret ? ret : st.ret;

@@ -163,7 +163,8 @@ static int session_init(struct session *s, int fd, const struct net_opts *o)
 		return net_fail(&s->conn, -ENOMEM, "out of memory");
 	XXH3_64bits_reset(s->rx);
 	XXH3_64bits_reset(s->tx);
-	if (net_sock_accepted(fd, o) || net_set_nodelay(fd, true))
+	if (net_sock_accepted(fd, o) ||
+	    (o->family == NET_TCP && net_set_nodelay(fd, true)))
 		return net_fail(&s->conn, -errno, "setsockopt: %s", strerror(errno));
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "../stop.h"
 #include "net.h"
 
 int net_parse_addr(const char *spec, const char *dflt_host, int min_port,
@@ -72,7 +73,7 @@ int net_set_nonblock(int fd, bool on)
 
 /* Buffers before connect/listen (so the window scale fits them), and the
  * send/receive timeouts that turn a stuck peer into EAGAIN. */
-static int sock_options(int fd, const struct net_opts *o)
+int net_sock_options(int fd, const struct net_opts *o)
 {
 	struct timeval tv = {
 		.tv_sec = o->timeout_ms / 1000,
@@ -133,7 +134,7 @@ int net_listen(const char *host, const char *port, const struct net_opts *o,
 	/* SO_REUSEADDR skips TIME_WAIT leftovers, never a live listener */
 	ret = set_int(fd, SOL_SOCKET, SO_REUSEADDR, 1);
 	if (!ret)
-		ret = sock_options(fd, o);
+		ret = net_sock_options(fd, o);
 	if (!ret && bind(fd, ai->ai_addr, ai->ai_addrlen) < 0)
 		ret = fail(why, wlen, -errno, host, port, "bind");
 	else if (ret)
@@ -154,12 +155,20 @@ int net_listen(const char *host, const char *port, const struct net_opts *o,
 	return fd;
 }
 
-static void peer_name(const struct sockaddr_storage *ss, socklen_t sl,
+/* HOST:PORT; a Unix socket's client has no name: its pid, then. */
+static void peer_name(int fd, const struct sockaddr_storage *ss, socklen_t sl,
 		      char *out, size_t len)
 {
 	char h[NI_MAXHOST], p[NI_MAXSERV];
+	struct ucred cr;
+	socklen_t cl = sizeof(cr);
 
-	if (getnameinfo((const struct sockaddr *)ss, sl, h, sizeof(h), p,
+	if (ss->ss_family == AF_UNIX) {
+		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) == 0)
+			snprintf(out, len, "unix peer pid %ld", (long)cr.pid);
+		else
+			snprintf(out, len, "unix peer");
+	} else if (getnameinfo((const struct sockaddr *)ss, sl, h, sizeof(h), p,
 			sizeof(p), NI_NUMERICHOST | NI_NUMERICSERV))
 		snprintf(out, len, "peer");
 	else
@@ -176,7 +185,11 @@ int net_accept(int lfd, int timeout_ms, char *peer, size_t plen, char *why,
 
 	do
 		k = poll(&p, 1, timeout_ms);
-	while (k < 0 && errno == EINTR);
+	while (k < 0 && errno == EINTR && !stop_caught());
+	if (k < 0 && errno == EINTR) { /* a stop signal (stop.h) */
+		snprintf(why, wlen, "accept: interrupted by a signal");
+		return -EINTR;
+	}
 	if (k == 0) {
 		snprintf(why, wlen, "accept: no client connected within %.1f s (--timeout)",
 			 timeout_ms / 1000.0);
@@ -189,7 +202,7 @@ int net_accept(int lfd, int timeout_ms, char *peer, size_t plen, char *why,
 		snprintf(why, wlen, "accept: %s", strerror(errno));
 		return -errno;
 	}
-	peer_name(&ss, sl, peer, plen);
+	peer_name(fd, &ss, sl, peer, plen);
 	return fd;
 }
 
@@ -231,7 +244,7 @@ int net_connect(const char *host, const char *port, const struct net_opts *o,
 			ret = -errno;
 			continue;
 		}
-		ret = sock_options(fd, o);
+		ret = net_sock_options(fd, o);
 		if (!ret)
 			ret = connect_wait(fd, a, o->timeout_ms);
 	}
@@ -253,5 +266,5 @@ int net_connect(const char *host, const char *port, const struct net_opts *o,
 
 int net_sock_accepted(int fd, const struct net_opts *o)
 {
-	return sock_options(fd, o);
+	return net_sock_options(fd, o);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Figures of a run: latency percentiles, TCP segments, the result row and
- * the side-by-side table. */
+/* Figures of a run: latency percentiles, TCP segments (none on a Unix
+ * socket: null), the result row and the side-by-side table. */
 #include <linux/tcp.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -75,7 +75,10 @@ void net_config_id(const struct net_mode *m, const struct net_opts *o,
 	if (o->nagle && m->nodelay && n < len)
 		n += (size_t)snprintf(id + n, len - n, "/nagle");
 	if (o->io_max && n < len)
-		snprintf(id + n, len - n, "/io_max=%u", o->io_max);
+		n += (size_t)snprintf(id + n, len - n, "/io_max=%u", o->io_max);
+	/* TCP ids stay as they were, so older TCP rows still compare */
+	if (o->family == NET_UNIX && n < len)
+		snprintf(id + n, len - n, "/unix");
 }
 
 static void set_figures(json_t *row, const struct net_result *r)
@@ -117,7 +120,7 @@ static void own_columns(json_t *row, const struct net_mode *m,
 		"srv_syscalls_per_msg", "segs_per_msg", "rtt_p50_us",
 		"rtt_p99_us", "rtt_p999_us", "batch", "buffer", "sndbuf",
 		"rcvbuf", "nagle", "io_max", "timeout_s", "srv_user_s",
-		"srv_sys_s", "metric", NULL,
+		"srv_sys_s", "metric", "family", NULL,
 	};
 
 	for (size_t i = 0; cols[i]; i++)
@@ -133,6 +136,7 @@ static void own_columns(json_t *row, const struct net_mode *m,
 	set(row, "io_max", o->io_max ? json_integer(o->io_max) : json_null());
 	set(row, "timeout_s", json_real(o->timeout_ms / 1000.0));
 	set(row, "metric", json_text("msgs_s"));
+	set(row, "family", json_text(net_family_name(o->family)));
 }
 
 json_t *net_row(const char *bench, const struct net_mode *m,
@@ -213,8 +217,11 @@ static double baseline(json_t *rows, json_t *row)
 		.io_max = (unsigned)int_of(row, "io_max"),
 		.nagle = json_is_true(json_object_get(row, "nagle")),
 	};
+	const char *fam = json_string_value(json_object_get(row, "family"));
 	char id[256];
 
+	/* rows from before the family column are TCP's */
+	o.family = fam && !strcmp(fam, "unix") ? NET_UNIX : NET_TCP;
 	net_config_id(net_mode_find("nodelay"), &o, id, sizeof(id));
 	return median_of(rows, id, "msgs_s");
 }
