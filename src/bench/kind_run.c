@@ -86,8 +86,11 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 
 		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy"))
 			continue;
-		if (!strcmp(kv->key, "trace"))
+		if (!strcmp(kv->key, "trace")) {
 			ret = bool_key(kv, &rp->trace);
+			if (!ret && rp->trace && tracer_check)
+				ret = tracer_check();
+		}
 		else if (!strcmp(kv->key, "fio"))
 			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
 		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,

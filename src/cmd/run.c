@@ -338,6 +338,8 @@ int cmd_run(int argc, char **argv)
 		}
 	jobopt_defaults(&a.cfg);
 	ret = parse_args(&a, argc, argv);
+	if (!ret && a.trace && tracer_check)
+		ret = tracer_check();
 	if (!ret && a.cfg.job.direct && !(a.cfg.strat->flags & STRAT_DIRECT)) {
 		/* ignored, the row would say direct: true, and the config_id
 		 * would differ from the same run without it */

@@ -103,6 +103,16 @@ static int watch_inputs(struct tracer *t, const struct job *job)
 	return ret;
 }
 
+int tracer_check(void)
+{
+	char why[160];
+
+	if (!probe_mode_check(why, sizeof(why)))
+		return 0;
+	errorf("%s", why);
+	return -EINVAL;
+}
+
 const struct rep_hooks *tracer_open(const struct run_config *cfg)
 {
 	struct tracer_filter f = { .pids = true };
