@@ -86,3 +86,22 @@ mount_faultfs() { # BACKING MNT ARGS...
 	skip "cannot mount FUSE"
 }
 umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }
+
+# in_private_mount_ns CMD...: CMD in a mount namespace of its own whose
+# mounts are all slaves of the system's, so what it mounts or unmounts stays
+# inside and goes with it.  In a chroot, where / is not a mount point and
+# unshare's default (--propagation private on /) fails with EINVAL, each
+# mount is made a slave on its own.  Skips when there is no such namespace.
+in_private_mount_ns() {
+	need_root
+	need_cmd unshare
+	need_cmd findmnt
+	unshare --mount --propagation unchanged true 2>/dev/null ||
+		skip "cannot make a mount namespace"
+	unshare --mount --propagation unchanged sh -c '
+		mount --make-rslave / 2>/dev/null ||
+			findmnt -lno TARGET | while IFS= read -r m; do
+				mount --make-slave "$m" || exit 1
+			done || { echo "cannot make the mounts slaves" >&2; exit 98; }
+		exec "$@"' sh "$@"
+}
