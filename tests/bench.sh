@@ -380,6 +380,38 @@ bench_report_lists_other_kinds() {
 	echo "$out" | grep -qE 'api/stdio/bs=32 +elapsed_s +2 +0.600' || die "$out"
 	echo "$out" | grep -qE 'net/buffered +msgs_s +1 +1000' || die "$out"
 }
+# The disk line says what env.json could not read: never "vda (, scheduler".
+report_disk_line_says_unknown() {
+	mkdir "$T/r"
+	printf '%s\n' '{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":1,"elapsed_s":0.5,"error":null}' \
+		>"$T/r/results.jsonl"
+	echo '{"in":{"disk":"vda","fs":"","scheduler":""}}' >"$T/r/env.json"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -qE '^disk +vda \(unknown, scheduler unknown\)$' || die "$out"
+	echo '{"in":{"disk":"","fs":"tmpfs","scheduler":""}}' >"$T/r/env.json"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -qE '^disk +none \(tmpfs\)$' || die "$out"
+}
+
+# In a chroot the mount holding the data can be outside its view: another
+# mount of the same filesystem (a bind from it) still tells its type.
+env_names_the_filesystem_in_a_chroot() {
+	need_cmd chroot
+	local fs
+	mkdir -p "$T/root/data" "$T/side"
+	fs=$(findmnt -no FSTYPE -T "$T/root")
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" && mkdir "$r/side" && mount --bind "$1" "$r/side" || exit 7
+		! mountpoint -q "$r" || exit 8
+		chroot "$r" sh -c "cd /data && \"\$0\" gen in --files 1 --lines 10 --width 10 &&
+			\"\$0\" run -s stream in out --reps 1 --cache asis --results r" "$IOSTRAT"' \
+		"$T/root" "$T/side" >/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["in"]["fs"] != sys.argv[2])' \
+		"$T/root/data/r/env.json" "$fs" || die "not $fs: $(cat "$T/root/data/r/env.json")"
+}
+
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
@@ -398,3 +430,5 @@ t bench_resume_refuses_other_filesystem bench_resume_refuses_other_filesystem
 t bench_and_run_share_config_ids bench_and_run_share_config_ids
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
+t report_disk_line_says_unknown report_disk_line_says_unknown
+t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot

@@ -105,3 +105,23 @@ in_private_mount_ns() {
 			done || { echo "cannot make the mounts slaves" >&2; exit 98; }
 		exec "$@"' sh "$@"
 }
+
+# chroot_of_system ROOT: a chroot of this system's own directories, bound in
+# the caller's mount namespace (run it under in_private_mount_ns, through
+# `declare -f`), with /proc, /sys, /dev and $IOSTRAT's directory.  ROOT
+# itself is no mount point, as in a root made by debootstrap.
+chroot_of_system() {
+	local r=$1 d
+	for d in usr etc bin sbin lib lib64 lib32; do
+		if [ -L "/$d" ]; then
+			ln -s "$(readlink "/$d")" "$r/$d"
+		elif [ -d "/$d" ]; then
+			mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
+		fi
+	done
+	for d in proc sys dev; do
+		mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
+	done
+	mkdir -p "$r/tmp" "$r$(dirname "$IOSTRAT")" &&
+		mount --bind "$(dirname "$IOSTRAT")" "$r$(dirname "$IOSTRAT")"
+}

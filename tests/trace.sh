@@ -173,31 +173,17 @@ missing_tracefs_is_mounted_for_iostrat_only() {
 # namespace.  The chroot is made of this system's directories, in a
 # namespace of the test's own; its /sys is made shared there, so a tracefs
 # mount that escaped iostrat's namespace would show in the test's.
-chroot_root() { # ROOT: the system's directories bound in, tracefs hidden
-	local r=$1 d
-	for d in usr etc bin sbin lib lib64 lib32; do
-		if [ -L "/$d" ]; then
-			ln -s "$(readlink "/$d")" "$r/$d"
-		elif [ -d "/$d" ]; then
-			mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
-		fi
-	done
-	for d in proc sys dev; do
-		mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
-	done
-	mkdir -p "$r$(dirname "$IOSTRAT")" && mount --bind "$(dirname "$IOSTRAT")" "$r$(dirname "$IOSTRAT")"
-	umount -l "$r/sys/kernel/tracing" 2>/dev/null || true
-	umount -l "$r/sys/kernel/debug" 2>/dev/null || true
-	mount --make-rshared "$r/sys"
-}
 tracefs_is_mounted_in_a_chroot_too() {
 	need_probes
 	need_cmd chroot
 	mkdir -p "$T/root/out"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	in_private_mount_ns bash -c "$(declare -f chroot_root)"'
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
 		r=$0
-		chroot_root "$r" || exit 7
+		chroot_of_system "$r" || exit 7
+		umount -l "$r/sys/kernel/tracing" 2>/dev/null
+		umount -l "$r/sys/kernel/debug" 2>/dev/null
+		mount --make-rshared "$r/sys"
 		test ! -e "$r/sys/kernel/tracing/events" || exit 9
 		! mountpoint -q "$r" || exit 8
 		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
