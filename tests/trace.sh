@@ -325,6 +325,24 @@ EOF
 	grep -A6 'kernel view' "$T/report" | grep -q 'big/stream' || die "no stream row: $(cat "$T/report")"
 }
 
+# Rows that --trace (or trace=1) asked for and did not get say why in
+# trace_error, the warning's reason: every attach point withheld here, or a
+# build without probes.
+untraced_rows_say_why() {
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 100 --width 50 >/dev/null
+	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete,reads,add,map_pages,fault,sync_ra,async_ra,ra_order,ra_unbounded,fork \
+		"$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 2 --cache asis --trace --json \
+		>"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"
+	python3 - "$T/rows" "$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")" <<'PY' ||
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert sys.argv[2], "no reason in the warning"
+assert len(rows) == 2 and all(r["traced"] is False and r["trace_error"] == sys.argv[2] for r in rows), rows
+PY
+		die "rows: $(cat "$T/rows"); warning: $(cat "$T/err")"
+}
+
 unprivileged_run_warns_once() {
 	need_probes # as root: else the warning is why they do not load at all
 	need_cmd setpriv
@@ -362,4 +380,5 @@ t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_ru
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
 t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep
+t untraced_rows_say_why untraced_rows_say_why
 t unprivileged_run_warns_once unprivileged_run_warns_once
