@@ -380,6 +380,34 @@ bench_report_lists_other_kinds() {
 	echo "$out" | grep -qE 'api/stdio/bs=32 +elapsed_s +2 +0.600' || die "$out"
 	echo "$out" | grep -qE 'net/buffered +msgs_s +1 +1000' || die "$out"
 }
+# An adaptive profile knows its bounds from the start: the progress line
+# shows the total as "at least-at most" and the ETA as a range, and no total
+# grows past the first line's cap.  (The ETA before the first repetition is
+# the estimate, 67 s a repetition here: the bench is interrupted there.)
+bench_progress_shows_adaptive_bounds() {
+	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
+	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
+	grep '^\[' "$T/err" | python3 -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 8, lines
+cap = None
+for i, l in enumerate(lines, 1):
+    m = re.match(r"\[(\d+)/(\d+)(?:-(\d+))?\] .* rep \d+/\d+(-\d+)?  eta ", l)
+    assert m and int(m[1]) == i, l
+    hi = int(m[3] or m[2])
+    cap = cap or hi
+    assert hi == cap == 8 and int(m[2]) <= 8, l
+assert lines[0].startswith("[1/4-8] ") and " rep 1/2-4 " in lines[0], lines[0]
+assert lines[-1].startswith("[8/8] "), lines[-1]' || die "progress: $(grep '^\[' "$T/err")"
+	sed -i 's/work=0/work=1000000/' "$T/a.ini"
+	"$IOSTRAT" bench "$T/a.ini" --out "$T/r2" --data "$T/data" 2>"$T/err" &
+	local pid=$! i
+	for i in $(seq 100); do grep -q '^\[1/' "$T/err" && break; sleep 0.1; done
+	kill -INT "$pid"; wait "$pid" || true
+	grep -Eq '^\[1/4-8\] .* eta 4m(29|30)s-8m59s' "$T/err" || die "eta: $(grep '^\[' "$T/err")"
+}
+
 # The disk line says what env.json could not read: never "vda (, scheduler".
 report_disk_line_says_unknown() {
 	mkdir "$T/r"
@@ -430,5 +458,6 @@ t bench_resume_refuses_other_filesystem bench_resume_refuses_other_filesystem
 t bench_and_run_share_config_ids bench_and_run_share_config_ids
 t bench_compare_two_runs bench_compare_two_runs
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
+t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
 t report_disk_line_says_unknown report_disk_line_says_unknown
 t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot
