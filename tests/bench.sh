@@ -402,8 +402,8 @@ assert lines[0].startswith("[1/4-8] ") and " rep 1/2-4 " in lines[0], lines[0]
 assert lines[-1].startswith("[8/8] "), lines[-1]' || die "progress: $(grep '^\[' "$T/err")"
 	sed -i 's/work=0/work=1000000/' "$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r2" --data "$T/data" 2>"$T/err" &
-	local pid=$! i
-	for i in $(seq 100); do grep -q '^\[1/' "$T/err" && break; sleep 0.1; done
+	local pid=$! _
+	for _ in $(seq 100); do grep -q '^\[1/' "$T/err" && break; sleep 0.1; done
 	kill -INT "$pid"; wait "$pid" || true
 	grep -Eq '^\[1/4-8\] .* eta 4m(29|30)s-8m59s' "$T/err" || die "eta: $(grep '^\[' "$T/err")"
 }

@@ -98,6 +98,7 @@ in_private_mount_ns() {
 	need_cmd findmnt
 	unshare --mount --propagation unchanged true 2>/dev/null ||
 		skip "cannot make a mount namespace"
+	# shellcheck disable=SC2016 # expanded by the inner shell
 	unshare --mount --propagation unchanged sh -c '
 		mount --make-rslave / 2>/dev/null ||
 			findmnt -lno TARGET | while IFS= read -r m; do
