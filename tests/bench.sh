@@ -427,7 +427,11 @@ env_names_the_filesystem_in_a_chroot() {
 	need_cmd chroot
 	local fs
 	mkdir -p "$T/root/data" "$T/side"
-	fs=$(findmnt -no FSTYPE -T "$T/root")
+	# the type of a visible mount of $T's filesystem (by device: $T's own
+	# mount may be out of view, when this runs in a chroot itself)
+	fs=$(awk -v d="$(stat -c %Hd:%Ld "$T/root")" '$3 == d {
+		for (i = 7; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' /proc/self/mountinfo)
+	[ -n "$fs" ] || skip "no mount of the filesystem of $T in view"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
 		r=$0
