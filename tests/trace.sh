@@ -196,6 +196,32 @@ tracefs_is_mounted_in_a_chroot_too() {
 	check "$T/root/out/tp.json" "trace_mode == 'tracepoint' and trace_fallback is None and pc_read_calls >= 1"
 }
 
+# A chroot whose /sys/kernel/tracing is a directory of its own root (no
+# /sys mount: only the BTF and CPU directories bound): iostrat cannot make
+# that mount a slave, so it does not mount tracefs there, and says why in
+# the fallback line and the rows.
+tracefs_on_a_chroots_own_root_is_not_mounted() {
+	need_probes
+	need_cmd chroot
+	mkdir -p "$T/root/out"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" || exit 7
+		umount -R "$r/sys" && rmdir "$r/sys" || exit 7
+		for d in kernel/btf devices/system/cpu; do
+			mkdir -p "$r/sys/$d" && mount --bind "/sys/$d" "$r/sys/$d" || exit 7
+		done
+		mkdir "$r/sys/kernel/tracing"
+		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
+			-o /out/tp.json -- cat /etc/hostname || exit
+		! grep -E " $r/sys/kernel/tracing " /proc/self/mounts' "$T/root" \
+		>/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	grep -q '^iostrat: warning: trace: fell back from tracepoint (IOSTRAT_TRACE_MODE) to tp_btf .*in this chroot no mount of its own holds it' "$T/err" ||
+		die "unclear: $(cat "$T/err")"
+	check "$T/root/out/tp.json" "trace_mode == 'tp_btf' and 'no mount of its own holds it' in trace_fallback"
+}
+
 # A source asked for (IOSTRAT_TRACE_MODE) but not taken is said: one line,
 # and trace_fallback in the rows, naming the source taken instead and why.
 # IOSTRAT_TRACE_WITHOUT=tracefs plays a machine without tracefs, not mountable.
@@ -374,6 +400,7 @@ t rows_name_each_figures_source rows_name_each_figures_source
 t missing_attach_point_costs_only_its_figures missing_attach_point_costs_only_its_figures
 t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
 t tracefs_is_mounted_in_a_chroot_too tracefs_is_mounted_in_a_chroot_too
+t tracefs_on_a_chroots_own_root_is_not_mounted tracefs_on_a_chroots_own_root_is_not_mounted
 t fallback_from_the_asked_attach_mode_is_said fallback_from_the_asked_attach_mode_is_said
 t trace_mode_naming_no_source_is_refused trace_mode_naming_no_source_is_refused
 t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running

@@ -136,7 +136,7 @@ void tracefs_explain(int err, const char *what, char *why, size_t len)
 	else if (err == -EXDEV)
 		snprintf(why, len, "%s: tracefs is not mounted at " TRACEFS
 			 ", and in this chroot no mount of its own holds it, so "
-			 "a mount there would reach the system's", what);
+			 "a mount there could reach the system's", what);
 	else if (err == -ENOENT && probe_withheld("tracefs"))
 		snprintf(why, len, "%s: tracefs withheld by IOSTRAT_TRACE_WITHOUT",
 			 what);
