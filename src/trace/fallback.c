@@ -49,8 +49,18 @@ static void fell_why(const struct probe_point *pt, const struct probe_pick *pk,
 		kernel_why_not(c, pt->name, why, len);
 }
 
+/* The point has a program of source s (PSRC_NONE: any). */
+static bool has_src(const struct probe_point *pt, enum probe_src s)
+{
+	for (const struct probe_cand *c = pt->cands; c->prog; c++)
+		if (s == PSRC_NONE || c->src == s)
+			return true;
+	return false;
+}
+
 struct fell {
-	unsigned n, of;          /* points that fell back, of those meant */
+	unsigned n, of;          /* points that fell back, of those that
+				  * could take the mode asked for (all) */
 	const struct probe_cand *first;
 	char why[160];
 	bool took[PSRC_N];       /* the sources they took instead */
@@ -64,8 +74,10 @@ static void scan_probe(const struct probe_state *ps, enum probe_src pref,
 		const struct probe_pick *pk = &ps->pick[i];
 		const struct probe_cand *c;
 
-		if (!pk->c || !pk->link)
-			continue; /* a figure lost: note_missing says so */
+		/* no source: a figure lost, note_missing says so; no
+		 * program of the mode asked for: nothing to fall back from */
+		if (!pk->c || !pk->link || !has_src(pt, pref))
+			continue;
 		fl->of++;
 		c = meant(pt, pk, pref);
 		if (!c)
