@@ -13,7 +13,9 @@
 #include "util.h"
 
 /* Pick the mountinfo entry for dev with the longest mount point that
- * prefixes the path (bind mounts share a dev). */
+ * prefixes the path (bind mounts share a dev).  In a chroot the mount
+ * holding the path may be outside its view: then another mount of the same
+ * dev (a bind from it) still tells the filesystem's type, and only that. */
 static void mount_of(const char *path, dev_t dev, struct blockdev_info *bi)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
@@ -30,12 +32,14 @@ static void mount_of(const char *path, dev_t dev, struct blockdev_info *bi)
 		if (sscanf(line, "%*u %*u %u:%u %*s %1023s %511s", &ma, &mi, mp,
 			   opts) != 4)
 			continue;
-		if (makedev(ma, mi) != dev || !path_within(path, mp))
+		if (makedev(ma, mi) != dev)
 			continue;
 		sep = strstr(line, " - ");
 		if (!sep || sscanf(sep + 3, "%63s %511s", fs, src) != 2)
 			continue;
-		if (strlen(mp) < best)
+		if (!best && !bi->fs[0])
+			snprintf(bi->fs, sizeof(bi->fs), "%s", fs);
+		if (!path_within(path, mp) || strlen(mp) < best)
 			continue;
 		best = strlen(mp);
 		snprintf(bi->mount_point, sizeof(bi->mount_point), "%s", mp);

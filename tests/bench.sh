@@ -440,6 +440,70 @@ bench_report_lists_other_kinds() {
 	echo "$out" | grep -qE 'api/stdio/bs=32 +elapsed_s +2 +0.600' || die "$out"
 	echo "$out" | grep -qE 'net/buffered +msgs_s +1 +1000' || die "$out"
 }
+# An adaptive profile knows its bounds from the start: the progress line
+# shows the total as "at least-at most" and the ETA as a range, and no total
+# grows past the first line's cap.  (The ETA before the first repetition is
+# the estimate, 67 s a repetition here: the bench is interrupted there.)
+bench_progress_shows_adaptive_bounds() {
+	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
+	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
+	grep '^\[' "$T/err" | python3 -c '
+import re, sys
+lines = sys.stdin.read().splitlines()
+assert len(lines) == 8, lines
+cap = None
+for i, l in enumerate(lines, 1):
+    m = re.match(r"\[(\d+)/(\d+)(?:-(\d+))?\] .* rep \d+/\d+(-\d+)?  eta ", l)
+    assert m and int(m[1]) == i, l
+    hi = int(m[3] or m[2])
+    cap = cap or hi
+    assert hi == cap == 8 and int(m[2]) <= 8, l
+assert lines[0].startswith("[1/4-8] ") and " rep 1/2-4 " in lines[0], lines[0]
+assert lines[-1].startswith("[8/8] "), lines[-1]' || die "progress: $(grep '^\[' "$T/err")"
+	sed -i 's/work=0/work=1000000/' "$T/a.ini"
+	"$IOSTRAT" bench "$T/a.ini" --out "$T/r2" --data "$T/data" 2>"$T/err" &
+	local pid=$! _
+	for _ in $(seq 100); do grep -q '^\[1/' "$T/err" && break; sleep 0.1; done
+	kill -INT "$pid"; wait "$pid" || true
+	grep -Eq '^\[1/4-8\] .* eta 4m(29|30)s-8m59s' "$T/err" || die "eta: $(grep '^\[' "$T/err")"
+}
+
+# The disk line says what env.json could not read: never "vda (, scheduler".
+report_disk_line_says_unknown() {
+	mkdir "$T/r"
+	printf '%s\n' '{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":1,"elapsed_s":0.5,"error":null}' \
+		>"$T/r/results.jsonl"
+	echo '{"in":{"disk":"vda","fs":"","scheduler":""}}' >"$T/r/env.json"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -qE '^disk +vda \(unknown, scheduler unknown\)$' || die "$out"
+	echo '{"in":{"disk":"","fs":"tmpfs","scheduler":""}}' >"$T/r/env.json"
+	out=$("$IOSTRAT" report "$T/r")
+	echo "$out" | grep -qE '^disk +none \(tmpfs\)$' || die "$out"
+}
+
+# In a chroot the mount holding the data can be outside its view: another
+# mount of the same filesystem (a bind from it) still tells its type.
+env_names_the_filesystem_in_a_chroot() {
+	need_cmd chroot
+	local fs
+	mkdir -p "$T/root/data" "$T/side"
+	# the type of a visible mount of $T's filesystem (by device: $T's own
+	# mount may be out of view, when this runs in a chroot itself)
+	fs=$(awk -v d="$(stat -c %Hd:%Ld "$T/root")" '$3 == d {
+		for (i = 7; i < NF; i++) if ($i == "-") { print $(i + 1); exit } }' /proc/self/mountinfo)
+	[ -n "$fs" ] || skip "no mount of the filesystem of $T in view"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" && mkdir "$r/side" && mount --bind "$1" "$r/side" || exit 7
+		! mountpoint -q "$r" || exit 8
+		chroot "$r" sh -c "cd /data && \"\$0\" gen in --files 1 --lines 10 --width 10 &&
+			\"\$0\" run -s stream in out --reps 1 --cache asis --results r" "$IOSTRAT"' \
+		"$T/root" "$T/side" >/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["in"]["fs"] != sys.argv[2])' \
+		"$T/root/data/r/env.json" "$fs" || die "not $fs: $(cat "$T/root/data/r/env.json")"
+}
+
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
@@ -462,3 +526,6 @@ t bench_and_run_share_config_ids bench_and_run_share_config_ids
 t bench_compare_two_runs bench_compare_two_runs
 t compare_nothing_in_common_prints_only_the_error compare_nothing_in_common_prints_only_the_error
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
+t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
+t report_disk_line_says_unknown report_disk_line_says_unknown
+t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot

@@ -86,3 +86,43 @@ mount_faultfs() { # BACKING MNT ARGS...
 	skip "cannot mount FUSE"
 }
 umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }
+
+# in_private_mount_ns CMD...: CMD in a mount namespace of its own whose
+# mounts are all slaves of the system's, so what it mounts or unmounts stays
+# inside and goes with it.  In a chroot, where / is not a mount point and
+# unshare's default (--propagation private on /) fails with EINVAL, each
+# mount is made a slave on its own.  Skips when there is no such namespace.
+in_private_mount_ns() {
+	need_root
+	need_cmd unshare
+	need_cmd findmnt
+	unshare --mount --propagation unchanged true 2>/dev/null ||
+		skip "cannot make a mount namespace"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount --propagation unchanged sh -c '
+		mount --make-rslave / 2>/dev/null ||
+			findmnt -lno TARGET | while IFS= read -r m; do
+				mount --make-slave "$m" || exit 1
+			done || { echo "cannot make the mounts slaves" >&2; exit 98; }
+		exec "$@"' sh "$@"
+}
+
+# chroot_of_system ROOT: a chroot of this system's own directories, bound in
+# the caller's mount namespace (run it under in_private_mount_ns, through
+# `declare -f`), with /proc, /sys, /dev and $IOSTRAT's directory.  ROOT
+# itself is no mount point, as in a root made by debootstrap.
+chroot_of_system() {
+	local r=$1 d
+	for d in usr etc bin sbin lib lib64 lib32; do
+		if [ -L "/$d" ]; then
+			ln -s "$(readlink "/$d")" "$r/$d"
+		elif [ -d "/$d" ]; then
+			mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
+		fi
+	done
+	for d in proc sys dev; do
+		mkdir "$r/$d" && mount --rbind "/$d" "$r/$d"
+	done
+	mkdir -p "$r/tmp" "$r$(dirname "$IOSTRAT")" &&
+		mount --bind "$(dirname "$IOSTRAT")" "$r$(dirname "$IOSTRAT")"
+}

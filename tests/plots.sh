@@ -179,6 +179,24 @@ sweep_and_net_figures() {
 	done
 }
 
+# Rows whose tracing was asked for and unavailable carry why (trace_error):
+# the figure's skip line gives that reason, not the generic one.
+kernel_figure_skip_says_why_tracing_was_unavailable() {
+	make_results "$T/r"
+	python3 - "$T/r/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+with open(sys.argv[1], "w") as f:
+    for r in rows:
+        if r.get("kind", "run") == "run":
+            r["trace_error"] = "eBPF probes unavailable, built without eBPF probes: no bpftool"
+        f.write(json.dumps(r) + "\n")
+PY
+	out=$("$IOSTRAT" plot "$T/r" --only kernel 2>/dev/null) || true
+	echo "$out" | grep -q "kernel .*no traced runs: tracing was unavailable: eBPF probes unavailable, built without eBPF probes: no bpftool)$" ||
+		die "not the reason: $out"
+}
+
 kernel_figure_from_trace_columns() {
 	need_cmd gnuplot
 	make_results "$T/r"
@@ -569,6 +587,7 @@ t figures_share_one_colour_per_strategy_and_ring_the_fastest \
 t fio_figure_labels_fit_and_wide_ratios_get_a_log_axis \
 	fio_figure_labels_fit_and_wide_ratios_get_a_log_axis
 t kernel_figure_from_trace_columns kernel_figure_from_trace_columns
+t kernel_figure_skip_says_why_tracing_was_unavailable kernel_figure_skip_says_why_tracing_was_unavailable
 t sweep_and_net_figures sweep_and_net_figures
 t compare_figure_from_real_runs compare_figure_from_real_runs
 t compare_figure_of_a_sched_dir compare_figure_of_a_sched_dir

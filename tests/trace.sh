@@ -154,10 +154,9 @@ missing_attach_point_costs_only_its_figures() {
 # machine has them.
 missing_tracefs_is_mounted_for_iostrat_only() {
 	need_probes
-	need_cmd unshare
 	local before
 	before=$(grep -c -E ' (tracefs|debugfs) ' /proc/mounts || true)
-	unshare --mount --propagation private sh -c '
+	in_private_mount_ns sh -c '
 		umount -l /sys/kernel/tracing 2>/dev/null; umount -l /sys/kernel/debug 2>/dev/null
 		test ! -e /sys/kernel/tracing/events || exit 9
 		IOSTRAT_TRACE_MODE=tracepoint "$0" trace --json -o "$1" -- cat /etc/hostname' \
@@ -167,6 +166,96 @@ missing_tracefs_is_mounted_for_iostrat_only() {
 	check "$T/tp.json" "trace_mode == 'tracepoint' and pc_read_calls >= 1"
 	[ "$(grep -c -E ' (tracefs|debugfs) ' /proc/mounts || true)" = "$before" ] ||
 		die "the system's mounts changed"
+}
+
+# In a chroot / is not a mount point, and making it a slave fails (EINVAL):
+# iostrat still mounts tracefs for itself, and the mount stays in its own
+# namespace.  The chroot is made of this system's directories, in a
+# namespace of the test's own; its /sys is made shared there, so a tracefs
+# mount that escaped iostrat's namespace would show in the test's.
+tracefs_is_mounted_in_a_chroot_too() {
+	need_probes
+	need_cmd chroot
+	mkdir -p "$T/root/out"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" || exit 7
+		umount -l "$r/sys/kernel/tracing" 2>/dev/null
+		umount -l "$r/sys/kernel/debug" 2>/dev/null
+		mount --make-rshared "$r/sys"
+		test ! -e "$r/sys/kernel/tracing/events" || exit 9
+		! mountpoint -q "$r" || exit 8
+		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
+			-o /out/tp.json -- cat /etc/hostname || exit
+		! grep -E " $r/sys/kernel/(tracing|debug) " /proc/self/mounts' "$T/root" \
+		>/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	grep -q 'tracefs was not mounted; mounted it at /sys/kernel/tracing' "$T/err" ||
+		die "no note: $(cat "$T/err")"
+	! grep -q 'fell back' "$T/err" || die "fell back: $(cat "$T/err")"
+	check "$T/root/out/tp.json" "trace_mode == 'tracepoint' and trace_fallback is None and pc_read_calls >= 1"
+}
+
+# A chroot whose /sys/kernel/tracing is a directory of its own root (no
+# /sys mount: only the BTF and CPU directories bound): iostrat cannot make
+# that mount a slave, so it does not mount tracefs there, and says why in
+# the fallback line and the rows.
+tracefs_on_a_chroots_own_root_is_not_mounted() {
+	need_probes
+	need_cmd chroot
+	mkdir -p "$T/root/out"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" || exit 7
+		umount -R "$r/sys" && rmdir "$r/sys" || exit 7
+		for d in kernel/btf devices/system/cpu; do
+			mkdir -p "$r/sys/$d" && mount --bind "/sys/$d" "$r/sys/$d" || exit 7
+		done
+		mkdir "$r/sys/kernel/tracing"
+		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
+			-o /out/tp.json -- cat /etc/hostname || exit
+		! grep -E " $r/sys/kernel/tracing " /proc/self/mounts' "$T/root" \
+		>/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+	grep -q '^iostrat: warning: trace: fell back from tracepoint (IOSTRAT_TRACE_MODE) to tp_btf .*in this chroot no mount of its own holds it' "$T/err" ||
+		die "unclear: $(cat "$T/err")"
+	check "$T/root/out/tp.json" "trace_mode == 'tp_btf' and 'no mount of its own holds it' in trace_fallback"
+}
+
+# A source asked for (IOSTRAT_TRACE_MODE) but not taken is said: one line,
+# and trace_fallback in the rows, naming the source taken instead and why.
+# IOSTRAT_TRACE_WITHOUT=tracefs plays a machine without tracefs, not mountable.
+fallback_from_the_asked_attach_mode_is_said() {
+	need_probes
+	IOSTRAT_TRACE_MODE=tracepoint IOSTRAT_TRACE_WITHOUT=tracefs "$IOSTRAT" trace \
+		--json -o "$T/tp.json" -- cat /etc/hostname >/dev/null 2>"$T/err" ||
+		die "exit $?: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one line: $(cat "$T/err")"
+	grep -Eq '^iostrat: warning: trace: fell back from tracepoint \(IOSTRAT_TRACE_MODE\) to [a-z_, ]+ for [0-9]+ of [0-9]+ attach points: .*tracefs withheld' "$T/err" ||
+		die "unclear line: $(cat "$T/err")"
+	check "$T/tp.json" "trace_mode != 'tracepoint' and 'fell back from tracepoint' in trace_fallback"
+	# the default order, where nothing falls back: no line, null
+	"$IOSTRAT" trace --json -o "$T/d.json" -- cat /etc/hostname >/dev/null 2>"$T/err"
+	[ ! -s "$T/err" ] || die "default order: $(cat "$T/err")"
+	check "$T/d.json" "trace_fallback is None"
+}
+
+# A mode that names no source is refused before anything runs, by every
+# command that traces; also where the build has no probes.
+trace_mode_naming_no_source_is_refused() {
+	local re='^iostrat: IOSTRAT_TRACE_MODE=bogus: not an attach mode \(tp_btf, raw_tp, tracepoint, fentry, kprobe'
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
+	IOSTRAT_TRACE_MODE=bogus expect_fail "$re" "$IOSTRAT" trace -- touch "$T/ran"
+	[ ! -e "$T/ran" ] || die "the command ran"
+	IOSTRAT_TRACE_MODE=bogus expect_fail "$re" "$IOSTRAT" run -s stream "$T/in" "$T/out" \
+		--reps 1 --cache asis --trace
+	[ ! -e "$T/out" ] || [ -z "$(ls -A "$T/out")" ] || die "run wrote outputs"
+	printf '[global]\nscale=0.001\nreps=1\n[t]\nstrategy=stream\ndataset=small\ntrace=1\n' >"$T/p.ini"
+	IOSTRAT_TRACE_MODE=bogus expect_fail "$re" "$IOSTRAT" bench "$T/p.ini" --out "$T/res" \
+		--data "$T/data"
+	[ ! -e "$T/data" ] || die "bench generated data first"
+	IOSTRAT_TRACE_MODE='' "$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 1 --cache asis \
+		>/dev/null 2>&1 || die "an empty IOSTRAT_TRACE_MODE is the default order"
 }
 
 # Bad -o and -d are found before the command runs, and a command that
@@ -262,8 +351,26 @@ EOF
 	grep -A6 'kernel view' "$T/report" | grep -q 'big/stream' || die "no stream row: $(cat "$T/report")"
 }
 
+# Rows that --trace (or trace=1) asked for and did not get say why in
+# trace_error, the warning's reason: every attach point withheld here, or a
+# build without probes.
+untraced_rows_say_why() {
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 100 --width 50 >/dev/null
+	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete,reads,add,map_pages,fault,sync_ra,async_ra,ra_order,ra_unbounded,fork \
+		"$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 2 --cache asis --trace --json \
+		>"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"
+	python3 - "$T/rows" "$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")" <<'PY' ||
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+assert sys.argv[2], "no reason in the warning"
+assert len(rows) == 2 and all(r["traced"] is False and r["trace_error"] == sys.argv[2] for r in rows), rows
+PY
+		die "rows: $(cat "$T/rows"); warning: $(cat "$T/err")"
+}
+
 unprivileged_run_warns_once() {
-	need_root
+	need_probes # as root: else the warning is why they do not load at all
 	need_cmd setpriv
 	id nobody >/dev/null 2>&1 || skip "no user nobody"
 	chmod 755 "$T"
@@ -292,8 +399,13 @@ t every_attach_mode_loads every_attach_mode_loads
 t rows_name_each_figures_source rows_name_each_figures_source
 t missing_attach_point_costs_only_its_figures missing_attach_point_costs_only_its_figures
 t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
+t tracefs_is_mounted_in_a_chroot_too tracefs_is_mounted_in_a_chroot_too
+t tracefs_on_a_chroots_own_root_is_not_mounted tracefs_on_a_chroots_own_root_is_not_mounted
+t fallback_from_the_asked_attach_mode_is_said fallback_from_the_asked_attach_mode_is_said
+t trace_mode_naming_no_source_is_refused trace_mode_naming_no_source_is_refused
 t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
 t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep
+t untraced_rows_say_why untraced_rows_say_why
 t unprivileged_run_warns_once unprivileged_run_warns_once

@@ -249,18 +249,31 @@ static bool needs_more(const struct bench_item *it)
 	return rsd_of(it) > it->target_rsd;
 }
 
-static unsigned remaining(const struct bench *b)
+/* Repetitions left: at least (the ones reps asks for, and one more where
+ * the RSD is still above target) or at most (up to max_reps, the cap an
+ * adaptive profile knows from the start). */
+static unsigned remaining(const struct bench *b, bool most)
 {
 	unsigned n = 0;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bench_item *it = &b->items[i];
 
-		if (needs_more(it))
+		if (!needs_more(it))
+			continue;
+		if (most)
+			n += it->max_reps - (unsigned)it->nsamples;
+		else
 			n += it->nsamples < it->reps ?
 				it->reps - (unsigned)it->nsamples : 1;
 	}
 	return n;
+}
+
+/* "N", or "LO-HI" when the two differ. */
+static void fmt_range(unsigned lo, unsigned hi, char *buf, size_t len)
+{
+	snprintf(buf, len, hi > lo ? "%u-%u" : "%u", lo, hi);
 }
 
 static void add_sample(struct bench_item *it, double v)
@@ -294,20 +307,22 @@ static void take_done(struct bench *b)
 	json_decref(index);
 }
 
+/* [3/75-117] LABEL rep 1/3-8  eta 40s-1m02s: the total and the ETA as
+ * ranges while adaptive repetitions may still come (max_reps > reps). */
 static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
 {
-	unsigned left = remaining(b), idx = b->done_before + b->done_now + 1;
+	unsigned lo = remaining(b, false), hi = remaining(b, true);
+	unsigned idx = b->done_before + b->done_now + 1;
 	double per = b->done_now ? b->rep_wall / b->done_now : it->est_s;
-	unsigned target = MAX(it->reps, rep);
-	char eta[32];
+	char eta[72], a[32], z[32], total[32], target[32];
 
-	fmt_secs(per * left, eta, sizeof(eta));
-	if (b->tty)
-		fprintf(stderr, "\r\033[K[%u/%u] %s rep %u/%u  eta %s", idx,
-			idx - 1 + left, it->label, rep, target, eta);
-	else
-		fprintf(stderr, "[%u/%u] %s rep %u/%u  eta %s\n", idx, idx - 1 + left,
-			it->label, rep, target, eta);
+	fmt_range(idx - 1 + lo, idx - 1 + hi, total, sizeof(total));
+	fmt_range(MAX(it->reps, rep), it->max_reps, target, sizeof(target));
+	fmt_secs(per * lo, a, sizeof(a));
+	fmt_secs(per * hi, z, sizeof(z));
+	snprintf(eta, sizeof(eta), strcmp(a, z) ? "%s-%s" : "%s", a, z);
+	fprintf(stderr, "%s[%u/%s] %s rep %u/%s  eta %s%s", b->tty ? "\r\033[K" : "",
+		idx, total, it->label, rep, target, eta, b->tty ? "" : "\n");
 	fflush(stderr);
 }
 
@@ -494,7 +509,7 @@ static int resume_data(struct bench *b, const struct bench_opts *o)
 	json_t *rec = bench_data_load(o->resume);
 	int ret = open_results(b, o);
 
-	if (!ret && !stop_caught() && remaining(b)) {
+	if (!ret && !stop_caught() && remaining(b, false)) {
 		ret = bench_datasets_materialize(&b->ctx);
 		if (!ret && rec)
 			ret = bench_data_check(&b->ctx, rec, o->resume);

@@ -86,8 +86,11 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 
 		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy"))
 			continue;
-		if (!strcmp(kv->key, "trace"))
+		if (!strcmp(kv->key, "trace")) {
 			ret = bool_key(kv, &rp->trace);
+			if (!ret && rp->trace && tracer_check)
+				ret = tracer_check();
+		}
 		else if (!strcmp(kv->key, "fio"))
 			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
 		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
@@ -194,6 +197,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 {
 	struct runp *rp = it->priv;
 	const char *ref = NULL;
+	bool untraced;
 	int ret;
 
 	*row = NULL;
@@ -207,10 +211,13 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 			return ret;
 	}
 	rp->cfg.hooks = trace_on(rp);
+	untraced = rp->trace && !rp->cfg.hooks;
 	ret = runner_rep(&rp->cfg, &rp->ds->fl, rep, ref, row);
 	if (rp->cfg.hooks && tracer_close)
 		tracer_close(rp->cfg.hooks);
 	rp->cfg.hooks = NULL;
+	if (*row && untraced && tracer_mark_untraced)
+		tracer_mark_untraced(*row);
 	if (*row) {
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(rp->scale));

@@ -43,6 +43,7 @@ struct trace_args {
 
 static int parse(int argc, char **argv, struct trace_args *a)
 {
+	char why[160];
 	int i;
 
 	a->f.pids = true;
@@ -79,6 +80,10 @@ static int parse(int argc, char **argv, struct trace_args *a)
 		return -EINVAL;
 	}
 	a->cmd = argv + i;
+	if (probe_mode_check(why, sizeof(why))) {
+		errorf("%s", why);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -29,6 +29,26 @@ static json_t *traced_runs(json_t *rows)
 	return out;
 }
 
+/* Why there are no traced runs: where tracing was asked for and was
+ * unavailable, the rows' trace_error says why (no probes built, not root,
+ * no BTF...); else it was not asked for. */
+static void why_untraced(json_t *rows, char *why, size_t len)
+{
+	json_t *runs = rows_of_kind(rows, "run"), *r;
+	const char *err = NULL;
+	size_t i;
+
+	json_array_foreach(runs, i, r)
+		if (!err && !json_is_true(json_object_get(r, "traced")))
+			err = json_string_value(json_object_get(r, "trace_error"));
+	if (err)
+		snprintf(why, len, "no traced runs: tracing was unavailable: %s", err);
+	else
+		snprintf(why, len, "no traced runs (seq_pct, pc_hit_ratio: bench "
+			 "with trace=1 as root)");
+	json_decref(runs);
+}
+
 static int build_kernel(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
@@ -39,7 +59,7 @@ static int build_kernel(struct plot_ctx *c, char *why, size_t len)
 	int ret = 0;
 
 	if (!rows_have_number(runs, "seq_pct") && !rows_have_number(runs, "pc_hit_ratio")) {
-		snprintf(why, len, "no traced runs (seq_pct, pc_hit_ratio: bench with trace=1 as root)");
+		why_untraced(c->rows, why, len);
 		goto out;
 	}
 	if (rows_need(c, "kernel", runs, need)) {

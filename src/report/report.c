@@ -309,6 +309,23 @@ static void other_kinds(struct rdoc *d, const struct rrun *r)
 	json_decref(kinds);
 }
 
+/* What env.json could not read (a filesystem whose mount is outside a
+ * chroot's view, a disk without a scheduler) is said, not left blank. */
+static const char *or_unknown(const char *s)
+{
+	return *s ? s : "unknown";
+}
+
+static void disk_line(struct rdoc *d, json_t *in)
+{
+	if (!*sget(in, "disk")) /* tmpfs, overlay, nfs: no block device */
+		rdoc_meta(d, "disk", "none (%s)", or_unknown(sget(in, "fs")));
+	else
+		rdoc_meta(d, "disk", "%s (%s, scheduler %s)", sget(in, "disk"),
+			  or_unknown(sget(in, "fs")),
+			  or_unknown(sget(in, "scheduler")));
+}
+
 void report_build(const struct rrun *r, struct rdoc *d)
 {
 	json_t *e = r->env, *in = json_object_get(e, "in");
@@ -327,8 +344,7 @@ void report_build(const struct rrun *r, struct rdoc *d)
 		  json_integer_value(json_object_get(e, "mem_kb")) / 1024,
 		  sget(e, "kernel"));
 	if (in)
-		rdoc_meta(d, "disk", "%s (%s, scheduler %s)", sget(in, "disk"),
-			  sget(in, "fs"), sget(in, "scheduler"));
+		disk_line(d, in);
 	rdoc_meta(d, "version", "iostrat %s", sget(e, "iostrat_version"));
 	report_verdict(r, d);
 	grids(d, r->sum);

@@ -197,6 +197,7 @@ void trace_fill_row(json_t *row, const struct tracer *t,
 	set(row, "lat_p99_us", has_lat ? real_or_null(s.lat_p99_us) : json_null());
 	/* extra columns, after the core ones */
 	set(row, "trace_mode", json_text(blk));
+	set(row, "trace_fallback", t->fallback[0] ? json_text(t->fallback) : json_null());
 	set(row, "blk_source", json_text(blk));
 	set(row, "pc_source", json_text(pcs));
 	set(row, "ra_source", json_text(ra));

@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,26 @@ struct run_tracer {
 	struct rep_hooks hooks;
 	struct tracer t;
 };
+
+/* Why the last tracer_open() gave no hooks: the rows' trace_error. */
+static char untraced_why[320];
+
+__attribute__((format(printf, 1, 2)))
+static void untraced(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(untraced_why, sizeof(untraced_why), fmt, ap);
+	va_end(ap);
+	warnf("--trace: %s; running untraced (traced=false)", untraced_why);
+}
+
+void tracer_mark_untraced(json_t *row)
+{
+	if (untraced_why[0])
+		json_object_set_new(row, "trace_error", json_text(untraced_why));
+}
 
 static int hook_before(void *arg)
 {
@@ -103,6 +125,16 @@ static int watch_inputs(struct tracer *t, const struct job *job)
 	return ret;
 }
 
+int tracer_check(void)
+{
+	char why[160];
+
+	if (!probe_mode_check(why, sizeof(why)))
+		return 0;
+	errorf("%s", why);
+	return -EINVAL;
+}
+
 const struct rep_hooks *tracer_open(const struct run_config *cfg)
 {
 	struct tracer_filter f = { .pids = true };
@@ -115,8 +147,8 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 	if (ret == -ENODEV)
 		f.disk_dev = UINT32_MAX; /* no disk (tmpfs): no block requests */
 	else if (ret) {
-		warnf("--trace: %s: cannot find its device (%s); running untraced "
-		      "(traced=false)", cfg->job.in_dir, strerror(-ret));
+		untraced("%s: cannot find its device (%s)", cfg->job.in_dir,
+			 strerror(-ret));
 		return NULL;
 	}
 	f.files = cfg->job.nfiles <= PC_WATCH_MAX;
@@ -124,31 +156,31 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 	if (rt && (ret = watch_inputs(&rt->t, &cfg->job))) {
 		tracer_close(&rt->hooks);
 		rt = NULL;
-		warnf("--trace: %s: %s; running untraced (traced=false)",
-		      cfg->job.in_dir, strerror(-ret));
+		untraced("%s: %s", cfg->job.in_dir, strerror(-ret));
 		return NULL;
 	}
-	if (rt)
+	if (rt) {
+		untraced_why[0] = 0;
 		return &rt->hooks;
+	}
 	rt = calloc(1, sizeof(*rt));
 	if (!rt) {
-		warnf("--trace: out of memory; running untraced (traced=false)");
+		untraced("out of memory");
 		return NULL;
 	}
 	ret = tracer_load(&rt->t, &f, why, sizeof(why));
 	if (ret) {
-		warnf("--trace: eBPF probes unavailable, %s; running untraced "
-		      "(traced=false)", why);
+		untraced("eBPF probes unavailable, %s", why);
 		free(rt);
 		return NULL;
 	}
+	untraced_why[0] = 0;
 	tracer_print_notes(&rt->t, "--trace: ");
 	rt->hooks = (struct rep_hooks){ hook_before, hook_started, hook_after, rt };
 	if (f.files && (ret = watch_inputs(&rt->t, &cfg->job))) {
 		tracer_unload(&rt->t);
 		free(rt);
-		warnf("--trace: %s: %s; running untraced (traced=false)",
-		      cfg->job.in_dir, strerror(-ret));
+		untraced("%s: %s", cfg->job.in_dir, strerror(-ret));
 		return NULL;
 	}
 	if (!atexit_set)

@@ -163,4 +163,33 @@ bool kernel_offers(const struct probe_cand *c)
 		return false;
 	}
 }
+
+bool kernel_hides_tracepoint(const struct probe_cand *c)
+{
+	const char *event = strchr(c->target, '/');
+
+	return c->src == PSRC_TRACEPOINT && tracefs_ensure() && event &&
+	       btf_event(event + 1, NULL);
+}
+
+void kernel_why_not(const struct probe_cand *c, const char *what, char *why,
+		    size_t len)
+{
+	int err = c->src == PSRC_TRACEPOINT ? tracefs_ensure() : 0;
+
+	if (c->type && (!vmlinux() ||
+			btf__find_by_name_kind(vmlinux(), c->type, BTF_KIND_STRUCT) < 0))
+		snprintf(why, len, "%s: no %s in the kernel's BTF", what, c->type);
+	else if (err)
+		tracefs_explain(err, what, why, len);
+	else if (c->src == PSRC_FENTRY && btf_func(c->target) >= 0)
+		snprintf(why, len, "%s: the kernel refuses fentry on %s", what,
+			 c->target);
+	else if (c->src == PSRC_KPROBE)
+		snprintf(why, len, "%s: no kprobe PMU, or no %s in /proc/kallsyms",
+			 what, c->target);
+	else
+		snprintf(why, len, "%s: the kernel has no %s %s", what,
+			 probe_src_name[c->src], c->target);
+}
 #endif

@@ -28,6 +28,29 @@ enum probe_src probe_preferred(void)
 	return PSRC_NONE;
 }
 
+int probe_mode_check(char *why, size_t len)
+{
+	const char *m = getenv("IOSTRAT_TRACE_MODE");
+
+	if (!m || !*m || probe_preferred() != PSRC_NONE)
+		return 0;
+	snprintf(why, len, "IOSTRAT_TRACE_MODE=%s: not an attach mode (tp_btf, "
+		 "raw_tp, tracepoint, fentry, kprobe; unset for the default "
+		 "order)", m);
+	return -EINVAL;
+}
+
+bool probe_withheld(const char *name)
+{
+	const char *w = getenv("IOSTRAT_TRACE_WITHOUT");
+	size_t n = strlen(name);
+
+	for (const char *p = w; p && *p; p += strcspn(p, ","), p += *p == ',')
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return true;
+	return false;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {

@@ -99,10 +99,22 @@ extern const struct probe_ops seeks_probe, pagecache_probe;
  * fentry, kprobe), tried first for every point so tests can check each
  * fallback; PSRC_NONE when unset. */
 enum probe_src probe_preferred(void);
+/* 0, or -EINVAL and why when IOSTRAT_TRACE_MODE names no source. */
+int probe_mode_check(char *why, size_t len);
+/* IOSTRAT_TRACE_WITHOUT=NAME,...: attach points (or "tracefs") treated as
+ * missing from the kernel, so the host's tests can check what a kernel
+ * without them gives. */
+bool probe_withheld(const char *name);
 
 /* kernel.c: what the running kernel offers. */
 /* The running kernel has what candidate c needs (does not load it). */
 bool kernel_offers(const struct probe_cand *c);
+/* Why the kernel does not offer candidate c, in words, after what. */
+void kernel_why_not(const struct probe_cand *c, const char *what, char *why,
+		    size_t len);
+/* c is a classic tracepoint whose event the kernel has (its BTF says so)
+ * but tracefs does not show (not mounted, and not mountable). */
+bool kernel_hides_tracepoint(const struct probe_cand *c);
 
 /* tracefs for the classic tracepoints: libbpf reads each event's id from
  * tracefs, mounted in iostrat's own mount namespace when root and it is

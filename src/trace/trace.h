@@ -33,6 +33,10 @@ struct tracer {
 	struct tracer_filter filter;
 	/* One line per figure the kernel cannot give: "FIGURE: none (why)" */
 	char notes[1024];
+	/* The attach points that took another source than the one asked for
+	 * (IOSTRAT_TRACE_MODE) or the one they would have taken, and why:
+	 * the trace_fallback column; "" when none did (fallback.c). */
+	char fallback[320];
 };
 
 /* Block stats of one (disk, direction), summed over CPUs. */
@@ -48,6 +52,8 @@ struct seek_entry {
 int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 		size_t len);
 void tracer_unload(struct tracer *t);
+/* Fill t->fallback, and add it to t->notes (fallback.c). */
+void tracer_note_fallback(struct tracer *t);
 /* Detach the programs but keep them loaded (verifying is the slow part),
  * and attach them again. */
 void tracer_detach(struct tracer *t);

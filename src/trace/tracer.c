@@ -25,6 +25,8 @@ int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 {
 	memset(t, 0, sizeof(*t));
 	t->filter = *f;
+	if (probe_mode_check(why, len))
+		return -EINVAL;
 	snprintf(why, len, "built without eBPF probes: %s", IOSTRAT_NO_BPF);
 	return -ENOTSUP;
 }
@@ -52,19 +54,6 @@ static unsigned cand_index(const struct probe_point *pt,
 	return (unsigned)(c - pt->cands);
 }
 
-/* IOSTRAT_TRACE_WITHOUT=POINT,...: points treated as missing from the
- * kernel, so the host's tests can check what a kernel without them gives. */
-static bool withheld(const char *point)
-{
-	const char *w = getenv("IOSTRAT_TRACE_WITHOUT");
-	size_t n = strlen(point);
-
-	for (const char *p = w; p && *p; p += strcspn(p, ","), p += *p == ',')
-		if (!strncmp(p, point, n) && (p[n] == ',' || !p[n]))
-			return true;
-	return false;
-}
-
 /* Per point the first candidate the kernel offers and that has not failed;
  * IOSTRAT_TRACE_MODE's source before the others.  How many were found. */
 static size_t choose(struct probe_state *ps)
@@ -78,7 +67,7 @@ static size_t choose(struct probe_state *ps)
 		struct probe_pick *pk = &ps->pick[i];
 
 		pk->c = NULL;
-		for (int pass = pref == PSRC_NONE; pass < 2 && !pk->c && !withheld(pt->name);
+		for (int pass = pref == PSRC_NONE; pass < 2 && !pk->c && !probe_withheld(pt->name);
 		     pass++)
 			for (const struct probe_cand *c = pt->cands; c->prog; c++) {
 				if (pk->bad & (1u << cand_index(pt, c)))
@@ -92,7 +81,7 @@ static size_t choose(struct probe_state *ps)
 			}
 		if (pk->c)
 			found++;
-		else if (withheld(pt->name))
+		else if (probe_withheld(pt->name))
 			snprintf(pk->why, sizeof(pk->why), "%s: withheld by "
 				 "IOSTRAT_TRACE_WITHOUT", pt->name);
 		else if (!pk->why[0])
@@ -308,6 +297,8 @@ int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 
 	memset(t, 0, sizeof(*t));
 	t->filter = *f;
+	if (probe_mode_check(why, len))
+		return -EINVAL;
 	probe_quiet_libbpf();
 	for (int k = 0; k < PROBE_COUNT; k++) {
 		struct probe_state *ps = &t->probes[k];
@@ -324,8 +315,10 @@ int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 		}
 		note_missing(t, ps);
 	}
-	if (loaded)
+	if (loaded) {
+		tracer_note_fallback(t);
 		return 0;
+	}
 	tracer_unload(t);
 	return first ? first : -ENOENT;
 }
