@@ -397,6 +397,39 @@ list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
 
-for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|trace|unknown|no)_'); do
+# --- standard output that cannot be written: a failure, one line, exit 1
+# (as coreutils' close_stdout), for every command; list, help, --version
+# and report here.  out_err HOW CMD...: run CMD with stdout full or closed.
+out_err() {
+	local how=$1 rc=0; shift
+	case $how in
+	full) "$@" >/dev/full 2>"$T/err" || rc=$? ;;
+	closed) "$@" >&- 2>"$T/err" || rc=$? ;;
+	esac
+	[ "$rc" -eq 1 ] || die "exit $rc with stdout $how: $* ($(cat "$T/err"))"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one line with stdout $how: $* ($(cat "$T/err"))"
+}
+_stdout_rows() { mkdir -p "$T/r"; printf '%s\n' '{"schema":1,"bench":"b","kind":"run","config_id":"a","rep":1,"elapsed_s":1.5,"error":null}' >"$T/r/results.jsonl"; }
+stdout_full_is_a_write_error() {
+	[ -c /dev/full ] || skip "no /dev/full"
+	_stdout_rows
+	for c in list help "help list" --version "report $T/r"; do
+		# shellcheck disable=SC2086 # the words of c are the command's
+		out_err full "$IOSTRAT" $c
+		grep -qx 'iostrat: write error: standard output: No space left on device' "$T/err" ||
+			die "$c: $(cat "$T/err")"
+	done
+}
+stdout_closed_is_a_write_error() {
+	_stdout_rows
+	for c in list help "help list" --version "report $T/r"; do
+		# shellcheck disable=SC2086
+		out_err closed "$IOSTRAT" $c
+		grep -qx 'iostrat: write error: standard output: Bad file descriptor' "$T/err" ||
+			die "$c: $(cat "$T/err")"
+	done
+}
+
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|trace|unknown|no|stdout)_'); do
 	t "bad_input_$f" "$f"
 done
