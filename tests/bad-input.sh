@@ -83,6 +83,18 @@ gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits 
 	cat "$T/o1" "$T/o2" | grep -q 'already there, reused' || die "neither reused: $(cat "$T/o1" "$T/o2")"
 	[ -z "$(ls -A "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
 }
+gen_concurrent_second_names_the_holder() { # the waiting gen says which process holds the set
+	setup; local lock=$T/.cg.gen-lock r2=0 holder
+	# a holder as a gen is one: the flock of .NAME.gen-lock, its PID inside
+	( exec 9<>"$lock"; flock -x 9; echo "$BASHPID" >&9; echo "$BASHPID" >"$T/holder"; sleep 1 ) &
+	for _ in $(seq 200); do [ -s "$T/holder" ] && break; sleep 0.01; done
+	holder=$(cat "$T/holder")
+	"$IOSTRAT" gen "$T/cg" --files 2 --lines 50 --width 10 >"$T/o2" 2>&1 || r2=$?
+	wait
+	[ $r2 = 0 ] || die "second gen failed: $(cat "$T/o2")"
+	grep -q "cg: gen $holder (another iostrat) is making it; waiting" "$T/o2" || die "holder not named: $(cat "$T/o2")"
+	[ "$(grep -c . "$T/o2")" -eq 2 ] || die "not one line for the wait: $(cat "$T/o2")"
+}
 bench_resume_regenerates_data_inside_out() { # the gen lock must not wait on the bench's own results lock
 	has_cmd bench; setup; profile '[a]' 'strategy=stream,buffer' 'dataset=small' 'scale=0.001' 'reps=1'
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/r" >/dev/null 2>&1 || die "bench failed"
