@@ -385,7 +385,7 @@ queue_corrupt_entry_is_named() { # the loop stops without a reboot, naming the e
 	has_cmd queue; setup; local q="$T/q"
 	"$IOSTRAT" queue --state-dir "$q" add --name a -- true >/dev/null; "$IOSTRAT" queue --state-dir "$q" add --name b -- true >/dev/null
 	echo garbage >"$q/queue/000001.json"
-	bad 'queue/000001.json: queue entry 1 is unreadable \(not a queue entry\): the loop stops; remove it with iostrat queue remove 1' \
+	bad 'queue/000001.json: queue entry 1 is unreadable \(line 1: .* expected near .garbage.\): the loop stops; remove it with iostrat queue remove 1' \
 		"$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd "touch $T/rebooted"
 	[ ! -e "$T/rebooted" ] || die "rebooted past a corrupt entry"
 }
