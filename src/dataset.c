@@ -452,6 +452,29 @@ static void sweep_stale(const char *dir)
 	closedir(d);
 }
 
+/* The lock file holds its holder's PID, for the one who waits. */
+static void mark_holder(int fd)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+
+	if (ftruncate(fd, 0) == 0 && pwrite(fd, buf, (size_t)n, 0) != n)
+		return; /* only a name for a message: nothing depends on it */
+}
+
+static void say_holder(const char *dir, int fd)
+{
+	char buf[32] = "";
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	int pid = n > 0 ? atoi(buf) : 0;
+
+	if (pid > 0)
+		fprintf(stderr, "iostrat: %s: gen %d (another iostrat) is making it; "
+			"waiting\n", dir, pid);
+	else
+		fprintf(stderr, "iostrat: %s: another gen is making it; waiting\n", dir);
+}
+
 /* Two gens of one data set at once (two benches, or a user and a bench):
  * the second waits for the first and then finds the set made, instead of
  * failing to rename over it.  The lock is a file beside DIR, .NAME.gen-lock,
@@ -482,7 +505,7 @@ static int lock_dataset(const char *dir, char *path, size_t len, int *fd)
 			return error_errno(-errno, path, "creating the gen lock");
 		if (flock(*fd, LOCK_EX | LOCK_NB) < 0) {
 			if (errno == EWOULDBLOCK && !said) {
-				fprintf(stderr, "iostrat: %s: another gen is making it; waiting\n", dir);
+				say_holder(dir, *fd);
 				said = true;
 			}
 			if (errno != EWOULDBLOCK || flock(*fd, LOCK_EX) < 0) {
@@ -492,8 +515,10 @@ static int lock_dataset(const char *dir, char *path, size_t len, int *fd)
 			}
 		}
 		if (!fstat(*fd, &a) && !stat(path, &b) && a.st_ino == b.st_ino &&
-		    a.st_dev == b.st_dev)
+		    a.st_dev == b.st_dev) {
+			mark_holder(*fd);
 			return 0;
+		}
 		close(*fd); /* its holder removed it: lock the new one */
 	}
 }

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "closeout.h"
 #include "commands.h"
 #include "env.h"
 #include "util.h"
@@ -109,7 +110,7 @@ static int help(int argc, char **argv)
 	return c->fn(2, args);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	const struct command *c;
 
@@ -142,4 +143,12 @@ int main(int argc, char **argv)
 	}
 	errorf("%s: unknown command (iostrat --help lists them)", argv[1]);
 	return 2;
+}
+
+/* Every command's output is checked as written and closed: a full disk or
+ * a closed stdout is an error, not a silent success. */
+int main(int argc, char **argv)
+{
+	stdout_hold();
+	return stdout_close(dispatch(argc, argv));
 }

@@ -266,13 +266,55 @@ struct rows_end {
 	bool nl;       /* that row ends in a newline (else one is owed) */
 };
 
+/* Rows that are not measurements (row_check), met while loading. */
+struct left_out {
+	unsigned n;          /* how many */
+	unsigned first;      /* the line of the first */
+	bool refuse_empty;   /* nothing else in the file: an error */
+};
+
+/* The first few are named a line each; the rest in one line at the end. */
+#define LEFT_OUT_NAMED 3
+
+static bool keep_row(const char *p, unsigned lineno, json_t *o,
+		     struct left_out *lo)
+{
+	char why[160];
+
+	if (!lo || !row_check(o, why, sizeof(why)))
+		return true;
+	if (!lo->n++)
+		lo->first = lineno;
+	if (lo->n <= LEFT_OUT_NAMED)
+		warnf("%s:%u: not a measurement, left out: %s", p, lineno, why);
+	return false;
+}
+
+/* After the last row: the count of the unnamed ones, and a directory
+ * holding nothing but such rows refused. */
+static int left_out_end(const char *p, json_t *rows, const struct left_out *lo)
+{
+	if (lo->n > LEFT_OUT_NAMED)
+		warnf("%s: %u more rows that are not measurements left out (%u in "
+		      "all, the first at line %u)", p, lo->n - LEFT_OUT_NAMED,
+		      lo->n, lo->first);
+	if (lo->n && lo->refuse_empty && !json_array_size(rows)) {
+		errorf("%s: no row is a measurement (%u left out, the first at "
+		       "line %u)", p, lo->n, lo->first);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * One row per line.  A line that ends in a newline but is not a row is an
  * error wherever it is (bad bytes, a glued row): it was written whole, so
  * it is not "truncated".  Only a last line without its newline is a row
- * cut short by a crash, skipped with a warning.
+ * cut short by a crash, skipped with a warning.  With lo, a row that is
+ * not a measurement (row_check) is named and left out of *rows.
  */
-static int load_rows(const char *dir, json_t **rows, struct rows_end *end)
+static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
+		     struct left_out *lo)
 {
 	char p[PATH_MAX], *line = NULL;
 	size_t cap = 0;
@@ -303,7 +345,9 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end)
 		}
 		o = json_loadb(line, (size_t)n, 0, &e);
 		if (o && json_is_object(o)) {
-			json_array_append_new(*rows, o);
+			if (keep_row(p, lineno, o, lo))
+				json_array_append(*rows, o);
+			json_decref(o);
 			end->good = pos;
 			end->nl = nl;
 			continue;
@@ -319,6 +363,8 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end)
 	}
 	if (!ret && ferror(f))
 		ret = error_errno(errno ? -errno : -EIO, p, "reading");
+	if (!ret && lo)
+		ret = left_out_end(p, *rows, lo);
 	free(line);
 	fclose(f);
 	if (ret) {
@@ -330,9 +376,17 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end)
 
 int results_load(const char *dir, json_t **rows)
 {
+	struct left_out lo = { .refuse_empty = true };
 	struct rows_end end;
 
-	return load_rows(dir, rows, &end);
+	return load_rows(dir, rows, &end, &lo);
+}
+
+int results_load_all(const char *dir, json_t **rows)
+{
+	struct rows_end end;
+
+	return load_rows(dir, rows, &end, NULL);
 }
 
 /* Cut results.jsonl back to its last complete row, durably, so the next
@@ -366,6 +420,7 @@ static int cut_to_complete_rows(const char *p, const struct rows_end *end)
 int results_resume(struct results_dir *r, const char *dir)
 {
 	char p[PATH_MAX];
+	struct left_out lo = { .refuse_empty = false }; /* redone, not refused */
 	struct rows_end end;
 	int ret;
 
@@ -373,7 +428,7 @@ int results_resume(struct results_dir *r, const char *dir)
 	snprintf(r->path, sizeof(r->path), "%s", dir);
 	ret = lock_dir(r);
 	if (!ret)
-		ret = load_rows(dir, &r->rows, &end);
+		ret = load_rows(dir, &r->rows, &end, &lo);
 	if (ret) {
 		unlock_dir(r);
 		return ret;
@@ -465,8 +520,11 @@ json_t *results_summarize(json_t *rows)
 
 	json_array_foreach(rows, i, row) {
 		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		char why[160];
 		json_t *g;
 
+		if (row_check(row, why, sizeof(why)))
+			continue; /* not a measurement: in no statistic */
 		if (!cid)
 			cid = "-";
 		g = json_object_get(groups, cid);

@@ -40,7 +40,8 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
  * of a results directory's files; else -EBUSY or -EEXIST after printing
  * the same refusal. */
 int results_check_fresh(const char *dir, bool resumable);
-/* Open an existing directory for appending (--resume): rows loaded,
+/* Open an existing directory for appending (--resume): rows loaded (those
+ * that are not measurements named and left out, so they are run again),
  * results.jsonl cut back durably to its last complete row first. */
 int results_resume(struct results_dir *r, const char *dir);
 /* Append one row to results.jsonl (fsync'd) and to r->rows. */
@@ -51,9 +52,17 @@ void results_close(struct results_dir *r);
 
 /* Load DIR/results.jsonl into an array (a last line without its newline,
  * from a crash, is skipped with a warning; any other line that is not a
- * row is an error).  Not a regular file: an error.  Prints its errors. */
+ * row is an error).  Not a regular file: an error.  Prints its errors.
+ * Every reader (report, compare, plot) loads through here: a row that is
+ * not a measurement (row_check: a negative, non-finite or non-numeric
+ * time, size, count or rate) is named with its line in a warning and left
+ * out; a file holding nothing else is an error. */
 int results_load(const char *dir, json_t **rows);
-/* summary rows (one object per config_id, in first-seen order). */
+/* Every row, measurements or not, without a word: for rewriting the file
+ * (sched adds its columns) so that no line is lost. */
+int results_load_all(const char *dir, json_t **rows);
+/* summary rows (one object per config_id, in first-seen order); a row
+ * that is not a measurement (row_check) is in none of them. */
 json_t *results_summarize(json_t *rows);
 /* The metric a row is summarized by: its "metric" key, else elapsed_s. */
 const char *results_metric(json_t *row);

@@ -25,4 +25,14 @@ int row_write_csv(FILE *f, json_t *rows);
 /* Quote one CSV field into f. */
 void csv_field(FILE *f, json_t *v);
 
+/* What a numeric column holds (row_check.c): the rule a row read back is
+ * checked by.  ROWCOL_OTHER: text, flags and signed figures, not checked. */
+enum row_col_type { ROWCOL_OTHER, ROWCOL_TIME, ROWCOL_SIZE, ROWCOL_COUNT, ROWCOL_RATE };
+enum row_col_type row_column_type(const char *name);
+/* 0 if every time, size, count and rate of row is null or a finite,
+ * non-negative number (whole for a count); else -EINVAL and why (the
+ * column, its value and the rule, e.g. "elapsed_s -1.0 is negative (a
+ * time)"). */
+int row_check(json_t *row, char *why, size_t len);
+
 #endif

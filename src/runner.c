@@ -19,6 +19,7 @@
 #include "env.h"
 #include "outfile.h"
 #include "row.h"
+#include "inwatch.h"
 #include "runner.h"
 #include "util.h"
 
@@ -561,6 +562,21 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
+/* After the repetition: input_changed in the row, and when the output
+ * check did not already blame the input (an error naming it), one warning
+ * naming the file: the measurement read something else than was listed. */
+static void note_input_change(const struct run_config *cfg, const struct filelist *fl,
+			      const struct inwatch *w, unsigned rep, int ret, json_t *row)
+{
+	char why[96];
+	long i = inwatch_changed(w, cfg->job.in_dir, fl, why, sizeof(why));
+
+	json_object_set_new(row, "input_changed", json_boolean(i >= 0));
+	if (i >= 0 && ret != -ESTALE)
+		warnf("%s/%s: input changed during repetition %u (%s): its row says "
+		      "input_changed=true", cfg->job.in_dir, fl->names[i], rep, why);
+}
+
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	       unsigned rep, const char *ref_hex, json_t **rowp)
 {
@@ -568,6 +584,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	struct rusage ru = { 0 };
 	double elapsed = 0;
 	struct timespec since;
+	struct inwatch w;
+	const char *bad;
 	int status = 0, ret;
 
 	*rowp = row;
@@ -577,12 +595,18 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	if (ret)
 		return ret;
 	clock_gettime(CLOCK_REALTIME, &since); /* file times are wall-clock */
+	ret = inwatch_take(&w, cfg->job.in_dir, fl, &bad);
+	if (ret)
+		return row_error(row, ret, "%s/%s: %s", cfg->job.in_dir, bad,
+				 strerror(-ret));
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
 		json_object_set_new(row, "trace_error", json_text("probe reset"));
 	ret = spawn(cfg, row, &report, &ru, &elapsed, &status);
-	if (ret)
+	if (ret) {
+		inwatch_free(&w);
 		return row_error(row, ret, "%s: starting the run: %s",
 				 cfg->job.in_dir, strerror(-ret));
+	}
 	fill_usage(row, &ru, elapsed,
 		   (uint64_t)json_integer_value(json_object_get(report, "bytes_in")),
 		   (uint64_t)json_integer_value(json_object_get(report, "bytes_out")));
@@ -603,6 +627,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	} else {
 		ret = check_output(cfg, fl, ref_hex, &since, row);
 	}
+	note_input_change(cfg, fl, &w, rep, ret, row);
+	inwatch_free(&w);
 	json_decref(report);
 	return ret;
 }

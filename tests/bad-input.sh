@@ -83,6 +83,18 @@ gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits 
 	cat "$T/o1" "$T/o2" | grep -q 'already there, reused' || die "neither reused: $(cat "$T/o1" "$T/o2")"
 	[ -z "$(ls -A "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
 }
+gen_concurrent_second_names_the_holder() { # the waiting gen says which process holds the set
+	setup; local lock=$T/.cg.gen-lock r2=0 holder
+	# a holder as a gen is one: the flock of .NAME.gen-lock, its PID inside
+	( exec 9<>"$lock"; flock -x 9; echo "$BASHPID" >&9; echo "$BASHPID" >"$T/holder"; sleep 1 ) &
+	for _ in $(seq 200); do [ -s "$T/holder" ] && break; sleep 0.01; done
+	holder=$(cat "$T/holder")
+	"$IOSTRAT" gen "$T/cg" --files 2 --lines 50 --width 10 >"$T/o2" 2>&1 || r2=$?
+	wait
+	[ $r2 = 0 ] || die "second gen failed: $(cat "$T/o2")"
+	grep -q "cg: gen $holder (another iostrat) is making it; waiting" "$T/o2" || die "holder not named: $(cat "$T/o2")"
+	[ "$(grep -c . "$T/o2")" -eq 2 ] || die "not one line for the wait: $(cat "$T/o2")"
+}
 bench_resume_regenerates_data_inside_out() { # the gen lock must not wait on the bench's own results lock
 	has_cmd bench; setup; profile '[a]' 'strategy=stream,buffer' 'dataset=small' 'scale=0.001' 'reps=1'
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/r" >/dev/null 2>&1 || die "bench failed"
@@ -377,7 +389,7 @@ queue_corrupt_entry_is_named() { # the loop stops without a reboot, naming the e
 	has_cmd queue; setup; local q="$T/q"
 	"$IOSTRAT" queue --state-dir "$q" add --name a -- true >/dev/null; "$IOSTRAT" queue --state-dir "$q" add --name b -- true >/dev/null
 	echo garbage >"$q/queue/000001.json"
-	bad 'queue/000001.json: queue entry 1 is unreadable \(not a queue entry\): the loop stops; remove it with iostrat queue remove 1' \
+	bad 'queue/000001.json: queue entry 1 is unreadable \(line 1: .* expected near .garbage.\): the loop stops; remove it with iostrat queue remove 1' \
 		"$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd "touch $T/rebooted"
 	[ ! -e "$T/rebooted" ] || die "rebooted past a corrupt entry"
 }
@@ -401,6 +413,39 @@ list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }
 no_command() { setup; bad 'no command given' "$IOSTRAT"; }
 
-for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|trace|unknown|no)_'); do
+# --- standard output that cannot be written: a failure, one line, exit 1
+# (as coreutils' close_stdout), for every command; list, help, --version
+# and report here.  out_err HOW CMD...: run CMD with stdout full or closed.
+out_err() {
+	local how=$1 rc=0; shift
+	case $how in
+	full) "$@" >/dev/full 2>"$T/err" || rc=$? ;;
+	closed) "$@" >&- 2>"$T/err" || rc=$? ;;
+	esac
+	[ "$rc" -eq 1 ] || die "exit $rc with stdout $how: $* ($(cat "$T/err"))"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one line with stdout $how: $* ($(cat "$T/err"))"
+}
+_stdout_rows() { mkdir -p "$T/r"; printf '%s\n' '{"schema":1,"bench":"b","kind":"run","config_id":"a","rep":1,"elapsed_s":1.5,"error":null}' >"$T/r/results.jsonl"; }
+stdout_full_is_a_write_error() {
+	[ -c /dev/full ] || skip "no /dev/full"
+	_stdout_rows
+	for c in list help "help list" --version "report $T/r"; do
+		# shellcheck disable=SC2086 # the words of c are the command's
+		out_err full "$IOSTRAT" $c
+		grep -qx 'iostrat: write error: standard output: No space left on device' "$T/err" ||
+			die "$c: $(cat "$T/err")"
+	done
+}
+stdout_closed_is_a_write_error() {
+	_stdout_rows
+	for c in list help "help list" --version "report $T/r"; do
+		# shellcheck disable=SC2086
+		out_err closed "$IOSTRAT" $c
+		grep -qx 'iostrat: write error: standard output: Bad file descriptor' "$T/err" ||
+			die "$c: $(cat "$T/err")"
+	done
+}
+
+for f in $(declare -F | awk '{print $3}' | grep -E '^(gen|run|verify|bench|report|compare|fio|plot|queue|sched|list|net|trace|unknown|no|stdout)_'); do
 	t "bad_input_$f" "$f"
 done

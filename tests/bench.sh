@@ -429,6 +429,100 @@ compare_nothing_in_common_prints_only_the_error() {
 	grep -q 'a: no configuration in common' "$T/err" || die "the run not named: $(cat "$T/err")"
 }
 
+# Hand-made run rows (every core column) in DIR/results.jsonl, one per
+# elapsed time given, all of config big/stream/t1; a time given as a JSON
+# text (-1.0, "fast") makes the row a reader must leave out.
+#   fixture_rows DIR ELAPSED...
+fixture_rows() {
+	local dir=$1; shift
+	mkdir -p "$dir"
+	python3 - "$dir/results.jsonl" "$@" <<'PY'
+import json, sys
+out = open(sys.argv[1], "a")
+for rep, e in enumerate(sys.argv[2:], 1):
+    t = json.loads(e)
+    row = dict(schema=1, bench="fixture", kind="run", config_id="big/stream/t1", rep=rep,
+               dataset="big", files=4, bytes_in=1000000, bytes_out=1000000, strategy="stream",
+               threads=1, work=0, bufsize=65536, chunk=None, qd=None, direct=False, cache="asis",
+               resident_pct_before=100.0, elapsed_s=t, user_s=0.01, sys_s=0.02, maxrss_kb=2048,
+               minflt=10, majflt=0, nvcsw=1, nivcsw=1,
+               mb_s=(1.0 / t if isinstance(t, float) and t > 0 else 5.0), checksum="0", verified=True,
+               traced=False, error=None)
+    out.write(json.dumps(row) + "\n")
+PY
+}
+
+# A row whose elapsed_s was set to -1.0 by hand (or to a word) is not a
+# measurement: report names its file and line, one warning a row, and no
+# figure of the table has it (min_s stays the least real time).
+negative_elapsed_row_is_warned_and_left_out() {
+	fixture_rows "$T/r" 0.5 -1.0 0.7 '"fast"'
+	out=$("$IOSTRAT" report "$T/r" 2>"$T/err") || die "report failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:2: not a measurement, left out: elapsed_s -1.0 is negative (a time)" "$T/err" ||
+		die "row 2 not named: $(cat "$T/err")"
+	grep -q 'r/results.jsonl:4: not a measurement, left out: elapsed_s "fast" is not a number' "$T/err" ||
+		die "row 4 not named: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 2 ] || die "not one line a row: $(cat "$T/err")"
+	echo "$out" | grep -q -- '-1\.0' && die "the -1 row counted: $out"
+	echo "$out" | grep -Eq '^  big/stream/t1 +2 +0\.600 +0\.500 +0\.700' || die "table not of the two good rows: $out"
+	"$IOSTRAT" report "$T/r" --format json 2>/dev/null | python3 -c '
+import json, sys
+tab = [x for x in json.load(sys.stdin)["tables"] if x["title"] == "configurations (kind run)"][0]
+assert [(r["n"], r["min_s"]) for r in tab["rows"]] == [(2, 0.5)], tab
+' || die "json report holds the bad rows"
+}
+
+# Many such rows: the first few named, the rest in one line with a count;
+# a file holding nothing but such rows is refused, not reported empty.
+many_bad_rows_are_counted_and_nothing_else_is_refused() {
+	fixture_rows "$T/r" 0.5 -1 -2 -3 -4 -5 -6
+	"$IOSTRAT" report "$T/r" >/dev/null 2>"$T/err" || die "report failed: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 4 ] || die "not 3 named + 1 count: $(cat "$T/err")"
+	grep -q '3 more rows that are not measurements left out (6 in all, the first at line 2)' "$T/err" ||
+		die "no count line: $(cat "$T/err")"
+	fixture_rows "$T/bad" -1 '"x"'
+	expect_fail 'bad/results.jsonl: no row is a measurement \(2 left out, the first at line 1\)' \
+		"$IOSTRAT" report "$T/bad"
+	fixture_rows "$T/inf" 1e999
+	expect_fail 'inf/results.jsonl:1: not a result row' "$IOSTRAT" report "$T/inf"
+}
+
+# compare reads rows through the same loader: B's -50 s row is named and
+# in none of B's figures.
+compare_leaves_out_rows_that_are_not_measurements() {
+	fixture_rows "$T/a" 1.0 1.1 1.2
+	fixture_rows "$T/b" 2.0 -50.0 2.1
+	out=$("$IOSTRAT" compare "$T/a" "$T/b" --format json 2>"$T/err") || die "compare failed: $(cat "$T/err")"
+	grep -q "b/results.jsonl:2: not a measurement, left out: elapsed_s -50.0 is negative" "$T/err" ||
+		die "row not named: $(cat "$T/err")"
+	echo "$out" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)["tables"][0]["rows"][0]
+assert abs(r["B_median"] - 2.05) < 1e-9, r
+' || die "B's median not of its two good rows: $out"
+}
+
+# A resume runs again what a row that is not a measurement claimed done,
+# and keeps it out of results.csv and summary.csv (results.jsonl keeps
+# every line as it was).
+resume_reruns_a_row_that_is_not_a_measurement() {
+	tiny_profile
+	"$IOSTRAT" bench "$T/tiny.ini" --out "$T/r" --data "$T/data" -D strategy=stream -D threads=1 \
+		>/dev/null 2>&1 || die "bench failed"
+	sed -i '1s/"elapsed_s":[0-9.e-]*/"elapsed_s":-1.0/' "$T/r/results.jsonl"
+	grep -q '"elapsed_s":-1.0' "$T/r/results.jsonl" || die "fixture edit failed"
+	"$IOSTRAT" bench --resume "$T/r" >/dev/null 2>"$T/err" || die "resume failed: $(cat "$T/err")"
+	grep -q "results.jsonl:1: not a measurement, left out" "$T/err" || die "not named: $(cat "$T/err")"
+	[ "$(grep -c . "$T/r/results.jsonl")" -eq 3 ] || die "repetition not run again: $(cat "$T/r/results.jsonl")"
+	grep -q -- ',-1,' "$T/r/results.csv" && die "results.csv holds the row"
+	grep -q '"elapsed_s":-1.0' "$T/r/results.jsonl" || die "results.jsonl line lost"
+	python3 - "$T/r/summary.csv" <<'PY' || die "summary counts the row: $(cat "$T/r/summary.csv")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 1 and rows[0]["n"] == "2" and float(rows[0]["min"]) > 0, rows
+PY
+}
+
 bench_report_lists_other_kinds() {
 	mkdir "$T/r"
 	printf '%s\n' '{"schema":1,"bench":"x","kind":"sweep","config_id":"api/stdio/bs=32","rep":1,"elapsed_s":0.5,"error":null}' \
@@ -517,6 +611,10 @@ t bench_killed_hard_resumes bench_killed_hard_resumes
 t bench_resume_cuts_a_truncated_row bench_resume_cuts_a_truncated_row
 t bench_bad_rows_named bench_bad_rows_named
 t bench_one_writer_per_results_dir bench_one_writer_per_results_dir
+t negative_elapsed_row_is_warned_and_left_out negative_elapsed_row_is_warned_and_left_out
+t many_bad_rows_are_counted_and_nothing_else_is_refused many_bad_rows_are_counted_and_nothing_else_is_refused
+t compare_leaves_out_rows_that_are_not_measurements compare_leaves_out_rows_that_are_not_measurements
+t resume_reruns_a_row_that_is_not_a_measurement resume_reruns_a_row_that_is_not_a_measurement
 t bench_out_with_users_csv_refused bench_out_with_users_csv_refused
 t bench_out_with_results_refused_before_data bench_out_with_results_refused_before_data
 t bench_resume_keeps_its_data_root bench_resume_keeps_its_data_root

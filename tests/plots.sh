@@ -450,6 +450,28 @@ else:
 PY
 }
 
+# plot reads rows through report's loader: a row whose maxrss_kb was set
+# to -1 by hand is named with its line and is in no figure's data.
+plot_leaves_out_rows_that_are_not_measurements() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	python3 - "$T/r/results.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+rows[2]["maxrss_kb"] = -1
+with open(sys.argv[1], "w") as f:
+    for r in rows:
+        f.write(json.dumps(r) + "\n")
+PY
+	"$IOSTRAT" plot "$T/r" --only memory >/dev/null 2>"$T/err" || die "plot failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:3: not a measurement, left out: maxrss_kb -1 is negative (a size)" "$T/err" ||
+		die "row not named: $(cat "$T/err")"
+	[ -s "$T/r/plots/data/memory.dat" ] || die "no memory.dat"
+	grep -v '^#' "$T/r/plots/data/memory.dat" | grep -Eq '(^|[[:space:]])-[0-9]' &&
+		die "a negative figure in memory.dat: $(cat "$T/r/plots/data/memory.dat")"
+	true
+}
+
 missing_column_names_figure() {
 	need_cmd gnuplot
 	make_results "$T/r"
@@ -596,6 +618,7 @@ t compare_csv_lacking_columns compare_csv_lacking_columns
 t kernel_histogram_from_traced_run kernel_histogram_from_traced_run
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
 t missing_column_names_figure missing_column_names_figure
+t plot_leaves_out_rows_that_are_not_measurements plot_leaves_out_rows_that_are_not_measurements
 t missing_gnuplot_is_clear missing_gnuplot_is_clear
 t bad_arguments bad_arguments
 t gnuplot_warnings_are_reported gnuplot_warnings_are_reported

@@ -140,6 +140,24 @@ pause_stops_the_loop() {
 	[ "$(entry 2)" = "queued 0" ] && [ "$(reboots)" -eq 1 ]
 }
 
+# A corrupt entry is named with its file and what is wrong with it, by
+# list and status (a warning) and by run-next (the error that stops the
+# loop, without a reboot).
+corrupt_entry_is_named_with_its_reason() {
+	Q add -- true >/dev/null; Q add -- true >/dev/null
+	printf '{"id":1,' >"$T/s/queue/000001.json"
+	printf '{"id":2}\n' >"$T/s/queue/000002.json"
+	Q list >"$T/out" 2>"$T/err"
+	grep -q "s/queue/000001.json: queue entry 1 is corrupt (line 1: .*); remove it with iostrat queue remove 1" "$T/err" ||
+		die "entry 1 not named: $(cat "$T/err")"
+	grep -q 's/queue/000002.json: queue entry 2 is corrupt (no "argv" array)' "$T/err" ||
+		die "entry 2 not named: $(cat "$T/err")"
+	Q status 2>"$T/err" | grep -q 'next: *#1 corrupt' || die "status: no corrupt next"
+	grep -q '000001.json: queue entry 1 is corrupt (line 1' "$T/err" || die "status: $(cat "$T/err")"
+	expect_fail '000001.json: queue entry 1 is unreadable \(line 1: .*\): the loop stops' boot
+	[ "$(reboots)" -eq 0 ] || die "rebooted past a corrupt entry"
+}
+
 concurrent_add_loses_nothing() {
 	Q add --name slow -- sleep 2 >/dev/null
 	boot 2>/dev/null &
@@ -355,6 +373,7 @@ t entry_timeout_overrides_run_nexts entry_timeout_overrides_run_nexts
 t empty_queue_never_reboots empty_queue_never_reboots
 t pause_stops_the_loop pause_stops_the_loop
 t concurrent_add_loses_nothing concurrent_add_loses_nothing
+t corrupt_entry_is_named_with_its_reason corrupt_entry_is_named_with_its_reason
 t one_run_next_at_a_time one_run_next_at_a_time
 t failed_reboot_is_reported failed_reboot_is_reported
 t bad_usage bad_usage

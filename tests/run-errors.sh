@@ -108,7 +108,36 @@ file_disappears_mid_run() {
 	[ "$own" = 1 ] || die "the strategy's own open never met the deletion"
 }
 
+# An input touched while a repetition reads it (same bytes, a newer
+# mtime): the output still matches, so nothing failed -- but the run read
+# a file that changed under it.  One warning names the file and the
+# repetition, and the row says input_changed=true (false on a quiet rep).
+input_touched_mid_run_is_warned_and_flagged() {
+	"$IOSTRAT" gen "$T/big" --files 1 --lines 200000 --width 100 >/dev/null
+	local f=$T/big/f000000.txt rc=0
+	(
+		for _ in $(seq 1500); do
+			compgen -G "$T/o/.*.iostrat-tmp" >/dev/null && break
+			sleep 0.01
+		done
+		touch -d '+1 hour' "$f"
+	) &
+	"$IOSTRAT" run -s stream "$T/big" "$T/o" --work 600 --reps 1 --cache asis --json \
+		>"$T/rows" 2>"$T/err" || rc=$?
+	wait
+	[ "$rc" -eq 0 ] || die "exit $rc: $(cat "$T/err")"
+	grep -q "big/f000000.txt: input changed during repetition 1 (same size, modified): its row says input_changed=true" "$T/err" ||
+		die "not warned: $(cat "$T/err")"
+	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one line: $(cat "$T/err")"
+	grep -q '"input_changed":true' "$T/rows" || die "row does not say so: $(cat "$T/rows")"
+	"$IOSTRAT" run -s stream "$T/big" "$T/o" --reps 1 --cache asis --json >"$T/rows" 2>"$T/err" ||
+		die "quiet run failed: $(cat "$T/err")"
+	grep -q '"input_changed":false' "$T/rows" || die "quiet row: $(cat "$T/rows")"
+	[ ! -s "$T/err" ] || die "quiet run warned: $(cat "$T/err")"
+}
+
 t missing_input_is_named missing_input
+t input_touched_mid_run_is_warned_and_flagged input_touched_mid_run_is_warned_and_flagged
 t input_not_a_directory_is_refused input_not_a_directory
 t output_equal_to_or_inside_input_is_refused output_equals_input
 t empty_input_is_refused_not_a_success empty_input

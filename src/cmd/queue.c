@@ -195,6 +195,21 @@ static int q_add(struct qstore *q, struct qargs *a)
 	return 0;
 }
 
+/* An entry, or -errno and for a corrupt one a warning naming its file
+ * and what is wrong with it. */
+static int load_or_say(struct qstore *q, unsigned id, json_t **e)
+{
+	char why[200];
+	int ret = qstore_load_why(q, id, e, why, sizeof(why));
+
+	if (ret == -EBADMSG)
+		warnf("%s/queue/%06u.json: queue entry %u is corrupt (%s); remove it "
+		      "with iostrat queue remove %u", q->dir, id, id, why, id);
+	else if (ret)
+		warnf("%s/queue/%06u.json: %s", q->dir, id, strerror(-ret));
+	return ret;
+}
+
 static int q_list(struct qstore *q)
 {
 	unsigned *ids;
@@ -209,7 +224,7 @@ static int q_list(struct qstore *q)
 		char cmd[1024];
 		json_t *e;
 
-		if (qstore_load(q, ids[i], &e)) {
+		if (load_or_say(q, ids[i], &e)) {
 			printf("%-6u %-8s\n", ids[i], "corrupt");
 			continue;
 		}
@@ -302,8 +317,10 @@ static int q_status(struct qstore *q)
 	for (size_t i = 0; i < n && i < 1; i++) {
 		json_t *e;
 
-		if (qstore_load(q, ids[i], &e))
+		if (load_or_say(q, ids[i], &e)) {
+			printf("next:      #%u corrupt: run-next stops there\n", ids[i]);
 			continue;
+		}
 		printf("next:      #%u %s (%s, attempts %u)\n", ids[i],
 		       qentry_str(e, "name"), qentry_str(e, "state"),
 		       qentry_uint(e, "attempts"));

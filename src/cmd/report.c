@@ -113,7 +113,7 @@ static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
 	else
 		rdoc_print(d, fmt, f);
 	if (!out)
-		return fflush(stdout) ? error_errno(-errno, "stdout", "report") : 0;
+		return 0; /* written and closed as every command's: main's check */
 	if (fclose(f))
 		ret = error_errno(-errno, out, "report");
 	else if ((ret = write_file_atomic(out, buf, len)))

@@ -206,6 +206,7 @@ static enum pick pick_entry(struct qstore *q, const struct qrun_opts *o,
 		size_t n;
 		json_t *e = NULL;
 		enum pick p;
+		char why[200];
 		int ret = qstore_ids(q, &ids, &n);
 
 		if (ret) {
@@ -216,13 +217,13 @@ static enum pick pick_entry(struct qstore *q, const struct qrun_opts *o,
 			free(ids);
 			return PICK_NEXT; /* empty: nothing to run */
 		}
-		ret = qstore_load(q, ids[0], &e);
+		ret = qstore_load_why(q, ids[0], &e, why, sizeof(why));
 		if (ret) {
 			/* the loop stops here (no reboot): say which entry */
 			errorf("%s/queue/%06u.json: queue entry %u is unreadable (%s): "
 			       "the loop stops; remove it with iostrat queue remove %u",
 			       q->dir, ids[0], ids[0], ret == -EBADMSG ?
-			       "not a queue entry" : strerror(-ret), ids[0]);
+			       why : strerror(-ret), ids[0]);
 			free(ids);
 			return PICK_ERROR;
 		}

@@ -165,22 +165,48 @@ static void entry_path(struct qstore *q, unsigned id, char *out, size_t len)
 	snprintf(out, len, "%s/queue/%06u.json", q->dir, id);
 }
 
-int qstore_load(struct qstore *q, unsigned id, json_t **entry)
+/* Why a loaded entry is not one, or NULL. */
+static const char *not_an_entry(json_t *e)
+{
+	json_t *argv = json_object_get(e, "argv");
+
+	if (!json_is_object(e))
+		return "not a JSON object";
+	if (!json_is_array(argv))
+		return "no \"argv\" array";
+	if (!json_array_size(argv))
+		return "an empty \"argv\"";
+	return NULL;
+}
+
+int qstore_load_why(struct qstore *q, unsigned id, json_t **entry, char *why,
+		    size_t len)
 {
 	char p[PATH_MAX];
 	json_error_t jerr;
+	const char *bad;
 	json_t *e;
 
 	entry_path(q, id, p, sizeof(p));
 	if (access(p, F_OK) < 0)
 		return -errno;
 	e = json_load_file(p, 0, &jerr);
-	if (!e || !json_is_object(e) || !json_is_array(json_object_get(e, "argv"))) {
+	bad = e ? not_an_entry(e) : NULL;
+	if (!e && why)
+		snprintf(why, len, "line %d: %s", jerr.line, jerr.text);
+	else if (bad && why)
+		snprintf(why, len, "%s", bad);
+	if (!e || bad) {
 		json_decref(e);
 		return -EBADMSG;
 	}
 	*entry = e;
 	return 0;
+}
+
+int qstore_load(struct qstore *q, unsigned id, json_t **entry)
+{
+	return qstore_load_why(q, id, entry, NULL, 0);
 }
 
 int qstore_save(struct qstore *q, json_t *entry)

@@ -49,6 +49,10 @@ bool qstore_run_busy(struct qstore *q);
  * directory is an empty queue. */
 int qstore_ids(struct qstore *q, unsigned **ids, size_t *n);
 int qstore_load(struct qstore *q, unsigned id, json_t **entry);
+/* The same; for a corrupt entry (-EBADMSG) why says what is wrong: the
+ * JSON error with its line, or what the object lacks. */
+int qstore_load_why(struct qstore *q, unsigned id, json_t **entry, char *why,
+		    size_t len);
 int qstore_save(struct qstore *q, json_t *entry);
 int qstore_delete(struct qstore *q, unsigned id);
 /* Give entry a fresh ID and save it; call with the lock held. */

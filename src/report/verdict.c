@@ -60,12 +60,23 @@ const char *verdict_memory(double rss_bytes, double data_bytes)
 
 	if (!isfinite(rss_bytes) || !isfinite(data_bytes) || data_bytes <= 0)
 		return "";
+	if (data_bytes < VERDICT_MEM_MIN_DATA)
+		return VERDICT_MEM_TOO_SMALL;
 	share = rss_bytes / data_bytes;
 	if (share >= VERDICT_MEM_HOLDS)
 		return "holds the data in memory";
 	if (share <= VERDICT_MEM_BOUNDED)
 		return "small beside the data";
 	return "a sizeable share of the data";
+}
+
+const char *verdict_size(double bytes, char *buf, size_t len)
+{
+	if (bytes < 1e6)
+		snprintf(buf, len, "%.0f KB", bytes / 1e3);
+	else
+		snprintf(buf, len, "%.0f MB", bytes / 1e6);
+	return buf;
 }
 
 const char *verdict_cache(double hit_ratio)
@@ -170,6 +181,22 @@ static const char *sep(struct vtext *t, json_t *s)
 	return buf;
 }
 
+/* The memory reason: the share, or why there is none (too small a read). */
+static void memory_reason(struct vtext *t, json_t *s, double rss, double data)
+{
+	const char *m = verdict_memory(rss, data);
+	char dbuf[32], mbuf[32];
+
+	verdict_size(data, dbuf, sizeof(dbuf));
+	if (!strcmp(m, VERDICT_MEM_TOO_SMALL))
+		put(t, "%speak RSS %.1f MiB, mostly iostrat's own (the %s read is "
+		    "under %s: %s)", sep(t, s), rss / 1048576.0, dbuf,
+		    verdict_size(VERDICT_MEM_MIN_DATA, mbuf, sizeof(mbuf)), m);
+	else if (*m)
+		put(t, "%speak RSS %.0f MiB = %.1f%% of the %s read (%s)", sep(t, s),
+		    rss / 1048576.0, 100 * rss / data, dbuf, m);
+}
+
 /* The reasons of strategy summary s, as figures into c and words into t. */
 static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
@@ -198,10 +225,7 @@ static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 		json_object_set_new(c, "fio_job", json_null());
 	}
 	json_object_set_new(c, "rss_share", rnum(data > 0 ? rss / data : NAN));
-	if (*verdict_memory(rss, data))
-		put(t, "%speak RSS %.0f MiB = %.1f%% of the %.0f MB read (%s)",
-		    sep(t, s), rss / 1048576.0, 100 * rss / data, data / 1e6,
-		    verdict_memory(rss, data));
+	memory_reason(t, s, rss, data);
 	json_object_set_new(c, "pc_hit_ratio", rnum(hit));
 	json_object_set_new(c, "seq_pct", rnum(seq));
 	if (isfinite(seq))
@@ -302,7 +326,7 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	size_t n = json_array_size(m);
 	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
 	long long th, w;
-	char text[1024], label[600], pbuf[64];
+	char text[1024], label[600], pbuf[64], size[32];
 	struct vtext t = { text, sizeof(text), 0, 0 };
 	double p = NAN, ratio = NAN;
 	const char *test = "";
@@ -315,8 +339,9 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	a = v[0];
 	th = iget(a, "threads");
 	w = iget(a, "work");
-	snprintf(label, sizeof(label), "%s (%.0f MB%s%s), W=%lld, %lld thread%s",
-		 sget(a, "dataset")[0] ? sget(a, "dataset") : "-", nget(a, "bytes_in") / 1e6,
+	snprintf(label, sizeof(label), "%s (%s%s%s), W=%lld, %lld thread%s",
+		 sget(a, "dataset")[0] ? sget(a, "dataset") : "-",
+		 verdict_size(nget(a, "bytes_in"), size, sizeof(size)),
 		 settings ? ", " : "", settings ? rest_of(sget(a, "config_id")) : "",
 		 w, th, th == 1 ? "" : "s");
 	json_object_set_new(c, "cell", json_text(label));

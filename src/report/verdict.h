@@ -47,7 +47,19 @@ const char *verdict_device(double ratio);
  * (20 MiB of a 150 MB read) from buffer's per-file copy. */
 #define VERDICT_MEM_HOLDS 0.5
 #define VERDICT_MEM_BOUNDED 0.05
+/* Below VERDICT_MEM_MIN_DATA bytes read, RSS cannot speak of the data:
+ * a run that holds nothing of it still has the harness's own peak RSS
+ * (VERDICT_MEM_BASELINE_KB, measured: maxrss_kb of `iostrat run` with
+ * stream, buffer or mmap on one 6-byte file, 2164..2320 KiB), and that
+ * alone is more than VERDICT_MEM_BOUNDED of such a read, so "small beside
+ * the data" could never be said.  Hence data >= baseline / BOUNDED (20 x
+ * the baseline, about 47 MB); below: VERDICT_MEM_TOO_SMALL. */
+#define VERDICT_MEM_BASELINE_KB 2300.0
+#define VERDICT_MEM_MIN_DATA (VERDICT_MEM_BASELINE_KB * 1024 / VERDICT_MEM_BOUNDED)
+#define VERDICT_MEM_TOO_SMALL "too small a read for RSS to judge"
 const char *verdict_memory(double rss_bytes, double data_bytes);
+/* A size for a sentence: "200 KB" under 1 MB, else "%.0f MB" (SI). */
+const char *verdict_size(double bytes, char *buf, size_t len);
 
 /* The page cache and the device, when traced: hit ratio (0..1) of the
  * pages reads asked for and the share of sequential block requests.

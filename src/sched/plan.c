@@ -165,7 +165,7 @@ int sched_augment(const char *dir, const struct sched_setting *s, json_t *cols)
 	char p[PATH_MAX];
 	json_t *rows = NULL, *row, *sum;
 	size_t i;
-	int ret = results_load(dir, &rows);
+	int ret = results_load_all(dir, &rows);
 
 	if (ret)
 		return ret;

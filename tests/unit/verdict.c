@@ -53,6 +53,11 @@ static int memory_rule(void)
 	CHECK(!strcmp(verdict_memory(20e6, 100e6), "a sizeable share of the data"), "20 pct");
 	CHECK(!strcmp(verdict_memory(5e6, 100e6), "small beside the data"), "5 pct");
 	CHECK(!strcmp(verdict_memory(5e6, 0), ""), "no data size");
+	/* under 20 x the harness's own RSS, no judgement either way */
+	CHECK(!strcmp(verdict_memory(2.4e6, 200e3), VERDICT_MEM_TOO_SMALL), "200 KB");
+	CHECK(!strcmp(verdict_memory(2.4e6, 47e6), VERDICT_MEM_TOO_SMALL), "47 MB");
+	CHECK(!strcmp(verdict_memory(2.4e6, 48.2e6), "small beside the data"), "48.2 MB");
+	CHECK(!strcmp(verdict_memory(60e6, 40e6), VERDICT_MEM_TOO_SMALL), "even a big RSS");
 	return 0;
 }
 
@@ -158,6 +163,36 @@ static int clear_winner_named_with_margin_and_p(void)
 	      "memory");
 	CHECK(strstr(text, "requests 100% sequential (sequential)"), "seq");
 	CHECK(strstr(text, "page-cache hit ratio 0% cold (read from the device)"), "cache");
+	done(&r, cells);
+	return 0;
+}
+
+/* 200 KB read, 2.3 MiB peak RSS: the harness's own baseline, not the
+ * strategy's; the verdict says so instead of "holds the data in memory",
+ * and the sizes under 1 MB are in KB. */
+static int small_read_says_rss_cannot_judge(void)
+{
+	json_t *rows = json_array(), *cells;
+	struct rrun r;
+	const char *text;
+	char buf[32];
+
+	for (int i = 0; i < 3; i++) {
+		json_t *x = row("stream", 0.01 + i * 0.001, -1);
+
+		json_object_set_new(x, "bytes_in", json_integer(200000));
+		json_object_set_new(x, "maxrss_kb", json_integer(2340));
+		json_array_append_new(rows, x);
+	}
+	cells = cell_of(rows, &r);
+	text = json_string_value(json_object_get(json_array_get(cells, 0), "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, "big (200 KB), W=0, 1 thread: "), "size in KB");
+	CHECK(strstr(text, "peak RSS 2.3 MiB, mostly iostrat's own (the 200 KB read is under "
+		     "47 MB: too small a read for RSS to judge)"), "reason");
+	CHECK(!strstr(text, "holds the data") && !strstr(text, "% of the"), "a share said");
+	CHECK(!strcmp(verdict_size(999e3, buf, sizeof(buf)), "999 KB") &&
+	      !strcmp(verdict_size(1e6, buf, sizeof(buf)), "1 MB"), "verdict_size");
 	done(&r, cells);
 	return 0;
 }
@@ -274,6 +309,7 @@ int main(void)
 	RUN(bound_rule);
 	RUN(device_rule);
 	RUN(memory_rule);
+	RUN(small_read_says_rss_cannot_judge);
 	RUN(cache_and_seq_rules);
 	RUN(clear_winner_named_with_margin_and_p);
 	RUN(overlapping_samples_are_not_distinguishable);

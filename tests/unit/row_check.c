@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/* The row validator every reader loads through: fixture rows, good and bad,
+ * each bad one for its own reason, and the column list kept in step. */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "row.h"
+#include "unit.h"
+
+static int check_text(const char *text, char *why, size_t len)
+{
+	json_t *row = json_loads(text, 0, NULL);
+	int ret;
+
+	if (!row)
+		return 99;
+	why[0] = 0;
+	ret = row_check(row, why, len);
+	json_decref(row);
+	return ret;
+}
+
+#define GOOD "{\"schema\":1,\"config_id\":\"a\",\"rep\":2,\"elapsed_s\":0.25," \
+	"\"bytes_in\":204800,\"maxrss_kb\":2048,\"mb_s\":819.2,\"minflt\":0," \
+	"\"seq_pct\":null,\"read_mb_s\":3.5,\"fio_wall_s\":1,\"ret\":-1," \
+	"\"wbt_lat_usec\":-1,\"error\":null}"
+
+static int measured_row_passes(void)
+{
+	char why[160];
+
+	CHECK(check_text(GOOD, why, sizeof(why)) == 0, "%s", why);
+	/* an error row has no figures: nulls are not wrong */
+	CHECK(check_text("{\"config_id\":\"a\",\"elapsed_s\":null,\"error\":\"EIO\"}",
+			 why, sizeof(why)) == 0, "%s", why);
+	return 0;
+}
+
+static int one_bad(const char *col, const char *val, const char *want)
+{
+	char text[512], why[160];
+
+	snprintf(text, sizeof(text), "{\"config_id\":\"a\",\"%s\":%s}", col, val);
+	CHECK(check_text(text, why, sizeof(why)) == -EINVAL, "%s=%s passed", col, val);
+	CHECK(strstr(why, col) && strstr(why, want), "%s=%s: why '%s', want '%s'",
+	      col, val, why, want);
+	return 0;
+}
+
+static int negative_time_size_count_rate_refused(void)
+{
+	return one_bad("elapsed_s", "-1.0", "elapsed_s -1.0 is negative (a time)") ||
+	       one_bad("bytes_in", "-5", "is negative (a size)") ||
+	       one_bad("majflt", "-1", "is negative (a count)") ||
+	       one_bad("mb_s", "-0.5", "is negative (a rate)") ||
+	       one_bad("read_lat_p99_us", "-3", "(a time)") ||
+	       one_bad("buffer_bytes", "-1", "(a size)");
+}
+
+static int wrong_type_refused(void)
+{
+	return one_bad("elapsed_s", "\"fast\"", "is not a number") ||
+	       one_bad("maxrss_kb", "true", "is not a number") ||
+	       one_bad("rep", "1.5", "is not a whole number (a count)") ||
+	       one_bad("user_s", "[1]", "is not a number");
+}
+
+/* Every core column is either checked or known to be text or a flag: a
+ * numeric column added to row.c without a kind here fails this. */
+static int every_core_column_has_a_kind(void)
+{
+	static const char *const text[] = {
+		"bench", "kind", "config_id", "dataset", "strategy",
+		"direct", "cache", "checksum", "verified", "traced", "kernel",
+		"scheduler", "device", "fs", "host", "error", NULL,
+	};
+
+	for (size_t i = 0; row_core_columns[i]; i++) {
+		const char *c = row_core_columns[i];
+		bool is_text = false;
+
+		for (size_t j = 0; text[j]; j++)
+			is_text |= !strcmp(c, text[j]);
+		CHECK(is_text != (row_column_type(c) != ROWCOL_OTHER),
+		      "core column %s: text %d, kind %d", c, is_text,
+		      row_column_type(c));
+	}
+	return 0;
+}
+
+int main(void)
+{
+	RUN(measured_row_passes);
+	RUN(negative_time_size_count_rate_refused);
+	RUN(wrong_type_refused);
+	RUN(every_core_column_has_a_kind);
+	return unit_failed;
+}
