@@ -21,10 +21,11 @@ results() {
 	cp -r "$FIXTURE/r/." "$1/"
 }
 
+# chromium_bin: sets $c to the browser, or skips (not in $(...): a skip
+# there would lose its reason with the subshell's output)
 chromium_bin() {
-	local c
 	for c in chromium chromium-browser google-chrome; do
-		command -v "$c" >/dev/null 2>&1 && { echo "$c"; return; }
+		command -v "$c" >/dev/null 2>&1 && return
 	done
 	skip "no chromium (make check-deps installs Debian's chromium)"
 }
@@ -56,7 +57,7 @@ html_is_self_contained_with_verdict_first_and_every_figure() {
 
 html_renders_in_chromium_with_every_figure_sized_and_no_console_message() {
 	local c
-	c=$(chromium_bin)
+	chromium_bin
 	need_cmd gnuplot
 	results "$T/r"
 	"$IOSTRAT" report "$T/r" --format html -o "$T/page.html"
