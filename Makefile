@@ -101,10 +101,16 @@ deps:
 	@./mk/deps.sh $(DEB_PKGS)
 
 # --- entry points -----------------------------------------------------------
-run: deps all
+# Those that install the dependencies build after them, in a sub-make: it
+# reads mk/ebpf.mk once clang and bpftool are there (mk/config.mk).
+BUILD_AFTER_DEPS = $(MAKE) --no-print-directory
+
+run: deps
+	$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./mk/run.sh $(BIN)
 
-check: deps all tests
+check: deps
+	$(Q)$(BUILD_AFTER_DEPS) all tests
 	$(Q)BUILD=$(BUILD) ./tests/run.sh
 
 check-asan:
@@ -119,7 +125,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iostrat
 	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat
 
-bench-%: deps all
+bench-%: deps
+	$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./bench/$*.sh $(BIN)
 
 clean:
