@@ -91,12 +91,14 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 tests: $(UNIT_BINS)
 
 # --- dependencies -----------------------------------------------------------
+# Every command the tests and scripts run comes from here, the base system
+# or the build: make cmds-in-deps (mk/cmds.mk) checks it.
 DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
             bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
             systemd cppcheck clang-tidy \
             scdoc mandoc debhelper lintian fakeroot bash-completion \
-            ansible-core ansible-lint
+            ansible-core ansible-lint python3 bc bsdextrautils libxml2-utils
 deps:
 	@./mk/deps.sh $(DEB_PKGS)
 
