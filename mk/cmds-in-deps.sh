@@ -14,7 +14,7 @@
 #                   everything is installed) that is missing here: run in a
 #                   root holding only the base system and `make deps`
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 
 # The commands of the lab's host side that a machine without the lab
 # installed cannot map: command -> package (mk/lab.mk's LAB_PKGS).
@@ -22,7 +22,7 @@ LAB_CMDS="qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils mmdebstrap:mmde
 
 # Words in command position that are not commands there (a word of a
 # quoted pattern after a parenthesis: grep '^overall (write + read').
-NOT_COMMANDS=write
+NOT_COMMANDS='write'
 
 # What is scanned: shell files run on this machine (the lab's guest-side
 # scripts run in the lab image, whose packages lab/image.sh names).
@@ -67,9 +67,11 @@ functions() {
 
 # found: "COMMAND<TAB>FILE" for every external command (first file seen)
 found() {
-	local fn c f
-	fn=$(functions $(files) lab/guest-*.sh tests/lib.sh)
-	{ words sh $(files); words mk $(mkfiles); } | sort -u -k1,1 |
+	local fn c f sh mk
+	mapfile -t sh < <(files)
+	mapfile -t mk < <(mkfiles)
+	fn=$(functions "${sh[@]}" lab/guest-*.sh tests/lib.sh)
+	{ words sh "${sh[@]}"; words mk "${mk[@]}"; } | sort -u -k1,1 |
 	while IFS=$'\t' read -r c f; do
 		[ "$c" = iostrat ] && continue
 		grep -qxF -- "$c" <<<"$NOT_COMMANDS" && continue
@@ -90,10 +92,10 @@ lab_pkg() { local e; for e in $LAB_CMDS; do [ "${e%%:*}" = "$1" ] && { echo "${e
 # side of the /bin = /usr/bin merge, then the system's own directories
 # (a program first on PATH from outside a package, as a python3 shim).
 candidates() {
-	local c p q i d
+	local c p q d
 	while read -r c; do
 		p=$(command -v -- "$c") || continue
-		for i in 1 2 3 4 5 6; do
+		for _ in 1 2 3 4 5 6; do
 			for q in "$p" "${p/#\/usr\//\/}" "/usr$p"; do printf '%s\t%s\n' "$c" "$q"; done
 			[ -L "$p" ] || break
 			q=$(readlink "$p"); [[ $q == /* ]] || q=$(dirname "$p")/$q
@@ -130,7 +132,7 @@ allowed() {
 }
 
 main() {
-	local require= c f pkg bad=0 n=0 ok cmds own
+	local require='' c f pkg bad=0 n=0 ok cmds own
 	case ${1:-} in
 	--list) found | cut -f1; return ;;
 	--require) require=$2; shift 2 ;;
