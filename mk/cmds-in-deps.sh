@@ -9,10 +9,12 @@
 #
 # Prints one line per offending command, naming a file that runs it, and
 # exits 1 if there is any; "cmds-in-deps: N commands, all in deps" else.
-#   --list          print the external commands found, one a line
-#   --require FILE  also fail for each command of FILE (a --list made where
-#                   everything is installed) that is missing here: run in a
-#                   root holding only the base system and `make deps`
+#   --list [PKG...] print the external commands found, one a line (those
+#                   of PKG..., their Depends and the base system, if given)
+#   --require FILE  also fail for each command of FILE (a --list of make
+#                   deps' packages made where everything is installed) that
+#                   is missing here: run in a root holding only the base
+#                   system and what make deps installed
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 2
 
@@ -132,18 +134,23 @@ allowed() {
 }
 
 main() {
-	local require='' c f pkg bad=0 n=0 ok cmds own
+	local require='' list='' c f pkg bad=0 n=0 ok cmds own
 	case ${1:-} in
-	--list) found | cut -f1; return ;;
+	--list) list=1; shift ;;
 	--require) require=$2; shift 2 ;;
 	esac
-	[ $# -gt 0 ] || { echo "cmds-in-deps: no package list given (make cmds-in-deps)" >&2; return 2; }
-	ok=$(allowed "$@" | sort -u)
+	[ $# -gt 0 ] || [ -n "$list" ] || { echo "cmds-in-deps: no package list given (make cmds-in-deps)" >&2; return 2; }
 	cmds=$(found)
+	[ $# -gt 0 ] || { cut -f1 <<<"$cmds"; return; }
+	ok=$(allowed "$@" | sort -u)
 	own=$(cut -f1 <<<"$cmds" | owners)
 	while IFS=$'\t' read -r c f; do
 		n=$((n + 1))
 		pkg=$(lab_pkg "$c") || pkg=$(awk -F'\t' -v c="$c" '$1 == c { print $2 }' <<<"$own")
+		if [ -n "$list" ]; then
+			grep -qx -- "$pkg" <<<"$ok" && echo "$c"
+			continue
+		fi
 		if [ -z "$pkg" ]; then
 			echo "cmds-in-deps: $c ($f): $(command -v -- "$c") belongs to no package: is it built here?"
 			bad=1; continue
@@ -152,6 +159,7 @@ main() {
 		echo "cmds-in-deps: $c ($f): package $pkg is not installed by make deps, nor in the base system"
 		bad=1
 	done <<<"$cmds"
+	[ -n "$list" ] && return 0
 	if [ -n "$require" ]; then
 		while read -r c; do
 			type -t -- "$c" >/dev/null || lab_pkg "$c" >/dev/null && continue
