@@ -47,9 +47,26 @@ bind() {
 	mkdir -p "$root/$2"
 	mount --rbind "$1" "$root/$2" && mount --make-rslave "$root/$2" && mounts+=("$root/$2")
 }
+# in_root_pids: the processes running in the root (apt's dpkg too, which
+# is a process group of its own)
+in_root_pids() {
+	local p
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] && echo "${p#/proc/}"
+	done
+}
 cleanup() {
-	local i
-	[ -n "$job" ] && kill -TERM -- "-$job" 2>/dev/null && wait "$job"
+	local i p
+	if [ -n "$root" ]; then
+		for i in $(seq 20); do
+			p=$(in_root_pids)
+			[ -z "$p" ] && break
+			# shellcheck disable=SC2086 # a list of pids
+			kill "-$([ "$i" -lt 10 ] && echo TERM || echo KILL)" $p 2>/dev/null
+			sleep 0.5
+		done
+	fi
+	[ -n "$job" ] && wait "$job" 2>/dev/null
 	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
 		umount -R "${mounts[$i]}" 2>/dev/null || umount -R -l "${mounts[$i]}"
 	done
@@ -61,7 +78,7 @@ cleanup() {
 # waited for in the background: a TERM stops it at once (cleanup)
 in_root() {
 	local rc=0
-	setsid chroot "$root" /bin/bash -c "cd /root/iostrat && $1" & job=$!
+	(exec setsid chroot "$root" /bin/bash -c "cd /root/iostrat && $1") & job=$!
 	wait "$job" || rc=$?
 	job=''
 	return "$rc"
