@@ -111,7 +111,7 @@ checks() {
 
 main() {
 	local t0=$SECONDS pkgs
-	[ "$(id -u)" -eq 0 ] || { echo "SKIP: fresh root: needs root (chroot, mounts)"; return 0; }
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: fresh root: make run: needs root (chroot, mounts)"; return 0; }
 	command -v mmdebstrap >/dev/null || lab_die "mmdebstrap missing: run make lab-deps"
 	lab_checks cleanup
 	pristine || { fail "fresh root: bootstrap" "mmdebstrap: $(tail -n 1 "$FRESH/build.log")"; return 1; }
