@@ -9,6 +9,7 @@
 #
 # Prints one line per offending command, naming a file that runs it, and
 # exits 1 if there is any; "cmds-in-deps: N commands, all in deps" else.
+#   --words FILE... the words in command position of shell FILEs, unfiltered
 #   --list [PKG...] print the external commands found, one a line (those
 #                   of PKG..., their Depends and the base system, if given)
 #   --require FILE  also fail for each command of FILE (a --list of make
@@ -41,8 +42,14 @@ mkfiles() { ls Makefile mk/*.mk; }
 words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 	local mode=$1; shift
 	awk -v mode="$mode" '
+	# a here-document is data (python, a profile), not commands
+	term != "" { l = $0; if (strip) sub(/^\t+/, "", l); if (l == term) term = ""; next }
 	mode == "mk" && !/^\t/ { next }
 	{
+		if (match($0, /[^<]<<-?[ \t]*["\047]?[A-Za-z_][A-Za-z0-9_]*/)) {
+			term = substr($0, RSTART + 3, RLENGTH - 3)
+			strip = (term ~ /^-/); sub(/^-/, "", term); gsub(/[ \t"\047]/, "", term)
+		}
 		line = $0
 		if (mode == "mk") { sub(/^\t[@+-]*(\$\(Q\))?[@+-]*/, "", line); gsub(/\$\$/, "$", line) }
 		sub(/(^|[ \t])#.*/, "", line)
@@ -136,6 +143,7 @@ allowed() {
 main() {
 	local require='' list='' c f pkg bad=0 n=0 ok cmds own
 	case ${1:-} in
+	--words) shift; words sh "$@" | cut -f1; return ;;
 	--list) list=1; shift ;;
 	--require) require=$2; shift 2 ;;
 	esac
