@@ -53,6 +53,9 @@ words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 		line = $0
 		if (mode == "mk") { sub(/^\t[@+-]*(\$\(Q\))?[@+-]*/, "", line); gsub(/\$\$/, "$", line) }
 		sub(/(^|[ \t])#.*/, "", line)
+		# name( is a call in quoted code (python3 -c "...open(p)"), not a
+		# subshell: its parenthesis separates nothing
+		while (match(line, /[A-Za-z0-9_.]\(/)) line = substr(line, 1, RSTART) "\001" substr(line, RSTART + 2)
 		gsub(/\|\||&&|\$\(|`|[|;(){}!]/, "\n", line)
 		n = split(line, seg, "\n")
 		for (i = 1; i <= n; i++) {

@@ -23,19 +23,21 @@ a_command_of_a_package_left_out_of_deps_is_named() {
 		die "jq not named: $(head -n 2 "$T/out")"
 }
 
-# A here-document is data: python's open() in bench/verdict.sh is not the
-# open(1) a machine with xdg-utils has (seen in a fresh root with chromium).
-here_document_bodies_are_not_commands() {
+# A here-document is data, and name( a call in quoted code: python's open()
+# in bench/verdict.sh and tests/bad-input.sh is not the open(1) a machine
+# with xdg-utils has (seen in a fresh root with chromium).
+here_documents_and_quoted_calls_are_not_commands() {
 	cat >"$T/s.sh" <<-'EOF'
 	python3 - "$out" <<'PY'
 	doc = json.load(open(p))
 	PY
 	echo "$(bc -l <<<"1 + 1")"
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))' "$f" || (cat x; sort)
 	EOF
 	"$TOP/mk/cmds-in-deps.sh" --words "$T/s.sh" >"$T/w"
-	[ "$(tr '\n' ' ' <"$T/w")" = "python3 echo bc " ] || die "command words: $(tr '\n' ' ' <"$T/w")"
+	[ "$(tr '\n' ' ' <"$T/w")" = "python3 echo bc python3 cat sort " ] || die "command words: $(tr '\n' ' ' <"$T/w")"
 }
 
 t every_command_run_is_installed_by_make_deps every_command_run_is_installed_by_make_deps
 t a_command_of_a_package_left_out_of_deps_is_named a_command_of_a_package_left_out_of_deps_is_named
-t here_document_bodies_are_not_commands here_document_bodies_are_not_commands
+t here_documents_and_quoted_calls_are_not_commands here_documents_and_quoted_calls_are_not_commands
