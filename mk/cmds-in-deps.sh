@@ -42,6 +42,35 @@ mkfiles() { ls Makefile mk/*.mk; }
 words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 	local mode=$1; shift
 	awk -v mode="$mode" '
+	# code(LINE): LINE with what quotes hold masked (\001), except a
+	# command string (sh -c "...", bash -c, lab run -- "...") and a
+	# command substitution in double quotes; quotes become blanks.
+	# States on a stack: c code, p $( or ( , b backquote, q single quotes,
+	# d double quotes, C a quoted command string.
+	function code(line,   out, i, c, n, st, t, L) {
+		out = ""; n = 0; L = length(line)
+		for (i = 1; i <= L; i++) {
+			c = substr(line, i, 1); t = n ? st[n] : "c"
+			if (t == "q") { if (c == "\047") { n--; c = " " } else c = "\001"; out = out c; continue }
+			if (t == "d" && c != "\"" && c != "$" && c != "`" && c != "\\") { out = out "\001"; continue }
+			if (c == "\\") { out = out "\001\001"; i++; continue }
+			if (t == "C" && c == qc[n]) { n--; out = out " "; continue }
+			if (t == "d" && c == "\"") { n--; out = out " "; continue }
+			if (t == "d" && c == "$" && substr(line, i + 1, 1) != "(") { out = out "\001"; continue }
+			if (c == "$" && substr(line, i + 1, 1) == "(") { st[++n] = "p"; i++; out = out "\n"; continue }
+			if (c == "`") { if (t == "b") n--; else st[++n] = "b"; out = out "\n"; continue }
+			if (t == "d") { out = out "\001"; continue }
+			if (c == "(") { st[++n] = "p"; out = out "\n"; continue }
+			if (c == ")") { if (t == "p") n--; out = out "\n"; continue }
+			if (c == "\047" || c == "\"") {
+				if (out ~ /(^|[ \t\/])(sh|bash)[ \t]+(-[a-z]+[ \t]+)*-c[ \t]*$/ || out ~ /(^|[ \t])--[ \t]*$/) { st[++n] = "C"; qc[n] = c; out = out "\n"; continue }
+				else st[++n] = (c == "\047") ? "q" : "d"
+				out = out " "; continue
+			}
+			out = out c
+		}
+		return out
+	}
 	# a here-document is data (python, a profile), not commands
 	term != "" { l = $0; if (strip) sub(/^\t+/, "", l); if (l == term) term = ""; next }
 	mode == "mk" && !/^\t/ { next }
@@ -53,10 +82,11 @@ words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 		line = $0
 		if (mode == "mk") { sub(/^\t[@+-]*(\$\(Q\))?[@+-]*/, "", line); gsub(/\$\$/, "$", line) }
 		sub(/(^|[ \t])#.*/, "", line)
-		# name( is a call in quoted code (python3 -c "...open(p)"), not a
-		# subshell: its parenthesis separates nothing
+		# name( is a call in quoted code (python3 -c "...open(p)" over
+		# lines), not a subshell: its parenthesis separates nothing
 		while (match(line, /[A-Za-z0-9_.]\(/)) line = substr(line, 1, RSTART) "\001" substr(line, RSTART + 2)
-		gsub(/\|\||&&|\$\(|`|[|;(){}!]/, "\n", line)
+		line = code(line)
+		gsub(/\|\||&&|[|;{}!]/, "\n", line)
 		n = split(line, seg, "\n")
 		for (i = 1; i <= n; i++) {
 			m = split(seg[i], w, /[ \t]+/)
