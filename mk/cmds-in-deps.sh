@@ -23,9 +23,6 @@ cd "$(dirname "$0")/.." || exit 2
 # installed cannot map: command -> package (mk/lab.mk's LAB_PKGS).
 LAB_CMDS="qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils mmdebstrap:mmdebstrap"
 
-# Words in command position that are not commands there (a word of a
-# quoted pattern after a parenthesis: grep '^overall (write + read').
-NOT_COMMANDS='write'
 
 # What is scanned: shell files run on this machine (the lab's guest-side
 # scripts run in the lab image, whose packages lab/image.sh names).
@@ -36,8 +33,9 @@ files() {
 mkfiles() { ls Makefile mk/*.mk; }
 
 # words in command position: the first word of each simple command, and the
-# command after a wrapper (sudo, timeout N, xargs, env X=Y ...); comments
-# and make's recipe prefixes dropped.  A heuristic, kept honest by mapping
+# command after a wrapper (sudo, timeout N, xargs, env X=Y ...); comments,
+# here-documents, quoted text (but command strings) and make's recipe
+# prefixes dropped.  A heuristic, kept honest by mapping
 # every word that names an installed program to its package.
 words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 	local mode=$1; shift
@@ -116,7 +114,6 @@ found() {
 	{ words sh "${sh[@]}"; words mk "${mk[@]}"; } | sort -u -k1,1 |
 	while IFS=$'\t' read -r c f; do
 		[ "$c" = iostrat ] && continue
-		grep -qxF -- "$c" <<<"$NOT_COMMANDS" && continue
 		grep -qx -- "$c" <<<"$fn" && continue
 		case $(type -t -- "$c") in
 		builtin|keyword|function|alias) continue ;;

@@ -1,7 +1,7 @@
 # The build's configuration, written to files that change only when it does,
 # so a change rebuilds exactly what depends on it (as $(BUILD)/version.h):
 #   $(BUILD)/config/flags   compilers and flags (SANITIZE, TSAN, CFLAGS...):
-#                           every object and the binary
+#                           every object (so the binary is relinked)
 #   $(BUILD)/config/ebpf.h  the eBPF decision of mk/ebpf.mk (built, or
 #                           IOSTRAT_NO_BPF and why): the objects of src/trace/,
 #                           which are compiled with -include of it
@@ -22,7 +22,6 @@ $(CONFIG_DIR)/flags $(CONFIG_DIR)/ebpf.h: FORCE
 	    [ -e $@ ] && printf '  %-7s %s\n' CONFIG "$@ changed"; \
 	    printf '%s\n' "$$CONFIG_TEXT" >$@; }
 
-# (the link flags too: a new object set relinks the binary)
 $(OBJS): $(CONFIG_DIR)/flags
 $(TRACE_OBJS): $(CONFIG_DIR)/ebpf.h
 # private: not passed on to the prerequisites (the config files above)
