@@ -91,20 +91,28 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIBOBJS)
 tests: $(UNIT_BINS)
 
 # --- dependencies -----------------------------------------------------------
+# Every command the tests and scripts run comes from here, the base system
+# or the build: make cmds-in-deps (mk/cmds.mk) checks it.
 DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
             bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
             systemd cppcheck clang-tidy \
             scdoc mandoc debhelper lintian fakeroot bash-completion \
-            ansible-core ansible-lint
+            ansible-core ansible-lint python3 bc bsdextrautils libxml2-utils
 deps:
 	@./mk/deps.sh $(DEB_PKGS)
 
 # --- entry points -----------------------------------------------------------
-run: deps all
+# Those that install the dependencies build after them, in a sub-make: it
+# reads mk/ebpf.mk once clang and bpftool are there (mk/config.mk).
+BUILD_AFTER_DEPS = $(MAKE) --no-print-directory
+
+run: deps
+	$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./mk/run.sh $(BIN)
 
-check: deps all tests
+check: deps
+	$(Q)$(BUILD_AFTER_DEPS) all tests
 	$(Q)BUILD=$(BUILD) ./tests/run.sh
 
 check-asan:
@@ -119,7 +127,8 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iostrat
 	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat
 
-bench-%: deps all
+bench-%: deps
+	$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./bench/$*.sh $(BIN)
 
 clean:

@@ -27,6 +27,7 @@ kernels=("$@")
 # reuses the positional parameters)
 reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
 fleet_lab=${IOSTRAT_LAB_FLEET:-$([ $# -eq 0 ] && echo 1 || echo 0)}
+fresh_root=${IOSTRAT_LAB_FRESH:-$([ $# -eq 0 ] && echo 1 || echo 0)}
 if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
 	read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
 fi
@@ -269,6 +270,37 @@ else
 	printf '%s\t%s\t%s\n' "$kp" package_s "$((SECONDS - t1))" >>"$res/facts"
 fi
 
+# --- a fresh root: the README's first command on a machine made from nothing ---
+# lab/fresh-root.sh: a minimal bookworm chroot, make run at a small scale
+# (traced, kernel view) and the commands-in-deps check.  In the matrix's
+# stream, which has the slack (the side stream is the longer one): no
+# guest of its own, one host CPU.  With the whole matrix, or
+# IOSTRAT_LAB_FRESH=1 (=0 skips).
+if [ "$fresh_root" = 1 ]; then
+	echo "== fresh root"
+	t1=$SECONDS rc=0
+	"$LAB_TOP/fresh-root.sh" >"$res/fresh.out" 2>"$res/fresh.err" & fpid=$!; : >"$res/pids/$fpid"
+	wait "$fpid" || rc=$?
+	rm -f "$res/pids/$fpid"
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*)
+			echo "  [fresh] $line"
+			# "PASS: fresh root: NAME" or "FAIL: fresh root: NAME: why"
+			st=${line%%:*} rest=${line#*: fresh root: } why=
+			name=${rest%%: *}
+			[ "$name" != "$rest" ] && why=${rest#*: }
+			record fresh "fresh root: $name" "$st" "$why" ;;
+		TIMES:*) echo "  [fresh] $line" ;;
+		esac
+	done <"$res/fresh.out"
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$res/fresh.out"; then
+		record fresh "lab/fresh-root.sh" FAIL "exited $rc: $(tail -n 1 "$res/fresh.err")"
+		echo "  [fresh] FAIL: lab/fresh-root.sh: exited $rc: $(tail -n 1 "$res/fresh.err")"
+	fi
+	echo "  [fresh] lab/fresh-root.sh took $((SECONDS - t1)) s"
+fi
+
 # compare of two kernels' results, on the host: each kernel against the
 # previous one (the first against the second).
 n=${#kernels[@]}
@@ -322,7 +354,7 @@ fi
 
 # --- the matrix ---------------------------------------------------------------
 # the side labs' checks are not per kernel: listed above, counted below
-mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" { print $2 }' "$res/results" | awk '!seen[$0]++')
+mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" { print $2 }' "$res/results" | awk '!seen[$0]++')
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 {

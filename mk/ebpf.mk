@@ -47,9 +47,8 @@ $(EBPF_DIR)/%.skel.h: $(EBPF_DIR)/%.bpf.o
 # The user side of each probe includes its skeleton.
 $(BUILD)/src/trace/seeks.o: $(EBPF_DIR)/seeks.skel.h
 $(BUILD)/src/trace/pagecache.o: $(EBPF_DIR)/pagecache.skel.h
-else
-CFLAGS += -DIOSTRAT_NO_BPF='"$(EBPF_WHY)"'
 endif
+# Without them, $(BUILD)/config/ebpf.h defines IOSTRAT_NO_BPF (mk/config.mk).
 
 .SECONDARY: $(EBPF_PROBES:%=$(EBPF_DIR)/%.bpf.o)
 

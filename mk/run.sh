@@ -4,7 +4,8 @@
 # traced when root with kernel BTF) into results/, print its report (the
 # verdict first), draw the figures and write DIR/report.html, one page
 # with all of it (docs/verdict.md).  Data sets are cached in $IOSTRAT_DATA
-# (default ./data) and reused.  PROFILE=profiles/smoke.ini for a smoke run.
+# (default ./data) and reused.  PROFILE=profiles/smoke.ini for a smoke run
+# (and SCALE=0.002, its scale, for a smaller one: make check-lab's fresh root).
 set -euo pipefail
 bin=$1
 profile=${PROFILE:-profiles/default.ini}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The build's configuration (mk/config.mk): decided from what is installed
+# when make runs, and a change in it rebuilds what depends on it, without
+# `make clean` -- a fresh machine's `make run` installs clang and bpftool
+# and must then build the eBPF probes.  Each case builds in its own $T.
+. "$(dirname "$0")/lib.sh"
+
+bmake() { make -C "$TOP" --no-print-directory -j2 BUILD="$T/b" "$@" 2>&1; }
+# built lines of the compiler ("CC src/x.c"), sorted
+compiled() { sed -n 's/^  \(CC\|CXX\) *//p' | sort; }
+without_probes() { "$T/b/iostrat" trace -- true 2>&1 | grep -q 'built without eBPF probes'; }
+
+probes_follow_clang_and_bpftool_without_make_clean() {
+	need_cmd "${BPF_CLANG:-clang}"
+	need_cmd "${BPFTOOL:-bpftool}"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "no kernel BTF"
+	bmake BPFTOOL=/nonexistent >"$T/1" || die "build without bpftool: $(tail -n 1 "$T/1")"
+	without_probes || die "a build without bpftool does not say so"
+	"$T/b/iostrat" trace -- true 2>&1 | grep -q 'no /nonexistent' || die "the reason is not named"
+	bmake >"$T/2" || die "build with bpftool: $(tail -n 1 "$T/2")"
+	if without_probes; then die "bpftool appeared, yet: $("$T/b/iostrat" trace -- true 2>&1 | head -n 1)"; fi
+	# exactly the objects that depend on it: src/trace/
+	local other
+	other=$(compiled <"$T/2" | grep -v '^src/trace/' || true)
+	[ -z "$other" ] || die "rebuilt outside src/trace/: $other"
+	[ "$(compiled <"$T/2" | wc -l)" -eq "$(find "$TOP/src/trace" -name "*.c" | wc -l)" ] ||
+		die "not every src/trace object rebuilt: $(compiled <"$T/2" | tr '\n' ' ')"
+	bmake >"$T/3"
+	[ -z "$(compiled <"$T/3")" ] || die "an unchanged configuration rebuilt: $(compiled <"$T/3" | tr '\n' ' ')"
+	# and back: clang gone, the tracer says so
+	bmake BPF_CLANG=/nonexistent-clang >"$T/4" || die "build without clang: $(tail -n 1 "$T/4")"
+	"$T/b/iostrat" trace -- true 2>&1 | grep -q 'built without eBPF probes: no /nonexistent-clang' ||
+		die "clang vanished, yet: $("$T/b/iostrat" trace -- true 2>&1 | head -n 1)"
+}
+
+other_flags_rebuild_an_object_in_the_same_build_dir() {
+	local o=$T/b/src/main.o
+	bmake "$o" >"$T/1" || die "build: $(tail -n 1 "$T/1")"
+	bmake "$o" >"$T/2"
+	[ -z "$(compiled <"$T/2")" ] || die "rebuilt with the same flags"
+	bmake SANITIZE=1 "$o" >"$T/3" || die "SANITIZE=1 build: $(tail -n 1 "$T/3")"
+	[ "$(compiled <"$T/3")" = src/main.c ] || die "SANITIZE=1 did not rebuild src/main.o"
+	bmake "$o" >"$T/4"
+	[ "$(compiled <"$T/4")" = src/main.c ] || die "back without SANITIZE: src/main.o kept the ASan flags"
+}
+
+t probes_follow_clang_and_bpftool_without_make_clean probes_follow_clang_and_bpftool_without_make_clean
+t other_flags_rebuild_an_object_in_the_same_build_dir other_flags_rebuild_an_object_in_the_same_build_dir
