@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The default results directory (no --out): results/TIME-NAME, a new one
+# for every run, also for two runs started in the same second.
+. "$(dirname "$0")/lib.sh"
+
+# results/TIME-net for this second and the next few, each holding a run
+occupy_the_next_seconds() {
+	local s d
+	for s in 0 1 2 3 4 5 6 7 8 9; do
+		d=results/$(date -u -d "@$(($(date +%s) + s))" +%Y%m%d-%H%M%S)-net
+		mkdir -p "$d" && echo '{}' >"$d/results.jsonl"
+	done
+}
+
+same_second_runs_get_their_own_directory() {
+	cd "$T"
+	occupy_the_next_seconds
+	local before after
+	before=$(find results -name results.jsonl | sort | xargs md5sum)
+	"$IOSTRAT" net --mode nodelay --size 12 --count 100 --reps 1 >"$T/out" 2>&1 ||
+		die "net refused: $(tail -n 1 "$T/out")"
+	grep -Eq '^results: results/[0-9]{8}-[0-9]{6}-net-2$' "$T/out" ||
+		die "not a -2 directory: $(grep '^results' "$T/out")"
+	after=$(find results -name results.jsonl ! -path '*-net-2/*' | sort | xargs md5sum)
+	[ "$before" = "$after" ] || die "an earlier run's results changed"
+}
+
+t two_runs_in_one_second_get_their_own_results_directory same_second_runs_get_their_own_directory
