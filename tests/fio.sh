@@ -135,3 +135,18 @@ assert rep["meta"]["fio"].startswith("fio-")
 PY
 }
 t bench_runs_fio_baselines_and_report_ratio_is_measured_ratio bench_runs_baselines_and_report_prints_ratio
+
+# IOSTRAT_FIO_JOBS that is no directory of jobs: the variable is named,
+# before any data set is made (fio and bench alike)
+fio_jobs_variable_is_named() {
+	need_fio
+	cd "$T"
+	IOSTRAT_FIO_JOBS=/nonexistent expect_fail '^iostrat: IOSTRAT_FIO_JOBS=/nonexistent: not a readable directory' \
+		"$IOSTRAT" fio seq-psync --dataset big --scale 0.001 --reps 1
+	IOSTRAT_FIO_JOBS=/etc/passwd expect_fail 'IOSTRAT_FIO_JOBS=/etc/passwd: .*Not a directory' \
+		"$IOSTRAT" bench "$TOP/profiles/smoke.ini" --out "$T/r"
+	IOSTRAT_FIO_JOBS=$T expect_fail "seq-psync: no such fio job in $T \(IOSTRAT_FIO_JOBS\)" \
+		"$IOSTRAT" fio seq-psync --dataset big --scale 0.001 --reps 1
+	[ ! -e "$T/data" ] && [ ! -e "$T/r" ] || die "made a data set or a results directory first"
+}
+t fio_jobs_variable_that_is_no_directory_is_named fio_jobs_variable_is_named
