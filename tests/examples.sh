@@ -4,14 +4,15 @@
 #
 # What an example is (tests/tools/examples.awk reads it so):
 # - markdown: a code block, fenced (no info string, or sh, shell, console,
-#   bash; ```ini and the like are not commands) or indented by 4 spaces.
-#   When some line of it starts with "$ " it is a transcript: those lines
-#   (and the lines a trailing "\" continues) are its commands, the rest is
-#   output.  Otherwise it is an example when its first line, past any
-#   VAR=value, starts with one of: iostrat build/iostrat make sudo bpftrace
-#   gnuplot mount mountpoint lab/lab cp cd ls for ansible-playbook; all its
-#   lines are
-#   then its commands.  Inline `code` in prose is not an example.
+#   bash; other info strings but ini are not commands) or indented by 4
+#   spaces.  When some line of it starts with "$ " it is a transcript: those
+#   lines (and the lines a trailing "\" continues) are its commands, the
+#   rest is output.  Otherwise it is an example when its first line, past
+#   any VAR=value, starts with one of: iostrat build/iostrat make sudo
+#   bpftrace gnuplot mount mountpoint lab/lab cp cd ls for
+#   ansible-playbook; all its lines are then its commands.  A ```ini block
+#   is a profile: it runs as `iostrat bench example.ini --dry-run` (read,
+#   expanded and counted).  Inline `code` in prose is not an example.
 # - man pages (docs/man/*.scd): each paragraph of the EXAMPLES section,
 #   lines joined as scdoc joins them ("++" ends a line).
 # One example is one test case, named FILE:LINE of its first command; its

@@ -13,7 +13,7 @@ occupy_the_next_seconds() {
 }
 
 same_second_runs_get_their_own_directory() {
-	cd "$T"
+	cd "$T" || die "no $T"
 	occupy_the_next_seconds
 	local before after
 	before=$(find results -name results.jsonl | sort | xargs md5sum)

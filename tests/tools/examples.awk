@@ -22,6 +22,10 @@ function flush(   i, tr, s, l, first, cont, line) {
 		cont = (l ~ /\\$/)
 	}
 	line = first
+	if (first && prof) { # a profile: bench must read it and count its configurations
+		s = "cat >example.ini <<'EXAMPLE_INI'\n" s "EXAMPLE_INI\niostrat bench example.ini --dry-run\n"
+		tr = 1
+	}
 	if (first && (tr || cmdword(s))) {
 		n++
 		printf "%s", s > (dir "/" n ".sh"); close(dir "/" n ".sh")
@@ -49,9 +53,10 @@ man {
 	if (!infence) {
 		infence = 1; fenceind = index($0, "`") - 1
 		info = $0; sub(/^[ \t]*```/, "", info)
-		keep = (info ~ /^(|sh|shell|console|bash)[ \t]*$/)
+		keep = (info ~ /^(|sh|shell|console|bash|ini)[ \t]*$/)
+		prof = (info ~ /^ini/)
 		mark = lastnb; nb = 0
-	} else { infence = 0; if (keep) flush(); nb = 0 }
+	} else { infence = 0; if (keep) flush(); nb = 0; prof = 0 }
 	lastnb = ""; next
 }
 infence { if (keep) { b[++nb] = strip($0, fenceind); bl[nb] = FNR }; next }
