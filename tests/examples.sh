@@ -66,7 +66,7 @@ declare -A EX_SETUP=(
 	["docs/figures.md|iostrat plot results/20261122-000000-smoke"]='results results/20261122-000000-smoke'
 	["docs/figures.md|gnuplot -e \"datafile='results/smoke/plots/data/grid-big.dat'; outbase='/tmp/grid-big'\" plots/grid.gp"]='results results/smoke; iostrat plot results/smoke >/dev/null'
 	["docs/kernel-view.md|iostrat trace -d /mnt/loop -- cat /mnt/loop/file >/dev/null"]='need_traced_build; loop_file "$R/mnt/loop" file'
-	["docs/kernel-view.md|mountpoint -q /sys/kernel/tracing || sudo mount -t tracefs nodev /sys/kernel/tracing"]='need_root; need_cmd bpftrace; leave_tracefs_as_found; INTERRUPT_AFTER=3'
+	["docs/kernel-view.md|mountpoint -q /sys/kernel/tracing || sudo mount -t tracefs nodev /sys/kernel/tracing"]='need_root; need_bpftrace_and_tracefs; INTERRUPT_AFTER=3'
 	["docs/strategies.md|iostrat run -s direct /tmp/dm-tmpfs/in /tmp/dm-tmpfs-out --reps 1"]='tmpfs_input "$R/tmp/dm-tmpfs"'
 	["docs/strategies.md|iostrat run -s uring in out --threads 2 --work 100 --reps 3 --cache cold"]='iostrat gen in --files 6 --lines 240 --width 1000 >/dev/null'
 )
@@ -93,8 +93,15 @@ loop_file() { # MNT FILE: a fresh ext4 on a loop device at MNT holding FILE (8 M
 	trap cleanup_loop EXIT
 	head -c 8M /dev/urandom >"$1/$2"
 }
-leave_tracefs_as_found() { # the example mounts tracefs where it is not: unmount it after
-	mountpoint -q /sys/kernel/tracing || trap 'umount /sys/kernel/tracing 2>/dev/null; true' EXIT
+# bpftrace runs here and tracefs can be mounted (else SKIP); the example
+# mounts tracefs where it is not: unmounted after, as found
+need_bpftrace_and_tracefs() {
+	need_cmd bpftrace
+	timeout 20 bpftrace -e 'BEGIN { exit(); }' >/dev/null 2>&1 || skip "bpftrace cannot load a program here"
+	mountpoint -q /sys/kernel/tracing && return 0
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || skip "cannot mount tracefs"
+	umount /sys/kernel/tracing
+	trap 'umount /sys/kernel/tracing 2>/dev/null; true' EXIT
 }
 tmpfs_input() { # DIR: DIR a tmpfs with a data set in DIR/in
 	need_root
