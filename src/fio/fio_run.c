@@ -64,12 +64,10 @@ int fio_job_env_check(void)
 
 	if (!env || !*env)
 		return 0;
-	if (stat(env, &sb) < 0)
+	if (stat(env, &sb) < 0 || (S_ISDIR(sb.st_mode) && access(env, R_OK | X_OK) < 0))
 		ret = -errno;
 	else if (!S_ISDIR(sb.st_mode))
 		ret = -ENOTDIR;
-	else if (access(env, R_OK | X_OK) < 0)
-		ret = -errno;
 	if (ret)
 		errorf("IOSTRAT_FIO_JOBS=%s: not a readable directory of fio jobs (%s)",
 		       env, strerror(-ret));
