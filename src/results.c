@@ -125,6 +125,30 @@ int results_check_fresh(const char *dir, bool resumable)
 	return ret;
 }
 
+/* No --out: results/TIME-NAME, a new directory; a run started in the same
+ * second as another (two `iostrat net` in a row) gets TIME-NAME-2, -3 ... */
+static int make_default_dir(struct results_dir *r, const char *name)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char ts[32];
+	int ret = mkdir_p("results", 0755);
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 1; !ret && i <= 100; i++) {
+		if (i == 1)
+			snprintf(r->path, sizeof(r->path), "results/%s-%s", ts, name);
+		else
+			snprintf(r->path, sizeof(r->path), "results/%s-%s-%d", ts, name, i);
+		if (mkdir(r->path, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			ret = -errno;
+	}
+	return ret ? ret : -EEXIST;
+}
+
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env, bool resumable)
 {
@@ -134,16 +158,10 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
 	memset(r, 0, sizeof(*r));
 	if (dir) {
 		snprintf(r->path, sizeof(r->path), "%s", dir);
+		ret = mkdir_p(r->path, 0755);
 	} else {
-		time_t now = time(NULL);
-		struct tm tm;
-		char ts[32];
-
-		gmtime_r(&now, &tm);
-		strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-		snprintf(r->path, sizeof(r->path), "results/%s-%s", ts, name);
+		ret = make_default_dir(r, name);
 	}
-	ret = mkdir_p(r->path, 0755);
 	if (ret)
 		return error_errno(ret, r->path, "creating results directory");
 	ret = lock_dir(r);

@@ -146,3 +146,18 @@ fio_out_with_results_refused_before_data() {
 	[ ! -e "$T/data" ] || die "data generated before the refusal: $(ls "$T/data")"
 }
 t fio_out_with_results_refused_before_data fio_out_with_results_refused_before_data
+
+# IOSTRAT_FIO_JOBS that is no directory of jobs: the variable is named,
+# before any data set is made (fio and bench alike)
+fio_jobs_variable_is_named() {
+	need_fio
+	cd "$T" || die "no $T"
+	IOSTRAT_FIO_JOBS=/nonexistent expect_fail '^iostrat: IOSTRAT_FIO_JOBS=/nonexistent: not a readable directory' \
+		"$IOSTRAT" fio seq-psync --dataset big --scale 0.001 --reps 1
+	IOSTRAT_FIO_JOBS=/etc/passwd expect_fail 'IOSTRAT_FIO_JOBS=/etc/passwd: .*Not a directory' \
+		"$IOSTRAT" bench "$TOP/profiles/smoke.ini" --out "$T/r"
+	IOSTRAT_FIO_JOBS=$T expect_fail "seq-psync: no such fio job in $T \(IOSTRAT_FIO_JOBS\)" \
+		"$IOSTRAT" fio seq-psync --dataset big --scale 0.001 --reps 1
+	if [ -e "$T/data" ] || [ -e "$T/r" ]; then die "made a data set or a results directory first"; fi
+}
+t fio_jobs_variable_that_is_no_directory_is_named fio_jobs_variable_is_named

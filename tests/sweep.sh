@@ -349,3 +349,19 @@ t rows_carry_what_a_report_needs rows_carry_what_a_report_needs
 t interrupt_keeps_rows interrupt_keeps_rows
 t profile_sections_run_sweeps profile_sections_run_sweeps
 t profile_errors_name_the_line profile_errors_name_the_line
+
+# a directory of sweep rows only, or of net rows only: its report has no
+# strategy-run table (not an empty one), in every format
+report_has_no_empty_run_table() {
+	"$IOSTRAT" sweep blocksize --size 64k --reps 1 --out "$T/sw" >/dev/null 2>&1 || die "sweep failed"
+	"$IOSTRAT" net --mode nodelay --size 12 --count 200 --reps 1 --out "$T/net" >/dev/null 2>&1 || die "net failed"
+	local d f out
+	for d in sw net; do
+		for f in text markdown json; do
+			out=$("$IOSTRAT" report "$T/$d" --format $f) || die "report $d --format $f failed"
+			! printf '%s\n' "$out" | grep -q 'kind run' || die "$d, $f: a run table: $(printf '%s\n' "$out" | grep -A2 'kind run' | tr '\n' ' ')"
+			printf '%s\n' "$out" | grep -q "kind $([ $d = sw ] && echo sweep || echo net)" || die "$d, $f: its own table is missing"
+		done
+	done
+}
+t report_of_sweep_or_net_rows_only_has_no_empty_run_table report_has_no_empty_run_table

@@ -85,6 +85,24 @@ memory_bounded_by_pool() {
 	[ "$rss" -le "$limit" ] || die "maxrss ${rss} KiB > ${limit} KiB (pool $pool B, base $base KiB)"
 }
 
+# docs/benches.md: chunk and qd are as set (empty: the strategy's default);
+# what the pipeline used is in chunk_bytes and qd_used
+unset_chunk_and_qd_stay_empty() {
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 100 --width 99 >/dev/null
+	urun --json >"$T/row" || die "run failed"
+	python3 - "$T/row" <<'PY' || die "$(cat "$T/why")"
+import json, sys
+r = json.loads(open(sys.argv[1]).readline())
+bad = [f"{k}={r.get(k)!r}" for k in ("chunk", "qd") if r.get(k) not in (None, "")]
+bad += [f"{k}={r.get(k)!r}" for k in ("chunk_bytes", "qd_used") if not isinstance(r.get(k), int) or r[k] <= 0]
+open(sys.argv[1].replace("row", "why"), "w").write("unset chunk/qd: " + ", ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	urun --chunk 64k --qd 4 --json >"$T/row2" || die "run failed"
+	[ "$(json_get chunk <"$T/row2")" = 65536 ] || die "--chunk 64k: chunk $(json_get chunk <"$T/row2")"
+	[ "$(json_get qd_used <"$T/row2")" = 4 ] || die "--qd 4: qd_used $(json_get qd_used <"$T/row2")"
+}
+
 direct_needs_aligned_chunk() {
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
 	expect_fail 'chunk.*multiple of 4096' urun --direct --chunk 1000
@@ -184,6 +202,7 @@ t uring_one_large_file_buffered_and_direct one_large_file
 t uring_sink_null_writes_nothing sink_null_writes_nothing
 t uring_peak_rss_bounded_by_pool memory_bounded_by_pool
 t uring_direct_rejects_unaligned_chunk direct_needs_aligned_chunk
+t uring_unset_chunk_and_qd_stay_empty_in_the_row unset_chunk_and_qd_stay_empty
 t uring_seccomp_enosys_is_one_clear_error seccomp_enosys_is_one_clear_error
 t uring_seccomp_eperm_is_one_clear_error seccomp_eperm_is_one_clear_error
 t uring_disabled_sysctl_is_named_in_a_private_namespace disabled_sysctl_is_named

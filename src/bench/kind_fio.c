@@ -100,6 +100,8 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 			 "install fio)");
 		return 1;
 	}
+	if (fio_job_env_check())
+		return -EINVAL;
 	if (job)
 		ret = fio_job_path(job, fp->job, sizeof(fp->job));
 	else if (strat)

@@ -362,9 +362,11 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 	/* an unreachable host is said before anything is written */
 	if (a->nclients && fio_clients_reach(a->clients, a->nclients, 3000))
 		return 1;
+	if (fio_job_env_check())
+		return 1;
 	ret = fio_job_path(a->job, job, sizeof(job));
 	if (ret) {
-		errorf("%s: no such fio job (%s); see fio-jobs/", a->job, strerror(-ret));
+		fio_job_error("", a->job, ret);
 		return 1;
 	}
 	/* a directory with results is refused before the data set is made */

@@ -56,6 +56,12 @@ int fio_version(char *buf, size_t len);
 /* The fio-jobs directory: $IOSTRAT_FIO_JOBS, next to the binary's tree
  * (build/iostrat -> fio-jobs/), or PREFIX/share/iostrat/fio-jobs. */
 int fio_job_dir(char *out, size_t len);
+/* $IOSTRAT_FIO_JOBS, when set, must be a readable directory: else one line
+ * naming the variable and -errno. */
+int fio_job_env_check(void);
+/* The one line for a job NAME fio_job_path could not find (error ERR):
+ * where it was looked for, and whether IOSTRAT_FIO_JOBS chose that. */
+void fio_job_error(const char *prefix, const char *name, int err);
 /* NAME -> DIR/NAME.fio when NAME has no '/', else NAME itself. */
 int fio_job_path(const char *name, char *out, size_t len);
 /* The job mirroring a strategy (direct: its --direct variant); -ENOENT. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,6 +54,38 @@ int fio_job_dir(char *out, size_t len)
 		return 0;
 	snprintf(out, len, "/usr/local/share/iostrat/fio-jobs");
 	return access(out, R_OK) ? -ENOENT : 0;
+}
+
+int fio_job_env_check(void)
+{
+	const char *env = getenv("IOSTRAT_FIO_JOBS");
+	struct stat sb;
+	int ret = 0;
+
+	if (!env || !*env)
+		return 0;
+	if (stat(env, &sb) < 0 || (S_ISDIR(sb.st_mode) && access(env, R_OK | X_OK) < 0))
+		ret = -errno;
+	else if (!S_ISDIR(sb.st_mode))
+		ret = -ENOTDIR;
+	if (ret)
+		errorf("IOSTRAT_FIO_JOBS=%s: not a readable directory of fio jobs (%s)",
+		       env, strerror(-ret));
+	return ret;
+}
+
+void fio_job_error(const char *prefix, const char *name, int err)
+{
+	const char *env = getenv("IOSTRAT_FIO_JOBS");
+	char dir[PATH_MAX];
+
+	if (strchr(name, '/'))
+		errorf("%s%s: no such fio job (%s)", prefix, name, strerror(-err));
+	else if (fio_job_dir(dir, sizeof(dir)))
+		errorf("%s%s: no such fio job: no fio-jobs directory found", prefix, name);
+	else
+		errorf("%s%s: no such fio job in %s%s (%s)", prefix, name, dir,
+		       env && *env ? " (IOSTRAT_FIO_JOBS)" : "", strerror(-err));
 }
 
 int fio_job_path(const char *name, char *out, size_t len)

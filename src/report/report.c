@@ -244,22 +244,34 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 		buf[--o] = 0;
 }
 
+static bool is_run_summary(json_t *s)
+{
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads");
+}
+
+/* The strategy runs' table; none at all (not an empty one) for a directory
+ * of net, sweep or fio rows only. */
 static void config_lines(struct rdoc *d, const struct rrun *r)
 {
 	static const char *const cols[] = { "config_id", "n", "median_s", "min_s",
 		"max_s", "rsd_pct", "mb_s", "cpu_s", "rss_mib", "flags", NULL };
-	struct rtable *t = rdoc_table(d, "configurations (kind run)", cols);
+	struct rtable *t;
 	char flags[128];
 	json_t *s;
-	size_t i;
+	size_t i, runs = 0;
 
+	json_array_foreach(r->sum, i, s)
+		runs += is_run_summary(s);
+	if (!runs)
+		return;
+	t = rdoc_table(d, "configurations (kind run)", cols);
 	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
 		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
 		    "user+sys; rss_mib = peak RSS (medians over repetitions)");
 	json_array_foreach(r->sum, i, s) {
 		json_t *row;
 
-		if (strcmp(sget(s, "kind"), "run") || !json_object_get(s, "threads"))
+		if (!is_run_summary(s))
 			continue;
 		flags_of(r->rows, s, flags, sizeof(flags));
 		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, "config_id"),
@@ -285,7 +297,7 @@ static void other_kinds(struct rdoc *d, const struct rrun *r)
 	json_array_foreach(r->sum, i, s) {
 		const char *kind = sget(s, "kind");
 
-		if (!strcmp(kind, "run") && json_object_get(s, "threads"))
+		if (is_run_summary(s))
 			continue;
 		if (!json_object_get(kinds, kind[0] ? kind : "-"))
 			json_object_set_new(kinds, kind[0] ? kind : "-", json_array());

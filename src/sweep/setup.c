@@ -18,15 +18,32 @@
 
 #define SPACE_MARGIN (64ULL << 20)
 
-static void default_out(const struct sweep_opts *o, char *buf, size_t len)
+/* No --out: a new results/TIME-sweep-KIND (-2, -3 ... for a sweep started
+ * in the same second as another), made here with mkdir(2) so two never
+ * share one. */
+static int default_out(struct sweep_run *r, const struct sweep_opts *o)
 {
 	time_t now = time(NULL);
 	struct tm tm;
 	char ts[32];
+	int ret = mkdir_p("results", 0755);
 
 	gmtime_r(&now, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "results/%s-sweep-%s", ts, sweep_kind_name(o->kind));
+	for (int i = 1; !ret && i <= 100; i++) {
+		int n = snprintf(r->out, sizeof(r->out), "results/%s-sweep-%s", ts,
+				 sweep_kind_name(o->kind));
+
+		if (i > 1)
+			snprintf(r->out + n, sizeof(r->out) - (size_t)n, "-%d", i);
+		if (mkdir(r->out, 0755) == 0) {
+			r->made_out = true;
+			return 0;
+		}
+		if (errno != EEXIST)
+			ret = -errno;
+	}
+	return error_errno(ret ? ret : -EEXIST, r->out, "creating results directory");
 }
 
 /* --dir: an existing writable directory, or one we create (and remove). */
@@ -192,8 +209,8 @@ int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 	r->data_size = size;
 	if (o->out)
 		snprintf(r->out, sizeof(r->out), "%s", o->out);
-	else
-		default_out(o, r->out, sizeof(r->out));
+	else if ((ret = default_out(r, o)))
+		return ret;
 	if (o->dir)
 		snprintf(r->dir, sizeof(r->dir), "%s", o->dir);
 	else

@@ -181,8 +181,8 @@ static void record(struct uctx *c)
 {
 	struct run_stats *st = c->st;
 
-	stats_set_int(st, "chunk", (long long)c->chunk);
-	stats_set_int(st, "qd", c->qd);
+	stats_set_int(st, "chunk_bytes", (long long)c->chunk);
+	stats_set_int(st, "qd_used", c->qd);
 	stats_set_int(st, "workers", c->workers);
 	stats_set_int(st, "pool_bytes", (long long)c->pool_bytes);
 	if (!c->ring_flags)
