@@ -125,9 +125,7 @@ int results_check_fresh(const char *dir, bool resumable)
 	return ret;
 }
 
-/* No --out: results/TIME-NAME, a new directory; a run started in the same
- * second as another (two `iostrat net` in a row) gets TIME-NAME-2, -3 ... */
-static int make_default_dir(struct results_dir *r, const char *name)
+int results_make_default_dir(char *path, size_t len, const char *name)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -138,10 +136,10 @@ static int make_default_dir(struct results_dir *r, const char *name)
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
 	for (int i = 1; !ret && i <= 100; i++) {
 		if (i == 1)
-			snprintf(r->path, sizeof(r->path), "results/%s-%s", ts, name);
+			snprintf(path, len, "results/%s-%s", ts, name);
 		else
-			snprintf(r->path, sizeof(r->path), "results/%s-%s-%d", ts, name, i);
-		if (mkdir(r->path, 0755) == 0)
+			snprintf(path, len, "results/%s-%s-%d", ts, name, i);
+		if (mkdir(path, 0755) == 0)
 			return 0;
 		if (errno != EEXIST)
 			ret = -errno;
@@ -160,7 +158,7 @@ int results_open(struct results_dir *r, const char *dir, const char *name,
 		snprintf(r->path, sizeof(r->path), "%s", dir);
 		ret = mkdir_p(r->path, 0755);
 	} else {
-		ret = make_default_dir(r, name);
+		ret = results_make_default_dir(r->path, sizeof(r->path), name);
 	}
 	if (ret)
 		return error_errno(ret, r->path, "creating results directory");

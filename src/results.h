@@ -35,6 +35,10 @@ struct results_dir {
  * refusal says so.  Prints its errors. */
 int results_open(struct results_dir *r, const char *dir, const char *name,
 		 json_t *env, bool resumable);
+/* No --out: a new directory results/TIME-NAME, made with mkdir(2) so two
+ * runs never share one (a run started in the same second as another gets
+ * TIME-NAME-2, -3 ...); its path in path.  0 or -errno. */
+int results_make_default_dir(char *path, size_t len, const char *name);
 /* The check results_open makes, alone, before a command does any work:
  * 0 if dir is not there, or no other iostrat writes it and it holds none
  * of a results directory's files; else -EBUSY or -EEXIST after printing

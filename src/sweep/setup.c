@@ -12,38 +12,25 @@
 
 #include "../env.h"
 #include "../filelist.h"
+#include "../results.h"
 #include "../util.h"
 #include "pattern.h"
 #include "sweep.h"
 
 #define SPACE_MARGIN (64ULL << 20)
 
-/* No --out: a new results/TIME-sweep-KIND (-2, -3 ... for a sweep started
- * in the same second as another), made here with mkdir(2) so two never
- * share one. */
+/* No --out: a new results/TIME-sweep-KIND (results_make_default_dir). */
 static int default_out(struct sweep_run *r, const struct sweep_opts *o)
 {
-	time_t now = time(NULL);
-	struct tm tm;
-	char ts[32];
-	int ret = mkdir_p("results", 0755);
+	char name[64];
+	int ret;
 
-	gmtime_r(&now, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	for (int i = 1; !ret && i <= 100; i++) {
-		int n = snprintf(r->out, sizeof(r->out), "results/%s-sweep-%s", ts,
-				 sweep_kind_name(o->kind));
-
-		if (i > 1)
-			snprintf(r->out + n, sizeof(r->out) - (size_t)n, "-%d", i);
-		if (mkdir(r->out, 0755) == 0) {
-			r->made_out = true;
-			return 0;
-		}
-		if (errno != EEXIST)
-			ret = -errno;
-	}
-	return error_errno(ret ? ret : -EEXIST, r->out, "creating results directory");
+	snprintf(name, sizeof(name), "sweep-%s", sweep_kind_name(o->kind));
+	ret = results_make_default_dir(r->out, sizeof(r->out), name);
+	if (ret)
+		return error_errno(ret, r->out, "creating results directory");
+	r->made_out = true;
+	return 0;
 }
 
 /* --dir: an existing writable directory, or one we create (and remove). */
