@@ -5,7 +5,12 @@
 # and must then build the eBPF probes.  Each case builds in its own $T.
 . "$(dirname "$0")/lib.sh"
 
-bmake() { make -C "$TOP" --no-print-directory -j2 BUILD="$T/b" "$@" 2>&1; }
+# a make of its own: nothing of the make that runs the suite (make check
+# SANITIZE=1 passes SANITIZE down through MAKEFLAGS and the environment)
+bmake() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u SANITIZE -u TSAN \
+		make -C "$TOP" --no-print-directory -j2 BUILD="$T/b" "$@" 2>&1
+}
 # built lines of the compiler ("CC src/x.c"), sorted
 compiled() { sed -n 's/^  \(CC\|CXX\) *//p' | sort; }
 without_probes() { "$T/b/iostrat" trace -- true 2>&1 | grep -q 'built without eBPF probes'; }
