@@ -122,14 +122,23 @@ k0=${kernels[0]}
 # (another checkout's check) may be running from there.
 runs_left() { find "$IOSTRAT_LAB_RUNS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
 guests_left() { pgrep -f "qemu-system-x86_64 .*$IOSTRAT_LAB_RUNS/" | wc -l; }
-harness() { # NAME FUNC: a host-side check of lab run
-	local why
-	if why=$("$2" 2>&1); then
-		record "$k0" "$1" PASS; echo "  [$k0] PASS: $1"
-	else
-		why=$(printf '%s\n' "$why" | tail -n 1)
-		record "$k0" "$1" FAIL "$why"; echo "  [$k0] FAIL: $1: $why"
-	fi
+harness() { # NAME FUNC: a host-side check of lab run (exit 77: SKIP)
+	local why rc=0
+	why=$("$2" 2>&1) || rc=$?
+	why=$(printf '%s\n' "$why" | tail -n 1)
+	case $rc in
+	0) record "$k0" "$1" PASS; echo "  [$k0] PASS: $1" ;;
+	77) record "$k0" "$1" SKIP "$why"; echo "  [$k0] SKIP: $1: $why" ;;
+	*) record "$k0" "$1" FAIL "$why"; echo "  [$k0] FAIL: $1: $why" ;;
+	esac
+}
+# sigint_ignored: this script was started with SIGINT ignored (a background
+# job of a shell without job control, nohup ... &): its children cannot
+# trap it, so no Ctrl-C can reach a lab run from here
+sigint_ignored() {
+	local mask
+	mask=$(awk '/^SigIgn:/ { print $2 }' /proc/self/status)
+	(( (16#$mask & 2) != 0 ))
 }
 run_round_trip() {
 	local rc=0
@@ -153,6 +162,10 @@ run_timeout() {
 }
 run_interrupted() {
 	local rc=0 pid
+	if sigint_ignored; then
+		echo "SIGINT is ignored by whatever started make check-lab (a background job without job control)"
+		return 77
+	fi
 	# Job control on: a background job of a script ignores SIGINT otherwise.
 	# Ctrl-C signals the whole foreground process group: so does this.
 	set -m
