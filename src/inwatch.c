@@ -37,30 +37,34 @@ int inwatch_take(struct inwatch *w, const char *dir, const struct filelist *fl,
 			inwatch_free(w);
 			return ret;
 		}
-		w->size[i] = (uint64_t)st.st_size;
+		w->size[i] = fl->sizes[i]; /* the listed size: a change since counts */
 		w->mtime[i] = st.st_mtim;
 	}
 	return 0;
 }
 
 long inwatch_changed(const struct inwatch *w, const char *dir,
-		     const struct filelist *fl, char *why, size_t len)
+		     const struct filelist *fl, enum inwatch_how *how,
+		     char *why, size_t len)
 {
 	struct stat st;
 
 	for (size_t i = 0; i < w->n && i < fl->n; i++) {
 		if (stat_input(dir, fl->names[i], &st)) {
+			*how = INWATCH_REMOVED;
 			snprintf(why, len, "removed");
 			return (long)i;
 		}
 		if ((uint64_t)st.st_size != w->size[i]) {
-			snprintf(why, len, "%llu bytes before, %llu after",
+			*how = INWATCH_RESIZED;
+			snprintf(why, len, "%llu bytes at the start, %llu now",
 				 (unsigned long long)w->size[i],
 				 (unsigned long long)st.st_size);
 			return (long)i;
 		}
 		if (st.st_mtim.tv_sec != w->mtime[i].tv_sec ||
 		    st.st_mtim.tv_nsec != w->mtime[i].tv_nsec) {
+			*how = INWATCH_MODIFIED;
 			snprintf(why, len, "same size, modified");
 			return (long)i;
 		}

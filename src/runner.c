@@ -499,40 +499,31 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	return 0;
 }
 
-/* An input that another process wrote while the repetition ran (its size
- * is not the one listed, or it was modified after `since`): the output
- * cannot match, and the cause is the input, not the strategy. */
-static bool input_changed(const struct run_config *cfg, const struct filelist *fl,
-			  const struct timespec *since, json_t *row)
-{
-	char p[PATH_MAX];
-	struct stat st;
+/* What another process did to an input while the repetition read it
+ * (changed >= 0: the input watch's finding): the output cannot match, and
+ * the cause is the input, not the strategy. */
+struct input_change {
+	long changed;
+	enum inwatch_how how;
+	char why[96];
+};
 
-	for (size_t i = 0; i < fl->n; i++) {
-		snprintf(p, sizeof(p), "%s/%s", cfg->job.in_dir, fl->names[i]);
-		if (stat(p, &st) < 0) {
-			row_error(row, -ESTALE, "%s: input removed during the run", p);
-			return true;
-		}
-		if ((uint64_t)st.st_size != fl->sizes[i]) {
-			row_error(row, -ESTALE, "%s: input changed during the run (%llu "
-				  "bytes at the start, %llu now): the output cannot "
-				  "match the reference", p, (unsigned long long)fl->sizes[i],
-				  (unsigned long long)st.st_size);
-			return true;
-		}
-		if (st.st_mtim.tv_sec > since->tv_sec ||
-		    (st.st_mtim.tv_sec == since->tv_sec && st.st_mtim.tv_nsec > since->tv_nsec)) {
-			row_error(row, -ESTALE, "%s: input modified during the run "
-				  "(same size): the output cannot match the reference", p);
-			return true;
-		}
-	}
-	return false;
+static int blame_input(const struct run_config *cfg, const struct filelist *fl,
+		       const struct input_change *c, json_t *row)
+{
+	const char *name = fl->names[c->changed];
+
+	if (c->how == INWATCH_REMOVED)
+		return row_error(row, -ESTALE, "%s/%s: input removed during the run",
+				 cfg->job.in_dir, name);
+	return row_error(row, -ESTALE, "%s/%s: input %s during the run (%s): the "
+			 "output cannot match the reference", cfg->job.in_dir, name,
+			 c->how == INWATCH_RESIZED ? "changed" : "modified",
+			 c->how == INWATCH_RESIZED ? c->why : "same size");
 }
 
 static int check_output(const struct run_config *cfg, const struct filelist *fl,
-			const char *ref_hex, const struct timespec *since, json_t *row)
+			const char *ref_hex, const struct input_change *c, json_t *row)
 {
 	const char *bad;
 	uint64_t sum;
@@ -552,8 +543,8 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
 	if (!ref_hex)
 		return 0;
 	json_object_set_new(row, "verified", json_boolean(!strcmp(hex, ref_hex)));
-	if (strcmp(hex, ref_hex) && input_changed(cfg, fl, since, row))
-		return -ESTALE;
+	if (strcmp(hex, ref_hex) && c->changed >= 0)
+		return blame_input(cfg, fl, c, row);
 	if (strcmp(hex, ref_hex))
 		return row_error(row, -EBADMSG, "%s: output of strategy %s differs "
 				 "from the reference (xxh3 %s, expected %s); see "
@@ -566,15 +557,14 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
  * check did not already blame the input (an error naming it), one warning
  * naming the file: the measurement read something else than was listed. */
 static void note_input_change(const struct run_config *cfg, const struct filelist *fl,
-			      const struct inwatch *w, unsigned rep, int ret, json_t *row)
+			      const struct input_change *c, unsigned rep, int ret,
+			      json_t *row)
 {
-	char why[96];
-	long i = inwatch_changed(w, cfg->job.in_dir, fl, why, sizeof(why));
-
-	json_object_set_new(row, "input_changed", json_boolean(i >= 0));
-	if (i >= 0 && ret != -ESTALE)
+	json_object_set_new(row, "input_changed", json_boolean(c->changed >= 0));
+	if (c->changed >= 0 && ret != -ESTALE)
 		warnf("%s/%s: input changed during repetition %u (%s): its row says "
-		      "input_changed=true", cfg->job.in_dir, fl->names[i], rep, why);
+		      "input_changed=true", cfg->job.in_dir, fl->names[c->changed],
+		      rep, c->why);
 }
 
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
@@ -583,7 +573,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	json_t *row = row_new(cfg->bench, "run"), *report = NULL;
 	struct rusage ru = { 0 };
 	double elapsed = 0;
-	struct timespec since;
+	struct input_change change;
 	struct inwatch w;
 	const char *bad;
 	int status = 0, ret;
@@ -594,7 +584,6 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	ret = prepare_rep(cfg, fl, row);
 	if (ret)
 		return ret;
-	clock_gettime(CLOCK_REALTIME, &since); /* file times are wall-clock */
 	ret = inwatch_take(&w, cfg->job.in_dir, fl, &bad);
 	if (ret)
 		return row_error(row, ret, "%s/%s: %s", cfg->job.in_dir, bad,
@@ -614,6 +603,9 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 		row_merge(row, json_object_get(report, "extra"));
 	if (cfg->hooks && cfg->hooks->after)
 		cfg->hooks->after(cfg->hooks->arg, row);
+	change.changed = inwatch_changed(&w, cfg->job.in_dir, fl, &change.how,
+					 change.why, sizeof(change.why));
+	inwatch_free(&w);
 	if (WIFSIGNALED(status)) {
 		ret = row_error(row, -EINTR, "%s: strategy %s killed by signal %d (%s)",
 				cfg->job.in_dir, cfg->strat->name, WTERMSIG(status),
@@ -625,10 +617,9 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 		ret = row_error(row, err < 0 ? err : -EIO, "%s", msg && *msg ? msg :
 				"strategy failed without a message");
 	} else {
-		ret = check_output(cfg, fl, ref_hex, &since, row);
+		ret = check_output(cfg, fl, ref_hex, &change, row);
 	}
-	note_input_change(cfg, fl, &w, rep, ret, row);
-	inwatch_free(&w);
+	note_input_change(cfg, fl, &change, rep, ret, row);
 	json_decref(report);
 	return ret;
 }
