@@ -85,11 +85,12 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 	__attribute__((weak));
 void tracer_close(const struct rep_hooks *hooks) __attribute__((weak));
 /* 0, or -EINVAL after one error line when the environment's tracing
- * settings are bad (IOSTRAT_TRACE_MODE): checked before any work. */
-int tracer_check(void) __attribute__((weak));
+ * settings are bad (IOSTRAT_TRACE_MODE): checked before any work.  Not
+ * weak: src/trace/hooks.c is always built, probes or not. */
+int tracer_check(void);
 /* A row of a repetition that tracer_open() gave no hooks for: its
  * trace_error says why (the warning's reason), so a figure or report made
  * from the rows can say it too. */
-void tracer_mark_untraced(json_t *row) __attribute__((weak));
+void tracer_mark_untraced(json_t *row);
 
 #endif

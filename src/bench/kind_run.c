@@ -88,7 +88,7 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 			continue;
 		if (!strcmp(kv->key, "trace")) {
 			ret = bool_key(kv, &rp->trace);
-			if (!ret && rp->trace && tracer_check)
+			if (!ret && rp->trace)
 				ret = tracer_check();
 		}
 		else if (!strcmp(kv->key, "fio"))
@@ -216,7 +216,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	if (rp->cfg.hooks && tracer_close)
 		tracer_close(rp->cfg.hooks);
 	rp->cfg.hooks = NULL;
-	if (*row && untraced && tracer_mark_untraced)
+	if (*row && untraced)
 		tracer_mark_untraced(*row);
 	if (*row) {
 		json_object_set_new(*row, "section", json_text(it->pc->section));

@@ -242,15 +242,6 @@ static void print_summary(const struct run_args *a, json_t *rows)
 	free(el);
 }
 
-/* trace_error of a row that --trace asked for and did not get. */
-static void mark_untraced(json_t *row)
-{
-	if (tracer_mark_untraced)
-		tracer_mark_untraced(row);
-	else
-		json_object_set_new(row, "trace_error", json_text("this iostrat "
-				    "was built without eBPF probes"));
-}
 
 static int run_reps(struct run_args *a, const struct filelist *fl)
 {
@@ -279,7 +270,7 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	for (unsigned r = 1; !ret && r <= a->reps && !stop_caught(); r++) {
 		ret = runner_rep(&a->cfg, fl, r, ref, &row);
 		if (row && a->trace && !hooks)
-			mark_untraced(row);
+			tracer_mark_untraced(row);
 		if (stop_caught()) {
 			json_decref(row);
 			break;
@@ -350,7 +341,7 @@ int cmd_run(int argc, char **argv)
 		}
 	jobopt_defaults(&a.cfg);
 	ret = parse_args(&a, argc, argv);
-	if (!ret && a.trace && tracer_check)
+	if (!ret && a.trace)
 		ret = tracer_check();
 	if (!ret && a.cfg.job.direct && !(a.cfg.strat->flags & STRAT_DIRECT)) {
 		/* ignored, the row would say direct: true, and the config_id
