@@ -86,15 +86,21 @@ two_schedulers_compared() {
 	fi
 }
 
-# Every round of a setting runs under the same tunables: a switch back to
-# mq-deadline after bfq would reset read_expire to the kernel's default,
-# so round 1 (the device's own 324) and rounds 2-3 (500) used to differ.
-interleaved_rounds_keep_the_first_rounds_tunables() {
+# A loop disk on mq-deadline with a read_expire of its own (324, not the
+# kernel's 500), and its state then in $before.
+mq_deadline_at_324() {
 	setup 1
 	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
 	echo mq-deadline >"$Q/scheduler"
 	echo 324 >"$Q/iosched/read_expire"
 	before=$(snapshot)
+}
+
+# Every round of a setting runs under the same tunables: a switch back to
+# mq-deadline after bfq would reset read_expire to the kernel's default,
+# so round 1 (the device's own 324) and rounds 2-3 (500) used to differ.
+interleaved_rounds_keep_the_first_rounds_tunables() {
+	mq_deadline_at_324
 	S --schedulers mq-deadline,bfq --interleave --reps 3 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
 	[ "$(snapshot)" = "$before" ] || die "not restored: $(diff <(echo "$before") <(snapshot) | tr '\n' ' ')"
 	for s in mq-deadline bfq; do
@@ -112,11 +118,7 @@ interleaved_rounds_keep_the_first_rounds_tunables() {
 # mq-deadline,read_ahead_kb=256 runs after bfq, whose switch back used to
 # give it read_expire=500 where mq-deadline,read_ahead_kb=128 had 324.
 settings_of_one_scheduler_share_its_tunables() {
-	setup 1
-	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
-	echo mq-deadline >"$Q/scheduler"
-	echo 324 >"$Q/iosched/read_expire"
-	before=$(snapshot)
+	mq_deadline_at_324
 	S --schedulers mq-deadline,bfq --set read_ahead_kb=128,256 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
 	[ "$(snapshot)" = "$before" ] || die "not restored"
 	for ra in 128 256; do
@@ -130,11 +132,7 @@ settings_of_one_scheduler_share_its_tunables() {
 # run, bfq active: the disk is left on mq-deadline with read_expire=324,
 # as it started, not with the default a switch back would give.
 ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found() {
-	setup 1
-	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
-	echo mq-deadline >"$Q/scheduler"
-	echo 324 >"$Q/iosched/read_expire"
-	before=$(snapshot)
+	mq_deadline_at_324
 	setsid "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers mq-deadline,bfq --interleave --reps 50 \
 		--out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" &
 	pid=$!
