@@ -129,7 +129,7 @@ uninstall:
 
 bench-%: deps
 	$(Q)$(BUILD_AFTER_DEPS) all
-	$(Q)./bench/$*.sh $(BIN)
+	$(Q)./speed/$*.sh $(BIN)
 
 clean:
 	rm -rf build build-asan build-tsan

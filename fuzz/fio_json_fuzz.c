@@ -7,7 +7,7 @@
 #include <jansson.h>
 
 #include "fio/fio.h"
-#include "row.h"
+#include "results/row.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "bench/bench.h"
-#include "profile.h"
+#include "harness/engine/bench.h"
+#include "config/profile.h"
 
 /* profile.c only takes the address of the run kind */
 const struct bench_kind bench_kind_run = { .name = "run" };

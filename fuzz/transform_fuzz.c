@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transform.h"
+#include "core/transform.h"
 
 static void reference(uint8_t *b, size_t n, unsigned w)
 {

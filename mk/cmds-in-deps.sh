@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mk/cmds-in-deps.sh [--list | --require FILE] PACKAGE...: every external
-# command that the tests, the mk/, lab/ and bench/ scripts and the Makefile's
+# command that the tests, the mk/, lab/ and speed/ scripts and the Makefile's
 # recipes run comes from a package `make deps` (or lab-deps, check-deps)
 # installs -- PACKAGE..., the list -- or from one such package's Depends,
 # or from Debian's base system (Essential, Priority required or important),
@@ -27,7 +27,7 @@ LAB_CMDS="qemu-system-x86_64:qemu-system-x86 qemu-img:qemu-utils mmdebstrap:mmde
 # What is scanned: shell files run on this machine (the lab's guest-side
 # scripts run in the lab image, whose packages lab/image.sh names).
 files() {
-	ls tests/*.sh tests/*.inc mk/*.sh bench/*.sh lab/lab lab/check.sh lab/fleet.sh \
+	ls tests/*.sh tests/*.inc mk/*.sh speed/*.sh lab/lab lab/check.sh lab/fleet.sh \
 		lab/grub-image.sh lab/image.sh lab/lib.sh lab/reboot.sh .ci/run 2>/dev/null
 }
 mkfiles() { ls Makefile mk/*.mk; }

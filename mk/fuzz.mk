@@ -10,9 +10,9 @@ FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,un
 FUZZ_SECS  ?= 60
 FUZZ_LIBS  := -ljansson -lxxhash -linih -lm
 
-FUZZ_transform_SRCS := src/transform.c
-FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/row.c src/util.c
-FUZZ_profile_SRCS   := src/profile.c src/profile_read.c src/strpool.c src/util.c
+FUZZ_transform_SRCS := src/core/transform.c
+FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/results/row.c src/lib/*.c
+FUZZ_profile_SRCS   := src/config/profile.c src/config/profile_read.c src/config/strpool.c src/lib/*.c
 
 FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 

@@ -19,4 +19,4 @@ check-uring-asan:
 # caller owns, and memchr (an intercepted call) still reads every byte of
 # each chunk, so a buffer handed between threads without synchronisation
 # is still reported.  Only the TSan build is affected.
-build-tsan/src/transform.o: SANFLAGS :=
+build-tsan/src/core/transform.o: SANFLAGS :=

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "closeout.h"
-#include "commands.h"
-#include "env.h"
-#include "util.h"
+#include "harness/closeout.h"
+#include "cmd/commands.h"
+#include "harness/env.h"
+#include "lib/util.h"
 
 struct command {
 	const char *name;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Whatever a test or script runs, `make deps` installs: every external
-# command of tests/, mk/, lab/, bench/ and the Makefile's recipes comes
+# command of tests/, mk/, lab/, speed/ and the Makefile's recipes comes
 # from a package of make deps (lab-deps, check-deps), from the base system,
 # or is built here (mk/cmds-in-deps.sh).
 . "$(dirname "$0")/lib.sh"
@@ -25,7 +25,7 @@ a_command_of_a_package_left_out_of_deps_is_named() {
 
 # A here-document is data, and so is a quoted string (but for a command
 # string after -c or --, and a $(...) in double quotes): python's open()
-# in bench/verdict.sh and the pattern '(open|read)' in tests/run-errors.sh
+# in speed/verdict.sh and the pattern '(open|read)' in tests/run-errors.sh
 # are not the open(1) a machine with xdg-utils has (a fresh root with
 # chromium).
 here_documents_and_quoted_strings_are_not_commands() {

@@ -6,11 +6,11 @@
 #include <unistd.h>
 #include <limits.h>
 
-#include "../bench/bench.h"
-#include "../commands.h"
-#include "../datadir.h"
-#include "../sched/sysq.h"
-#include "../util.h"
+#include "harness/engine/bench.h"
+#include "commands.h"
+#include "config/datadir.h"
+#include "sched/sysq.h"
+#include "lib/util.h"
 
 static void bench_usage(FILE *f)
 {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../commands.h"
-#include "../report/report.h"
-#include "../util.h"
+#include "commands.h"
+#include "report/report.h"
+#include "lib/util.h"
 
 int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
 		size_t *ndirs, void (*usage)(FILE *), const char **outp);

@@ -7,15 +7,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../bench/bench.h"
-#include "../commands.h"
-#include "../dataset.h"
-#include "../env.h"
-#include "../fio/fio.h"
-#include "../results.h"
-#include "../row.h"
-#include "../sigfwd.h"
-#include "../util.h"
+#include "harness/engine/bench.h"
+#include "commands.h"
+#include "results/dataset.h"
+#include "harness/env.h"
+#include "fio/fio.h"
+#include "results/results.h"
+#include "results/row.h"
+#include "harness/sigfwd.h"
+#include "lib/util.h"
 
 struct fio_args {
 	const char *job, *dataset, *out, *scratch, *parse_only, *client;

@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../commands.h"
-#include "../dataset.h"
-#include "../stop.h"
-#include "../util.h"
+#include "commands.h"
+#include "results/dataset.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 
 static void gen_usage(FILE *f)
 {

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../commands.h"
-#include "../strategy.h"
-#include "../util.h"
+#include "commands.h"
+#include "core/strategy.h"
+#include "lib/util.h"
 
 int cmd_list(int argc, char **argv)
 {

@@ -7,13 +7,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../env.h"
-#include "../net/net.h"
-#include "../results.h"
-#include "../sigfwd.h"
-#include "../stop.h"
-#include "../util.h"
+#include "commands.h"
+#include "harness/env.h"
+#include "net/net.h"
+#include "results/results.h"
+#include "harness/sigfwd.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 
 static void net_usage(FILE *f)
 {

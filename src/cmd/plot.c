@@ -5,11 +5,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../results.h"
-#include "../util.h"
-#include "../plot/plot.h"
-#include "../report/report.h"
+#include "commands.h"
+#include "results/results.h"
+#include "lib/util.h"
+#include "plot/plot.h"
+#include "report/report.h"
 
 static void plot_usage(FILE *f)
 {

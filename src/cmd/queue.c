@@ -7,11 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../queue/grub.h"
-#include "../queue/run.h"
-#include "../queue/store.h"
-#include "../util.h"
+#include "commands.h"
+#include "queue/grub.h"
+#include "queue/run.h"
+#include "queue/store.h"
+#include "lib/util.h"
 
 #define DEFAULT_STATE_DIR "/var/lib/iostrat"
 

@@ -5,9 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../report/report.h"
-#include "../util.h"
+#include "commands.h"
+#include "report/report.h"
+#include "lib/util.h"
 
 static void report_usage(FILE *f)
 {

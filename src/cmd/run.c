@@ -8,15 +8,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../commands.h"
-#include "../env.h"
-#include "../jobopts.h"
-#include "../results.h"
-#include "../row.h"
-#include "../runner.h"
-#include "../stats_math.h"
-#include "../stop.h"
-#include "../util.h"
+#include "commands.h"
+#include "harness/env.h"
+#include "config/jobopts.h"
+#include "results/results.h"
+#include "results/row.h"
+#include "harness/runner.h"
+#include "results/stats_math.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 
 static void run_usage(FILE *f)
 {

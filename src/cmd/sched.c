@@ -15,14 +15,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../blockdev.h"
-#include "../commands.h"
-#include "../env.h"
-#include "../sched/plan.h"
-#include "../sched/rounds.h"
-#include "../sched/sysq.h"
-#include "../stop.h"
-#include "../util.h"
+#include "harness/blockdev.h"
+#include "commands.h"
+#include "harness/env.h"
+#include "sched/plan.h"
+#include "sched/rounds.h"
+#include "sched/sysq.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 
 static void sched_usage(FILE *f)
 {

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../commands.h"
-#include "../sweep/sweep.h"
-#include "../util.h"
+#include "commands.h"
+#include "sweep/sweep.h"
+#include "lib/util.h"
 
 static void usage(FILE *f)
 {

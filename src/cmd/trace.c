@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../commands.h"
-#include "../sigfwd.h"
-#include "../trace/trace.h"
-#include "../util.h"
+#include "commands.h"
+#include "harness/sigfwd.h"
+#include "trace/trace.h"
+#include "lib/util.h"
 
 static void trace_usage(FILE *f)
 {

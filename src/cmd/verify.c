@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../checksum.h"
-#include "../commands.h"
-#include "../filelist.h"
-#include "../util.h"
+#include "core/checksum.h"
+#include "commands.h"
+#include "core/filelist.h"
+#include "lib/util.h"
 
 static int cmp_name(const void *key, const void *elem)
 {

@@ -10,8 +10,8 @@
 
 #include <jansson.h>
 
-#include "../cache.h"
-#include "../filelist.h"
+#include "harness/cache.h"
+#include "core/filelist.h"
 
 /*
  * fio baselines: the job files in fio-jobs/ run on the very files of a

@@ -19,9 +19,9 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../row.h"
-#include "../sigfwd.h"
-#include "../util.h"
+#include "results/row.h"
+#include "harness/sigfwd.h"
+#include "lib/util.h"
 #include "fio.h"
 
 static int one_client(const char *s, size_t len, struct fio_client *c)

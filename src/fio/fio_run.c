@@ -12,13 +12,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../blockdev.h"
-#include "../datadir.h"
-#include "../env.h"
-#include "../row.h"
-#include "../sigfwd.h"
-#include "../strategy.h"
-#include "../util.h"
+#include "harness/blockdev.h"
+#include "config/datadir.h"
+#include "harness/env.h"
+#include "results/row.h"
+#include "harness/sigfwd.h"
+#include "core/strategy.h"
+#include "lib/util.h"
 #include "fio.h"
 
 int fio_version(char *buf, size_t len)

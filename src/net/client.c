@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 static int client_init(struct net_client *cl, int fd, const struct net_mode *m,
 		       const struct net_opts *o)

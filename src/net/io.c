@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 void net_conn_init(struct net_conn *c, int fd, const struct net_opts *o)
 {

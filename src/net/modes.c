@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* The whole frame in one buffer, so one send() carries one message. */
 static uint8_t *frame_buf(const struct net_client *cl)

@@ -28,7 +28,7 @@
 #include <jansson.h>
 #include <xxhash.h>
 
-#include "../cmdopt.h"
+#include "config/cmdopt.h"
 
 #define NET_HDR 4
 #define NET_VERSION 1

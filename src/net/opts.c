@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 void net_plan_defaults(struct net_plan *p)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 /* 1 when a reply completed, 0 to go on, -errno. */
 int net_reply_event(struct net_client *cl, enum frame_ev ev,

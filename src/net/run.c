@@ -13,9 +13,9 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "results.h"
-#include "sigfwd.h"
-#include "util.h"
+#include "results/results.h"
+#include "harness/sigfwd.h"
+#include "lib/util.h"
 
 struct server_thread {
 	pthread_t tid;

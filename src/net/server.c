@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct session {
 	struct net_conn conn;

@@ -14,7 +14,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "../stop.h"
+#include "harness/stop.h"
 #include "net.h"
 
 int net_parse_addr(const char *spec, const char *dflt_host, int min_port,

@@ -9,12 +9,12 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 
-#include "checksum.h"
-#include "env.h"
+#include "core/checksum.h"
+#include "harness/env.h"
 #include "net.h"
-#include "row.h"
-#include "stats_math.h"
-#include "util.h"
+#include "results/row.h"
+#include "results/stats_math.h"
+#include "lib/util.h"
 
 static int cmp_double(const void *a, const void *b)
 {

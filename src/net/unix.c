@@ -11,7 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "../stop.h"
+#include "harness/stop.h"
 #include "net.h"
 
 /* The path the signal hook removes: set before bind, cleared after. */

@@ -10,7 +10,7 @@
 #include <sys/socket.h>
 
 #include "net.h"
-#include "util.h"
+#include "lib/util.h"
 
 struct uring_batch {
 	struct io_uring ring;

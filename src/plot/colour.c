@@ -3,7 +3,7 @@
  * its linetype in plots/palette.gp (Okabe-Ito, colour-blind safe). */
 #include <string.h>
 
-#include "../strategy.h"
+#include "core/strategy.h"
 #include "plot.h"
 
 int plot_colour(const char *strategy)

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/report.h"
-#include "../util.h"
+#include "report/report.h"
+#include "lib/util.h"
 #include "plot.h"
 
 int plot_write_compare(const char *out, char *const *dirs, size_t n)

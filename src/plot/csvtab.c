@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "plot.h"
-#include "../util.h"
+#include "lib/util.h"
 
 /* Split line (modified in place) into at most max fields; the count. */
 static size_t split(char *line, char **f, size_t max)

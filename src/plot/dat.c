@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "plot.h"
 
 int dat_begin(struct dat *d)

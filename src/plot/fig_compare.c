@@ -22,8 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/report.h"
-#include "../util.h"
+#include "report/report.h"
+#include "lib/util.h"
 #include "plot.h"
 
 #define SPREAD_TABLE "per configuration and run"

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "plot.h"
 
 /* Median elapsed of one configuration (NAN when it was not run); and its

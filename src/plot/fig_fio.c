@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../fio/fio.h"
-#include "../util.h"
+#include "fio/fio.h"
+#include "lib/util.h"
 #include "plot.h"
 
 /* Run rows a baseline token ("uring", "uring+direct") stands for. */

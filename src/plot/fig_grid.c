@@ -15,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "plot.h"
 
 struct cell {

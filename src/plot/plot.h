@@ -8,7 +8,7 @@
 
 #include <jansson.h>
 
-#include "../stats_math.h"
+#include "results/stats_math.h"
 
 /*
  * `iostrat plot DIR`: gnuplot is poor at grouping and filtering CSV, so each

@@ -9,8 +9,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../datadir.h"
-#include "../util.h"
+#include "config/datadir.h"
+#include "lib/util.h"
 #include "plot.h"
 
 /* A stuck gnuplot (it never should be) must not hang `iostrat plot`. */

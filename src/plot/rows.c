@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "plot.h"
 
 json_t *rows_of_kind(json_t *rows, const char *kind)

@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../stop.h"
-#include "../util.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 #include "exec.h"
 
 /* run-next records every attempt's outcome before it exits: however

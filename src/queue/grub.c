@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "grub.h"
 
 /* One shell-like word of a grub.cfg line: 'quoted', "quoted" or bare,

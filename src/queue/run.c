@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../env.h"
-#include "../util.h"
+#include "harness/env.h"
+#include "lib/util.h"
 #include "exec.h"
 #include "grub.h"
 #include "run.h"

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "store.h"
 
 void qstore_init(struct qstore *q, const char *dir)

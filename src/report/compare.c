@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats_math.h"
-#include "../util.h"
+#include "results/stats_math.h"
+#include "lib/util.h"
 #include "report.h"
 
 static json_t *find_sum(const struct rrun *r, const char *id)

@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "../fio/fio.h"
+#include "fio/fio.h"
 #include "report.h"
 
 static const char *s_of(json_t *o, const char *k)

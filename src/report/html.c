@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plot/plot.h"
-#include "../util.h"
+#include "plot/plot.h"
+#include "lib/util.h"
 #include "report.h"
 
 void html_escape(FILE *out, const char *s)

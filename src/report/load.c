@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results.h"
-#include "../util.h"
+#include "results/results.h"
+#include "lib/util.h"
 #include "report.h"
 
 int rrun_load(const char *dir, struct rrun *r)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "fields.h"
 #include "report.h"
 #include "verdict.h"

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../row.h"
+#include "results/row.h"
 #include "table.h"
-#include "../util.h"
+#include "lib/util.h"
 
 int rfmt_parse(const char *s, enum rfmt *f)
 {

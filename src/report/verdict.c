@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../stats_math.h"
-#include "../util.h"
+#include "results/stats_math.h"
+#include "lib/util.h"
 #include "fields.h"
 #include "verdict.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../results.h"
-#include "../util.h"
+#include "results/results.h"
+#include "lib/util.h"
 #include "plan.h"
 #include "sysq.h"
 

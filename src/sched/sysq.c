@@ -10,7 +10,7 @@
 
 #include <jansson.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "sysq.h"
 
 static const char *const settable[] = { "read_ahead_kb", "nr_requests",

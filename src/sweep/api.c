@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "score.h"
 #include "sweep.h"
 

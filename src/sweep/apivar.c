@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "sweep.h"
 
 #define AV(v) (1u << (v))

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "sweep.h"
 
 static int add_variants(struct sweep_run *r, enum sweep_op op, size_t block)

@@ -10,8 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "../blockdev.h"
-#include "../util.h"
+#include "harness/blockdev.h"
+#include "lib/util.h"
 #include "knee.h"
 #include "sweep.h"
 

@@ -9,12 +9,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../checksum.h"
-#include "../env.h"
-#include "../row.h"
-#include "../stats_math.h"
-#include "../stop.h"
-#include "../util.h"
+#include "core/checksum.h"
+#include "harness/env.h"
+#include "results/row.h"
+#include "results/stats_math.h"
+#include "harness/stop.h"
+#include "lib/util.h"
 #include "sweep.h"
 
 /* A stop signal wakes the measurement loop (measure.c) at once. */

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "vctx.h"
 
 static int read_one(struct vctx *c, const char *path)

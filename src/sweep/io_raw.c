@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "vctx.h"
 
 static int read_one(struct vctx *c, const char *path, char *buf)

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "vctx.h"
 
 static int set_buffer(struct vctx *c, FILE *f, char **libbuf, const char *path)

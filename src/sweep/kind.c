@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/bench.h"
-#include "../profile.h"
-#include "../util.h"
+#include "harness/engine/bench.h"
+#include "config/profile.h"
+#include "lib/util.h"
 #include "sweep.h"
 
 /* A data set shared by configurations: files of one shape. */

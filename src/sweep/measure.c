@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "measure.h"
 #include "pattern.h"
 

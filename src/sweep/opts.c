@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "sweep.h"
 
 #define MAX_BLOCK (1ULL << 30)

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "pattern.h"
 
 #define CHUNK (1u << 20)

@@ -10,10 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../env.h"
-#include "../filelist.h"
-#include "../results.h"
-#include "../util.h"
+#include "harness/env.h"
+#include "core/filelist.h"
+#include "results/results.h"
+#include "lib/util.h"
 #include "pattern.h"
 #include "sweep.h"
 

@@ -19,9 +19,9 @@
 
 #include <jansson.h>
 
-#include "../cache.h"
-#include "../cmdopt.h"
-#include "../results.h"
+#include "harness/cache.h"
+#include "config/cmdopt.h"
+#include "results/results.h"
 #include "measure.h"
 
 enum sweep_kind { SWEEP_BLOCKSIZE, SWEEP_BUFSIZE, SWEEP_API, SWEEP_NKINDS };

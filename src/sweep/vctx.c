@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../util.h"
+#include "lib/util.h"
 #include "vctx.h"
 
 /* One pread of /proc/self/io: the kernel counts it in the next snapshot

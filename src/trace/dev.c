@@ -8,8 +8,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "../blockdev.h"
-#include "../util.h"
+#include "harness/blockdev.h"
+#include "lib/util.h"
 #include "trace.h"
 
 uint32_t kdev_of(dev_t d)

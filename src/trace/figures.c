@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "trace.h"
-#include "../util.h"
+#include "lib/util.h"
 
 void seek_stats_add(struct seek_stats *into, const struct seek_stats *s)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runner.h"
-#include "../util.h"
+#include "harness/runner.h"
+#include "lib/util.h"
 #include "trace.h"
 
 struct run_tracer {

@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profile.h"
+#include "config/profile.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/iostrat-unit-profile.XXXXXX";

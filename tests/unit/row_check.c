@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "row.h"
+#include "results/row.h"
 #include "unit.h"
 
 static int check_text(const char *text, char *why, size_t len)

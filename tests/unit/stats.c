@@ -4,7 +4,7 @@
  * integration of the t density (for Welch) in python3. */
 #include <math.h>
 
-#include "stats_math.h"
+#include "results/stats_math.h"
 #include "unit.h"
 
 #define NEAR(x, want, tol) (fabs((x) - (want)) <= (tol))

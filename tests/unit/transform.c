@@ -9,9 +9,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "transform.h"
+#include "core/transform.h"
 #include "unit.h"
-#include "util.h"
+#include "lib/util.h"
 
 static const unsigned works[] = { 0, 1, 7, 256, 1000 };
 static char tvdir[4096];

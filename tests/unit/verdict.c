@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/verdict.h"
-#include "results.h"
+#include "results/results.h"
 #include "unit.h"
 
 static int bound_rule(void)

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * buffer: read the whole file into memory, transform it, write it whole.
+ * Memory is O(file size x threads) by design -- that is what it measures.
+ * A file that grows while being read is read to its real EOF.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/outfile.h"
+#include "core/per_file.h"
+#include "core/transform.h"
+#include "lib/util.h"
+
+static int slurp(int fd, uint8_t **bufp, size_t *lenp)
+{
+	struct stat sb;
+	size_t cap, len = 0;
+	uint8_t *buf;
+
+	if (fstat(fd, &sb) < 0)
+		return -errno;
+	cap = (size_t)sb.st_size + 1; /* +1: see EOF without a realloc */
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t n = read_full(fd, buf + len, cap - len);
+
+		if (n < 0) {
+			free(buf);
+			return (int)n;
+		}
+		len += (size_t)n;
+		if (len < cap)
+			break;
+		uint8_t *nb = realloc(buf, cap * 2);
+
+		if (!nb) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static int buffer_file(const struct job *job, size_t idx, void *ctx,
+		       struct run_stats *st)
+{
+	char in[PATH_MAX];
+	struct outfile of;
+	uint8_t *buf = NULL;
+	uint64_t col = 0;
+	size_t len = 0;
+	int fd, ret;
+
+	(void)ctx;
+	job_in_path(job, idx, in, sizeof(in));
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return stats_fail(st, -errno, in, "open");
+	ret = slurp(fd, &buf, &len);
+	close(fd);
+	if (ret)
+		return stats_fail(st, ret, in, "read");
+	stats_add_in(st, len);
+	transform_chunk(buf, len, job->work, &col);
+	if (job->sink_null) {
+		free(buf);
+		return 0;
+	}
+	ret = out_open(job, idx, 0, &of);
+	if (ret) {
+		free(buf);
+		return stats_fail(st, ret, of.tmp, "create");
+	}
+	ret = write_full(of.fd, buf, len);
+	free(buf);
+	if (ret)
+		ret = stats_fail(st, ret, of.path, "write");
+	ret = out_finish(job, &of, ret, st);
+	if (!ret)
+		stats_add_out(st, len);
+	return ret;
+}
+
+static const struct per_file_ops buffer_ops = { .file = buffer_file };
+
+static int buffer_run(const struct job *job, struct run_stats *st)
+{
+	return per_file_run(job, st, &buffer_ops);
+}
+
+const struct strategy strategy_buffer = {
+	.name = "buffer",
+	.summary = "read the whole file, transform it, write it whole (memory: file x threads)",
+	.run = buffer_run,
+};

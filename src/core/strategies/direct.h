@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/* Shared between direct.c (qd 1) and direct_pipe.c (qd 2 read-ahead). */
+#ifndef IOSTRAT_STRATEGIES_DIRECT_H
+#define IOSTRAT_STRATEGIES_DIRECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/outfile.h"
+#include "core/per_file.h"
+
+struct direct_conf {
+	size_t align;      /* file offset and length alignment */
+	size_t mem_align;  /* buffer alignment (>= align, >= page) */
+	size_t chunk;      /* bytes per read/write, a multiple of align */
+	unsigned qd;       /* 1, or 2: one chunk read ahead */
+	const char *align_source; /* statx, logical_block_size, default */
+};
+
+/* The job's conf, set by direct_run() before any thread starts. */
+const struct direct_conf *direct_run_conf(void);
+
+/* One clear error naming the filesystem of path and suggesting another
+ * strategy; returns -EINVAL. */
+int direct_refuse(struct run_stats *st, const char *path, const char *why);
+/* tmpfs and ramfs serve O_DIRECT from the page cache or refuse it: a
+ * "direct" result there would be a lie.  0, or direct_refuse(). */
+int direct_check_fs(const char *dir, struct run_stats *st);
+int direct_check_file(int fd, const char *path, const struct direct_conf *dc,
+		      struct run_stats *st);
+ssize_t direct_read(int fd, void *buf, size_t len, off_t off);
+int direct_write(int fd, uint8_t *buf, size_t n, off_t off,
+		 const struct direct_conf *dc, bool *tail);
+
+/* Open both ends of file idx with O_DIRECT, run loop, commit or abort.
+ * out is -1 with --sink null. */
+typedef int (*direct_loop_fn)(const struct job *job, int in, int out,
+			      void *ctx, struct run_stats *st,
+			      const char *inpath, const char *outpath);
+int direct_file_io(const struct job *job, size_t idx,
+		   const struct direct_conf *dc, struct run_stats *st,
+		   direct_loop_fn loop, void *ctx);
+
+extern const struct per_file_ops direct_pipe_ops;
+
+#endif

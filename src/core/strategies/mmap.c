@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: MIT
+/*
+ * mmap: map each input read-only, advise the kernel (--madvise), and
+ * transform into the output, either
+ *   - write (default): copy a chunk of the mapping into a bounce buffer
+ *     (--bufsize, default 256 KiB: it stays in L2 across the W passes),
+ *     transform it there, write(2) it.  At W=0 the transform is the
+ *     identity, so write(2) takes the bytes straight from the mapping;
+ *   - --mmap-out: size the output with ftruncate, map it shared, copy each
+ *     chunk from the input mapping into the output mapping and transform
+ *     it in place; the kernel writes the dirty pages back (fsync in
+ *     out_commit).
+ * write is the default because it measured faster (README, "Strategies:
+ * direct and mmap"): every page of a mapped output costs a write fault,
+ * and write(2) fills the page cache without one.
+ *
+ * Empty files are created without mapping anything (mmap of length 0 is
+ * EINVAL).  A file that shrinks while mapped makes the next access to a
+ * page past its new end raise SIGBUS: mmap_guard.c turns that into an
+ * error for that file (the run fails with one clear line, no crash).  In
+ * the W=0 write path the kernel itself touches the mapping and write(2)
+ * fails with EFAULT instead; that is reported the same way.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/outfile.h"
+#include "core/per_file.h"
+#include "core/transform.h"
+#include "lib/util.h"
+#include "mmap_guard.h"
+
+#define MMAP_DEFAULT_CHUNK ((size_t)256 << 10)
+
+struct mmap_conf {
+	int advice;        /* -1: none */
+	const char *advice_name;
+	bool map_out;
+	size_t chunk;
+};
+
+struct mmap_ctx {
+	const struct mmap_conf *mc;
+	uint8_t *bounce;   /* write mode only */
+};
+
+/* One file's state, so helpers stay short. */
+struct mfile {
+	const struct job *job;
+	struct mmap_ctx *c;
+	struct run_stats *st;
+	const char *inpath;
+	int in;
+	const uint8_t *map;
+	size_t size;
+	struct outfile of;
+};
+
+static const struct {
+	const char *name;
+	int advice;
+} advices[] = {
+	{ "sequential", MADV_SEQUENTIAL },
+	{ "willneed", MADV_WILLNEED },
+	{ "hugepage", MADV_HUGEPAGE },
+	{ "none", -1 },
+};
+
+/* A fault on the input mapping: the file shrank (the usual cause), or a
+ * page-in failed (an I/O error reaches a mapping as SIGBUS too). */
+static int shrunk(struct mfile *f, const char *how)
+{
+	struct stat sb;
+	long long now = fstat(f->in, &sb) ? -1 : (long long)sb.st_size;
+
+	if (now < 0 || (size_t)now >= f->size)
+		return stats_failf(f->st, -EIO, f->inpath,
+				   "%s: Input/output error (the file did not shrink: "
+				   "a page-in failed)", how);
+	return stats_failf(f->st, -EFAULT, f->inpath,
+			   "file shrank while mapped (%zu bytes mapped, now %lld): "
+			   "%s; the output of this file is incomplete and was removed",
+			   f->size, now, how);
+}
+
+/* Mapped output: size it, map it, copy+transform chunk by chunk. */
+static int to_mapped_out(struct mfile *f)
+{
+	const struct job *job = f->job;
+	uint8_t *out;
+	uint64_t col = 0;
+	int ret = 0;
+
+	if (ftruncate(f->of.fd, (off_t)f->size) < 0)
+		return stats_fail(f->st, -errno, f->of.tmp, "ftruncate");
+	out = mmap(NULL, f->size, PROT_READ | PROT_WRITE, MAP_SHARED, f->of.fd, 0);
+	if (out == MAP_FAILED)
+		return stats_fail(f->st, -errno, f->of.tmp, "mmap (output)");
+	for (size_t off = 0; off < f->size && !ret; off += f->c->mc->chunk) {
+		size_t n = MIN(f->c->mc->chunk, f->size - off);
+		const void *fault = NULL;
+
+		ret = guarded_copy_transform(out + off, f->map + off, n, job->work,
+					     &col, &fault);
+		if (ret && fault >= (const void *)out &&
+		    fault < (const void *)(out + f->size))
+			ret = stats_failf(f->st, -EIO, f->of.tmp,
+					  "SIGBUS writing the mapped output (out of space?)");
+		else if (ret)
+			ret = shrunk(f, "SIGBUS reading the mapping");
+	}
+	munmap(out, f->size);
+	return ret;
+}
+
+/* write(2) from the mapping (W=0) or from the bounce buffer. */
+static int to_write(struct mfile *f)
+{
+	const struct job *job = f->job;
+	uint64_t col = 0;
+
+	for (size_t off = 0; off < f->size; off += f->c->mc->chunk) {
+		size_t n = MIN(f->c->mc->chunk, f->size - off);
+		const uint8_t *src = f->map + off;
+		int ret;
+
+		if (job->work) {
+			const void *fault = NULL;
+
+			if (guarded_copy_transform(f->c->bounce, src, n, job->work,
+						   &col, &fault))
+				return shrunk(f, "SIGBUS reading the mapping");
+			src = f->c->bounce;
+		}
+		if (f->of.fd < 0)
+			continue; /* sink null */
+		ret = write_full(f->of.fd, src, n);
+		if (ret == -EFAULT && src != f->c->bounce)
+			return shrunk(f, "write(2) from the mapping failed with EFAULT");
+		if (ret)
+			return stats_fail(f->st, ret, f->of.path, "write");
+	}
+	return 0;
+}
+
+static int map_input(struct mfile *f)
+{
+	const struct mmap_conf *mc = f->c->mc;
+	void *p = mmap(NULL, f->size, PROT_READ, MAP_SHARED, f->in, 0);
+
+	if (p == MAP_FAILED)
+		return stats_fail(f->st, -errno, f->inpath, "mmap");
+	f->map = p;
+	/* advice is advice: a kernel that ignores it changes speed, not output */
+	if (mc->advice >= 0)
+		madvise(p, f->size, mc->advice);
+	return 0;
+}
+
+static int open_out(struct mfile *f, size_t idx)
+{
+	int ret;
+
+	if (f->job->sink_null)
+		return 0;
+	ret = out_open(f->job, idx, f->c->mc->map_out ? O_RDWR : 0, &f->of);
+	if (ret)
+		return stats_fail(f->st, ret, f->of.tmp, "create");
+	return 0;
+}
+
+static int transform_file(struct mfile *f)
+{
+	int ret;
+
+	if (!f->size)
+		return 0; /* empty: nothing to map, the output is just created */
+	ret = map_input(f);
+	if (ret)
+		return ret;
+	if (f->c->mc->map_out && f->of.fd >= 0)
+		ret = to_mapped_out(f);
+	else
+		ret = to_write(f);
+	munmap((void *)f->map, f->size);
+	return ret;
+}
+
+static int mmap_file(const struct job *job, size_t idx, void *ctx,
+		     struct run_stats *st)
+{
+	char in[PATH_MAX];
+	struct mfile f = { .job = job, .c = ctx, .st = st, .inpath = in,
+			   .of = { .fd = -1 } };
+	struct stat sb;
+	int ret;
+
+	job_in_path(job, idx, in, sizeof(in));
+	f.in = open(in, O_RDONLY | O_CLOEXEC);
+	if (f.in < 0)
+		return stats_fail(st, -errno, in, "open");
+	if (fstat(f.in, &sb) < 0) {
+		ret = stats_fail(st, -errno, in, "fstat");
+		close(f.in);
+		return ret;
+	}
+	f.size = (size_t)sb.st_size;
+	ret = open_out(&f, idx);
+	if (!ret)
+		ret = transform_file(&f);
+	close(f.in);
+	if (!ret)
+		stats_add_in(st, f.size);
+	ret = out_finish(job, &f.of, ret, st);
+	if (!ret && !job->sink_null)
+		stats_add_out(st, f.size);
+	return ret;
+}
+
+static const struct mmap_conf *run_conf; /* set before threads start */
+
+static int mmap_init(const struct job *job, struct run_stats *st, void **ctx)
+{
+	struct mmap_ctx *c = calloc(1, sizeof(*c));
+
+	(void)st;
+	if (!c)
+		return -ENOMEM;
+	*ctx = c;
+	c->mc = run_conf;
+	if (job->work && !(c->bounce = malloc(c->mc->chunk)))
+		return -ENOMEM;
+	return 0;
+}
+
+static void mmap_fini(void *ctx)
+{
+	struct mmap_ctx *c = ctx;
+
+	if (!c)
+		return;
+	free(c->bounce);
+	free(c);
+}
+
+static const struct per_file_ops mmap_ops = {
+	.thread_init = mmap_init,
+	.file = mmap_file,
+	.thread_fini = mmap_fini,
+};
+
+static int mmap_conf(const struct job *job, struct run_stats *st,
+		     struct mmap_conf *mc)
+{
+	const char *adv = job_opt_get(job, "madvise");
+	const char *mo = job_opt_get(job, "mmap-out");
+
+	mc->advice = MADV_SEQUENTIAL;
+	mc->advice_name = "sequential";
+	for (size_t i = 0; adv && i < ARRAY_SIZE(advices); i++)
+		if (!strcmp(adv, advices[i].name)) {
+			mc->advice = advices[i].advice;
+			mc->advice_name = advices[i].name;
+			adv = NULL;
+		}
+	if (adv)
+		return stats_failf(st, -EINVAL, "--madvise",
+				   "bad value '%s' (sequential, willneed, hugepage or none)",
+				   adv);
+	mc->map_out = mo && strcmp(mo, "0") && strcmp(mo, "no") && strcmp(mo, "false");
+	mc->chunk = job->bufsize ? job->bufsize :
+		    job->chunk ? job->chunk : MMAP_DEFAULT_CHUNK;
+	return 0;
+}
+
+static int mmap_run(const struct job *job, struct run_stats *st)
+{
+	static struct mmap_conf mc;
+	int ret = mmap_conf(job, st, &mc);
+
+	if (ret)
+		return ret;
+	stats_set_str(st, "madvise", mc.advice_name);
+	stats_set_str(st, "output_mode", mc.map_out ? "mmap" : "write");
+	stats_set_int(st, "chunk_bytes", (long long)mc.chunk);
+	run_conf = &mc;
+	ret = mmap_guard_install();
+	if (ret)
+		return stats_fail(st, ret, job->in_dir, "installing the SIGBUS handler");
+	ret = per_file_run(job, st, &mmap_ops);
+	mmap_guard_remove();
+	return ret;
+}
+
+static const struct strategy_opt mmap_opts[] = {
+	{ "madvise", "sequential|willneed|hugepage|none (default sequential)", true,
+	  (const char *const[]){ "sequential", "willneed", "hugepage", "none", NULL } },
+	{ "mmap-out", "map the output file too instead of write(2) from a bounce buffer", false, NULL },
+	{ NULL, NULL, false, NULL },
+};
+
+const struct strategy strategy_mmap = {
+	.name = "mmap",
+	.summary = "map the input, madvise, transform into the output via write(2) or --mmap-out",
+	.opts = mmap_opts,
+	.run = mmap_run,
+	.default_io = MMAP_DEFAULT_CHUNK,
+};

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stream: read a line, transform it, write it, repeat.
+ *
+ * Our own reader rather than stdio's getline(): getline grows its buffer to
+ * the longest line, so a 1 GiB line would cost 1 GiB; here memory is two
+ * buffers of --bufsize whatever the line length (a line longer than the
+ * buffer is transformed in pieces, the column carried across them).
+ * Output goes through a write buffer of the same size, as a BufferedWriter
+ * would: the point of the strategy is per-line processing, not a write(2)
+ * per line.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/outfile.h"
+#include "core/per_file.h"
+#include "core/transform.h"
+#include "lib/util.h"
+
+#define STREAM_DEFAULT_BUF (64 * 1024)
+
+struct stream_ctx {
+	size_t size;
+	uint8_t *in;
+	uint8_t *out;
+};
+
+struct writer {
+	struct stream_ctx *c;
+	int fd;      /* -1: sink null */
+	size_t used;
+	uint64_t total;
+};
+
+static int writer_flush(struct writer *w)
+{
+	int ret = 0;
+
+	if (w->fd >= 0 && w->used)
+		ret = write_full(w->fd, w->c->out, w->used);
+	w->total += w->used;
+	w->used = 0;
+	return ret;
+}
+
+static int writer_put(struct writer *w, const uint8_t *p, size_t n)
+{
+	while (n) {
+		size_t room = w->c->size - w->used;
+		size_t k = MIN(room, n);
+		int ret;
+
+		memcpy(w->c->out + w->used, p, k);
+		w->used += k;
+		p += k;
+		n -= k;
+		if (w->used == w->c->size && (ret = writer_flush(w)))
+			return ret;
+	}
+	return 0;
+}
+
+static int stream_init(const struct job *job, struct run_stats *st, void **ctx)
+{
+	struct stream_ctx *c = calloc(1, sizeof(*c));
+
+	(void)st;
+	if (!c)
+		return -ENOMEM;
+	c->size = job->bufsize ? job->bufsize : STREAM_DEFAULT_BUF;
+	c->in = malloc(c->size);
+	c->out = malloc(c->size);
+	*ctx = c;
+	if (!c->in || !c->out)
+		return -ENOMEM;
+	return 0;
+}
+
+static void stream_fini(void *ctx)
+{
+	struct stream_ctx *c = ctx;
+
+	if (!c)
+		return;
+	free(c->in);
+	free(c->out);
+	free(c);
+}
+
+/* Transform and emit every line (or line piece) of one input buffer. */
+static int stream_lines(struct writer *w, uint8_t *buf, size_t len,
+			unsigned work, uint64_t *col)
+{
+	uint8_t *p = buf, *end = buf + len;
+
+	while (p < end) {
+		uint8_t *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) + 1 : (size_t)(end - p);
+		int ret;
+
+		transform_chunk(p, n, work, col);
+		ret = writer_put(w, p, n);
+		if (ret)
+			return ret;
+		p += n;
+	}
+	return 0;
+}
+
+static int stream_copy(const struct job *job, int in, struct writer *w,
+		       struct run_stats *st, const char *inpath,
+		       const char *outpath)
+{
+	uint64_t col = 0;
+	int ret;
+
+	for (;;) {
+		ssize_t n = read(in, w->c->in, w->c->size);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return stats_fail(st, -errno, inpath, "read");
+		if (n == 0)
+			break;
+		stats_add_in(st, (uint64_t)n);
+		ret = stream_lines(w, w->c->in, (size_t)n, job->work, &col);
+		if (ret)
+			return stats_fail(st, ret, outpath, "write");
+	}
+	ret = writer_flush(w);
+	if (ret)
+		return stats_fail(st, ret, outpath, "write");
+	return 0;
+}
+
+static int stream_file(const struct job *job, size_t idx, void *ctx,
+		       struct run_stats *st)
+{
+	struct writer w = { .c = ctx, .fd = -1 };
+	char in[PATH_MAX];
+	struct outfile of = { .fd = -1 };
+	int fd, ret;
+
+	job_in_path(job, idx, in, sizeof(in));
+	fd = open(in, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return stats_fail(st, -errno, in, "open");
+	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (!job->sink_null) {
+		ret = out_open(job, idx, 0, &of);
+		if (ret) {
+			close(fd);
+			return stats_fail(st, ret, of.tmp, "create");
+		}
+		w.fd = of.fd;
+	}
+	ret = stream_copy(job, fd, &w, st, in, of.path);
+	close(fd);
+	ret = out_finish(job, &of, ret, st);
+	if (!ret && !job->sink_null)
+		stats_add_out(st, w.total);
+	return ret;
+}
+
+static const struct per_file_ops stream_ops = {
+	.thread_init = stream_init,
+	.file = stream_file,
+	.thread_fini = stream_fini,
+};
+
+static int stream_run(const struct job *job, struct run_stats *st)
+{
+	stats_set_int(st, "buffer_bytes",
+		      (long long)(job->bufsize ? job->bufsize : STREAM_DEFAULT_BUF));
+	return per_file_run(job, st, &stream_ops);
+}
+
+const struct strategy strategy_stream = {
+	.name = "stream",
+	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
+	.run = stream_run,
+	.default_io = STREAM_DEFAULT_BUF,
+};

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * uring: one reader thread keeps large reads in flight with io_uring and
+ * feeds worker threads; the transformed chunks go back out through the
+ * same ring.
+ *
+ * Design
+ *   - The calling thread is the reader.  It alone owns the ring
+ *     (IORING_SETUP_SINGLE_ISSUER + DEFER_TASKRUN where the kernel has
+ *     them, falling back flag by flag on -EINVAL) and everything else
+ *     except the work queue; it sleeps in one place, io_uring_enter.
+ *   - One pool of qd + workers buffers of --chunk bytes, mmap'd (page
+ *     aligned for O_DIRECT) and registered (read_fixed/write_fixed); if
+ *     pinning is refused (RLIMIT_MEMLOCK) plain read/write is used.
+ *     Memory is the pool, whatever the file sizes; its size is in the
+ *     result row (pool_bytes).
+ *   - Files are read one at a time, in list order, chunk by chunk at
+ *     offsets 0, chunk, 2 chunk...: the device sees one sequential stream.
+ *     At most --qd reads are in flight and a read needs a free buffer, so
+ *     slow workers or slow writes stop the reader (back-pressure).
+ *   - Reads may complete out of order; they sit in a FIFO in issue order
+ *     and leave it from the head only, so the reader knows each chunk's
+ *     starting column (transform_col_after() of the previous chunk of the
+ *     same file) before a worker sees it: lines split across chunks, and
+ *     lines longer than a chunk, come out right.
+ *   - Workers (--threads of them) take chunks from a mutex/condvar queue,
+ *     transform them in place, put them on a done list and wake the reader
+ *     with an eventfd that the reader keeps a read posted on.  The queue
+ *     holds pool buffers, so it is bounded by the pool.  A chunk is handed
+ *     on as soon as it is in order: a slow disk starves no worker longer
+ *     than the read it waits for.
+ *   - Writes go to the same offsets in the output (the transform keeps
+ *     lengths), so they may complete in any order.  When every chunk of a
+ *     file is written: --direct trims the block-rounded tail (ftruncate),
+ *     --fsync file fsyncs through the ring, then out_commit() renames.
+ *   - Every op carries its chunk or file in user_data (kind in the low
+ *     bits).  Short reads and writes are continued from where they ended,
+ *     -EAGAIN/-EINTR resubmitted, a read returning 0 is EOF; a file is read
+ *     up to the size fstat() gave at open.  The first error is recorded
+ *     with the file name (stats_fail); then nothing new starts, every op in
+ *     flight is waited for, and the outputs are aborted.
+ *   - Files with at least 4 chunks are registered in a sparse file table
+ *     (one register call each way pays off only over several ops).
+ *   - --sink null reads and transforms but opens no output.  --direct
+ *     opens inputs and outputs O_DIRECT and needs --chunk to be a multiple
+ *     of 4096.
+ *   - No io_uring (kernel.io_uring_disabled, seccomp, old kernel): one
+ *     error naming the reason.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "lib/util.h"
+#include "core/strategies/direct.h"
+#include "uring.h"
+
+/* MemAvailable of /proc/meminfo in bytes, or 0 if unknown. */
+static uint64_t mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	unsigned long long kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024;
+}
+
+/*
+ * The pool is (qd + threads) x chunk.  A chunk larger than the largest
+ * file is never filled: it is cut to that file's size (rounded up to the
+ * direct alignment), so --chunk 1G on a 420-byte file maps 4 KiB buffers,
+ * not gigabytes.  What remains may take at most half the available
+ * memory; beyond that, one clear refusal instead of swapping the machine.
+ */
+static int bound_pool(struct uctx *c)
+{
+	uint64_t biggest = 1, avail = mem_available(), pool;
+
+	for (size_t i = 0; c->job->sizes && i < c->job->nfiles; i++)
+		biggest = MAX(biggest, c->job->sizes[i]);
+	biggest = (biggest + URING_DIRECT_ALIGN - 1) / URING_DIRECT_ALIGN *
+		  URING_DIRECT_ALIGN;
+	if (c->chunk > biggest)
+		c->chunk = (size_t)biggest;
+	pool = (uint64_t)c->nbuf * c->chunk;
+	if (avail && pool > avail / 2)
+		return stats_failf(c->st, -ENOMEM, "--chunk",
+				   "buffer pool of (qd + threads) %u x %zu bytes = "
+				   "%.1f MB: more than half the available memory "
+				   "(%.1f MB); lower --chunk, --qd or --threads",
+				   c->nbuf, c->chunk, (double)pool / 1e6,
+				   (double)avail / 1e6);
+	return 0;
+}
+
+static int check_job(struct uctx *c)
+{
+	const struct job *job = c->job;
+
+	c->chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
+	c->qd = job->qd ? job->qd : URING_DEFAULT_QD;
+	c->workers = job->threads ? job->threads : 1;
+	c->nbuf = c->qd + c->workers;
+	if (c->chunk > (1u << 30))
+		return stats_failf(c->st, -EINVAL, "--chunk", "%zu bytes: at most 1 GiB",
+				   c->chunk);
+	if (job->direct && c->chunk % URING_DIRECT_ALIGN)
+		return stats_failf(c->st, -EINVAL, "--chunk", "%zu is not a multiple "
+				   "of %d, which --direct needs", c->chunk,
+				   URING_DIRECT_ALIGN);
+	if (c->nbuf > 16384)
+		return stats_failf(c->st, -EINVAL, "--qd", "qd + threads = %u buffers: "
+				   "at most 16384", c->nbuf);
+	if (job->direct) { /* the very check -s direct makes */
+		int ret = direct_check_fs(job->in_dir, c->st);
+
+		if (!ret && !job->sink_null)
+			ret = direct_check_fs(job->out_dir, c->st);
+		if (ret)
+			return ret;
+	}
+	return bound_pool(c);
+}
+
+#define HUGE_SZ (2UL << 20)
+
+/*
+ * The pool, 2 MiB aligned and THP-advised: a 1 MiB read into 4 KiB pages
+ * is 256 segments, more than a virtio disk takes in one request (254
+ * here), so every read would be split in two; huge pages make it one
+ * segment.  Where THP is off this changes nothing.
+ */
+static void *pool_map(size_t len, size_t *maplen)
+{
+	size_t full = (len + HUGE_SZ - 1) & ~(HUGE_SZ - 1);
+	uint8_t *p = mmap(NULL, full + HUGE_SZ, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t a;
+	size_t head;
+
+	if (p == MAP_FAILED)
+		return NULL;
+	a = ((uintptr_t)p + HUGE_SZ - 1) & ~(uintptr_t)(HUGE_SZ - 1);
+	head = a - (uintptr_t)p;
+	if (head)
+		munmap(p, head);
+	if (HUGE_SZ - head)
+		munmap((uint8_t *)a + full, HUGE_SZ - head);
+	madvise((void *)a, full, MADV_HUGEPAGE);
+	*maplen = full;
+	return (void *)a;
+}
+
+static int pool_alloc(struct uctx *c)
+{
+	c->pool_bytes = (size_t)c->nbuf * c->chunk;
+	c->pool = pool_map(c->pool_bytes, &c->pool_map);
+	if (!c->pool)
+		return stats_fail(c->st, -errno, "io_uring", "allocating the buffer pool");
+	c->chunks = calloc(c->nbuf, sizeof(*c->chunks));
+	if (!c->chunks)
+		return stats_fail(c->st, -ENOMEM, "io_uring", "allocating the buffer pool");
+	for (unsigned i = c->nbuf; i-- > 0;) {
+		c->chunks[i].idx = i;
+		c->chunks[i].buf = c->pool + (size_t)i * c->chunk;
+		c->chunks[i].next = c->free;
+		c->free = &c->chunks[i];
+	}
+	c->nfree = c->nbuf;
+	return 0;
+}
+
+static void record(struct uctx *c)
+{
+	struct run_stats *st = c->st;
+
+	stats_set_int(st, "chunk_bytes", (long long)c->chunk);
+	stats_set_int(st, "qd_used", c->qd);
+	stats_set_int(st, "workers", c->workers);
+	stats_set_int(st, "pool_bytes", (long long)c->pool_bytes);
+	if (!c->ring_flags)
+		return;
+	stats_set_str(st, "ring_flags", c->ring_flags);
+	stats_set_int(st, "fixed_buffers", c->fixed_bufs);
+	stats_set_int(st, "fixed_files", c->fixed_files);
+	stats_set_int(st, "uring_reads", (long long)c->n_reads);
+	stats_set_int(st, "uring_writes", (long long)c->n_writes);
+	stats_set_int(st, "uring_short", (long long)c->n_short);
+	stats_set_int(st, "uring_eagain", (long long)c->n_eagain);
+}
+
+static int uring_run(const struct job *job, struct run_stats *st)
+{
+	struct uctx *c = calloc(1, sizeof(*c));
+	double t0 = now_mono(), t1 = t0, t2 = t0;
+	int ret;
+
+	if (!c)
+		return stats_fail(st, -ENOMEM, "io_uring", "setup");
+	c->job = job;
+	c->st = st;
+	c->wq.efd = -1;
+	ret = check_job(c);
+	if (!ret)
+		ret = pool_alloc(c);
+	if (!ret)
+		ret = uring_ring_init(c);
+	if (!ret) {
+		ret = uring_workers_start(c);
+		if (ret)
+			stats_fail(st, ret, "io_uring", "starting workers");
+	}
+	t1 = now_mono();
+	if (!ret)
+		ret = uring_pipeline(c);
+	t2 = now_mono();
+	uring_workers_stop(c);
+	record(c);
+	/* setup (pool, ring, registration, threads) and the pipeline itself,
+	 * to tell fixed costs from I/O when comparing with fio */
+	stats_set_real(st, "setup_s", t1 - t0);
+	stats_set_real(st, "pipeline_s", t2 - t1);
+	uring_ring_exit(c);
+	if (c->pool)
+		munmap(c->pool, c->pool_map);
+	free(c->chunks);
+	free(c);
+	return ret ? ret : st->err;
+}
+
+const struct strategy strategy_uring = {
+	.name = "uring",
+	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
+		   "(memory: (qd + threads) x chunk)",
+	.run = uring_run,
+	.default_io = URING_DEFAULT_CHUNK,
+	.flags = STRAT_DIRECT,
+	.default_qd = URING_DEFAULT_QD,
+};

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_BENCH_H
+#define IOSTRAT_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/filelist.h"
+#include "config/profile.h"
+#include "results/results.h"
+
+/*
+ * The bench engine (src/bench/engine.c) runs the configurations of a
+ * profile: repetitions interleaved across configurations (round r runs
+ * rep r of every configuration that still needs one), adaptive
+ * repetitions, progress, Ctrl-C, resume.  What one repetition of a
+ * configuration means is the business of its kind (struct bench_kind):
+ * "run" (kind_run.c) runs a strategy on a data set; sweep, net, fio ...
+ * add their own kind and get matrices, repetitions, statistics, results
+ * directories and reports for free.
+ */
+
+/* Data sets, generated once per bench into the data cache and shared. */
+struct bench_dataset {
+	char label[64];        /* the preset name, or the directory's name */
+	char dir[4096];
+	double scale;
+	uint64_t seed;
+	bool user_dir;         /* dataset=PATH: used as is, never generated */
+	struct filelist fl;
+	char out[4096];        /* scratch output directory for this data set */
+	struct { unsigned work; char hex[17]; } *refs; /* reference checksums */
+	size_t nrefs;
+};
+
+struct bench_ctx {
+	const char *name;      /* bench (profile) name: the rows' "bench" */
+	const char *data_root; /* data cache: data/<preset>-s<scale>-seed<N> */
+	char scratch[4096];    /* outputs (removed at the end) */
+	json_t *env;           /* env.json */
+	struct results_dir *res;
+	struct bench_dataset **ds;
+	size_t nds;
+	bool dry_run;
+	bool quiet;
+};
+
+/* One configuration being run. */
+struct bench_item {
+	const struct pconf *pc;
+	char id[512];      /* config_id: stable across runs (resume, compare) */
+	char label[256];   /* progress line: "uring threads=2 work=100 big" */
+	unsigned reps, max_reps;
+	double target_rsd; /* percent */
+	double *samples;   /* the metric of each good repetition */
+	size_t nsamples;
+	unsigned fails;
+	double est_s;      /* rough seconds per repetition (dry run, eta) */
+	void *priv;        /* the kind's */
+};
+
+struct bench_kind {
+	const char *name;
+	/* Check one expanded configuration.  0 ok; 1 skip it (*why says
+	 * why: a strategy not linked...); negative after printing
+	 * "iostrat: FILE:LINE: ..." for an unknown key or a bad value.
+	 * Engine keys (profile_engine_key) are checked already. */
+	int (*check)(const struct pconf *c, char *why, size_t len);
+	/* Fill it->id, it->label, it->est_s, it->priv; with ctx->dry_run
+	 * nothing may be created.  0 or negative after printing. */
+	int (*prepare)(struct bench_ctx *ctx, struct bench_item *it);
+	/* One measured repetition.  *row is set (with "error" on failure)
+	 * unless -ENOMEM; returns 0 or negative for a failed repetition. */
+	int (*rep)(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row);
+	void (*release)(struct bench_item *it);
+	/* Does this kind take kv, a key section c inherits ([global] or -D)?
+	 * c holds the section's keys before lists expand; c NULL asks whether
+	 * any section of this kind would.  false with *why ("not a sweep
+	 * key"): the key is left out of the section and listed by --dry-run
+	 * (iostrat-profile(5)).  NULL: every key is taken. */
+	bool (*inherits)(const struct pconf *c, const struct pkv *kv, char *why,
+			 size_t len);
+};
+
+/* The keys of a run section (kind_run.c), which the fio kind reads too:
+ * strategy, dataset, scale, seed, trace, fio, the settings of iostrat run
+ * and every strategy's options. */
+bool bench_run_key(const char *key);
+
+/* The kind table (profile.c): by name; *linked false for a known kind
+ * not built in.  NULL for an unknown name. */
+const struct bench_kind *bench_kind_find(const char *name, bool *known);
+/* The kind a section name selects by prefix, NULL if none. */
+const char *bench_kind_by_section(const char *section);
+
+/* The data-set keys of a configuration, for every kind that reads them:
+ * dataset=PRESET|PATH, scale= in (0, 1000], seed=.  0 when kv was one of
+ * them (stored), -ENOENT when not, -EINVAL after printing a bad value. */
+int bench_data_key(const struct pkv *kv, const char **preset, double *scale,
+		   uint64_t *seed);
+/* The data cache: given (--data), else $IOSTRAT_DATA, else "data". */
+const char *bench_data_root(const char *given);
+/* Where a preset at scale/seed lives in the data cache under root. */
+void bench_dataset_dir(const char *root, const char *preset, double scale,
+		       uint64_t seed, char *out, size_t len);
+/* Find or generate a data set (preset at scale/seed), with its scratch
+ * output directory.  Dry run: only the spec.  Prints its errors. */
+int bench_dataset_get(struct bench_ctx *ctx, const char *where,
+		      const char *preset, double scale, uint64_t seed,
+		      struct bench_dataset **out);
+/* Reference checksum of ds at work (computed once). */
+int bench_dataset_ref(struct bench_dataset *ds, unsigned work,
+		      const char **hex);
+/* Generate (or reuse) every data set found so far; scratch dirs too. */
+int bench_datasets_materialize(struct bench_ctx *ctx);
+uint64_t bench_dataset_bytes(const char *preset, double scale);
+void bench_datasets_free(struct bench_ctx *ctx);
+
+struct bench_opts {
+	const char *profile;  /* NULL with resume */
+	const char *out;      /* results dir, NULL: results/<time>-<name> */
+	const char *resume;
+	const char *data;     /* data cache root */
+	char **defs;
+	size_t ndefs;
+	bool dry_run;
+	bool data_anywhere;   /* resume onto data on another filesystem */
+};
+
+/* datarec.c: DIR/data.json, the data a bench measured (for --resume). */
+int bench_data_record(const struct bench_ctx *ctx, const char *resdir);
+/* The record, or NULL (a results directory from before it existed). */
+json_t *bench_data_load(const char *resdir);
+/* 0 if root is on the recorded filesystem (or nothing recorded), else
+ * -EXDEV after printing. */
+int bench_data_same_fs(json_t *rec, const char *root, const char *resdir);
+/* 0 if every recorded data set still holds what it held, else -ESTALE
+ * after printing which changed. */
+int bench_data_check(const struct bench_ctx *ctx, json_t *rec,
+		     const char *resdir);
+
+/* The whole bench: 0 ok, 1 failures, 2 usage, 130 interrupted. */
+int bench_main(const struct bench_opts *o);
+
+/* queue_retry.c: under the reboot queue, a retry of the entry resumes the
+ * --out its cut-off attempt began (o->out becomes o->resume).  0, or
+ * -errno with the error printed. */
+int bench_queue_retry(struct bench_opts *o);
+
+#endif

@@ -1,0 +1,601 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bench engine: configurations x repetitions, interleaved (round r
+ * runs repetition r of every configuration that still needs one, so drift
+ * hits all alike), adaptive repetitions (Phoronix Test Suite style: add
+ * repetitions while the RSD of the metric is above target_rsd, up to
+ * max_reps), progress, Ctrl-C and --resume.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "results/dataset.h"
+#include "harness/env.h"
+#include "results/stats_math.h"
+#include "harness/stop.h"
+#include "lib/util.h"
+#include "bench.h"
+
+#define DEFAULT_REPS 3
+#define DEFAULT_TARGET_RSD 3.5
+
+/* A stop signal: the repetition in progress ends (the runner's child is
+ * in our process group or killed by the runner), a data set being
+ * generated is abandoned and removed; a second signal ends bench at once. */
+static bool stop_dataset(int sig, unsigned count)
+{
+	(void)count;
+	dataset_stop = sig;
+	return false;
+}
+
+struct bench {
+	struct bench_ctx ctx;
+	struct profile prof;
+	struct bench_item *items;
+	size_t n;
+	struct results_dir res;
+	bool tty;
+	unsigned done_before, done_now, failed;
+	double rep_wall;
+};
+
+/* ---- configurations ------------------------------------------------------ */
+
+static int engine_keys(const struct pconf *c, struct bench_item *it)
+{
+	const struct pkv *kv;
+	char opt[512];
+
+	it->reps = DEFAULT_REPS;
+	it->target_rsd = DEFAULT_TARGET_RSD;
+	if ((kv = pconf_kv(c, "reps"))) {
+		snprintf(opt, sizeof(opt), "%s: reps", kv->where);
+		if (opt_uint(opt, kv->value, 1, 10000, &it->reps))
+			return -EINVAL;
+	}
+	it->max_reps = it->reps;
+	if ((kv = pconf_kv(c, "max_reps"))) {
+		snprintf(opt, sizeof(opt), "%s: max_reps", kv->where);
+		if (opt_uint(opt, kv->value, 1, 10000, &it->max_reps))
+			return -EINVAL;
+		if (it->max_reps < it->reps) {
+			errorf("%s: max_reps %u is below reps %u", kv->where,
+			       it->max_reps, it->reps);
+			return -EINVAL;
+		}
+	}
+	if ((kv = pconf_kv(c, "target_rsd")) &&
+	    (parse_double(kv->value, &it->target_rsd) || it->target_rsd < 0 ||
+	     it->target_rsd > 1000)) {
+		errorf("%s: target_rsd: bad value '%s' (a percentage, e.g. 3.5)",
+		       kv->where, kv->value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void print_notes(const struct profile *p)
+{
+	for (size_t i = 0; i < p->nnotes; i++)
+		fprintf(stderr, "note: %s\n", p->notes[i]);
+}
+
+/* A skipped configuration: one note per distinct reason. */
+static void say_once(const struct pconf *c, const char *why)
+{
+	static char said[16][256];
+	static size_t n;
+
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(said[i], why))
+			return;
+	if (n < ARRAY_SIZE(said))
+		snprintf(said[n++], sizeof(said[0]), "%s", why);
+	fprintf(stderr, "note: %s: [%s]: %s\n", c->where, c->section, why);
+}
+
+/* Check and plan every configuration; drop skipped ones and duplicates. */
+static int plan(struct bench *b)
+{
+	char why[256];
+	size_t ndup = 0;
+	json_t *seen = json_object(); /* config_id -> true: a hashed lookup */
+	int ret = 0;
+
+	b->items = calloc(b->prof.n ? b->prof.n : 1, sizeof(*b->items));
+	if (!b->items || !seen) {
+		json_decref(seen);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->prof.n; i++) {
+		struct pconf *c = &b->prof.confs[i];
+		struct bench_item *it = &b->items[b->n];
+		bool dup = false;
+
+		why[0] = 0;
+		ret = engine_keys(c, it);
+		if (!ret)
+			ret = c->kind->check(c, why, sizeof(why));
+		if (ret == 1) {
+			say_once(c, why);
+			ret = 0;
+			continue;
+		}
+		if (ret)
+			break;
+		it->pc = c;
+		ret = c->kind->prepare(&b->ctx, it);
+		if (ret)
+			break;
+		dup = json_object_get(seen, it->id) != NULL;
+		if (!dup)
+			json_object_set_new(seen, it->id, json_true());
+		if (dup) { /* e.g. one fio baseline serves every thread count */
+			ndup++;
+			c->kind->release(it);
+			memset(it, 0, sizeof(*it));
+			continue;
+		}
+		b->n++;
+	}
+	json_decref(seen);
+	if (ret)
+		return ret;
+	if (ndup)
+		fprintf(stderr, "note: %zu configurations repeat an earlier one; each "
+			"runs once\n", ndup);
+	if (!b->n) {
+		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void fmt_secs(double s, char *buf, size_t len)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+	else if (t >= 60)
+		snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, len, "%lds", t);
+}
+
+/* dataset=DIR of the user's: there, and a directory (a dry run that
+ * passes must not fail at the start for want of it). */
+static int check_user_data(const struct bench *b)
+{
+	for (size_t i = 0; i < b->ctx.nds; i++) {
+		const struct bench_dataset *ds = b->ctx.ds[i];
+		struct stat sb;
+
+		if (!ds->user_dir)
+			continue;
+		if (stat(ds->dir, &sb) < 0)
+			return error_errno(-errno, ds->dir, "data set");
+		if (!S_ISDIR(sb.st_mode)) {
+			errorf("%s: data set is not a directory", ds->dir);
+			return -ENOTDIR;
+		}
+	}
+	return 0;
+}
+
+static int dry_run(struct bench *b)
+{
+	double total = 0;
+	unsigned reps = 0;
+	char t[32];
+
+	printf("%-4s %-44s %-10s %s\n", "#", "config_id", "reps", "est/rep");
+	for (size_t i = 0; i < b->n; i++) {
+		struct bench_item *it = &b->items[i];
+		char r[32];
+
+		snprintf(r, sizeof(r), it->max_reps > it->reps ? "%u-%u" : "%u",
+			 it->reps, it->max_reps);
+		printf("%-4zu %-44s %-10s %.2fs\n", i + 1, it->id, r, it->est_s);
+		total += it->est_s * it->reps;
+		reps += it->reps;
+	}
+	printf("\ndata sets (in %s):\n", b->ctx.data_root);
+	for (size_t i = 0; i < b->ctx.nds; i++) {
+		struct bench_dataset *ds = b->ctx.ds[i];
+
+		if (ds->user_dir)
+			printf("  %s (given)\n", ds->dir);
+		else
+			printf("  %s  %.1f MB\n", ds->dir,
+			       (double)bench_dataset_bytes(ds->label, ds->scale) / 1e6);
+	}
+	if (b->prof.nignored)
+		printf("\nkeys inherited from [global] or -D and left out "
+		       "(iostrat-profile(5)):\n");
+	for (size_t i = 0; i < b->prof.nignored; i++)
+		printf("  %s\n", b->prof.ignored[i]);
+	fmt_secs(total, t, sizeof(t));
+	printf("\n%zu configurations, %u repetitions at least; estimate %s "
+	       "(rough: data generation and adaptive repetitions not counted)\n",
+	       b->n, reps, t);
+	return 0;
+}
+
+/* ---- running ---------------------------------------------------------------- */
+
+static double rsd_of(const struct bench_item *it)
+{
+	struct summary s;
+
+	summarize(it->samples, it->nsamples, &s);
+	return s.rsd_pct;
+}
+
+static bool needs_more(const struct bench_item *it)
+{
+	if (it->fails)
+		return false;
+	if (it->nsamples < it->reps)
+		return true;
+	if (it->nsamples >= it->max_reps)
+		return false;
+	return rsd_of(it) > it->target_rsd;
+}
+
+/* Repetitions left: at least (the ones reps asks for, and one more where
+ * the RSD is still above target) or at most (up to max_reps, the cap an
+ * adaptive profile knows from the start). */
+static unsigned remaining(const struct bench *b, bool most)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bench_item *it = &b->items[i];
+
+		if (!needs_more(it))
+			continue;
+		if (most)
+			n += it->max_reps - (unsigned)it->nsamples;
+		else
+			n += it->nsamples < it->reps ?
+				it->reps - (unsigned)it->nsamples : 1;
+	}
+	return n;
+}
+
+/* "N", or "LO-HI" when the two differ. */
+static void fmt_range(unsigned lo, unsigned hi, char *buf, size_t len)
+{
+	snprintf(buf, len, hi > lo ? "%u-%u" : "%u", lo, hi);
+}
+
+static void add_sample(struct bench_item *it, double v)
+{
+	double *s = realloc(it->samples, (it->nsamples + 1) * sizeof(*s));
+
+	if (!s)
+		return;
+	it->samples = s;
+	s[it->nsamples++] = v;
+}
+
+/* Rows already in the directory (--resume) count as done. */
+static void take_done(struct bench *b)
+{
+	json_t *row, *index = json_object(), *k; /* config_id -> item */
+	size_t i;
+
+	for (i = 0; index && i < b->n; i++)
+		json_object_set_new(index, b->items[i].id, json_integer((json_int_t)i));
+	json_array_foreach(b->res.rows, i, row) {
+		const char *id = json_string_value(json_object_get(row, "config_id"));
+		json_t *v = json_object_get(row, results_metric(row));
+
+		if (!id || !json_is_null(json_object_get(row, "error")) ||
+		    !json_is_number(v) || !(k = json_object_get(index, id)))
+			continue;
+		add_sample(&b->items[json_integer_value(k)], json_number_value(v));
+		b->done_before++;
+	}
+	json_decref(index);
+}
+
+/* [3/75-117] LABEL rep 1/3-8  eta 40s-1m02s: the total and the ETA as
+ * ranges while adaptive repetitions may still come (max_reps > reps). */
+static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
+{
+	unsigned lo = remaining(b, false), hi = remaining(b, true);
+	unsigned idx = b->done_before + b->done_now + 1;
+	double per = b->done_now ? b->rep_wall / b->done_now : it->est_s;
+	char eta[72], a[32], z[32], total[32], target[32];
+
+	fmt_range(idx - 1 + lo, idx - 1 + hi, total, sizeof(total));
+	fmt_range(MAX(it->reps, rep), it->max_reps, target, sizeof(target));
+	fmt_secs(per * lo, a, sizeof(a));
+	fmt_secs(per * hi, z, sizeof(z));
+	snprintf(eta, sizeof(eta), strcmp(a, z) ? "%s-%s" : "%s", a, z);
+	fprintf(stderr, "%s[%u/%s] %s rep %u/%s  eta %s%s", b->tty ? "\r\033[K" : "",
+		idx, total, it->label, rep, target, eta, b->tty ? "" : "\n");
+	fflush(stderr);
+}
+
+/* One repetition of it.  0, 1 to stop (a stop signal), negative on a
+ * results write error. */
+static int one_rep(struct bench *b, struct bench_item *it)
+{
+	unsigned rep = (unsigned)it->nsamples + it->fails + 1;
+	double t0 = now_mono();
+	json_t *row = NULL;
+	int ret;
+
+	progress(b, it, rep);
+	ret = it->pc->kind->rep(&b->ctx, it, rep, &row);
+	if (stop_caught() && (ret || !row)) {
+		json_decref(row); /* cut short by the signal: not a result */
+		return 1;
+	}
+	if (!row)
+		return ret;
+	b->rep_wall += now_mono() - t0;
+	b->done_now++;
+	if (ret) {
+		it->fails++;
+		b->failed++;
+	} else {
+		json_t *v = json_object_get(row, results_metric(row));
+
+		add_sample(it, json_number_value(v));
+	}
+	ret = results_append(&b->res, row);
+	json_decref(row);
+	if (ret)
+		return ret;
+	return stop_caught() ? 1 : 0;
+}
+
+static int run_all(struct bench *b)
+{
+	int ret = 0;
+
+	for (unsigned round = 1; !ret; round++) {
+		bool more = false;
+
+		for (size_t i = 0; i < b->n && !ret; i++) {
+			struct bench_item *it = &b->items[i];
+
+			if (!needs_more(it))
+				continue;
+			more = true;
+			if (it->nsamples + it->fails >= round)
+				continue;
+			ret = one_rep(b, it);
+		}
+		if (!more)
+			break;
+	}
+	if (b->tty)
+		fputs("\r\033[K", stderr);
+	return ret;
+}
+
+static int write_profile(struct bench *b)
+{
+	char path[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct profile run = b->prof;
+	struct pconf *kept;
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	/* only what runs: the checked, non-duplicate configurations */
+	kept = calloc(b->n, sizeof(*kept));
+	if (!kept) {
+		fclose(f);
+		free(buf);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < b->n; i++)
+		kept[i] = *b->items[i].pc;
+	run.confs = kept;
+	run.n = b->n;
+	ret = profile_write(&run, f);
+	free(kept);
+	if (fclose(f) || ret) {
+		free(buf);
+		return -EIO;
+	}
+	snprintf(path, sizeof(path), "%s/profile.ini", b->res.path);
+	ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
+static int open_results(struct bench *b, const struct bench_opts *o)
+{
+	const char *labels[] = { "in", "out", NULL };
+	const char *paths[] = { b->ctx.data_root, b->ctx.scratch, NULL };
+	int ret;
+
+	b->ctx.res = &b->res;
+	b->ctx.env = env_capture(labels, paths);
+	json_object_set_new(b->ctx.env, "profile", json_text(b->prof.name));
+	if (o->resume) {
+		ret = results_resume(&b->res, o->resume);
+		if (!ret)
+			take_done(b);
+		return ret;
+	}
+	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env, true);
+	return ret ? ret : write_profile(b);
+}
+
+static void cleanup(struct bench *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (b->items[i].pc) /* set for every counted item; the analyzer cannot tell */
+			b->items[i].pc->kind->release(&b->items[i]);
+		free(b->items[i].samples);
+	}
+	free(b->items);
+	if (b->ctx.scratch[0] && !b->ctx.dry_run)
+		rm_rf(b->ctx.scratch);
+	bench_datasets_free(&b->ctx);
+	json_decref(b->ctx.env);
+	results_close(&b->res);
+	profile_free(&b->prof);
+}
+
+static int finish(struct bench *b, int ret)
+{
+	const char *dir = b->res.path;
+
+	if (results_finish(&b->res))
+		ret = ret ? ret : -EIO;
+	if (stop_caught()) {
+		fprintf(stderr, "interrupted: %u repetitions kept in %s\n"
+			"resume with: iostrat bench --resume %s\n",
+			b->done_before + b->done_now, dir, dir);
+		return 130;
+	}
+	if (ret < 0)
+		return 1;
+	fprintf(stderr, "results: %s (%u repetitions%s); iostrat report %s\n", dir,
+		b->done_before + b->done_now, b->done_before ? ", some resumed" : "",
+		dir);
+	if (b->failed) {
+		errorf("%u repetitions failed (their rows have an error column)",
+		       b->failed);
+		return 1;
+	}
+	return 0;
+}
+
+/* A new bench: its data sets first (a failing gen leaves no results
+ * directory behind), then the directory, with where the data was. */
+static int new_data(struct bench *b, const struct bench_opts *o)
+{
+	/* a directory with results is refused before minutes of gen */
+	int ret = o->out ? results_check_fresh(o->out, true) : 0;
+
+	if (!ret)
+		ret = bench_datasets_materialize(&b->ctx);
+
+	for (size_t i = 0; !ret && o->out && i < b->ctx.nds; i++)
+		if (path_inside_dir(o->out, b->ctx.ds[i]->dir)) {
+			errorf("%s: --out inside the data set %s; refusing: its files "
+			       "would be taken for data", o->out, b->ctx.ds[i]->dir);
+			ret = -EINVAL;
+		}
+	if (!ret && !stop_caught())
+		ret = open_results(b, o);
+	if (!ret && !stop_caught())
+		ret = bench_data_record(&b->ctx, b->res.path);
+	return ret;
+}
+
+/* A resume: the rows first (nothing left to run: no data needed), then
+ * the data sets, which must still hold what the first rows measured. */
+static int resume_data(struct bench *b, const struct bench_opts *o)
+{
+	json_t *rec = bench_data_load(o->resume);
+	int ret = open_results(b, o);
+
+	if (!ret && !stop_caught() && remaining(b, false)) {
+		ret = bench_datasets_materialize(&b->ctx);
+		if (!ret && rec)
+			ret = bench_data_check(&b->ctx, rec, o->resume);
+	}
+	json_decref(rec);
+	return ret;
+}
+
+/* --resume without --data: the data root the bench used; with another
+ * --data, the same filesystem unless --data-anywhere. */
+static int resume_root(struct bench *b, const struct bench_opts *o)
+{
+	static char root[4096];
+	json_t *rec = bench_data_load(o->resume);
+	const char *was = json_string_value(json_object_get(rec, "data_root"));
+	struct stat sb;
+	int ret = 0;
+
+	if (!o->data && was && !stat(was, &sb) && S_ISDIR(sb.st_mode)) {
+		snprintf(root, sizeof(root), "%s", was);
+		b->ctx.data_root = root;
+	} else if (!o->data_anywhere) {
+		ret = bench_data_same_fs(rec, b->ctx.data_root, o->resume);
+	}
+	json_decref(rec);
+	return ret;
+}
+
+int bench_main(const struct bench_opts *o)
+{
+	struct bench b = { 0 };
+	char profile_path[4200];
+	const char *path = o->profile;
+	int ret, status;
+
+	if (o->resume) {
+		snprintf(profile_path, sizeof(profile_path), "%s/profile.ini", o->resume);
+		path = profile_path;
+	}
+	b.ctx.data_root = bench_data_root(o->data);
+	if (o->resume && resume_root(&b, o))
+		return 2;
+	snprintf(b.ctx.scratch, sizeof(b.ctx.scratch), "%s/.scratch-%d",
+		 b.ctx.data_root, (int)getpid());
+	b.ctx.dry_run = o->dry_run;
+	b.tty = isatty(STDERR_FILENO);
+	ret = profile_load(path, o->defs, o->ndefs, &b.prof);
+	if (ret)
+		return 2;
+	b.ctx.name = b.prof.name;
+	if (o->resume) { /* the bench keeps its first name (env.json) */
+		char envp[4200];
+		json_t *env;
+
+		snprintf(envp, sizeof(envp), "%s/env.json", o->resume);
+		env = json_load_file(envp, 0, NULL);
+		if (json_is_string(json_object_get(env, "profile"))) {
+			free(b.prof.name);
+			b.prof.name = strdup(json_string_value(json_object_get(env, "profile")));
+		}
+		json_decref(env);
+		b.ctx.name = b.prof.name;
+	}
+	print_notes(&b.prof);
+	ret = plan(&b);
+	if (ret) {
+		cleanup(&b);
+		return 2;
+	}
+	if (o->dry_run) {
+		ret = check_user_data(&b);
+		if (!ret)
+			dry_run(&b);
+		cleanup(&b);
+		return ret ? 2 : 0;
+	}
+	stop_catch(STOP_SECOND_ENDS, stop_dataset, false);
+	ret = o->resume ? resume_data(&b, o) : new_data(&b, o);
+	if (ret || stop_caught()) {
+		stop_release();
+		cleanup(&b);
+		return stop_caught() ? 128 + stop_caught() : 1;
+	}
+	ret = run_all(&b);
+	status = finish(&b, ret);
+	stop_release();
+	cleanup(&b);
+	return status;
+}

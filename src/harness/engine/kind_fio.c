@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "fio" kind: the fio baseline beside a run configuration.
+ *
+ * A run section with fio=1 gets, per configuration, a companion of this
+ * kind carrying the same keys (profile.c); a [fio] section (kind=fio) can
+ * also name a job= explicitly.  The job is the one whose "; mirrors:" line
+ * names the strategy (fio/fio.h), run on the same data set with the same
+ * cache state.  Its config_id leaves out threads and work (fio does no
+ * transform and one stream of I/O), so the engine runs one baseline per
+ * data set, cache state, block size and queue depth, not one per thread
+ * count.
+ *
+ * Block size: --chunk if set, else --bufsize, else what the strategy uses
+ * by default (its default_io, else 1 MiB).  QD:
+ * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
+ * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fio/fio.h"
+#include "config/jobopts.h"
+#include "harness/runner.h"
+#include "lib/util.h"
+#include "bench.h"
+
+struct fiop {
+	char job[PATH_MAX];
+	const char *preset;
+	double scale;
+	uint64_t seed;
+	uint64_t bs;
+	unsigned qd;
+	bool direct;
+	bool fsync;
+	enum cache_mode cache;
+	struct bench_dataset *ds;
+};
+
+static int fio_ok = -1; /* fio installed? asked once */
+
+/* Settings through jobopt_set, as a run configuration would read them. */
+static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
+{
+	struct run_config cfg = { 0 };
+	const struct job *j = &cfg.job;
+	int ret = 0;
+
+	jobopt_defaults(&cfg);
+	*strat = pconf_get(c, "strategy");
+	cfg.strat = *strat ? strategy_find(*strat) : NULL;
+	for (size_t i = 0; i < c->nkv && !ret; i++) {
+		const struct pkv *kv = &c->kv[i];
+
+		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy") ||
+		    !strcmp(kv->key, "job") || !strcmp(kv->key, "trace") ||
+		    !strcmp(kv->key, "fio"))
+			continue;
+		ret = bench_data_key(kv, &fp->preset, &fp->scale, &fp->seed);
+		if (ret != -ENOENT)
+			continue;
+		ret = jobopt_set(&cfg, kv->where, kv->key, kv->value);
+		if (ret == -ENOENT)
+			ret = 0; /* a strategy option: the baseline has no use for it */
+	}
+	fp->bs = fio_bs_for(*strat, j->chunk, j->bufsize);
+	fp->qd = fio_qd_for(*strat, j->qd);
+	fp->direct = j->direct || (*strat && !strcmp(*strat, "direct"));
+	fp->fsync = j->fsync != FSYNC_NONE;
+	fp->cache = cfg.cache;
+	jobopt_free(&cfg);
+	return ret;
+}
+
+/* 0, 1 (skip, *why), or negative after printing. */
+static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
+{
+	const char *strat, *job = pconf_get(c, "job");
+	char ver[64];
+	int ret;
+
+	memset(fp, 0, sizeof(*fp));
+	fp->scale = 1.0;
+	fp->seed = 1;
+	ret = settings(c, fp, &strat);
+	if (ret)
+		return ret;
+	if (!fp->preset) {
+		errorf("%s: [%s]: no dataset= for the fio baseline", c->where, c->section);
+		return -EINVAL;
+	}
+	if (fio_ok < 0)
+		fio_ok = !fio_version(ver, sizeof(ver));
+	if (!fio_ok) {
+		snprintf(why, len, "fio is not installed: no fio baselines (apt-get "
+			 "install fio)");
+		return 1;
+	}
+	if (fio_job_env_check())
+		return -EINVAL;
+	if (job)
+		ret = fio_job_path(job, fp->job, sizeof(fp->job));
+	else if (strat)
+		ret = fio_job_for(strat, fp->direct, fp->job, sizeof(fp->job));
+	else
+		ret = -EINVAL;
+	if (ret && job) {
+		errorf("%s: job: no fio job '%s' (fio-jobs/)", pconf_kv(c, "job")->where, job);
+		return -EINVAL;
+	}
+	if (ret) {
+		snprintf(why, len, "no fio job mirrors strategy '%s'%s; no baseline for it",
+			 strat ? strat : "(none)", fp->direct ? " with direct=1" : "");
+		return 1;
+	}
+	return 0;
+}
+
+static int fio_check(const struct pconf *c, char *why, size_t len)
+{
+	struct fiop fp;
+
+	return apply(c, &fp, why, len);
+}
+
+static const char *job_stem(const char *job, char *buf, size_t len)
+{
+	const char *base = strrchr(job, '/') ? strrchr(job, '/') + 1 : job;
+
+	snprintf(buf, len, "%.*s", (int)strcspn(base, "."), base);
+	return buf;
+}
+
+static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
+{
+	struct fiop *fp = calloc(1, sizeof(*fp));
+	char why[256], stem[128];
+	int ret;
+
+	if (!fp)
+		return -ENOMEM;
+	ret = apply(it->pc, fp, why, sizeof(why));
+	if (!ret)
+		ret = bench_dataset_get(ctx, pconf_kv(it->pc, "dataset")->where,
+					fp->preset, fp->scale, fp->seed, &fp->ds);
+	if (ret) {
+		free(fp);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	job_stem(fp->job, stem, sizeof(stem));
+	snprintf(it->id, sizeof(it->id), "%s/fio-%s/%s/bs=%llu/qd=%u%s/fsync=%d",
+		 fp->ds->label, stem, cache_mode_name(fp->cache),
+		 (unsigned long long)fp->bs, fp->qd, fp->direct ? "/direct" : "",
+		 fp->fsync);
+	snprintf(it->label, sizeof(it->label), "fio %s bs=%llu %s", stem,
+		 (unsigned long long)fp->bs, fp->ds->label);
+	it->est_s = 0.3 + (double)bench_dataset_bytes(fp->preset, fp->scale) / 300e6;
+	it->priv = fp;
+	return 0;
+}
+
+static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row)
+{
+	struct fiop *fp = it->priv;
+	char json_out[PATH_MAX], dir[PATH_MAX], stem[128];
+	struct fio_params p = {
+		.job = fp->job, .in_dir = fp->ds->dir, .fl = &fp->ds->fl,
+		.scratch = fp->ds->out, .bs = fp->bs, .qd = fp->qd,
+		.direct = fp->direct, .fsync = fp->fsync, .cache = fp->cache,
+		.json_out = json_out, .bench = ctx->name, .dataset = fp->ds->label,
+	};
+	int ret;
+
+	/* fio's own JSON is kept beside the rows, one file per repetition */
+	snprintf(dir, sizeof(dir), "%s/fio", ctx->res->path);
+	ret = mkdir_p(dir, 0755);
+	if (ret)
+		return error_errno(ret, dir, "creating");
+	ret = mkdir_p(fp->ds->out, 0755);
+	if (ret)
+		return error_errno(ret, fp->ds->out, "creating");
+	snprintf(json_out, sizeof(json_out), "%s/%s-%s-bs%llu-qd%u%s-%s-rep%u.json", dir,
+		 fp->ds->label, job_stem(fp->job, stem, sizeof(stem)),
+		 (unsigned long long)fp->bs, fp->qd, fp->direct ? "-direct" : "",
+		 cache_mode_name(fp->cache), rep);
+	ret = fio_run(&p, row);
+	if (*row) {
+		json_object_set_new(*row, "config_id", json_text(it->id));
+		json_object_set_new(*row, "rep", json_integer(rep));
+		json_object_set_new(*row, "section", json_text(it->pc->section));
+		json_object_set_new(*row, "scale", json_real(fp->scale));
+		json_object_set_new(*row, "seed", json_integer((json_int_t)fp->seed));
+	}
+	return ret;
+}
+
+static void fio_release(struct bench_item *it)
+{
+	free(it->priv);
+	it->priv = NULL;
+}
+
+/* A baseline reads a run section's keys, and job= */
+static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (bench_run_key(kv->key) || !strcmp(kv->key, "job"))
+		return true;
+	snprintf(why, len, "not an fio key");
+	return false;
+}
+
+const struct bench_kind bench_kind_fio = {
+	.name = "fio",
+	.check = fio_check,
+	.prepare = fio_prepare,
+	.rep = fio_rep,
+	.release = fio_release,
+	.inherits = fio_inherits,
+};

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "net" kind: a profile section [net] (or [net-NAME], or kind=net) runs
+ * `iostrat net` configurations.  Keys are the options of iostrat net:
+ *   mode=nodelay,buffered   size=12,1k   count=10000   buffer=64k
+ *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   unix=PATH
+ *   connect=HOST:PORT or connect=unix:PATH
+ * Lists expand into one configuration each (one mode and one size per
+ * configuration); one repetition = one session against a server thread on
+ * 127.0.0.1 or on a Unix socket at unix=PATH (or the iostrat net --listen
+ * at connect=).  Keys inherited
+ * from [global] or -D that belong to other kinds (dataset, threads...)
+ * never reach here (net_inherits: profile.c leaves them out); any other
+ * key is an error, a typo in [global] too.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net.h"
+#include "lib/util.h"
+#include "bench.h"
+
+struct netp {
+	struct net_plan plan;
+	struct net_opts o;
+	const struct net_mode *m;
+	char host[256], port[16];
+	char unix_at[NET_UNIX_PATH_MAX]; /* connect=unix:PATH */
+	const char *connect_where;
+	bool remote;
+};
+
+static int connect_key(struct netp *np, const struct pkv *kv)
+{
+	int ret = net_unix_addr(kv->value, np->unix_at, sizeof(np->unix_at));
+
+	if (ret < 0) {
+		errorf("%s: connect: bad address '%s' (unix:PATH, PATH of 1..%d bytes)",
+		       kv->where, kv->value, NET_UNIX_PATH_MAX - 1);
+		return -EINVAL;
+	}
+	if (!ret)
+		ret = net_parse_addr(kv->value, NULL, 1, np->host, sizeof(np->host),
+				     np->port, sizeof(np->port));
+	else
+		ret = snprintf(np->host, sizeof(np->host), "unix") < 0 ? -EINVAL : 0;
+	if (ret) {
+		errorf(ret == -ERANGE ? "%s: connect: bad port in '%s' (1..65535)" :
+			"%s: connect: bad address '%s' (HOST:PORT or unix:PATH)", kv->where, kv->value);
+		return -EINVAL;
+	}
+	np->remote = true;
+	np->connect_where = kv->where;
+	return 0;
+}
+
+/* connect= decides the family when given; unix= with it is a conflict. */
+static int family(const struct pconf *c, struct netp *np)
+{
+	char prefix[300];
+
+	if (np->remote && np->plan.o.family == NET_UNIX) {
+		errorf("%s: [%s]: unix= and connect=: choose one (connect=unix:PATH for a server of its own)",
+		       np->connect_where, c->section);
+		return -EINVAL;
+	}
+	if (np->unix_at[0]) {
+		np->plan.o.family = NET_UNIX;
+		snprintf(np->plan.o.path, sizeof(np->plan.o.path), "%s", np->unix_at);
+	}
+	snprintf(prefix, sizeof(prefix), "%s: [%s]: ", c->where, c->section);
+	return net_plan_check(&np->plan, prefix);
+}
+
+static int one_key(struct netp *np, const struct pkv *kv)
+{
+	char prefix[300];
+	int ret;
+
+	if (profile_engine_key(kv->key))
+		return 0;
+	if (!strcmp(kv->key, "connect"))
+		return connect_key(np, kv);
+	snprintf(prefix, sizeof(prefix), "%s: ", kv->where);
+	ret = net_opt_set(&np->plan, prefix, kv->key, kv->value);
+	if (ret != -ENOENT)
+		return ret;
+	errorf("%s: %s: not a net key (mode, size, count, buffer, batch, timeout, sndbuf, rcvbuf, nagle, unix, connect)",
+	       kv->where, kv->key);
+	return -EINVAL;
+}
+
+static int apply(const struct pconf *c, struct netp *np)
+{
+	int ret;
+
+	memset(np, 0, sizeof(*np));
+	net_plan_defaults(&np->plan);
+	np->plan.nmodes = 0;
+	for (size_t i = 0; i < c->nkv; i++) {
+		ret = one_key(np, &c->kv[i]);
+		if (ret)
+			return ret;
+	}
+	if (!np->plan.nmodes) {
+		errorf("%s: [%s]: needs mode= (one mode or a comma list: mode=nodelay,buffered)",
+		       c->where, c->section);
+		return -EINVAL;
+	}
+	if (np->plan.nmodes > 1) {
+		errorf("%s: [%s]: mode=all works on the command line only; list the modes (mode=nodelay,buffered,...)",
+		       c->where, c->section);
+		return -EINVAL;
+	}
+	if (family(c, np))
+		return -EINVAL;
+	np->m = np->plan.modes[0];
+	np->o = np->plan.o;
+	np->o.size = np->plan.sizes[0];
+	return 0;
+}
+
+static int net_check(const struct pconf *c, char *why, size_t len)
+{
+	struct netp np;
+	char w[NET_UNIX_PATH_MAX + 200];
+
+	(void)why;
+	(void)len;
+	if (apply(c, &np))
+		return -EINVAL;
+	/* a socket file of ours where another file is: refused up front */
+	if (np.o.family == NET_UNIX && !np.remote &&
+	    net_unix_check_path(np.o.path, true, w, sizeof(w))) {
+		errorf("%s: [%s]: unix: %s", c->where, c->section, w);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int net_prepare(struct bench_ctx *ctx, struct bench_item *it)
+{
+	struct netp *np = calloc(1, sizeof(*np));
+	double per_msg;
+
+	(void)ctx;
+	if (!np)
+		return -ENOMEM;
+	if (apply(it->pc, np)) {
+		free(np);
+		return -EINVAL;
+	}
+	net_config_id(np->m, &np->o, it->id, sizeof(it->id));
+	snprintf(it->label, sizeof(it->label), "net %s size=%u count=%llu%s",
+		 np->m->name, np->o.size, (unsigned long long)np->o.count,
+		 np->o.family == NET_UNIX ? " unix" : "");
+	/* a rough guess for the eta: ~20 us a message and ~1 GB/s */
+	per_msg = (np->m->kind == NET_PINGPONG ? 40e-6 : 10e-6) + np->o.size / 1e9;
+	it->est_s = 0.01 + (double)np->o.count * per_msg;
+	it->priv = np;
+	return 0;
+}
+
+static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row)
+{
+	struct netp *np = it->priv;
+	char why[512];
+	int ret;
+
+	ret = net_run_once(np->remote ? np->host : NULL, np->port, np->m, &np->o,
+			   ctx->name, rep, row, why, sizeof(why));
+	if (ret && !ctx->quiet)
+		errorf("[%s] %s", it->pc->section, why);
+	if (*row) {
+		json_object_set_new(*row, "section", json_text(it->pc->section));
+		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
+	}
+	return ret;
+}
+
+static void net_release(struct bench_item *it)
+{
+	free(it->priv);
+	it->priv = NULL;
+}
+
+static bool net_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (net_opt_known(kv->key) || !strcmp(kv->key, "connect"))
+		return true;
+	snprintf(why, len, "not a net key");
+	return false;
+}
+
+const struct bench_kind bench_kind_net = {
+	.name = "net",
+	.check = net_check,
+	.prepare = net_prepare,
+	.rep = net_rep,
+	.release = net_release,
+	.inherits = net_inherits,
+};

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The "run" kind: one configuration = one strategy on one data set with
+ * the settings of `iostrat run` (jobopt_set, so run and bench accept the
+ * same keys); one repetition = runner_rep().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config/jobopts.h"
+#include "harness/runner.h"
+#include "lib/util.h"
+#include "bench.h"
+
+/* Strategies of DESIGN.md that may not be linked into this build yet:
+ * a profile naming them is skipped with a note instead of failing. */
+static const char *const planned[] = { "stream", "buffer", "direct", "mmap",
+				       "uring", NULL };
+
+struct runp {
+	struct run_config cfg;
+	const char *preset;
+	double scale;
+	uint64_t seed;
+	bool trace;
+	struct bench_dataset *ds;
+};
+
+static bool other_strategy_opt(const char *key)
+{
+	const struct strategy *s;
+
+	for (size_t i = 0; (s = strategy_at(i)); i++)
+		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
+			if (!strcmp(o->name, key))
+				return true;
+	return false;
+}
+
+static int bool_key(const struct pkv *kv, bool *out)
+{
+	if (profile_true(kv->value) || !strcmp(kv->value, "0") ||
+	    !strcmp(kv->value, "false") || !strcmp(kv->value, "no") ||
+	    !strcmp(kv->value, "off")) {
+		*out = profile_true(kv->value);
+		return 0;
+	}
+	errorf("%s: %s: bad value '%s' (expected 0 or 1)", kv->where, kv->key,
+	       kv->value);
+	return -EINVAL;
+}
+
+/* Apply every key of c to rp.  0, 1 (skip: *why), or negative (printed). */
+static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
+{
+	const char *name = pconf_get(c, "strategy");
+	bool fio;
+	int ret;
+
+	memset(rp, 0, sizeof(*rp));
+	jobopt_defaults(&rp->cfg);
+	rp->scale = 1.0;
+	rp->seed = 1;
+	if (!name) {
+		errorf("%s: [%s]: no strategy= (iostrat list shows them)", c->where,
+		       c->section);
+		return -EINVAL;
+	}
+	rp->cfg.strat = strategy_find(name);
+	if (!rp->cfg.strat) {
+		for (size_t i = 0; planned[i]; i++)
+			if (!strcmp(planned[i], name)) {
+				snprintf(why, len, "strategy '%s' is not built into "
+					 "this iostrat yet; skipped", name);
+				return 1;
+			}
+		errorf("%s: strategy: unknown strategy '%s' (iostrat list shows them)",
+		       pconf_kv(c, "strategy")->where, name);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < c->nkv; i++) {
+		const struct pkv *kv = &c->kv[i];
+
+		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy"))
+			continue;
+		if (!strcmp(kv->key, "trace")) {
+			ret = bool_key(kv, &rp->trace);
+			if (!ret && rp->trace)
+				ret = tracer_check();
+		}
+		else if (!strcmp(kv->key, "fio"))
+			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
+		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
+					       &rp->seed)) == -ENOENT)
+			ret = jobopt_set(&rp->cfg, kv->where, kv->key, kv->value);
+		/* an option of another strategy of the matrix: not for this one */
+		if (ret == -ENOENT && other_strategy_opt(kv->key))
+			continue;
+		if (ret == -ENOENT)
+			errorf("%s: unknown key '%s'", kv->where, kv->key);
+		if (ret)
+			return ret;
+	}
+	if (!rp->preset) {
+		errorf("%s: [%s]: no dataset= (small, medium-short, medium-long, big)",
+		       c->where, c->section);
+		return -EINVAL;
+	}
+	if (rp->cfg.job.direct && !(rp->cfg.strat->flags & STRAT_DIRECT)) {
+		snprintf(why, len, "strategy %s does not do direct I/O (direct and "
+			 "uring do); skipped", rp->cfg.strat->name);
+		return 1;
+	}
+	return 0;
+}
+
+static int run_check(const struct pconf *c, char *why, size_t len)
+{
+	struct runp rp;
+	int ret = apply(c, &rp, why, len);
+
+	jobopt_free(&rp.cfg);
+	return ret;
+}
+
+static void make_id(struct bench_item *it, const struct runp *rp)
+{
+	runner_config_id(&rp->cfg, rp->ds->label, it->id, sizeof(it->id));
+}
+
+/* Seconds per repetition, roughly: a fixed cost, the I/O, the transform
+ * passes spread over the threads.  Only for --dry-run and the first eta. */
+static double estimate(const struct runp *rp)
+{
+	double bytes = (double)bench_dataset_bytes(rp->preset, rp->scale);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned t = rp->cfg.job.threads;
+
+	if (cpus < 1)
+		cpus = 1;
+	return 0.05 + bytes / 250e6 +
+	       bytes * rp->cfg.job.work / 1.5e9 / (double)MIN((long)t, cpus);
+}
+
+static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
+{
+	struct runp *rp = calloc(1, sizeof(*rp));
+	char why[256];
+	int ret;
+
+	if (!rp)
+		return -ENOMEM;
+	ret = apply(it->pc, rp, why, sizeof(why));
+	if (!ret)
+		ret = bench_dataset_get(ctx, pconf_kv(it->pc, "dataset")->where,
+					rp->preset, rp->scale, rp->seed, &rp->ds);
+	if (ret) {
+		jobopt_free(&rp->cfg);
+		free(rp);
+		return ret < 0 ? ret : -EINVAL;
+	}
+	rp->cfg.bench = ctx->name;
+	rp->cfg.dataset = rp->ds->label;
+	rp->cfg.env = ctx->env;
+	make_id(it, rp);
+	rp->cfg.config_id = it->id;
+	snprintf(it->label, sizeof(it->label), "%s threads=%u work=%u %s",
+		 rp->cfg.strat->name, rp->cfg.job.threads, rp->cfg.job.work,
+		 rp->ds->label);
+	it->est_s = estimate(rp);
+	it->priv = rp;
+	return 0;
+}
+
+static const struct rep_hooks *trace_on(struct runp *rp)
+{
+	static bool failed;
+	const struct rep_hooks *h;
+
+	if (!rp->trace || failed)
+		return NULL;
+	if (!tracer_open) {
+		warnf("trace=1: this iostrat was built without eBPF probes; untraced");
+		failed = true;
+		return NULL;
+	}
+	h = tracer_open(&rp->cfg);
+	failed = !h; /* tracer_open said why, once */
+	return h;
+}
+
+static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row)
+{
+	struct runp *rp = it->priv;
+	const char *ref = NULL;
+	bool untraced;
+	int ret;
+
+	*row = NULL;
+	rp->cfg.env = ctx->env; /* captured after prepare: the data dir exists */
+	rp->cfg.job.in_dir = rp->ds->dir;
+	rp->cfg.job.out_dir = rp->ds->out;
+	runner_set_files(&rp->cfg, &rp->ds->fl);
+	if (!rp->cfg.job.sink_null && !(rp->cfg.strat->flags & STRAT_NO_OUTPUT)) {
+		ret = bench_dataset_ref(rp->ds, rp->cfg.job.work, &ref);
+		if (ret)
+			return ret;
+	}
+	rp->cfg.hooks = trace_on(rp);
+	untraced = rp->trace && !rp->cfg.hooks;
+	ret = runner_rep(&rp->cfg, &rp->ds->fl, rep, ref, row);
+	if (rp->cfg.hooks && tracer_close)
+		tracer_close(rp->cfg.hooks);
+	rp->cfg.hooks = NULL;
+	if (*row && untraced)
+		tracer_mark_untraced(*row);
+	if (*row) {
+		json_object_set_new(*row, "section", json_text(it->pc->section));
+		json_object_set_new(*row, "scale", json_real(rp->scale));
+		json_object_set_new(*row, "seed", json_integer((json_int_t)rp->seed));
+		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
+	}
+	return ret;
+}
+
+static void run_release(struct bench_item *it)
+{
+	struct runp *rp = it->priv;
+
+	if (!rp)
+		return;
+	jobopt_free(&rp->cfg);
+	free(rp);
+	it->priv = NULL;
+}
+
+bool bench_run_key(const char *key)
+{
+	static const char *const own[] = { "strategy", "dataset", "scale",
+					   "seed", "trace", "fio" };
+	const struct run_config none = { 0 }; /* the keys of every strategy */
+
+	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
+		if (!strcmp(key, own[i]))
+			return true;
+	return jobopt_known(&none, key) || other_strategy_opt(key);
+}
+
+static bool run_inherits(const struct pconf *c, const struct pkv *kv,
+			 char *why, size_t len)
+{
+	(void)c;
+	if (bench_run_key(kv->key))
+		return true;
+	snprintf(why, len, "not a run key");
+	return false;
+}
+
+const struct bench_kind bench_kind_run = {
+	.name = "run",
+	.check = run_check,
+	.prepare = run_prepare,
+	.rep = run_rep,
+	.release = run_release,
+	.inherits = run_inherits,
+};

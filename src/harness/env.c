@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "blockdev.h"
+#include "env.h"
+#include "lib/util.h"
+
+const char *env_kernel(void)
+{
+	static struct utsname u;
+
+	if (!u.release[0])
+		uname(&u);
+	return u.release;
+}
+
+const char *env_host(void)
+{
+	static char host[256];
+
+	if (!host[0])
+		gethostname(host, sizeof(host) - 1);
+	return host;
+}
+
+static void cpu_model(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	snprintf(buf, len, "unknown");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 2;
+		colon[strcspn(colon, "\n")] = 0;
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	fclose(f);
+}
+
+static long long mem_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	long long kb = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "MemTotal: %lld kB", &kb) != 1)
+		kb = -1;
+	fclose(f);
+	return kb;
+}
+
+static json_t *sysfs_active(const char *path)
+{
+	char raw[256], *a, *b;
+
+	if (read_sysfs(path, raw, sizeof(raw)))
+		return json_null();
+	a = strchr(raw, '[');
+	b = a ? strchr(a, ']') : NULL;
+	if (a && b) {
+		*b = 0;
+		return json_text(a + 1);
+	}
+	return json_text(raw);
+}
+
+json_t *env_capture(const char *const *labels, const char *const *paths)
+{
+	json_t *o = json_object();
+	char cpu[256];
+	struct utsname u;
+
+	uname(&u);
+	cpu_model(cpu, sizeof(cpu));
+	json_object_set_new(o, "schema", json_integer(1));
+	json_object_set_new(o, "iostrat_version", json_text(IOSTRAT_VERSION));
+	json_object_set_new(o, "kernel", json_text(u.release));
+	json_object_set_new(o, "kernel_version", json_text(u.version));
+	json_object_set_new(o, "machine", json_text(u.machine));
+	json_object_set_new(o, "host", json_text(env_host()));
+	json_object_set_new(o, "cpu_model", json_text(cpu));
+	json_object_set_new(o, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_set_new(o, "mem_kb", json_integer(mem_kb()));
+	json_object_set_new(o, "thp", sysfs_active("/sys/kernel/mm/transparent_hugepage/enabled"));
+	json_object_set_new(o, "uid", json_integer((json_int_t)geteuid()));
+	json_object_set_new(o, "captured_at", json_real(now_real()));
+	for (size_t i = 0; paths && paths[i]; i++)
+		json_object_set_new(o, labels[i], blockdev_json(paths[i]));
+	return o;
+}

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef IOSTRAT_RUNNER_H
+#define IOSTRAT_RUNNER_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+#include "cache.h"
+#include "core/filelist.h"
+#include "core/strategy.h"
+
+/*
+ * Hooks around one measured repetition, for observers such as the eBPF
+ * probes.  started() runs in the parent after fork and before the child is
+ * let go (the child waits on a pipe), so a probe can filter on its pid.
+ * after() adds the observer's figures to the row.
+ */
+struct rep_hooks {
+	int (*before)(void *arg);
+	int (*started)(void *arg, pid_t child);
+	void (*after)(void *arg, json_t *row);
+	void *arg;
+};
+
+struct run_config {
+	const struct strategy *strat;
+	struct job job;
+	enum cache_mode cache;
+	const char *bench;     /* NULL for `iostrat run` */
+	const char *dataset;   /* label, NULL if none */
+	const char *config_id; /* NULL: derived from the settings */
+	const struct rep_hooks *hooks;
+	json_t *env;           /* env.json content: kernel, disk, ... */
+};
+
+/* Fill job->files/sizes/nfiles from fl (borrowed). */
+void runner_set_files(struct run_config *cfg, const struct filelist *fl);
+/* Reference checksum (hex) of the transform of the inputs at cfg's work. */
+int runner_reference(const struct run_config *cfg, const struct filelist *fl,
+		     char hex[17]);
+/*
+ * One measured repetition in a forked child.  Always builds *row (with
+ * "error" set on failure) unless returning -ENOMEM.  Returns 0, or -errno
+ * for a failed repetition (strategy error, wrong output, child killed);
+ * the one-line message is in the row's "error" column and printed.
+ * ref_hex NULL: no verification (verified stays null).
+ */
+int runner_rep(const struct run_config *cfg, const struct filelist *fl,
+	       unsigned rep, const char *ref_hex, json_t **row);
+/* The config_id, one form for run and bench (so compare matches them):
+ * DATASET/STRATEGY/tTHREADS/wWORK/CACHE/fsync=F[/bufsize=..][/chunk=..]
+ * [/qd=..][/direct][/sink=null][/opt=v...], built from the settings, not
+ * their text, so equal settings match whatever way they were written. */
+void runner_config_id(const struct run_config *cfg, const char *dataset,
+		      char *buf, size_t len);
+/* The mark of an output directory iostrat owns (docs: "Guarantees"). */
+#define OUTDIR_MARK ".iostrat-output"
+/* Check IN/OUT before anything runs: IN a readable directory; OUT neither
+ * IN nor inside it by device and inode (bind mounts, symlinks); OUT
+ * created if missing, writable, and empty or already iostrat's own.
+ * Prints the error. */
+int runner_check_dirs(const char *in, const char *out, char *in_abs,
+		      char *out_abs, size_t len);
+/* Mark OUT as iostrat's own (OUTDIR_MARK), so a later run may replace its
+ * outputs: once every check passed, just before the first output. */
+int runner_mark_out(const char *out);
+/* The pid of the repetition's child while one runs, else 0: a signal
+ * handler may kill it (async-signal-safe read). */
+pid_t runner_child_pid(void);
+/* Remove out/name and its temp file for every name (before a rep). */
+void runner_clean_outputs(const char *out, const struct filelist *fl);
+/* Remove only the temporaries (.NAME.iostrat-tmp) of an interrupted rep. */
+void runner_clean_temporaries(const char *out, const struct filelist *fl);
+const char *fsync_mode_name(enum fsync_mode m);
+int fsync_mode_parse(const char *s, enum fsync_mode *m);
+
+/*
+ * The eBPF tracer (src/trace/), weak so the core links without it.
+ * tracer_open: hooks that add the probes' figures to each row (and set
+ * traced=true), or NULL after printing one warning (not root, no BTF...).
+ */
+const struct rep_hooks *tracer_open(const struct run_config *cfg)
+	__attribute__((weak));
+void tracer_close(const struct rep_hooks *hooks) __attribute__((weak));
+/* 0, or -EINVAL after one error line when the environment's tracing
+ * settings are bad (IOSTRAT_TRACE_MODE): checked before any work.  Not
+ * weak: src/trace/hooks.c is always built, probes or not. */
+int tracer_check(void);
+/* A row of a repetition that tracer_open() gave no hooks for: its
+ * trace_error says why (the warning's reason), so a figure or report made
+ * from the rows can say it too. */
+void tracer_mark_untraced(json_t *row);
+
+#endif

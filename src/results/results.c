@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "results.h"
+#include "row.h"
+#include "stats_math.h"
+#include "lib/util.h"
+
+static int join(char *out, const char *dir, const char *name)
+{
+	if ((size_t)snprintf(out, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int write_json_file(const char *path, json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	int ret;
+
+	if (!s)
+		return -ENOMEM;
+	ret = write_file_atomic(path, s, strlen(s));
+	free(s);
+	return ret;
+}
+
+static int open_jsonl(struct results_dir *r)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	join(p, r->path, "results.jsonl");
+	fd = open(p, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return error_errno(-errno, p, "opening");
+	r->jsonl = fdopen(fd, "a");
+	if (!r->jsonl) {
+		close(fd);
+		return error_errno(-ENOMEM, p, "opening");
+	}
+	return 0;
+}
+
+/*
+ * One writer per results directory: two benches on one --out would each
+ * disturb the other's timings and interleave their rows.  flock() on the
+ * directory itself: released by the kernel when the process dies, so a
+ * crash never leaves a stale lock behind.
+ */
+static int lock_dir(struct results_dir *r)
+{
+	r->lock_fd = open(r->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->lock_fd < 0)
+		return error_errno(-errno, r->path, "opening results directory");
+	if (flock(r->lock_fd, LOCK_EX | LOCK_NB) == 0) {
+		r->locked = true;
+		return 0;
+	}
+	if (errno == EWOULDBLOCK)
+		errorf("%s: in use by another iostrat writing results there; "
+		       "wait for it or use another --out", r->path);
+	else
+		error_errno(-errno, r->path, "locking results directory");
+	close(r->lock_fd);
+	return -EBUSY;
+}
+
+static void unlock_dir(struct results_dir *r)
+{
+	if (r->locked)
+		close(r->lock_fd);
+	r->locked = false;
+}
+
+/* The files a results directory is made of: if any is there already, the
+ * directory holds results (ours or the user's own), never overwritten. */
+static int check_no_results(const struct results_dir *r, bool resumable)
+{
+	static const char *const names[] = {
+		"results.jsonl", "results.csv", "summary.csv", "env.json",
+		"profile.ini", NULL,
+	};
+	char p[PATH_MAX];
+
+	for (size_t i = 0; names[i]; i++) {
+		join(p, r->path, names[i]);
+		if (access(p, F_OK))
+			continue;
+		if (!strcmp(names[i], "results.jsonl"))
+			errorf("%s: has results already (%s)", r->path,
+			       resumable ? "use --resume, or another --out" :
+			       "give another --out");
+		else
+			errorf("%s: holds %s already; refusing to overwrite it (use "
+			       "another --out)", r->path, names[i]);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int results_check_fresh(const char *dir, bool resumable)
+{
+	struct results_dir r = { 0 };
+	struct stat sb;
+	int ret;
+
+	snprintf(r.path, sizeof(r.path), "%s", dir);
+	if (stat(dir, &sb) && errno == ENOENT)
+		return 0; /* results_open makes it */
+	/* in the order results_open says them: another writer first */
+	ret = lock_dir(&r);
+	if (!ret)
+		ret = check_no_results(&r, resumable);
+	unlock_dir(&r);
+	return ret;
+}
+
+int results_make_default_dir(char *path, size_t len, const char *name)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char ts[32];
+	int ret = mkdir_p("results", 0755);
+
+	gmtime_r(&now, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 1; !ret && i <= 100; i++) {
+		if (i == 1)
+			snprintf(path, len, "results/%s-%s", ts, name);
+		else
+			snprintf(path, len, "results/%s-%s-%d", ts, name, i);
+		if (mkdir(path, 0755) == 0)
+			return 0;
+		if (errno != EEXIST)
+			ret = -errno;
+	}
+	return ret ? ret : -EEXIST;
+}
+
+int results_open(struct results_dir *r, const char *dir, const char *name,
+		 json_t *env, bool resumable)
+{
+	char p[PATH_MAX];
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (dir) {
+		snprintf(r->path, sizeof(r->path), "%s", dir);
+		ret = mkdir_p(r->path, 0755);
+	} else {
+		ret = results_make_default_dir(r->path, sizeof(r->path), name);
+	}
+	if (ret)
+		return error_errno(ret, r->path, "creating results directory");
+	ret = lock_dir(r);
+	if (!ret)
+		ret = check_no_results(r, resumable);
+	if (ret) {
+		unlock_dir(r);
+		return ret;
+	}
+	if (env) {
+		join(p, r->path, "env.json");
+		ret = write_json_file(p, env);
+		if (ret)
+			return error_errno(ret, p, "writing");
+	}
+	r->rows = json_array();
+	return open_jsonl(r);
+}
+
+int results_append(struct results_dir *r, json_t *row)
+{
+	char p[PATH_MAX];
+
+	join(p, r->path, "results.jsonl");
+	/* summaries, report and compare group by it: a row without one would
+	 * merge with every other such row */
+	if (!json_is_string(json_object_get(row, "config_id"))) {
+		errorf("%s: refusing to append a row without a config_id", p);
+		return -EINVAL;
+	}
+	if (row_write_jsonl(r->jsonl, row) || fflush(r->jsonl) ||
+	    fsync(fileno(r->jsonl)) < 0)
+		return error_errno(errno ? -errno : -EIO, p, "appending a row");
+	json_array_append(r->rows, row);
+	return 0;
+}
+
+int results_write_csv(const char *path, json_t *rows)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret;
+
+	if (!f)
+		return -ENOMEM;
+	ret = row_write_csv(f, rows);
+	if (fclose(f) || ret) {
+		free(buf);
+		return -EIO;
+	}
+	ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret;
+}
+
+int results_finish(struct results_dir *r)
+{
+	char p[PATH_MAX];
+	json_t *sum;
+	int ret;
+
+	join(p, r->path, "results.csv");
+	ret = results_write_csv(p, r->rows);
+	if (ret)
+		return error_errno(ret, p, "writing");
+	sum = results_summarize(r->rows);
+	join(p, r->path, "summary.csv");
+	ret = results_write_csv(p, sum);
+	json_decref(sum);
+	if (ret)
+		return error_errno(ret, p, "writing");
+	return 0;
+}
+
+void results_close(struct results_dir *r)
+{
+	if (r->jsonl)
+		fclose(r->jsonl);
+	r->jsonl = NULL;
+	unlock_dir(r);
+	json_decref(r->rows);
+	r->rows = NULL;
+}
+
+/* Open results.jsonl for reading, refusing what is not a regular file:
+ * a FIFO would block forever, a directory reads as empty. */
+static FILE *open_rows(const char *p)
+{
+	int fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0) {
+		error_errno(-errno, p, "opening");
+		return NULL;
+	}
+	if (fstat(fd, &sb) < 0) {
+		error_errno(-errno, p, "opening");
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		errorf("%s: not a regular file", p);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		error_errno(-ENOMEM, p, "opening");
+	}
+	return f;
+}
+
+/* Where the complete rows end: the tail after them is a row cut short by
+ * a crash (no newline), which a resume cuts off before appending. */
+struct rows_end {
+	off_t good;    /* bytes up to and including the last complete row */
+	bool nl;       /* that row ends in a newline (else one is owed) */
+};
+
+/* Rows that are not measurements (row_check), met while loading. */
+struct left_out {
+	unsigned n;          /* how many */
+	unsigned first;      /* the line of the first */
+	bool refuse_empty;   /* nothing else in the file: an error */
+};
+
+/* The first few are named a line each; the rest in one line at the end. */
+#define LEFT_OUT_NAMED 3
+
+static bool keep_row(const char *p, unsigned lineno, json_t *o,
+		     struct left_out *lo)
+{
+	char why[160];
+
+	if (!lo || !row_check(o, why, sizeof(why)))
+		return true;
+	if (!lo->n++)
+		lo->first = lineno;
+	if (lo->n <= LEFT_OUT_NAMED)
+		warnf("%s:%u: not a measurement, left out: %s", p, lineno, why);
+	return false;
+}
+
+/* After the last row: the count of the unnamed ones, and a directory
+ * holding nothing but such rows refused. */
+static int left_out_end(const char *p, json_t *rows, const struct left_out *lo)
+{
+	if (lo->n > LEFT_OUT_NAMED)
+		warnf("%s: %u more rows that are not measurements left out (%u in "
+		      "all, the first at line %u)", p, lo->n - LEFT_OUT_NAMED,
+		      lo->n, lo->first);
+	if (lo->n && lo->refuse_empty && !json_array_size(rows)) {
+		errorf("%s: no row is a measurement (%u left out, the first at "
+		       "line %u)", p, lo->n, lo->first);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * One row per line.  A line that ends in a newline but is not a row is an
+ * error wherever it is (bad bytes, a glued row): it was written whole, so
+ * it is not "truncated".  Only a last line without its newline is a row
+ * cut short by a crash, skipped with a warning.  With lo, a row that is
+ * not a measurement (row_check) is named and left out of *rows.
+ */
+static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
+		     struct left_out *lo)
+{
+	char p[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	unsigned lineno = 0;
+	ssize_t n;
+	off_t pos = 0;
+	int ret = 0;
+	FILE *f;
+
+	join(p, dir, "results.jsonl");
+	*rows = NULL;
+	end->good = 0;
+	end->nl = true;
+	f = open_rows(p);
+	if (!f)
+		return -EIO;
+	*rows = json_array();
+	while ((n = getline(&line, &cap, f)) > 0) {
+		bool nl = line[n - 1] == '\n';
+		json_error_t e;
+		json_t *o;
+
+		lineno++;
+		pos += n;
+		if (line[0] == '\n') {
+			end->good = pos;
+			continue;
+		}
+		o = json_loadb(line, (size_t)n, 0, &e);
+		if (o && json_is_object(o)) {
+			if (keep_row(p, lineno, o, lo))
+				json_array_append(*rows, o);
+			json_decref(o);
+			end->good = pos;
+			end->nl = nl;
+			continue;
+		}
+		json_decref(o);
+		if (nl) {
+			errorf("%s:%u: not a result row (%s)", p, lineno, e.text);
+			ret = -EINVAL;
+		} else {
+			warnf("%s:%u: skipping a truncated last row", p, lineno);
+		}
+		break;
+	}
+	if (!ret && ferror(f))
+		ret = error_errno(errno ? -errno : -EIO, p, "reading");
+	if (!ret && lo)
+		ret = left_out_end(p, *rows, lo);
+	free(line);
+	fclose(f);
+	if (ret) {
+		json_decref(*rows);
+		*rows = NULL;
+	}
+	return ret;
+}
+
+int results_load(const char *dir, json_t **rows)
+{
+	struct left_out lo = { .refuse_empty = true };
+	struct rows_end end;
+
+	return load_rows(dir, rows, &end, &lo);
+}
+
+int results_load_all(const char *dir, json_t **rows)
+{
+	struct rows_end end;
+
+	return load_rows(dir, rows, &end, NULL);
+}
+
+/* Cut results.jsonl back to its last complete row, durably, so the next
+ * row starts a line of its own instead of gluing onto a fragment. */
+static int cut_to_complete_rows(const char *p, const struct rows_end *end)
+{
+	int fd = open(p, O_WRONLY | O_CLOEXEC), ret = 0;
+	struct stat sb;
+
+	if (fd < 0)
+		return error_errno(-errno, p, "opening");
+	if (fstat(fd, &sb) < 0) {
+		ret = -errno;
+	} else if (sb.st_size > end->good) {
+		warnf("%s: cutting %lld bytes of a truncated last row before resuming",
+		      p, (long long)(sb.st_size - end->good));
+		if (ftruncate(fd, end->good) < 0)
+			ret = -errno;
+	}
+	/* a complete row without its newline (edited by hand): owe it one */
+	if (!ret && !end->nl && lseek(fd, 0, SEEK_END) < 0)
+		ret = -errno;
+	if (!ret && !end->nl)
+		ret = write_full(fd, "\n", 1);
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	return ret ? error_errno(ret, p, "cutting back to the last complete row") : 0;
+}
+
+int results_resume(struct results_dir *r, const char *dir)
+{
+	char p[PATH_MAX];
+	struct left_out lo = { .refuse_empty = false }; /* redone, not refused */
+	struct rows_end end;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	snprintf(r->path, sizeof(r->path), "%s", dir);
+	ret = lock_dir(r);
+	if (!ret)
+		ret = load_rows(dir, &r->rows, &end, &lo);
+	if (ret) {
+		unlock_dir(r);
+		return ret;
+	}
+	join(p, dir, "results.jsonl");
+	ret = cut_to_complete_rows(p, &end);
+	if (ret)
+		return ret;
+	return open_jsonl(r);
+}
+
+const char *results_metric(json_t *row)
+{
+	const char *m = json_string_value(json_object_get(row, "metric"));
+
+	return m ? m : "elapsed_s";
+}
+
+/* Per-repetition figures: summarized as medians, not copied. */
+static int is_figure(const char *k, json_t *v)
+{
+	static const char *const ident[] = {
+		"schema", "rep", "files", "threads", "work", "bufsize", "chunk",
+		"qd", "block_size", "msg_size", "count", "bytes_in", "bytes_out",
+		"alignment", NULL,
+	};
+
+	if (!json_is_number(v))
+		return 0;
+	for (size_t i = 0; ident[i]; i++)
+		if (!strcmp(k, ident[i]))
+			return 0;
+	return 1;
+}
+
+static void summarize_group(json_t *group, json_t *out)
+{
+	json_t *first = json_array_get(group, 0), *v;
+	const char *metric = results_metric(first), *k;
+	size_t n = json_array_size(group), i, ok = 0;
+	double *vals = calloc(n, sizeof(double));
+	struct summary s;
+	json_t *row;
+
+	json_object_set(out, "config_id", json_object_get(first, "config_id"));
+	json_object_set_new(out, "metric", json_text(metric));
+	json_array_foreach(group, i, row) {
+		v = json_object_get(row, metric);
+		if (json_is_number(v) && json_is_null(json_object_get(row, "error")))
+			vals[ok++] = json_number_value(v);
+	}
+	summarize(vals, ok, &s);
+	/* no good repetition: no figures (null), not zeros */
+#define FIG(x) (ok ? json_real(x) : json_null())
+	json_object_set_new(out, "n", json_integer((json_int_t)ok));
+	json_object_set_new(out, "median", FIG(s.median));
+	json_object_set_new(out, "min", FIG(s.min));
+	json_object_set_new(out, "max", FIG(s.max));
+	json_object_set_new(out, "rsd_pct", FIG(s.rsd_pct));
+	json_object_set_new(out, "q1", FIG(s.q1));
+	json_object_set_new(out, "q3", FIG(s.q3));
+#undef FIG
+	json_object_set_new(out, "errors", json_integer((json_int_t)(n - ok)));
+	json_object_foreach(first, k, v) {
+		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error"))
+			continue;
+		if (!is_figure(k, v)) {
+			json_object_set(out, k, v);
+			continue;
+		}
+		ok = 0;
+		json_array_foreach(group, i, row) {
+			json_t *x = json_object_get(row, k);
+
+			if (json_is_number(x))
+				vals[ok++] = json_number_value(x);
+		}
+		summarize(vals, ok, &s);
+		json_object_set_new(out, k, ok ? json_real(s.median) : json_null());
+	}
+	free(vals);
+}
+
+json_t *results_summarize(json_t *rows)
+{
+	json_t *groups = json_object(), *order = json_array(), *out = json_array();
+	json_t *row, *id;
+	size_t i;
+
+	json_array_foreach(rows, i, row) {
+		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		char why[160];
+		json_t *g;
+
+		if (row_check(row, why, sizeof(why)))
+			continue; /* not a measurement: in no statistic */
+		if (!cid)
+			cid = "-";
+		g = json_object_get(groups, cid);
+		if (!g) {
+			g = json_array();
+			json_object_set_new(groups, cid, g);
+			json_array_append_new(order, json_text(cid));
+		}
+		json_array_append(g, row);
+	}
+	json_array_foreach(order, i, id) {
+		json_t *s = json_object();
+
+		summarize_group(json_object_get(groups, json_string_value(id)), s);
+		json_array_append_new(out, s);
+	}
+	json_decref(groups);
+	json_decref(order);
+	return out;
+}

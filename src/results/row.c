@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "row.h"
+#include "lib/util.h"
+
+const char *const row_core_columns[] = {
+	"schema", "bench", "kind", "config_id", "rep", "dataset", "files",
+	"bytes_in", "bytes_out", "strategy", "threads", "work", "bufsize",
+	"chunk", "qd", "direct", "cache", "resident_pct_before", "elapsed_s",
+	"user_s", "sys_s", "maxrss_kb", "minflt", "majflt", "nvcsw", "nivcsw",
+	"mb_s", "checksum", "verified", "traced", "seq_pct", "pc_hits",
+	"pc_misses", "pc_hit_ratio", "ra_pages", "req_p50_kb", "lat_p50_us",
+	"lat_p99_us", "kernel", "scheduler", "device", "fs", "host", "error",
+	NULL,
+};
+
+json_t *row_new(const char *bench, const char *kind)
+{
+	json_t *r = json_object();
+
+	for (size_t i = 0; row_core_columns[i]; i++)
+		json_object_set_new(r, row_core_columns[i], json_null());
+	json_object_set_new(r, "schema", json_integer(ROW_SCHEMA));
+	json_object_set_new(r, "bench", bench ? json_text(bench) : json_null());
+	json_object_set_new(r, "kind", json_text(kind));
+	return r;
+}
+
+void row_merge(json_t *row, json_t *extra)
+{
+	const char *k;
+	json_t *v;
+
+	if (!extra)
+		return;
+	json_object_foreach(extra, k, v)
+		json_object_set(row, k, v);
+}
+
+int row_write_jsonl(FILE *f, json_t *row)
+{
+	char *s = json_dumps(row, JSON_COMPACT | JSON_PRESERVE_ORDER |
+					  JSON_REAL_PRECISION(9));
+
+	if (!s)
+		return -1;
+	fputs(s, f);
+	fputc('\n', f);
+	free(s);
+	return ferror(f) ? -1 : 0;
+}
+
+void csv_field(FILE *f, json_t *v)
+{
+	const char *s;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		return;
+	case JSON_TRUE:
+		fputs("true", f);
+		return;
+	case JSON_FALSE:
+		fputs("false", f);
+		return;
+	case JSON_INTEGER:
+		fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		return;
+	case JSON_REAL:
+		fprintf(f, "%.9g", json_real_value(v));
+		return;
+	case JSON_STRING:
+		s = json_string_value(v);
+		if (!strpbrk(s, ",\"\n\r")) {
+			fputs(s, f);
+			return;
+		}
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+		return;
+	default: {
+		char *d = json_dumps(v, JSON_COMPACT);
+		json_t *tmp = json_text(d ? d : "");
+
+		csv_field(f, tmp);
+		json_decref(tmp);
+		free(d);
+	}
+	}
+}
+
+int row_write_csv(FILE *f, json_t *rows)
+{
+	json_t *cols = json_array(), *seen = json_object(), *row, *c;
+	const char *k;
+	json_t *v;
+	size_t i, j;
+
+	for (i = 0; row_core_columns[i]; i++) {
+		json_array_append_new(cols, json_text(row_core_columns[i]));
+		json_object_set_new(seen, row_core_columns[i], json_true());
+	}
+	json_array_foreach(rows, i, row) {
+		json_object_foreach(row, k, v) {
+			if (json_object_get(seen, k))
+				continue;
+			json_object_set_new(seen, k, json_true());
+			json_array_append_new(cols, json_text(k));
+		}
+	}
+	json_array_foreach(cols, j, c)
+		fprintf(f, "%s%s", j ? "," : "", json_string_value(c));
+	fputc('\n', f);
+	json_array_foreach(rows, i, row) {
+		json_array_foreach(cols, j, c) {
+			if (j)
+				fputc(',', f);
+			v = json_object_get(row, json_string_value(c));
+			if (v)
+				csv_field(f, v);
+		}
+		fputc('\n', f);
+	}
+	json_decref(cols);
+	json_decref(seen);
+	return ferror(f) ? -1 : 0;
+}
