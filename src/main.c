@@ -50,14 +50,14 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
-static void print_opt(const struct cmd_opt *o, void *ctx)
+static void print_opt(const struct setting *o, void *ctx)
 {
 	(void)ctx;
 	if (o->shortname)
 		printf("-%c%s", o->shortname, o->name ? " " : "");
 	if (o->name)
 		printf("--%s", o->name);
-	printf("%s\n", o->arg ? " =" : "");
+	printf("%s\n", setting_takes_arg(o) ? " =" : "");
 }
 
 /*
@@ -137,7 +137,7 @@ static int dispatch(int argc, char **argv)
 	}
 	if (c) {
 		/* an option not in the command's table is refused here */
-		int ret = cmdopt_check(c->name, c->opts, argc - 1, argv + 1);
+		int ret = cmdopt_check(c->opts, argc - 1, argv + 1);
 
 		return ret ? ret : c->fn(argc - 1, argv + 1);
 	}

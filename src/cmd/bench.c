@@ -113,11 +113,11 @@ usage:
 	return 2;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt bench_table[] = {
-	{ "out", 'o', true }, { "dry-run", 'n', false }, { "resume", 0, true },
-	{ NULL, 'D', true }, { "data", 0, true }, { "data-anywhere", 0, false },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting bench_table[] = {
+	{ .name = "out", .shortname = 'o', .type = SET_STRING }, { .name = "dry-run", .shortname = 'n' }, { .name = "resume", .type = SET_STRING },
+	{ .shortname = 'D', .type = SET_STRING }, { .name = "data", .type = SET_STRING }, { .name = "data-anywhere" },
+	{ 0 },
 };
 
-const struct cmd_opts bench_cmdopts = { .table = bench_table };
+const struct cmd_opts bench_cmdopts = { .cmd = "bench", .tables = { bench_table } };

@@ -10,7 +10,7 @@
  */
 #define CMD_WEAK __attribute__((weak))
 
-#include "config/cmdopt.h"
+#include "config/settings.h"
 
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);

@@ -88,10 +88,10 @@ int cmd_compare(int argc, char **argv)
 	return loaded == n ? ret : 1;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt compare_table[] = {
-	{ "format", 'f', true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting compare_table[] = {
+	{ .name = "format", .shortname = 'f', .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts compare_cmdopts = { .table = compare_table };
+const struct cmd_opts compare_cmdopts = { .cmd = "compare", .tables = { compare_table } };

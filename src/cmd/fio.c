@@ -392,13 +392,13 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 	return ret > 0 ? ret : ret ? 1 : 0;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt fio_table[] = {
-	{ "parse", 0, true }, { "dataset", 0, true }, { "scale", 0, true },
-	{ "bs", 0, true }, { "qd", 0, true }, { "direct", 0, false },
-	{ "cache", 0, true }, { "no-fsync", 0, false }, { "reps", 0, true },
-	{ "out", 0, true }, { "scratch", 0, true }, { "json", 0, false },
-	{ "client", 0, true }, { NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting fio_table[] = {
+	{ .name = "parse", .type = SET_STRING }, { .name = "dataset", .type = SET_STRING }, { .name = "scale", .type = SET_STRING },
+	{ .name = "bs", .type = SET_STRING }, { .name = "qd", .type = SET_STRING }, { .name = "direct" },
+	{ .name = "cache", .type = SET_STRING }, { .name = "no-fsync" }, { .name = "reps", .type = SET_STRING },
+	{ .name = "out", .type = SET_STRING }, { .name = "scratch", .type = SET_STRING }, { .name = "json" },
+	{ .name = "client", .type = SET_STRING }, { 0 },
 };
 
-const struct cmd_opts fio_cmdopts = { .table = fio_table };
+const struct cmd_opts fio_cmdopts = { .cmd = "fio", .tables = { fio_table } };

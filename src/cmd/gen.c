@@ -138,11 +138,11 @@ int cmd_gen(int argc, char **argv)
 	return 0;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt gen_table[] = {
-	{ "preset", 0, true }, { "scale", 0, true }, { "seed", 0, true },
-	{ "files", 0, true }, { "lines", 0, true }, { "width", 0, true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting gen_table[] = {
+	{ .name = "preset", .type = SET_STRING }, { .name = "scale", .type = SET_STRING }, { .name = "seed", .type = SET_STRING },
+	{ .name = "files", .type = SET_STRING }, { .name = "lines", .type = SET_STRING }, { .name = "width", .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts gen_cmdopts = { .table = gen_table };
+const struct cmd_opts gen_cmdopts = { .cmd = "gen", .tables = { gen_table } };

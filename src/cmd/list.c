@@ -29,4 +29,4 @@ int cmd_list(int argc, char **argv)
 }
 
 /* list takes no options (cmdopt.h). */
-const struct cmd_opts list_cmdopts = { .table = NULL };
+const struct cmd_opts list_cmdopts = { .cmd = "list", .tables = { NULL } };

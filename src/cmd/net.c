@@ -317,11 +317,11 @@ int cmd_net(int argc, char **argv)
 	return a.listen ? serve(&a) : measure(&a);
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt net_table[] = {
-	{ "listen", 0, true }, { "connect", 0, true }, { "once", 0, false },
-	{ "reps", 0, true }, { "out", 0, true }, { "verbose", 'v', false },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting net_table[] = {
+	{ .name = "listen", .type = SET_STRING }, { .name = "connect", .type = SET_STRING }, { .name = "once" },
+	{ .name = "reps", .type = SET_STRING }, { .name = "out", .type = SET_STRING }, { .name = "verbose", .shortname = 'v' },
+	{ 0 },
 };
 
-const struct cmd_opts net_cmdopts = { .table = net_table, .more = net_opt_each };
+const struct cmd_opts net_cmdopts = { .cmd = "net", .tables = { net_table }, .more = net_opt_each };

@@ -256,10 +256,10 @@ int cmd_plot(int argc, char **argv)
 	return ret;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt plot_table[] = {
-	{ "only", 0, true }, { "out", 'o', true }, { "compare", 0, false },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting plot_table[] = {
+	{ .name = "only", .type = SET_STRING }, { .name = "out", .shortname = 'o', .type = SET_STRING }, { .name = "compare" },
+	{ 0 },
 };
 
-const struct cmd_opts plot_cmdopts = { .table = plot_table };
+const struct cmd_opts plot_cmdopts = { .cmd = "plot", .tables = { plot_table } };

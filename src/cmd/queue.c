@@ -393,12 +393,12 @@ int cmd_queue(int argc, char **argv)
 	return 2;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt queue_table[] = {
-	{ "state-dir", 0, true }, { "name", 0, true }, { "kernel", 0, true },
-	{ "settle", 0, true }, { "timeout", 0, true }, { "max-attempts", 0, true },
-	{ "reboot-cmd", 0, true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting queue_table[] = {
+	{ .name = "state-dir", .type = SET_STRING }, { .name = "name", .type = SET_STRING }, { .name = "kernel", .type = SET_STRING },
+	{ .name = "settle", .type = SET_STRING }, { .name = "timeout", .type = SET_STRING }, { .name = "max-attempts", .type = SET_STRING },
+	{ .name = "reboot-cmd", .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts queue_cmdopts = { .table = queue_table };
+const struct cmd_opts queue_cmdopts = { .cmd = "queue", .tables = { queue_table } };

@@ -155,11 +155,11 @@ int cmd_report(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt report_table[] = {
-	{ "format", 'f', true },
-	{ "out", 'o', true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting report_table[] = {
+	{ .name = "format", .shortname = 'f', .type = SET_STRING },
+	{ .name = "out", .shortname = 'o', .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts report_cmdopts = { .table = report_table };
+const struct cmd_opts report_cmdopts = { .cmd = "report", .tables = { report_table } };

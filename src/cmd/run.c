@@ -415,12 +415,12 @@ int cmd_run(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt run_table[] = {
-	{ "strategy", 's', true }, { "reps", 'r', true }, { "json", 0, false },
-	{ "trace", 0, false }, { "dataset", 0, true }, { "no-space-check", 0, false },
-	{ "results", 0, true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting run_table[] = {
+	{ .name = "strategy", .shortname = 's', .type = SET_STRING }, { .name = "reps", .shortname = 'r', .type = SET_STRING }, { .name = "json" },
+	{ .name = "trace" }, { .name = "dataset", .type = SET_STRING }, { .name = "no-space-check" },
+	{ .name = "results", .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts run_cmdopts = { .table = run_table, .more = jobopt_each };
+const struct cmd_opts run_cmdopts = { .cmd = "run", .tables = { run_table }, .more = jobopt_each };

@@ -550,12 +550,12 @@ int cmd_sched(int argc, char **argv)
 	return ret;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt sched_table[] = {
-	{ "device", 0, true }, { "schedulers", 0, true }, { "set", 0, true },
-	{ "interleave", 0, false }, { "reps", 0, true }, { "out", 'o', true },
-	{ "data", 0, true }, { NULL, 'D', true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting sched_table[] = {
+	{ .name = "device", .type = SET_STRING }, { .name = "schedulers", .type = SET_STRING }, { .name = "set", .type = SET_STRING },
+	{ .name = "interleave" }, { .name = "reps", .type = SET_STRING }, { .name = "out", .shortname = 'o', .type = SET_STRING },
+	{ .name = "data", .type = SET_STRING }, { .shortname = 'D', .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts sched_cmdopts = { .table = sched_table };
+const struct cmd_opts sched_cmdopts = { .cmd = "sched", .tables = { sched_table } };

@@ -82,5 +82,5 @@ int cmd_sweep(int argc, char **argv)
 	return sweep_run_opts(&o, stdout);
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-const struct cmd_opts sweep_cmdopts = { .more = sweep_opt_each };
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+const struct cmd_opts sweep_cmdopts = { .cmd = "sweep", .more = sweep_opt_each };

@@ -290,11 +290,11 @@ int cmd_trace(int argc, char **argv)
 	return ret;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt trace_table[] = {
-	{ "device", 'd', true }, { NULL, 'o', true }, { "json", 0, false },
-	{ "all", 0, false },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting trace_table[] = {
+	{ .name = "device", .shortname = 'd', .type = SET_STRING }, { .shortname = 'o', .type = SET_STRING }, { .name = "json" },
+	{ .name = "all" },
+	{ 0 },
 };
 
-const struct cmd_opts trace_cmdopts = { .table = trace_table, .flags = CMDOPT_STOP_AT_ARG };
+const struct cmd_opts trace_cmdopts = { .cmd = "trace", .tables = { trace_table }, .flags = CMDOPT_STOP_AT_ARG };

@@ -112,10 +112,10 @@ int cmd_verify(int argc, char **argv)
 	return ret ? 1 : 0;
 }
 
-/* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */
-static const struct cmd_opt verify_table[] = {
-	{ "work", 'w', true },
-	{ NULL, 0, false },
+/* Every option the parser above takes (settings.h): main.c refuses the rest. */
+static const struct setting verify_table[] = {
+	{ .name = "work", .shortname = 'w', .type = SET_STRING },
+	{ 0 },
 };
 
-const struct cmd_opts verify_cmdopts = { .table = verify_table };
+const struct cmd_opts verify_cmdopts = { .cmd = "verify", .tables = { verify_table } };

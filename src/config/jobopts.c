@@ -97,18 +97,18 @@ static const char *const keys[] = { "threads", "work", "qd", "bufsize",
 				    "chunk", "direct", "sink", "fsync",
 				    "cache" };
 
-void jobopt_each(cmd_opt_fn fn, void *ctx)
+void jobopt_each(setting_fn fn, void *ctx)
 {
 	const struct strategy *s;
 
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		struct cmd_opt o = { keys[i], 0, strcmp(keys[i], "direct") != 0 };
+		struct setting o = { .name = keys[i], .type = strcmp(keys[i], "direct") ? SET_STRING : SET_BOOL };
 
 		fn(&o, ctx);
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++)
 		for (const struct strategy_opt *so = s->opts; so && so->name; so++) {
-			struct cmd_opt o = { so->name, 0, so->takes_value };
+			struct setting o = { .name = so->name, .type = so->takes_value ? SET_STRING : SET_BOOL };
 
 			fn(&o, ctx);
 		}

@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cmdopt.h"
+#include "settings.h"
 #include "harness/runner.h"
 
 /*
@@ -29,7 +29,7 @@ void jobopt_defaults(struct run_config *cfg);
 void jobopt_free(struct run_config *cfg);
 /* Every key, as an option of `iostrat run`: the common ones, then every
  * strategy's own (cmdopt.h). */
-void jobopt_each(cmd_opt_fn fn, void *ctx);
+void jobopt_each(setting_fn fn, void *ctx);
 /* Help text for the common keys. */
 void jobopt_help(FILE *f);
 

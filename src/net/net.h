@@ -28,7 +28,7 @@
 #include <jansson.h>
 #include <xxhash.h>
 
-#include "config/cmdopt.h"
+#include "config/settings.h"
 
 #define NET_HDR 4
 #define NET_VERSION 1
@@ -306,7 +306,7 @@ void net_where(const struct net_opts *o, const char *host, const char *port,
 	       char *out, size_t len);
 bool net_opt_known(const char *key);
 /* Every key net_opt_known takes, as options of `iostrat net` (cmdopt.h). */
-void net_opt_each(cmd_opt_fn fn, void *ctx);
+void net_opt_each(setting_fn fn, void *ctx);
 
 /* stats.c */
 void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);

@@ -200,10 +200,10 @@ static const char *const keys[] = {
 	"io_max", "nagle", "sndbuf", "rcvbuf", "unix", NULL,
 };
 
-void net_opt_each(cmd_opt_fn fn, void *ctx)
+void net_opt_each(setting_fn fn, void *ctx)
 {
 	for (size_t i = 0; keys[i]; i++) {
-		struct cmd_opt o = { keys[i], 0, !net_opt_is_flag(keys[i]) };
+		struct setting o = { .name = keys[i], .type = net_opt_is_flag(keys[i]) ? SET_BOOL : SET_STRING };
 
 		fn(&o, ctx);
 	}

@@ -311,7 +311,7 @@ static int set_enum(struct sweep_opts *o, const char *where, const char *key,
 	return -EINVAL;
 }
 
-void sweep_opt_each(cmd_opt_fn fn, void *ctx)
+void sweep_opt_each(setting_fn fn, void *ctx)
 {
 	static const char *const keys[] = {
 		"out", "dir", "keep", "reps", "size", "sizes", "cache", "fsync",
@@ -319,7 +319,7 @@ void sweep_opt_each(cmd_opt_fn fn, void *ctx)
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		struct cmd_opt o = { keys[i], 0, !sweep_opt_is_flag(keys[i]) };
+		struct setting o = { .name = keys[i], .type = sweep_opt_is_flag(keys[i]) ? SET_BOOL : SET_STRING };
 
 		fn(&o, ctx);
 	}

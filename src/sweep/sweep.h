@@ -20,7 +20,7 @@
 #include <jansson.h>
 
 #include "harness/cache.h"
-#include "config/cmdopt.h"
+#include "config/settings.h"
 #include "results/results.h"
 #include "measure.h"
 
@@ -120,7 +120,7 @@ int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
 bool sweep_opt_is_flag(const char *key);
 /* Every key sweep_opt_set takes for some sweep, as options of `iostrat
  * sweep` (cmdopt.h); a key missing here is refused before it gets there. */
-void sweep_opt_each(cmd_opt_fn fn, void *ctx);
+void sweep_opt_each(setting_fn fn, void *ctx);
 /* Checks across options (after all are set); prints, -EINVAL. */
 int sweep_opts_check(const struct sweep_opts *o);
 void sweep_opts_help(FILE *f, enum sweep_kind kind);

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/* The settings tables' one parser, help printer and lister: see settings.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "settings.h"
+#include "lib/util.h"
+
+static const char *const bool_true[] = { "1", "true", "yes", "on", NULL };
+static const char *const bool_false[] = { "0", "false", "no", "off", NULL };
+
+static bool in_list(const char *v, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(v, *list))
+			return true;
+	return false;
+}
+
+int parse_bool(const char *v, bool *out)
+{
+	if (v && in_list(v, bool_true))
+		*out = true;
+	else if (v && in_list(v, bool_false))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}
+
+bool setting_takes_arg(const struct setting *s)
+{
+	return s->type == SET_CALL ? s->arg : s->type != SET_BOOL;
+}
+
+const struct setting *setting_find(const struct setting *table,
+				   const char *name)
+{
+	for (const struct setting *s = table; s && (s->name || s->shortname); s++)
+		if (s->name && !strcmp(s->name, name))
+			return s;
+	return NULL;
+}
+
+/* "a, b or c" into buf */
+static const char *list_text(const char *const *v, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (const char *const *a = v; *a; a++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 a == v ? "" : a[1] ? ", " : " or ", *a);
+	return buf;
+}
+
+static int store_enum(const struct setting *s, int *out, const char *where,
+		      const char *v)
+{
+	char list[256];
+
+	for (int i = 0; v && s->values[i]; i++)
+		if (!strcmp(v, s->values[i])) {
+			*out = i;
+			return 0;
+		}
+	errorf("%s: bad value '%s' (%s)", where, v ? v : "",
+	       list_text(s->values, list, sizeof(list)));
+	return -EINVAL;
+}
+
+static int store_double(const struct setting *s, double *out,
+			const char *where, const char *v)
+{
+	double d;
+
+	if (!v || parse_double(v, &d) || !isfinite(d)) {
+		errorf("%s: bad value '%s' (a number)", where, v ? v : "");
+		return -EINVAL;
+	}
+	if ((s->min || s->max) && (d < (double)s->min || d > (double)s->max)) {
+		errorf("%s: bad value '%s' (%llu..%llu)", where, v,
+		       (unsigned long long)s->min, (unsigned long long)s->max);
+		return -ERANGE;
+	}
+	*out = d;
+	return 0;
+}
+
+static int store_bool(bool *out, const char *where, const char *v)
+{
+	if (!v) {
+		*out = true;
+		return 0;
+	}
+	if (!parse_bool(v, out))
+		return 0;
+	errorf("%s: bad value '%s' (1/0, true/false, yes/no or on/off)", where, v);
+	return -EINVAL;
+}
+
+int setting_store(const struct setting *s, void *obj, const char *where,
+		  const char *v)
+{
+	void *p = (char *)obj + s->off;
+
+	if (s->type == SET_BOOL)
+		return store_bool(p, where, v);
+	if (s->type == SET_CALL)
+		return s->call(s, v, obj);
+	if (!v) {
+		errorf("%s: missing value", where);
+		return -EINVAL;
+	}
+	switch (s->type) {
+	case SET_STRING:
+		*(const char **)p = v;
+		return 0;
+	case SET_UINT:
+		return opt_uint(where, v, (unsigned)s->min, (unsigned)s->max, p);
+	case SET_COUNT:
+		return opt_count(where, v, s->min, s->max, p);
+	case SET_SIZE:
+		return opt_size(where, v, s->min, s->max, p);
+	case SET_DOUBLE:
+		return store_double(s, p, where, v);
+	default:
+		return store_enum(s, p, where, v);
+	}
+}
+
+void cmdopt_each(const struct cmd_opts *o, setting_fn fn, void *ctx)
+{
+	for (int t = 0; t < CMD_MAX_TABLES && o->tables[t]; t++)
+		for (const struct setting *s = o->tables[t];
+		     s->name || s->shortname; s++)
+			if (!s->where || (s->where & SET_ARGV))
+				fn(s, ctx);
+	if (o->more)
+		o->more(fn, ctx);
+}
+
+struct found {
+	const struct setting *s;
+	int table;
+};
+
+/* The entry of o named by a ("--name[=v]" or "-X[v]") */
+static struct found lookup(const struct cmd_opts *o, const char *a)
+{
+	size_t len = a[1] == '-' ? strcspn(a + 2, "=") : 0;
+
+	for (int t = 0; t < CMD_MAX_TABLES && o->tables[t]; t++)
+		for (const struct setting *s = o->tables[t];
+		     s->name || s->shortname; s++) {
+			if (s->where && !(s->where & SET_ARGV))
+				continue;
+			if (a[1] == '-' ? s->name && strlen(s->name) == len &&
+					  !strncmp(s->name, a + 2, len)
+					: s->shortname == a[1])
+				return (struct found){ s, t };
+		}
+	return (struct found){ NULL, -1 };
+}
+
+/* The value of the option at argv[*i], moving *i past a separate one:
+ * 0, or -EINVAL after one line. */
+static int option_value(const struct setting *s, int argc, char **argv,
+			int *i, const char **v)
+{
+	const char *a = argv[*i];
+	const char *eq = a[1] == '-' ? strchr(a, '=') : (a[2] ? a + 1 : NULL);
+
+	*v = eq ? eq + 1 : NULL;
+	if (!setting_takes_arg(s)) {
+		if (*v && s->type != SET_BOOL) {
+			errorf("%s: takes no value", a);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (*v)
+		return 0;
+	if (*i + 1 >= argc) {
+		errorf("%s: missing value", a);
+		return -EINVAL;
+	}
+	*v = argv[++*i];
+	return 0;
+}
+
+static bool is_option(const char *a)
+{
+	return a[0] == '-' && a[1];
+}
+
+static int one_option(const struct cmd_opts *o, void *const *objs, int argc,
+		      char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+	struct found f = lookup(o, a);
+	char where[128];
+	int ret;
+
+	if (!f.s) {
+		errorf("%.*s: unknown option (iostrat %s --help)",
+		       (int)strcspn(a, "="), a, o->cmd);
+		return -EINVAL;
+	}
+	ret = option_value(f.s, argc, argv, i, &v);
+	if (ret)
+		return ret;
+	snprintf(where, sizeof(where), "%.*s", (int)strcspn(a, "="), a);
+	if (a[1] != '-')
+		where[2] = 0;
+	return setting_store(f.s, objs[f.table], where, v);
+}
+
+int cmdopt_parse(const struct cmd_opts *o, void *const *objs, int argc,
+		 char **argv)
+{
+	int npos = 0, ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--") || (!is_option(a) &&
+					 (o->flags & CMDOPT_STOP_AT_ARG))) {
+			i += !strcmp(a, "--");
+			while (i < argc)
+				argv[1 + npos++] = argv[i++];
+			break;
+		}
+		if (!is_option(a)) {
+			argv[1 + npos++] = argv[i];
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			cmdopt_help(o, stdout);
+			return -ECANCELED;
+		}
+		ret = one_option(o, objs, argc, argv, &i);
+		if (ret)
+			return ret;
+	}
+	return npos;
+}
+
+/* "a|b|c" into buf */
+static const char *bar_text(const char *const *v, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (const char *const *a = v; *a; a++)
+		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
+			 a == v ? "" : "|", *a);
+	return buf;
+}
+
+/* "-o, --out DIR" for s */
+static void flag_text(const struct setting *s, char *buf, size_t len)
+{
+	char vals[128];
+	const char *meta = NULL;
+	int n;
+
+	if (setting_takes_arg(s))
+		meta = s->metavar ? s->metavar
+		       : s->type == SET_ENUM ? bar_text(s->values, vals, sizeof(vals))
+		       : "V";
+	if (s->shortname && s->name)
+		n = snprintf(buf, len, "-%c, --%s", s->shortname, s->name);
+	else if (s->name)
+		n = snprintf(buf, len, "--%s", s->name);
+	else
+		n = snprintf(buf, len, "-%c", s->shortname);
+	if (meta && n > 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " %s", meta);
+}
+
+static void help_line(const struct setting *s, void *ctx)
+{
+	FILE *f = ctx;
+	char flag[128];
+	const char *h = s->help, *nl;
+
+	if (!h)
+		return;
+	flag_text(s, flag, sizeof(flag));
+	fprintf(f, "  %-18s", flag);
+	for (bool first = true; h; first = false, h = nl ? nl + 1 : NULL) {
+		nl = strchr(h, '\n');
+		if (!first)
+			fprintf(f, "  %-18s", "");
+		fprintf(f, " %.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
+	}
+}
+
+void cmdopt_help(const struct cmd_opts *o, FILE *f)
+{
+	if (o->usage)
+		o->usage(f);
+	cmdopt_each(o, help_line, f);
+}
+
+struct gate {
+	const char *a;	/* "--name[=v]" or "-X[v]" */
+	bool hit, arg;
+};
+
+static void gate_match(const struct setting *s, void *ctx)
+{
+	struct gate *g = ctx;
+	const char *a = g->a;
+	size_t len = strcspn(a + 2, "=");
+
+	if (g->hit || !(a[1] == '-' ? s->name && strlen(s->name) == len &&
+				      !strncmp(s->name, a + 2, len)
+				    : s->shortname == a[1]))
+		return;
+	g->hit = true;
+	g->arg = setting_takes_arg(s);
+}
+
+int cmdopt_check(const struct cmd_opts *o, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		struct gate g = { argv[i], false, false };
+
+		if (!strcmp(g.a, "--"))
+			break;
+		if (!is_option(g.a)) {
+			if (o->flags & CMDOPT_STOP_AT_ARG)
+				break;
+			continue;
+		}
+		if (!strcmp(g.a, "--help") || !strcmp(g.a, "-h"))
+			continue;
+		cmdopt_each(o, gate_match, &g);
+		if (!g.hit) {
+			errorf("%.*s: unknown option (iostrat %s --help)",
+			       (int)strcspn(g.a, "="), g.a, o->cmd);
+			return 2;
+		}
+		/* its value is the next argument, whatever it looks like */
+		if (g.arg && (g.a[1] == '-' ? !strchr(g.a, '=') : !g.a[2]))
+			i++;
+	}
+	return 0;
+}

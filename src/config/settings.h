@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* Typed settings tables: one entry per option or profile key drives parsing, help and listing. */
+#ifndef IOSTRAT_SETTINGS_H
+#define IOSTRAT_SETTINGS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * A setting is declared once, in a table of its owner (a subcommand's
+ * options, the run settings, a strategy's options): name, type, bounds
+ * or allowed values, help line, where it may be given, and where its
+ * value is stored (an offset into the owner's struct).  The parser, the
+ * help printer, `iostrat __options` and the completion all read the same
+ * entry, as perf's parse-options tables do.
+ */
+enum setting_type {
+	SET_BOOL,	/* bool; on argv "--x" is true, "--x=V" a bool value */
+	SET_STRING,	/* const char *, pointing into argv or the profile */
+	SET_UINT,	/* unsigned, min..max */
+	SET_COUNT,	/* uint64_t, min..max, with k/M/G multipliers */
+	SET_SIZE,	/* uint64_t bytes, min..max, with units */
+	SET_DOUBLE,	/* double, min..max (0..0: any finite value) */
+	SET_ENUM,	/* int: the index of the value in values[] */
+	SET_CALL,	/* call(): the owner parses the value itself */
+};
+
+/* Where a setting may be given. */
+#define SET_ARGV	1u	/* a command-line option */
+#define SET_PROFILE	2u	/* a profile key */
+#define SET_BOTH	(SET_ARGV | SET_PROFILE)
+
+struct setting;
+typedef int (*setting_call_fn)(const struct setting *s, const char *value,
+			       void *obj);
+
+struct setting {
+	const char *name;	/* long name without "--", or NULL */
+	char shortname;		/* -X, or 0 */
+	enum setting_type type;
+	size_t off;		/* where the value goes in the owner's struct */
+	uint64_t min, max;	/* SET_UINT/COUNT/SIZE/DOUBLE bounds */
+	const char *const *values;	/* SET_ENUM names, NULL-terminated */
+	bool arg;		/* SET_CALL only: takes a value */
+	setting_call_fn call;	/* SET_CALL */
+	const char *metavar;	/* the value's name in help ("N", "DIR") */
+	const char *help;	/* one line; NULL hides it from help */
+	unsigned where;		/* SET_ARGV, SET_PROFILE or both (0: argv) */
+};
+
+/* Does s take a value on the command line ("--name V")? */
+bool setting_takes_arg(const struct setting *s);
+
+/* The one bool vocabulary: 1/0, true/false, yes/no, on/off.
+ * 0, or -EINVAL for anything else (the caller names key and value). */
+int parse_bool(const char *v, bool *out);
+
+/* The entry called name in table ({ NULL }-terminated), or NULL. */
+const struct setting *setting_find(const struct setting *table,
+				   const char *name);
+/*
+ * Store value (NULL: given without one) as s says, into obj.  0, or
+ * -EINVAL/-ERANGE after one line "iostrat: WHERE: bad value 'V' (why)";
+ * where names the place ("--threads", "file.ini:12: threads").
+ */
+int setting_store(const struct setting *s, void *obj, const char *where,
+		  const char *value);
+
+/*
+ * The options of a subcommand: its tables, each filling its own object,
+ * in order (a table of its own, then e.g. the run settings).  more() lists
+ * settings that are parsed elsewhere (a strategy's options, chosen by
+ * another option), for the listing only.
+ */
+#define CMD_MAX_TABLES 4
+typedef void (*setting_fn)(const struct setting *s, void *ctx);
+struct cmd_opts {
+	const char *cmd;			/* "bench" */
+	const struct setting *tables[CMD_MAX_TABLES];	/* NULL-terminated */
+	void (*more)(setting_fn fn, void *ctx);
+	void (*usage)(FILE *f);			/* what --help prints first */
+	unsigned flags;
+};
+/* Options end at the first argument that is not one (trace CMD ARGS...);
+ * otherwise they may come anywhere before "--". */
+#define CMDOPT_STOP_AT_ARG 1u
+
+/* Every option of o, to fn: the tables in order, then o->more. */
+void cmdopt_each(const struct cmd_opts *o, setting_fn fn, void *ctx);
+/* Each argv option of o, as a help line ("  -o, --out DIR   help"). */
+void cmdopt_help(const struct cmd_opts *o, FILE *f);
+
+/*
+ * Parse argv[1..] by o's tables into objs (objs[i] for o->tables[i]).
+ * Arguments that are not options are moved, in order, to argv[1..n]:
+ * the result is n >= 0; -ECANCELED after printing --help (exit 0);
+ * -EINVAL after one error line (exit 2).  "--" ends the options.
+ */
+int cmdopt_parse(const struct cmd_opts *o, void *const *objs, int argc,
+		 char **argv);
+/* 0 when every option in argv[1..] is one of o's, else one error line
+ * and 2: main.c's gate for the commands that parse argv themselves. */
+int cmdopt_check(const struct cmd_opts *o, int argc, char **argv);
+/* The exit status for a cmdopt_parse result below 0. */
+static inline int cmdopt_exit(int ret)
+{
+	return ret == -ECANCELED ? 0 : 2;
+}
+
+#endif
