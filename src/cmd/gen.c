@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,39 +20,49 @@ static void gen_usage(FILE *f)
 	      "holding the same data set already is left as is.\n\n"
 	      "presets (scale 1.0):  small 10000 x 100 x 100;  medium-short 100 x 500000 x 20;\n"
 	      "                      medium-long 100 x 100 x 100000;  big 20 x 100000 x 1000\n"
-	      "--scale shrinks the file count (down to 4) and then the lines per file.\n", f);
+	      "--scale shrinks the file count (down to 4) and then the lines per file.\n\n", f);
 }
 
-static int gen_opt(const char *opt, const char *val, struct dataset_spec *s,
-		   const char **preset, double *scale)
+/* What gen's options fill. */
+struct gen_args {
+	struct dataset_spec spec;
+	const char *preset;
+	double scale;
+	unsigned custom;	/* which of --files, --lines, --width: bits 0-2 */
+};
+
+static int custom_count(const struct setting *o, const char *v, void *obj)
 {
-	if (!strcmp(opt, "--preset")) {
-		*preset = val;
-		return 0;
-	}
-	if (!strcmp(opt, "--scale")) {
-		if (parse_double(val, scale) || *scale <= 0 || *scale > 1000) {
-			errorf("--scale: bad value '%s' (a number in (0, 1000])", val);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(opt, "--seed")) {
-		if (parse_u64(val, &s->seed)) {
-			errorf("--seed: bad value '%s'", val);
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (!strcmp(opt, "--files"))
-		return opt_count("--files", val, 1, 10000000, &s->files);
-	if (!strcmp(opt, "--lines"))
-		return opt_count("--lines", val, 0, 1ULL << 40, &s->lines);
-	if (!strcmp(opt, "--width"))
-		return opt_size("--width", val, 0, 1ULL << 32, &s->width);
-	errorf("%s: unknown option (iostrat gen --help)", opt);
-	return -EINVAL;
+	struct gen_args *g = obj;
+	char where[32];
+
+	snprintf(where, sizeof(where), "--%s", o->name);
+	g->custom |= 1u << o->min;
+	if (o->min == 2)
+		return opt_size(where, v, 0, 1ULL << 32, &g->spec.width);
+	return opt_count(where, v, o->min ? 0 : 1, o->min ? 1ULL << 40 : 10000000,
+			 o->min ? &g->spec.lines : &g->spec.files);
 }
+
+static const struct setting gen_table[] = {
+	{ .name = "preset", .type = SET_STRING, .off = offsetof(struct gen_args, preset),
+	  .metavar = "NAME", .help = "small, medium-short, medium-long or big" },
+	{ .name = "scale", .type = SET_DOUBLE, .off = offsetof(struct gen_args, scale),
+	  .max = 1000, .metavar = "F", .help = "scale a preset (0..1000, default 1)" },
+	{ .name = "seed", .type = SET_COUNT, .off = offsetof(struct gen_args, spec.seed),
+	  .max = UINT64_MAX, .metavar = "S", .help = "the generator's seed (default 1)" },
+	{ .name = "files", .type = SET_CALL, .arg = true, .call = custom_count, .min = 0,
+	  .metavar = "N", .help = "custom: number of files (1..10M)" },
+	{ .name = "lines", .type = SET_CALL, .arg = true, .call = custom_count, .min = 1,
+	  .metavar = "L", .help = "custom: lines per file" },
+	{ .name = "width", .type = SET_CALL, .arg = true, .call = custom_count, .min = 2,
+	  .metavar = "C", .help = "custom: characters per line" },
+	{ 0 },
+};
+
+const struct cmd_opts gen_cmdopts = {
+	.cmd = "gen", .tables = { gen_table }, .usage = gen_usage,
+};
 
 /* A stop signal: the data set in progress is abandoned and its temporary
  * removed (a second signal ends gen at once; the next gen sweeps what that
@@ -63,63 +74,67 @@ static bool stop_dataset(int sig, unsigned count)
 	return false;
 }
 
-int cmd_gen(int argc, char **argv)
+/* gen DIR: 0, or 2 after one line */
+static int gen_dir(int npos, char **argv, const char **dir)
 {
-	struct dataset_spec s = { .seed = 1 };
-	const char *dir = NULL, *preset = NULL;
-	double scale = 1.0;
-	int custom = 0, reused, ret;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			gen_usage(stdout);
-			return 0;
-		}
-		if (argv[i][0] != '-') {
-			if (dir) {
-				errorf("gen: one DIR only ('%s' and '%s')", dir, argv[i]);
-				return 2;
-			}
-			dir = argv[i];
-			continue;
-		}
-		if (i + 1 >= argc) {
-			errorf("%s: missing value", argv[i]);
-			return 2;
-		}
-		/* which of --files, --lines, --width were given: bits 0, 1, 2 */
-		custom |= (strcmp(argv[i], "--files") == 0) |
-			  (strcmp(argv[i], "--lines") == 0) << 1 |
-			  (strcmp(argv[i], "--width") == 0) << 2;
-		if (gen_opt(argv[i], argv[i + 1], &s, &preset, &scale))
-			return 2;
-		i++;
+	if (npos > 1) {
+		errorf("gen: one DIR only ('%s' and '%s')", argv[1], argv[2]);
+		return 2;
 	}
-	if (!dir) {
+	if (!npos) {
 		errorf("gen: DIR is required (iostrat gen --help)");
 		return 2;
 	}
-	if (!!preset == !!custom) {
+	*dir = argv[1];
+	return 0;
+}
+
+/* The spec the options describe: 0, or 2 after one line. */
+static int gen_spec(struct gen_args *g)
+{
+	struct dataset_spec *s = &g->spec;
+
+	if (!!g->preset == !!g->custom) {
 		errorf("gen: give either --preset or --files/--lines/--width");
 		return 2;
 	}
-	if (preset) {
-		uint64_t seed = s.seed;
+	if (g->scale <= 0) {
+		errorf("--scale: bad value '%g' (a number in (0, 1000])", g->scale);
+		return 2;
+	}
+	if (g->preset) {
+		uint64_t seed = s->seed;
 
-		if (dataset_preset(preset, scale, &s)) {
+		if (dataset_preset(g->preset, g->scale, s)) {
 			errorf("%s: unknown preset (small, medium-short, medium-long, big)",
-			       preset);
+			       g->preset);
 			return 2;
 		}
-		s.seed = seed;
-	} else if (custom != 7) {
+		s->seed = seed;
+	} else if (g->custom != 7) {
 		errorf("gen: --files, --lines and --width are all needed");
 		return 2;
-	} else if (!s.lines && s.width) {
+	} else if (!s->lines && s->width) {
 		errorf("gen: --lines 0 makes empty files, which have no width: "
 		       "give --width 0 with it");
 		return 2;
 	}
+	return 0;
+}
+
+int cmd_gen(int argc, char **argv)
+{
+	struct gen_args g = { .spec.seed = 1, .scale = 1.0 };
+	struct dataset_spec s;
+	const char *dir = NULL;
+	int reused, ret, npos;
+
+	npos = cmdopt_parse(&gen_cmdopts, (void *[]){ &g }, argc, argv);
+	if (npos < 0)
+		return cmdopt_exit(npos);
+	if (gen_dir(npos, argv, &dir) || gen_spec(&g))
+		return 2;
+	s = g.spec;
 	stop_catch(STOP_SECOND_ENDS, stop_dataset, false);
 	ret = dataset_generate(dir, &s, &reused);
 	stop_release();
@@ -137,12 +152,3 @@ int cmd_gen(int argc, char **argv)
 	       reused ? " (already there, reused)" : "");
 	return 0;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting gen_table[] = {
-	{ .name = "preset", .type = SET_STRING }, { .name = "scale", .type = SET_STRING }, { .name = "seed", .type = SET_STRING },
-	{ .name = "files", .type = SET_STRING }, { .name = "lines", .type = SET_STRING }, { .name = "width", .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts gen_cmdopts = { .cmd = "gen", .tables = { gen_table } };
