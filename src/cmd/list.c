@@ -21,9 +21,8 @@ int cmd_list(int argc, char **argv)
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
 		printf("%-8s %s%s\n", s->name, s->summary,
 		       s->flags & STRAT_NO_OUTPUT ? " [no output]" : "");
-		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
-			printf("         --%s%s  %s\n", o->name,
-			       o->takes_value ? "=V" : "", o->help);
+		for (const struct setting *o = s->opts; o && o->name; o++)
+			setting_help(o, stdout);
 	}
 	return 0;
 }

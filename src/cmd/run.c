@@ -35,11 +35,14 @@ static void run_usage(FILE *f)
 	      "                     disk filling up mid-run)\n"
 	      "  --results DIR      also write a results directory: env.json (the machine\n"
 	      "                     context), results.jsonl/csv, summary.csv\n", f);
-	jobopt_help(f);
-	fputs("\nstrategy options:\n", f);
-	for (size_t i = 0; (s = strategy_at(i)); i++)
-		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
-			fprintf(f, "  --%-16s [%s] %s\n", o->name, s->name, o->help);
+	for (const struct setting *o = run_settings; o->name; o++)
+		setting_help(o, f);
+	for (size_t i = 0; (s = strategy_at(i)); i++) {
+		if (s->opts)
+			fprintf(f, "\noptions of --strategy %s:\n", s->name);
+		for (const struct setting *o = s->opts; o && o->name; o++)
+			setting_help(o, f);
+	}
 }
 
 /* A stop signal: stop the repetition in progress now (its child is
@@ -151,8 +154,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 		errorf("run: --strategy is required (iostrat list)");
 		return -EINVAL;
 	}
-	a->cfg.strat = strategy_find(name);
-	if (!a->cfg.strat) {
+	if (jobopt_strategy(&a->cfg, name)) {
 		errorf("%s: unknown strategy (iostrat list shows them)", name);
 		return -EINVAL;
 	}
@@ -312,7 +314,7 @@ static int check_out_space(const struct run_args *a, const struct filelist *fl)
 	uint64_t have = 0;
 	char p[PATH_MAX];
 
-	if (a->no_space_check || a->cfg.job.sink_null ||
+	if (a->no_space_check || a->cfg.job.sink == SINK_NULL ||
 	    (a->cfg.strat->flags & STRAT_NO_OUTPUT))
 		return 0;
 	for (size_t i = 0; i < fl->n; i++) {

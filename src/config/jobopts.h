@@ -8,29 +8,31 @@
 #include "settings.h"
 #include "harness/runner.h"
 
+/* The run settings (threads, work, cache, fsync, bufsize, chunk, qd,
+ * direct, sink) over struct run_config: their one declaration, in
+ * config_id order. */
+extern const struct setting run_settings[];
+
 /*
- * The settings of one configuration, shared by `iostrat run` (--KEY VALUE)
- * and profiles (KEY=VALUE): threads, work, bufsize, chunk, qd, direct,
- * sink, fsync, cache, and the chosen strategy's own options.
- *
- * jobopt_set: 0, -ENOENT for an unknown key (the caller names it), or
- * -EINVAL/-ERANGE after printing "iostrat: WHERE: KEY: bad value ..."
- * (where = "--bufsize" or "file.ini:12").
+ * jobopt_set: KEY, a run setting or one of the chosen strategy's, from
+ * argv or a profile: 0, -ENOENT for an unknown key (the caller names it),
+ * or -EINVAL/-ERANGE after "iostrat: WHERE: KEY: bad value ...".
  */
 int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 	       const char *value);
-/* Does KEY take a value?  (false for flags like --direct) */
+/* Choose the strategy called name, its options at their defaults:
+ * 0, -ENOENT (unknown; the caller names it) or -ENOMEM. */
+int jobopt_strategy(struct run_config *cfg, const char *name);
+/* Does KEY take no value (a bool, like direct)? */
 bool jobopt_is_flag(const struct run_config *cfg, const char *key);
 /* Whether jobopt_set takes KEY (for the strategy cfg names). */
 bool jobopt_known(const struct run_config *cfg, const char *key);
-/* Defaults: threads 1, work 0, fsync file, cache cold. */
+/* Every setting at its default. */
 void jobopt_defaults(struct run_config *cfg);
-/* Free what jobopt_set allocated for strategy options. */
+/* Free the strategy's options. */
 void jobopt_free(struct run_config *cfg);
-/* Every key, as an option of `iostrat run`: the common ones, then every
- * strategy's own (cmdopt.h). */
+/* Every key, as an option of `iostrat run`: the run settings, then every
+ * strategy's own. */
 void jobopt_each(setting_fn fn, void *ctx);
-/* Help text for the common keys. */
-void jobopt_help(FILE *f);
 
 #endif

@@ -73,8 +73,9 @@ bool profile_engine_key(const char *k)
 
 bool profile_true(const char *v)
 {
-	return v && (!strcmp(v, "1") || !strcmp(v, "true") ||
-		     !strcmp(v, "yes") || !strcmp(v, "on"));
+	bool b = false;
+
+	return v && !parse_bool(v, &b) && b;
 }
 
 /* ---- value expansion ------------------------------------------------------ */

@@ -8,27 +8,7 @@
 #include "settings.h"
 #include "lib/util.h"
 
-static const char *const bool_true[] = { "1", "true", "yes", "on", NULL };
-static const char *const bool_false[] = { "0", "false", "no", "off", NULL };
-
-static bool in_list(const char *v, const char *const *list)
-{
-	for (; *list; list++)
-		if (!strcmp(v, *list))
-			return true;
-	return false;
-}
-
-int parse_bool(const char *v, bool *out)
-{
-	if (v && in_list(v, bool_true))
-		*out = true;
-	else if (v && in_list(v, bool_false))
-		*out = false;
-	else
-		return -EINVAL;
-	return 0;
-}
+#include <jansson.h>
 
 bool setting_takes_arg(const struct setting *s)
 {
@@ -277,9 +257,8 @@ static void flag_text(const struct setting *s, char *buf, size_t len)
 		snprintf(buf + n, len - (size_t)n, " %s", meta);
 }
 
-static void help_line(const struct setting *s, void *ctx)
+void setting_help(const struct setting *s, FILE *f)
 {
-	FILE *f = ctx;
 	char flag[128];
 	const char *h = s->help, *nl;
 
@@ -293,6 +272,11 @@ static void help_line(const struct setting *s, void *ctx)
 			fprintf(f, "  %-18s", "");
 		fprintf(f, " %.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
 	}
+}
+
+static void help_line(const struct setting *s, void *ctx)
+{
+	setting_help(s, ctx);
 }
 
 void cmdopt_help(const struct cmd_opts *o, FILE *f)
@@ -346,4 +330,111 @@ int cmdopt_check(const struct cmd_opts *o, int argc, char **argv)
 			i++;
 	}
 	return 0;
+}
+
+void settings_defaults(const struct setting *table, void *obj)
+{
+	for (const struct setting *s = table; s->name || s->shortname; s++)
+		if (s->def) /* a default that does not parse is a bug: tests/unit */
+			setting_store(s, obj, s->name, s->def);
+}
+
+static uint64_t setting_number(const struct setting *s, const void *obj)
+{
+	const void *p = (const char *)obj + s->off;
+
+	switch (s->type) {
+	case SET_BOOL:
+		return *(const bool *)p;
+	case SET_UINT:
+		return *(const unsigned *)p;
+	case SET_ENUM:
+		return (uint64_t)*(const int *)p;
+	case SET_COUNT:
+	case SET_SIZE:
+		return *(const uint64_t *)p;
+	default:
+		return 0;
+	}
+}
+
+const char *setting_text(const struct setting *s, const void *obj,
+			 char *buf, size_t len)
+{
+	const void *p = (const char *)obj + s->off;
+
+	if (s->type == SET_ENUM)
+		return s->values[*(const int *)p];
+	if (s->type == SET_STRING)
+		return *(const char *const *)p ? *(const char *const *)p : "";
+	if (s->type == SET_DOUBLE)
+		snprintf(buf, len, "%g", *(const double *)p);
+	else
+		snprintf(buf, len, "%llu",
+			 (unsigned long long)setting_number(s, obj));
+	return buf;
+}
+
+/* The value of s in obj: zero, or the same as its default? */
+static bool at_default(const struct setting *s, const void *obj)
+{
+	union { bool b; unsigned u; int i; uint64_t n; double d; const char *p; } v;
+	struct setting scratch = *s;
+	char a[64], b[64];
+
+	memset(&v, 0, sizeof(v));
+	scratch.off = 0;
+	if (s->def && setting_store(&scratch, &v, s->name, s->def))
+		return false;
+	return !strcmp(setting_text(s, obj, a, sizeof(a)),
+		       setting_text(&scratch, &v, b, sizeof(b)));
+}
+
+static json_t *setting_json(const struct setting *s, const void *obj)
+{
+	char buf[64];
+
+	switch (s->type) {
+	case SET_BOOL:
+		return json_boolean(setting_number(s, obj));
+	case SET_UINT:
+	case SET_COUNT:
+	case SET_SIZE:
+		return json_integer((json_int_t)setting_number(s, obj));
+	case SET_DOUBLE:
+		return json_real(*(const double *)((const char *)obj + s->off));
+	default:
+		return json_text(setting_text(s, obj, buf, sizeof(buf)));
+	}
+}
+
+void settings_row(const struct setting *table, const void *obj, json_t *row)
+{
+	for (const struct setting *s = table; s->name || s->shortname; s++) {
+		if (!s->column || ((s->flags & SETF_COL_OPTIONAL) &&
+				   !setting_number(s, obj)))
+			continue;
+		json_object_set_new(row, s->column, setting_json(s, obj));
+	}
+}
+
+size_t settings_id(const struct setting *table, const void *obj, char *buf,
+		   size_t len, size_t at)
+{
+	char val[128];
+
+	for (const struct setting *s = table; s->name || s->shortname; s++) {
+		if (!s->id || at >= len ||
+		    ((s->flags & SETF_ID_OPTIONAL) && at_default(s, obj)))
+			continue;
+		if (s->type == SET_BOOL && !strchr(s->id, '%')) {
+			if (setting_number(s, obj))
+				at += (size_t)snprintf(buf + at, len - at, "/%s", s->id);
+			continue;
+		}
+		buf[at++] = '/';
+		at += (size_t)snprintf(buf + at, len - at, s->id,
+				       setting_text(s, obj, val, sizeof(val)));
+	}
+	return at < len ? at : len - 1;
 }

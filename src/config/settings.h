@@ -49,14 +49,20 @@ struct setting {
 	const char *metavar;	/* the value's name in help ("N", "DIR") */
 	const char *help;	/* one line; NULL hides it from help */
 	unsigned where;		/* SET_ARGV, SET_PROFILE or both (0: argv) */
+	const char *def;	/* the default, as text (settings_defaults) */
+	const char *column;	/* the row column that records it, or NULL */
+	/* its part of config_id: a format with one %s for the value as text
+	 * ("t%s", "fsync=%s"), or, for a bool, the word written when it is
+	 * true ("direct"); NULL: not part of it */
+	const char *id;
+	unsigned flags;		/* SETF_* */
 };
+
+#define SETF_ID_OPTIONAL  1u	/* no id part at its default (or zero) */
+#define SETF_COL_OPTIONAL 2u	/* no column at zero */
 
 /* Does s take a value on the command line ("--name V")? */
 bool setting_takes_arg(const struct setting *s);
-
-/* The one bool vocabulary: 1/0, true/false, yes/no, on/off.
- * 0, or -EINVAL for anything else (the caller names key and value). */
-int parse_bool(const char *v, bool *out);
 
 /* The entry called name in table ({ NULL }-terminated), or NULL. */
 const struct setting *setting_find(const struct setting *table,
@@ -68,6 +74,20 @@ const struct setting *setting_find(const struct setting *table,
  */
 int setting_store(const struct setting *s, void *obj, const char *where,
 		  const char *value);
+
+/* Every entry of table that has a default gets it. */
+void settings_defaults(const struct setting *table, void *obj);
+/* The value of s in obj as text: "1"/"0" for a bool, an enum's name. */
+const char *setting_text(const struct setting *s, const void *obj,
+			 char *buf, size_t len);
+struct json_t;
+/* Each column of table's entries, set in row from obj. */
+void settings_row(const struct setting *table, const void *obj,
+		  struct json_t *row);
+/* Append "/PART" to buf for each id part of table's entries (order of the
+ * table); returns the new length.  config_id.h makes the whole id. */
+size_t settings_id(const struct setting *table, const void *obj, char *buf,
+		   size_t len, size_t at);
 
 /*
  * The options of a subcommand: its tables, each filling its own object,
@@ -90,6 +110,8 @@ struct cmd_opts {
 
 /* Every option of o, to fn: the tables in order, then o->more. */
 void cmdopt_each(const struct cmd_opts *o, setting_fn fn, void *ctx);
+/* s as a help line ("  -o, --out DIR      help"), more lines indented. */
+void setting_help(const struct setting *s, FILE *f);
 /* Each argv option of o, as a help line ("  -o, --out DIR   help"). */
 void cmdopt_help(const struct cmd_opts *o, FILE *f);
 

@@ -79,7 +79,7 @@ void out_abort(struct outfile *of)
 int out_finish(const struct job *job, struct outfile *of, int ret,
 	       struct run_stats *st)
 {
-	if (job->sink_null)
+	if (job->sink == SINK_NULL)
 		return ret;
 	if (ret) {
 		if (of->fd >= 0)

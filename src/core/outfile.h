@@ -32,7 +32,7 @@ void out_abort(struct outfile *of);
 /*
  * The end of one output file, whatever happened before: ret 0 commits it
  * (a failure recorded by stats_fail as "fsync/rename"), an error aborts it
- * if it was opened.  With job->sink_null nothing was opened: ret as is.
+ * if it was opened.  With sink=null nothing was opened: ret as is.
  * Returns the file's final result.
  */
 int out_finish(const struct job *job, struct outfile *of, int ret,

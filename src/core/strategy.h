@@ -11,7 +11,7 @@
  *   - Transform every file job->files[i] of job->in_dir into
  *     job->out_dir/job->files[i] with transform_chunk() (byte-identical to
  *     the reference), unless the strategy has STRAT_NO_OUTPUT or
- *     job->sink_null is set.
+ *     job->sink is SINK_NULL.
  *   - Open outputs with out_open()/out_commit()/out_abort() (src/outfile.h)
  *     so a failed run never leaves a complete-looking output file, and so
  *     job->fsync is honoured the same way by every strategy.
@@ -40,20 +40,9 @@ enum fsync_mode {
 	FSYNC_NONE,     /* page-cache-only writes (the result says so) */
 };
 
-/* A strategy-specific option, accepted by `iostrat run` as --NAME[=VALUE]. */
-struct strategy_opt {
-	const char *name;
-	const char *help;
-	bool takes_value;
-	/* NULL, or the values it takes ({NULL}-terminated): checked when the
-	 * option is given (run, and a profile's --dry-run), not only by the
-	 * strategy in its child */
-	const char *const *values;
-};
-
-struct job_opt {
-	const char *name;
-	const char *value; /* "1" for a flag given without a value */
+enum sink_mode {
+	SINK_FILE = 0,  /* write the outputs */
+	SINK_NULL,      /* read and transform, write nothing */
 };
 
 struct job {
@@ -68,15 +57,16 @@ struct job {
 	size_t chunk;        /* 0 = strategy default */
 	unsigned qd;         /* 0 = strategy default */
 	bool direct;         /* O_DIRECT where the strategy supports it */
-	bool sink_null;      /* read and transform, write nothing */
+	enum sink_mode sink;
 	enum fsync_mode fsync;
-	const struct job_opt *opts; /* strategy-specific, see job_opt_get() */
-	size_t nopts;
+	const void *sopts;   /* the strategy's options: its struct, filled by
+				its settings table (struct strategy .opts) */
 };
 
 #define STATS_ERRMSG_MAX 512
 
 struct json_t;
+struct setting;
 
 struct run_stats {
 	uint64_t bytes_in;   /* atomic adds */
@@ -96,7 +86,11 @@ struct strategy {
 	const char *name;
 	const char *summary;     /* one line for `iostrat list` and --help */
 	unsigned flags;
-	const struct strategy_opt *opts; /* NULL or {NULL}-terminated */
+	/* Its own options: a settings table (config/settings.h) filling a
+	 * struct of opts_size bytes that the job carries as sopts; NULL if
+	 * none.  Typed and checked when given, before anything runs. */
+	const struct setting *opts;
+	size_t opts_size;
 	int (*run)(const struct job *job, struct run_stats *st);
 	/* The I/O size without --chunk or --bufsize, and the --qd default
 	 * (0: not used); the fio baseline beside a run mirrors them. */
@@ -126,10 +120,6 @@ void stats_set_str(struct run_stats *st, const char *key, const char *v);
 void stats_set_real(struct run_stats *st, const char *key, double v);
 
 /* job.c */
-const char *job_opt_get(const struct job *job, const char *name);
-/* Parse option NAME as a size (units k/m/g, KiB..). def if absent. */
-int job_opt_size(const struct job *job, const char *name, size_t def,
-		 size_t *out);
 /* Build "in_dir/files[i]" into buf. */
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
 

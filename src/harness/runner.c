@@ -21,6 +21,8 @@
 #include "results/row.h"
 #include "inwatch.h"
 #include "runner.h"
+#include "config/jobopts.h"
+#include "results/config_id.h"
 #include "lib/util.h"
 
 /* Above this, a "cold" run did not start cold and is flagged. */
@@ -255,7 +257,7 @@ child_main(const struct run_config *cfg, int go_fd, int res_fd)
 		ret = st.err;
 	if (ret && !st.errmsg[0])
 		stats_fail(&st, ret, cfg->job.in_dir, cfg->strat->name);
-	if (!ret && cfg->job.fsync == FSYNC_END && !cfg->job.sink_null &&
+	if (!ret && cfg->job.fsync == FSYNC_END && cfg->job.sink != SINK_NULL &&
 	    !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
 		ret = syncfs_dir(cfg->job.out_dir);
 		if (ret)
@@ -311,36 +313,13 @@ static double tv_s(struct timeval tv)
 	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-static int cmp_opt(const void *a, const void *b)
-{
-	return strcmp(((const struct job_opt *)a)->name,
-		      ((const struct job_opt *)b)->name);
-}
-
 void runner_config_id(const struct run_config *cfg, const char *dataset,
 		      char *buf, size_t len)
 {
-	const struct job *j = &cfg->job;
-	char *p = buf, *end = buf + len;
+	const struct setting *tables[] = { run_settings, cfg->strat->opts, NULL };
+	const void *objs[] = { cfg, cfg->sopts };
 
-	p += snprintf(p, (size_t)(end - p), "%s/%s/t%u/w%u/%s/fsync=%s",
-		      dataset ? dataset : "-", cfg->strat->name, j->threads,
-		      j->work, cache_mode_name(cfg->cache), fsync_mode_name(j->fsync));
-	if (j->bufsize && p < end)
-		p += snprintf(p, (size_t)(end - p), "/bufsize=%zu", j->bufsize);
-	if (j->chunk && p < end)
-		p += snprintf(p, (size_t)(end - p), "/chunk=%zu", j->chunk);
-	if (j->qd && p < end)
-		p += snprintf(p, (size_t)(end - p), "/qd=%u", j->qd);
-	if (j->direct && p < end)
-		p += snprintf(p, (size_t)(end - p), "/direct");
-	if (j->sink_null && p < end)
-		p += snprintf(p, (size_t)(end - p), "/sink=null");
-	if (j->nopts) /* qsort(NULL, 0) is undefined */
-		qsort((void *)j->opts, j->nopts, sizeof(*j->opts), cmp_opt);
-	for (size_t i = 0; i < j->nopts && p < end; i++)
-		p += snprintf(p, (size_t)(end - p), "/%s=%s", j->opts[i].name,
-			      j->opts[i].value);
+	config_id_make(buf, len, dataset, cfg->strat->name, tables, objs);
 }
 
 static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
@@ -354,9 +333,8 @@ static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
 static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 			unsigned rep, json_t *row)
 {
-	const struct job *j = &cfg->job;
 	json_t *in = cfg->env ? json_object_get(cfg->env, "in") : NULL;
-	char id[512];
+	char id[CONFIG_ID_MAX];
 
 	config_id_of(cfg, id, sizeof(id));
 	json_object_set_new(row, "config_id", json_text(id));
@@ -365,16 +343,7 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 		json_object_set_new(row, "dataset", json_text(cfg->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
 	json_object_set_new(row, "strategy", json_text(cfg->strat->name));
-	json_object_set_new(row, "threads", json_integer(j->threads));
-	json_object_set_new(row, "work", json_integer(j->work));
-	if (j->bufsize)
-		json_object_set_new(row, "bufsize", json_integer((json_int_t)j->bufsize));
-	if (j->chunk)
-		json_object_set_new(row, "chunk", json_integer((json_int_t)j->chunk));
-	if (j->qd)
-		json_object_set_new(row, "qd", json_integer(j->qd));
-	json_object_set_new(row, "direct", json_boolean(j->direct));
-	json_object_set_new(row, "cache", json_text(cache_mode_name(cfg->cache)));
+	settings_row(run_settings, cfg, row);
 	json_object_set_new(row, "traced", json_false());
 	json_object_set_new(row, "kernel", json_text(env_kernel()));
 	json_object_set_new(row, "host", json_text(env_host()));
@@ -426,7 +395,7 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 	double pct;
 	int ret;
 
-	if (!cfg->job.sink_null && !(cfg->strat->flags & STRAT_NO_OUTPUT))
+	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT))
 		runner_clean_outputs(cfg->job.out_dir, fl);
 	sync();
 	ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
@@ -530,7 +499,7 @@ static int check_output(const struct run_config *cfg, const struct filelist *fl,
 	char hex[17];
 	int ret;
 
-	if (cfg->job.sink_null || (cfg->strat->flags & STRAT_NO_OUTPUT))
+	if (cfg->job.sink == SINK_NULL || (cfg->strat->flags & STRAT_NO_OUTPUT))
 		return 0;
 	ret = checksum_files(cfg->job.out_dir, fl, &sum, &bad);
 	if (ret) {
@@ -580,7 +549,6 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 
 	*rowp = row;
 	fill_config(cfg, fl, rep, row);
-	json_object_set_new(row, "fsync", json_text(fsync_mode_name(cfg->job.fsync)));
 	ret = prepare_rep(cfg, fl, row);
 	if (ret)
 		return ret;

@@ -28,6 +28,7 @@ struct run_config {
 	const struct strategy *strat;
 	struct job job;
 	enum cache_mode cache;
+	void *sopts;           /* the strategy's options (jobopt_strategy) */
 	const char *bench;     /* NULL for `iostrat run` */
 	const char *dataset;   /* label, NULL if none */
 	const char *config_id; /* NULL: derived from the settings */

@@ -122,3 +122,25 @@ int opt_size(const char *opt, const char *s, uint64_t min, uint64_t max,
 {
 	return opt_scaled(opt, s, min, max, out, " bytes", "a size like 4096, 64k, 1M");
 }
+
+static const char *const bool_true[] = { "1", "true", "yes", "on", NULL };
+static const char *const bool_false[] = { "0", "false", "no", "off", NULL };
+
+static bool in_list(const char *v, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(v, *list))
+			return true;
+	return false;
+}
+
+int parse_bool(const char *v, bool *out)
+{
+	if (v && in_list(v, bool_true))
+		*out = true;
+	else if (v && in_list(v, bool_false))
+		*out = false;
+	else
+		return -EINVAL;
+	return 0;
+}

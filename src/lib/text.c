@@ -111,3 +111,8 @@ json_t *json_text(const char *s)
 	free(buf);
 	return j;
 }
+
+const char *bool_word(bool b)
+{
+	return b ? "yes" : "no";
+}

@@ -3,6 +3,7 @@
 #ifndef IOSTRAT_LIB_TEXT_H
 #define IOSTRAT_LIB_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -29,5 +30,8 @@ void label_from_name(const char *name, char *buf, size_t len);
 int label_check(const char *opt, const char *label);
 /* s with bytes that are not UTF-8 escaped as above, in buf (truncated). */
 const char *text_escape(const char *s, char *buf, size_t len);
+
+/* How a bool reads in tables and figures: "yes" or "no". */
+const char *bool_word(bool b);
 
 #endif

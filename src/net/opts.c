@@ -118,17 +118,13 @@ static int set_size(const char *opt, const char *v, uint64_t min, uint64_t max,
 
 static int set_bool(const char *opt, const char *v, bool *out)
 {
-	if (!v || !strcmp(v, "1") || !strcmp(v, "true") || !strcmp(v, "yes") ||
-	    !strcmp(v, "on")) {
+	if (!v) {
 		*out = true;
 		return 0;
 	}
-	if (!strcmp(v, "0") || !strcmp(v, "false") || !strcmp(v, "no") ||
-	    !strcmp(v, "off")) {
-		*out = false;
+	if (!parse_bool(v, out))
 		return 0;
-	}
-	errorf("%s: bad value '%s' (expected 0 or 1)", opt, v);
+	errorf("%s: bad value '%s' (1/0, true/false, yes/no or on/off)", opt, v);
 	return -EINVAL;
 }
 

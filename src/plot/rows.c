@@ -177,7 +177,7 @@ const char *val_text(json_t *v, char *buf, size_t len)
 	else if (json_is_real(v))
 		snprintf(buf, len, "%g", json_real_value(v));
 	else if (json_is_boolean(v))
-		snprintf(buf, len, "%s", json_is_true(v) ? "yes" : "no");
+		snprintf(buf, len, "%s", bool_word(json_is_true(v)));
 	else
 		snprintf(buf, len, "%s", "");
 	return buf;

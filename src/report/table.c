@@ -113,10 +113,8 @@ static void cell_text(json_t *v, char *buf, size_t len)
 			snprintf(buf, len, "%.3f", x);
 		return;
 	case JSON_TRUE:
-		snprintf(buf, len, "yes");
-		return;
 	case JSON_FALSE:
-		snprintf(buf, len, "no");
+		snprintf(buf, len, "%s", bool_word(json_is_true(v)));
 		return;
 	default:
 		snprintf(buf, len, "-");

@@ -336,9 +336,12 @@ int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
 	static const char *const op_names[] = { "write", "read" };
 
 	if (!strcmp(key, "keep")) {
-		o->keep = !val || !strcmp(val, "1") || !strcmp(val, "true") ||
-			  !strcmp(val, "yes");
-		return 0;
+		o->keep = true;
+		if (!val || !parse_bool(val, &o->keep))
+			return 0;
+		errorf("%s: %s: bad value '%s' (1/0, true/false, yes/no or on/off)", where ? where : "sweep",
+		       key, val);
+		return -EINVAL;
 	}
 	if (!val) {
 		if (where)

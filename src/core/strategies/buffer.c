@@ -73,7 +73,7 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 		return stats_fail(st, ret, in, "read");
 	stats_add_in(st, len);
 	transform_chunk(buf, len, job->work, &col);
-	if (job->sink_null) {
+	if (job->sink == SINK_NULL) {
 		free(buf);
 		return 0;
 	}

@@ -125,7 +125,7 @@ static int probe_align(const struct job *job, struct run_stats *st,
 		       struct direct_conf *dc)
 {
 	size_t lin = lbs_of(job->in_dir);
-	size_t lout = job->sink_null ? 0 : lbs_of(job->out_dir);
+	size_t lout = job->sink == SINK_NULL ? 0 : lbs_of(job->out_dir);
 	long sa = 0;
 
 	dc->align_source = "logical_block_size";
@@ -176,7 +176,7 @@ static int direct_conf(const struct job *job, struct run_stats *st,
 	memset(dc, 0, sizeof(*dc));
 	if ((ret = direct_check_fs(job->in_dir, st)))
 		return ret;
-	if (!job->sink_null && (ret = direct_check_fs(job->out_dir, st)))
+	if (job->sink != SINK_NULL && (ret = direct_check_fs(job->out_dir, st)))
 		return ret;
 	if ((ret = probe_align(job, st, dc)))
 		return ret;
@@ -330,7 +330,7 @@ int direct_file_io(const struct job *job, size_t idx,
 	ret = direct_open_in(in, dc, st, &fd);
 	if (ret)
 		return ret;
-	if (!job->sink_null) {
+	if (job->sink != SINK_NULL) {
 		ret = direct_open_out(job, idx, dc, st, &of);
 		if (ret) {
 			close(fd);

@@ -24,12 +24,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/settings.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
@@ -62,14 +64,15 @@ struct mfile {
 	struct outfile of;
 };
 
-static const struct {
-	const char *name;
-	int advice;
-} advices[] = {
-	{ "sequential", MADV_SEQUENTIAL },
-	{ "willneed", MADV_WILLNEED },
-	{ "hugepage", MADV_HUGEPAGE },
-	{ "none", -1 },
+/* --madvise's values, in the order of advice_names */
+static const int advices[] = { MADV_SEQUENTIAL, MADV_WILLNEED, MADV_HUGEPAGE, -1 };
+static const char *const advice_names[] = { "sequential", "willneed",
+					    "hugepage", "none", NULL };
+
+/* What mmap's settings table fills (struct job .sopts). */
+struct mmap_opts {
+	int madvise;	/* index in advice_names */
+	bool mmap_out;
 };
 
 /* A fault on the input mapping: the file shrank (the usual cause), or a
@@ -167,7 +170,7 @@ static int open_out(struct mfile *f, size_t idx)
 {
 	int ret;
 
-	if (f->job->sink_null)
+	if (f->job->sink == SINK_NULL)
 		return 0;
 	ret = out_open(f->job, idx, f->c->mc->map_out ? O_RDWR : 0, &f->of);
 	if (ret)
@@ -218,7 +221,7 @@ static int mmap_file(const struct job *job, size_t idx, void *ctx,
 	if (!ret)
 		stats_add_in(st, f.size);
 	ret = out_finish(job, &f.of, ret, st);
-	if (!ret && !job->sink_null)
+	if (!ret && job->sink != SINK_NULL)
 		stats_add_out(st, f.size);
 	return ret;
 }
@@ -255,37 +258,23 @@ static const struct per_file_ops mmap_ops = {
 	.thread_fini = mmap_fini,
 };
 
-static int mmap_conf(const struct job *job, struct run_stats *st,
-		     struct mmap_conf *mc)
+static void mmap_conf(const struct job *job, struct mmap_conf *mc)
 {
-	const char *adv = job_opt_get(job, "madvise");
-	const char *mo = job_opt_get(job, "mmap-out");
+	const struct mmap_opts *o = job->sopts;
 
-	mc->advice = MADV_SEQUENTIAL;
-	mc->advice_name = "sequential";
-	for (size_t i = 0; adv && i < ARRAY_SIZE(advices); i++)
-		if (!strcmp(adv, advices[i].name)) {
-			mc->advice = advices[i].advice;
-			mc->advice_name = advices[i].name;
-			adv = NULL;
-		}
-	if (adv)
-		return stats_failf(st, -EINVAL, "--madvise",
-				   "bad value '%s' (sequential, willneed, hugepage or none)",
-				   adv);
-	mc->map_out = mo && strcmp(mo, "0") && strcmp(mo, "no") && strcmp(mo, "false");
+	mc->advice = advices[o->madvise];
+	mc->advice_name = advice_names[o->madvise];
+	mc->map_out = o->mmap_out;
 	mc->chunk = job->bufsize ? job->bufsize :
 		    job->chunk ? job->chunk : MMAP_DEFAULT_CHUNK;
-	return 0;
 }
 
 static int mmap_run(const struct job *job, struct run_stats *st)
 {
 	static struct mmap_conf mc;
-	int ret = mmap_conf(job, st, &mc);
+	int ret;
 
-	if (ret)
-		return ret;
+	mmap_conf(job, &mc);
 	stats_set_str(st, "madvise", mc.advice_name);
 	stats_set_str(st, "output_mode", mc.map_out ? "mmap" : "write");
 	stats_set_int(st, "chunk_bytes", (long long)mc.chunk);
@@ -298,17 +287,23 @@ static int mmap_run(const struct job *job, struct run_stats *st)
 	return ret;
 }
 
-static const struct strategy_opt mmap_opts[] = {
-	{ "madvise", "sequential|willneed|hugepage|none (default sequential)", true,
-	  (const char *const[]){ "sequential", "willneed", "hugepage", "none", NULL } },
-	{ "mmap-out", "map the output file too instead of write(2) from a bounce buffer", false, NULL },
-	{ NULL, NULL, false, NULL },
+static const struct setting mmap_settings[] = {
+	{ .name = "madvise", .type = SET_ENUM, .values = advice_names,
+	  .off = offsetof(struct mmap_opts, madvise), .def = "sequential",
+	  .where = SET_BOTH, .id = "madvise=%s", .flags = SETF_ID_OPTIONAL,
+	  .help = "the input's madvise(2) advice (default sequential)" },
+	{ .name = "mmap-out", .type = SET_BOOL, .where = SET_BOTH,
+	  .off = offsetof(struct mmap_opts, mmap_out), .def = "0",
+	  .id = "mmap-out=%s", .flags = SETF_ID_OPTIONAL,
+	  .help = "map the output file too instead of write(2) from a bounce buffer" },
+	{ 0 },
 };
 
 const struct strategy strategy_mmap = {
 	.name = "mmap",
 	.summary = "map the input, madvise, transform into the output via write(2) or --mmap-out",
-	.opts = mmap_opts,
+	.opts = mmap_settings,
+	.opts_size = sizeof(struct mmap_opts),
 	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
 };

@@ -152,7 +152,7 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 	if (fd < 0)
 		return stats_fail(st, -errno, in, "open");
 	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (!job->sink_null) {
+	if (job->sink != SINK_NULL) {
 		ret = out_open(job, idx, 0, &of);
 		if (ret) {
 			close(fd);
@@ -163,7 +163,7 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 	ret = stream_copy(job, fd, &w, st, in, of.path);
 	close(fd);
 	ret = out_finish(job, &of, ret, st);
-	if (!ret && !job->sink_null)
+	if (!ret && job->sink != SINK_NULL)
 		stats_add_out(st, w.total);
 	return ret;
 }

@@ -52,7 +52,8 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 
 	jobopt_defaults(&cfg);
 	*strat = pconf_get(c, "strategy");
-	cfg.strat = *strat ? strategy_find(*strat) : NULL;
+	if (*strat && jobopt_strategy(&cfg, *strat) == -ENOMEM)
+		return -ENOMEM;
 	for (size_t i = 0; i < c->nkv && !ret; i++) {
 		const struct pkv *kv = &c->kv[i];
 

@@ -34,21 +34,16 @@ static bool other_strategy_opt(const char *key)
 	const struct strategy *s;
 
 	for (size_t i = 0; (s = strategy_at(i)); i++)
-		for (const struct strategy_opt *o = s->opts; o && o->name; o++)
-			if (!strcmp(o->name, key))
-				return true;
+		if (s->opts && setting_find(s->opts, key))
+			return true;
 	return false;
 }
 
 static int bool_key(const struct pkv *kv, bool *out)
 {
-	if (profile_true(kv->value) || !strcmp(kv->value, "0") ||
-	    !strcmp(kv->value, "false") || !strcmp(kv->value, "no") ||
-	    !strcmp(kv->value, "off")) {
-		*out = profile_true(kv->value);
+	if (!parse_bool(kv->value, out))
 		return 0;
-	}
-	errorf("%s: %s: bad value '%s' (expected 0 or 1)", kv->where, kv->key,
+	errorf("%s: %s: bad value '%s' (1/0, true/false, yes/no or on/off)", kv->where, kv->key,
 	       kv->value);
 	return -EINVAL;
 }
@@ -69,8 +64,7 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		       c->section);
 		return -EINVAL;
 	}
-	rp->cfg.strat = strategy_find(name);
-	if (!rp->cfg.strat) {
+	if (jobopt_strategy(&rp->cfg, name)) {
 		for (size_t i = 0; planned[i]; i++)
 			if (!strcmp(planned[i], name)) {
 				snprintf(why, len, "strategy '%s' is not built into "
@@ -205,7 +199,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	rp->cfg.job.in_dir = rp->ds->dir;
 	rp->cfg.job.out_dir = rp->ds->out;
 	runner_set_files(&rp->cfg, &rp->ds->fl);
-	if (!rp->cfg.job.sink_null && !(rp->cfg.strat->flags & STRAT_NO_OUTPUT)) {
+	if (rp->cfg.job.sink != SINK_NULL && !(rp->cfg.strat->flags & STRAT_NO_OUTPUT)) {
 		ret = bench_dataset_ref(rp->ds, rp->cfg.job.work, &ref);
 		if (ret)
 			return ret;

@@ -222,7 +222,7 @@ static int file_open(struct uctx *c, size_t idx, struct ufile **out)
 	f->planned = f->size == 0;
 	if (!dflag)
 		posix_fadvise(f->in_fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	if (!c->job->sink_null) {
+	if (c->job->sink != SINK_NULL) {
 		ret = out_open(c->job, idx, dflag, &f->of);
 		if (ret == -EINVAL && dflag)
 			return stats_failf(c->st, ret, f->of.tmp, "create with O_DIRECT: "

@@ -121,7 +121,7 @@ static int check_job(struct uctx *c)
 	if (job->direct) { /* the very check -s direct makes */
 		int ret = direct_check_fs(job->in_dir, c->st);
 
-		if (!ret && !job->sink_null)
+		if (!ret && job->sink != SINK_NULL)
 			ret = direct_check_fs(job->out_dir, c->st);
 		if (ret)
 			return ret;
