@@ -332,6 +332,15 @@ int cmdopt_check(const struct cmd_opts *o, int argc, char **argv)
 	return 0;
 }
 
+const struct setting *settings_column(const struct setting *table,
+				      const char *col)
+{
+	for (const struct setting *s = table; s->name || s->shortname; s++)
+		if (s->column && !strcmp(s->column, col))
+			return s;
+	return NULL;
+}
+
 void settings_defaults(const struct setting *table, void *obj)
 {
 	for (const struct setting *s = table; s->name || s->shortname; s++)

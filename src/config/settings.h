@@ -75,6 +75,9 @@ const struct setting *setting_find(const struct setting *table,
 int setting_store(const struct setting *s, void *obj, const char *where,
 		  const char *value);
 
+/* The entry of table recorded in the row column col, or NULL. */
+const struct setting *settings_column(const struct setting *table,
+				      const char *col);
 /* Every entry of table that has a default gets it. */
 void settings_defaults(const struct setting *table, void *obj);
 /* The value of s in obj as text: "1"/"0" for a bool, an enum's name. */

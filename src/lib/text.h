@@ -31,7 +31,7 @@ int label_check(const char *opt, const char *label);
 /* s with bytes that are not UTF-8 escaped as above, in buf (truncated). */
 const char *text_escape(const char *s, char *buf, size_t len);
 
-/* How a bool reads in tables and figures: "yes" or "no". */
+/* How a bool reads in tables and figures: yes or no. */
 const char *bool_word(bool b);
 
 #endif

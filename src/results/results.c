@@ -13,6 +13,7 @@
 #include "results.h"
 #include "row.h"
 #include "stats_math.h"
+#include "config/jobopts.h"
 #include "lib/util.h"
 
 static int join(char *out, const char *dir, const char *name)
@@ -467,12 +468,11 @@ const char *results_metric(json_t *row)
 static int is_figure(const char *k, json_t *v)
 {
 	static const char *const ident[] = {
-		"schema", "rep", "files", "threads", "work", "bufsize", "chunk",
-		"qd", "block_size", "msg_size", "count", "bytes_in", "bytes_out",
+		"schema", "rep", "files", "block_size", "msg_size", "count", "bytes_in", "bytes_out",
 		"alignment", NULL,
 	};
 
-	if (!json_is_number(v))
+	if (!json_is_number(v) || settings_column(run_settings, k))
 		return 0;
 	for (size_t i = 0; ident[i]; i++)
 		if (!strcmp(k, ident[i]))

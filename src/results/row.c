@@ -3,12 +3,16 @@
 #include <string.h>
 
 #include "row.h"
+#include "config/jobopts.h"
 #include "lib/util.h"
 
-const char *const row_core_columns[] = {
+/* The core columns around the run settings' own (config/jobopts.c). */
+static const char *const core_head[] = {
 	"schema", "bench", "kind", "config_id", "rep", "dataset", "files",
-	"bytes_in", "bytes_out", "strategy", "threads", "work", "bufsize",
-	"chunk", "qd", "direct", "cache", "resident_pct_before", "elapsed_s",
+	"bytes_in", "bytes_out", "strategy", NULL,
+};
+static const char *const core_tail[] = {
+	"resident_pct_before", "elapsed_s",
 	"user_s", "sys_s", "maxrss_kb", "minflt", "majflt", "nvcsw", "nivcsw",
 	"mb_s", "checksum", "verified", "traced", "seq_pct", "pc_hits",
 	"pc_misses", "pc_hit_ratio", "ra_pages", "req_p50_kb", "lat_p50_us",
@@ -16,12 +20,30 @@ const char *const row_core_columns[] = {
 	NULL,
 };
 
+const char *const *row_core_columns(void)
+{
+	static const char *cols[ARRAY_SIZE(core_head) + ARRAY_SIZE(core_tail) + 32];
+	size_t n = 0;
+
+	if (cols[0])
+		return cols;
+	for (size_t i = 0; core_head[i]; i++)
+		cols[n++] = core_head[i];
+	for (const struct setting *s = run_settings; s->name; s++)
+		if (s->column && n < ARRAY_SIZE(cols) - ARRAY_SIZE(core_tail))
+			cols[n++] = s->column;
+	for (size_t i = 0; core_tail[i]; i++)
+		cols[n++] = core_tail[i];
+	return cols;
+}
+
 json_t *row_new(const char *bench, const char *kind)
 {
+	const char *const *cols = row_core_columns();
 	json_t *r = json_object();
 
-	for (size_t i = 0; row_core_columns[i]; i++)
-		json_object_set_new(r, row_core_columns[i], json_null());
+	for (size_t i = 0; cols[i]; i++)
+		json_object_set_new(r, cols[i], json_null());
 	json_object_set_new(r, "schema", json_integer(ROW_SCHEMA));
 	json_object_set_new(r, "bench", bench ? json_text(bench) : json_null());
 	json_object_set_new(r, "kind", json_text(kind));
@@ -103,9 +125,9 @@ int row_write_csv(FILE *f, json_t *rows)
 	json_t *v;
 	size_t i, j;
 
-	for (i = 0; row_core_columns[i]; i++) {
-		json_array_append_new(cols, json_text(row_core_columns[i]));
-		json_object_set_new(seen, row_core_columns[i], json_true());
+	for (i = 0; row_core_columns()[i]; i++) {
+		json_array_append_new(cols, json_text(row_core_columns()[i]));
+		json_object_set_new(seen, row_core_columns()[i], json_true());
 	}
 	json_array_foreach(rows, i, row) {
 		json_object_foreach(row, k, v) {

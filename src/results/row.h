@@ -11,7 +11,9 @@
  * meaning; adding a column does not. */
 #define ROW_SCHEMA 1
 
-extern const char *const row_core_columns[];
+/* The core columns, in CSV order: the run settings' columns among them
+ * (their table is the schema of those), NULL-terminated. */
+const char *const *row_core_columns(void);
 
 /* A row with every core column present and null, schema set. */
 json_t *row_new(const char *bench, const char *kind);

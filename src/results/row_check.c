@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "row.h"
+#include "config/jobopts.h"
 #include "lib/util.h"
 
 struct col_kind {
@@ -27,13 +28,11 @@ static const struct col_kind named[] = {
 	{ "sys_s", ROWCOL_TIME }, { "lat_p50_us", ROWCOL_TIME },
 	{ "lat_p99_us", ROWCOL_TIME },
 	{ "bytes_in", ROWCOL_SIZE }, { "bytes_out", ROWCOL_SIZE },
-	{ "bufsize", ROWCOL_SIZE }, { "chunk", ROWCOL_SIZE },
 	{ "maxrss_kb", ROWCOL_SIZE }, { "req_p50_kb", ROWCOL_SIZE },
 	{ "bytes", ROWCOL_SIZE }, { "block_size", ROWCOL_SIZE },
 	{ "msg_size", ROWCOL_SIZE }, { "alignment", ROWCOL_SIZE },
 	{ "schema", ROWCOL_COUNT }, { "rep", ROWCOL_COUNT },
-	{ "files", ROWCOL_COUNT }, { "threads", ROWCOL_COUNT },
-	{ "qd", ROWCOL_COUNT }, { "work", ROWCOL_COUNT }, { "minflt", ROWCOL_COUNT },
+	{ "files", ROWCOL_COUNT }, { "minflt", ROWCOL_COUNT },
 	{ "majflt", ROWCOL_COUNT }, { "nvcsw", ROWCOL_COUNT },
 	{ "nivcsw", ROWCOL_COUNT }, { "pc_hits", ROWCOL_COUNT },
 	{ "pc_misses", ROWCOL_COUNT }, { "ra_pages", ROWCOL_COUNT },
@@ -57,8 +56,22 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
+/* A run setting's column, by its type in the settings table. */
+static enum row_col_type setting_column_type(const char *name)
+{
+	const struct setting *s = settings_column(run_settings, name);
+
+	if (!s)
+		return ROWCOL_OTHER;
+	return s->type == SET_SIZE ? ROWCOL_SIZE :
+	       s->type == SET_UINT || s->type == SET_COUNT ? ROWCOL_COUNT :
+	       ROWCOL_OTHER;
+}
+
 enum row_col_type row_column_type(const char *name)
 {
+	if (settings_column(run_settings, name))
+		return setting_column_type(name);
 	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
 		if (!strcmp(name, named[i].name))
 			return named[i].type;

@@ -72,12 +72,12 @@ static int every_core_column_has_a_kind(void)
 {
 	static const char *const text[] = {
 		"bench", "kind", "config_id", "dataset", "strategy",
-		"direct", "cache", "checksum", "verified", "traced", "kernel",
+		"direct", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
 		"scheduler", "device", "fs", "host", "error", NULL,
 	};
 
-	for (size_t i = 0; row_core_columns[i]; i++) {
-		const char *c = row_core_columns[i];
+	for (size_t i = 0; row_core_columns()[i]; i++) {
+		const char *c = row_core_columns()[i];
 		bool is_text = false;
 
 		for (size_t j = 0; text[j]; j++)
