@@ -92,7 +92,7 @@ int jobopt_strategy(struct run_config *cfg, const char *name)
 	cfg->sopts = NULL;
 	cfg->strat = s;
 	if (s->opts) {
-		cfg->sopts = calloc(1, s->opts_size);
+		cfg->sopts = calloc(1, s->opts_size ? s->opts_size : 1);
 		if (!cfg->sopts)
 			return -ENOMEM;
 		settings_defaults(s->opts, cfg->sopts);

@@ -344,6 +344,8 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
 	json_object_set_new(row, "strategy", json_text(cfg->strat->name));
 	settings_row(run_settings, cfg, row);
+	if (cfg->strat->opts)
+		settings_row(cfg->strat->opts, cfg->sopts, row);
 	json_object_set_new(row, "traced", json_false());
 	json_object_set_new(row, "kernel", json_text(env_kernel()));
 	json_object_set_new(row, "host", json_text(env_host()));

@@ -13,16 +13,26 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "config/settings.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
 #include "lib/util.h"
 
 #define STREAM_DEFAULT_BUF (64 * 1024)
+
+/* What stream's settings table fills (struct job .sopts). */
+struct stream_opts {
+};
+
+static const struct setting stream_settings[] = {
+	{ 0 },
+};
 
 struct stream_ctx {
 	size_t size;
@@ -184,6 +194,8 @@ static int stream_run(const struct job *job, struct run_stats *st)
 const struct strategy strategy_stream = {
 	.name = "stream",
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
+	.opts = stream_settings,
+	.opts_size = sizeof(struct stream_opts),
 	.run = stream_run,
 	.default_io = STREAM_DEFAULT_BUF,
 };
