@@ -266,6 +266,8 @@ void setting_help(const struct setting *s, FILE *f)
 		return;
 	flag_text(s, flag, sizeof(flag));
 	fprintf(f, "  %-18s", flag);
+	if (strlen(flag) > 18) /* its help below it */
+		fprintf(f, "\n  %-18s", "");
 	for (bool first = true; h; first = false, h = nl ? nl + 1 : NULL) {
 		nl = strchr(h, '\n');
 		if (!first)
