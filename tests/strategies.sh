@@ -64,3 +64,23 @@ for s in $(strategies); do
 	t "${s}_output_matches_reference_cold_cache" strategy_matches_reference_on_generated_data "$s"
 	t "${s}_handles_3mib_line_empty_file" strategy_handles_single_3mib_line "$s"
 done
+
+# stream --fadvise dontneed: the inputs, cached before, leave no page behind;
+# the default (sequential) leaves them cached; the row and config_id say which
+stream_fadvise_dontneed_drops_the_inputs_pages() {
+	command -v fincore >/dev/null || skip "no fincore (util-linux)"
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 2000 --width 200 >/dev/null
+	cached() { fincore --bytes --noheadings --output RES "$T"/in/* | awk '{s += $1} END {print s + 0}'; }
+	cat "$T"/in/* >/dev/null
+	"$IOSTRAT" run -s stream "$T/in" "$T/out" --cache asis -r 1 --json >"$T/plain" ||
+		die "plain run failed"
+	[ "$(cached)" -gt 0 ] || die "the default left no input page cached: is fincore working?"
+	"$IOSTRAT" run -s stream "$T/in" "$T/out" --cache asis --fadvise dontneed -r 1 --json >"$T/drop" ||
+		die "--fadvise dontneed run failed"
+	[ "$(cached)" -eq 0 ] || die "--fadvise dontneed left $(cached) bytes of input cached"
+	[ "$(jq -r '.fadvise + " " + .config_id' "$T/drop")" = "dontneed in/stream/t1/w0/asis/fsync=file/fadvise=dontneed" ] ||
+		die "row: $(cat "$T/drop")"
+	[ "$(jq -r '.fadvise + " " + .config_id' "$T/plain")" = "sequential in/stream/t1/w0/asis/fsync=file" ] ||
+		die "row: $(cat "$T/plain")"
+}
+t stream_fadvise_dontneed_drops_the_inputs_pages stream_fadvise_dontneed_drops_the_inputs_pages

@@ -28,11 +28,34 @@
 
 /* What stream's settings table fills (struct job .sopts). */
 struct stream_opts {
+	int fadvise;	/* index in fadvise_names */
 };
 
+static const char *const fadvise_names[] = { "sequential", "noreuse",
+					     "dontneed", "none", NULL };
+
 static const struct setting stream_settings[] = {
+	{ .name = "fadvise", .type = SET_ENUM, .values = fadvise_names,
+	  .off = offsetof(struct stream_opts, fadvise), .def = "sequential",
+	  .where = SET_BOTH, .column = "fadvise", .id = "fadvise=%s",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "posix_fadvise on each input: sequential (default), noreuse,\n"
+		  "dontneed (its pages dropped once read) or none" },
 	{ 0 },
 };
+
+/* --fadvise's advice before the input is read; dontneed: after, too. */
+static void advise(const struct job *job, int fd, bool done)
+{
+	const struct stream_opts *o = job->sopts;
+	static const int before[] = { POSIX_FADV_SEQUENTIAL, POSIX_FADV_NOREUSE,
+				      POSIX_FADV_SEQUENTIAL };
+
+	if (!done && o->fadvise < 3)
+		posix_fadvise(fd, 0, 0, before[o->fadvise]);
+	if (done && o->fadvise == 2)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+}
 
 struct stream_ctx {
 	size_t size;
@@ -161,7 +184,7 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 	fd = open(in, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return stats_fail(st, -errno, in, "open");
-	posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	advise(job, fd, false);
 	if (job->sink != SINK_NULL) {
 		ret = out_open(job, idx, 0, &of);
 		if (ret) {
@@ -171,6 +194,7 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 		w.fd = of.fd;
 	}
 	ret = stream_copy(job, fd, &w, st, in, of.path);
+	advise(job, fd, true);
 	close(fd);
 	ret = out_finish(job, &of, ret, st);
 	if (!ret && job->sink != SINK_NULL)
