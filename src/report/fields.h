@@ -30,17 +30,9 @@ static inline long long iget(json_t *o, const char *k)
 	return json_is_number(v) ? (long long)json_number_value(v) : 0;
 }
 
-/* The settings of a run config_id after DATASET/STRATEGY/tN/wN. */
-static inline const char *rest_of(const char *id)
-{
-	const char *p = id;
-
-	for (int i = 0; i < 4 && p; i++) {
-		p = strchr(p, '/');
-		if (p)
-			p++;
-	}
-	return p ? p : "";
-}
+/* The run settings of a row or summary as config_id writes them, from
+ * its columns (no reader parses config_id), threads and work aside (the
+ * report names them apart): "cold/fsync=file/bufsize=4096"; in buf. */
+const char *run_settings_text(json_t *row, char *buf, size_t len);
 
 #endif

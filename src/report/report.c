@@ -171,13 +171,13 @@ static json_t *run_groups(json_t *sum)
 	size_t i;
 
 	json_array_foreach(sum, i, s) {
-		char key[600];
+		char key[600], set[300];
 		json_t *g;
 
 		if (!is_run(s))
 			continue;
 		snprintf(key, sizeof(key), "%s (%s)", sget(s, "dataset")[0] ?
-			 sget(s, "dataset") : "-", rest_of(sget(s, "config_id")));
+			 sget(s, "dataset") : "-", run_settings_text(s, set, sizeof(set)));
 		g = json_object_get(groups, key);
 		if (!g) {
 			g = json_array();

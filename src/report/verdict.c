@@ -121,13 +121,14 @@ static json_t *cells_of(json_t *sum, json_t **order)
 
 	*order = json_array();
 	json_array_foreach(sum, i, s) {
-		char key[700];
+		char key[700], set[300];
 		json_t *c;
 
 		if (!is_run(s))
 			continue;
 		snprintf(key, sizeof(key), "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
-			 rest_of(sget(s, "config_id")), iget(s, "work"), iget(s, "threads"));
+			 run_settings_text(s, set, sizeof(set)), iget(s, "work"),
+			 iget(s, "threads"));
 		c = json_object_get(cells, key);
 		if (!c) {
 			c = json_array();
@@ -326,7 +327,7 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	size_t n = json_array_size(m);
 	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
 	long long th, w;
-	char text[1024], label[600], pbuf[64], size[32];
+	char text[1024], label[600], pbuf[64], size[32], set[300];
 	struct vtext t = { text, sizeof(text), 0, 0 };
 	double p = NAN, ratio = NAN;
 	const char *test = "";
@@ -342,11 +343,11 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	snprintf(label, sizeof(label), "%s (%s%s%s), W=%lld, %lld thread%s",
 		 sget(a, "dataset")[0] ? sget(a, "dataset") : "-",
 		 verdict_size(nget(a, "bytes_in"), size, sizeof(size)),
-		 settings ? ", " : "", settings ? rest_of(sget(a, "config_id")) : "",
+		 settings ? ", " : "", settings ? run_settings_text(a, set, sizeof(set)) : "",
 		 w, th, th == 1 ? "" : "s");
 	json_object_set_new(c, "cell", json_text(label));
 	json_object_set(c, "dataset", json_object_get(a, "dataset"));
-	json_object_set_new(c, "settings", json_text(rest_of(sget(a, "config_id"))));
+	json_object_set_new(c, "settings", json_text(run_settings_text(a, set, sizeof(set))));
 	json_object_set_new(c, "work", json_integer(w));
 	json_object_set_new(c, "threads", json_integer(th));
 	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
