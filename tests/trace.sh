@@ -289,6 +289,16 @@ trace_reports_and_passes_exit_status() {
 	expect_fail 'not a disk' "$IOSTRAT" trace -d nosuchdisk -- true
 }
 
+# The options end at CMD: what follows it is CMD's, --help and --json too.
+trace_options_end_at_the_command() {
+	need_probes
+	local out
+	out=$("$IOSTRAT" trace -o "$T/r.txt" printf '%s %s\n' --help --json) ||
+		die "trace failed: $out"
+	[ "$out" = "--help --json" ] || die "CMD did not get its own arguments: $out"
+	grep -q 'block layer' "$T/r.txt" || die "no text report: $(cat "$T/r.txt")"
+}
+
 run_trace_rows_carry_figures() {
 	setup_fs
 	trap cleanup_loop EXIT
@@ -405,6 +415,7 @@ t fallback_from_the_asked_attach_mode_is_said fallback_from_the_asked_attach_mod
 t trace_mode_naming_no_source_is_refused trace_mode_naming_no_source_is_refused
 t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
+t trace_options_end_at_the_command trace_options_end_at_the_command
 t run_trace_rows_carry_figures run_trace_rows_carry_figures
 t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep
 t untraced_rows_say_why untraced_rows_say_why

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
+/* iostrat bench: an experiment matrix into a results directory. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,104 +21,88 @@ static void bench_usage(FILE *f)
 	      "of a shipped one: quick, skeet-big ...) into a results directory\n"
 	      "(results/<time>-<profile>/ by default): results.jsonl, results.csv,\n"
 	      "summary.csv, env.json, profile.ini.  Repetitions are interleaved\n"
-	      "across configurations; Ctrl-C keeps every finished repetition.\n\n"
-	      "  -o, --out DIR    results directory\n"
-	      "  -n, --dry-run    print the expanded matrix with an estimate\n"
-	      "  --resume DIR     finish an interrupted bench (skips what is done)\n"
-	      "  -D KEY=VALUE     set KEY in every section (overrides the profile)\n"
-	      "  --data DIR       data set cache (default $IOSTRAT_DATA, else ./data;\n"
-	      "                   with --resume, the one the bench used, from DIR/data.json)\n"
-	      "  --data-anywhere  --resume onto data on another filesystem than the\n"
-	      "                   first rows' (refused otherwise)\n\n"
+	      "across configurations; Ctrl-C keeps every finished repetition.\n"
 	      "A profile expands to at most %d configurations; IOSTRAT_MAX_CONFIGS=N\n"
-	      "sets the limit (iostrat-profile(5)).\n", PROFILE_MAX_CONFIGS);
+	      "sets the limit (iostrat-profile(5)).\n\n", PROFILE_MAX_CONFIGS);
 }
 
-static int need_arg(int argc, char **argv, int i)
+/* -D KEY=VALUE, repeatable: defs has room for one per argument. */
+static int add_define(const struct setting *s, const char *v, void *obj)
 {
-	if (i + 1 < argc)
-		return 0;
-	errorf("%s: missing value", argv[i]);
-	return -EINVAL;
+	struct bench_opts *o = obj;
+
+	(void)s;
+	o->defs[o->ndefs++] = (char *)v;
+	return 0;
+}
+
+static const struct setting bench_table[] = {
+	{ .name = "out", .shortname = 'o', .type = SET_STRING,
+	  .off = offsetof(struct bench_opts, out), .metavar = "DIR",
+	  .help = "results directory" },
+	{ .name = "dry-run", .shortname = 'n', .type = SET_BOOL,
+	  .off = offsetof(struct bench_opts, dry_run),
+	  .help = "print the expanded matrix with an estimate" },
+	{ .name = "resume", .type = SET_STRING,
+	  .off = offsetof(struct bench_opts, resume), .metavar = "DIR",
+	  .help = "finish an interrupted bench (skips what is done)" },
+	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
+	  .metavar = "KEY=VALUE",
+	  .help = "set KEY in every section (overrides the profile)" },
+	{ .name = "data", .type = SET_STRING,
+	  .off = offsetof(struct bench_opts, data), .metavar = "DIR",
+	  .help = "data set cache (default $IOSTRAT_DATA, else ./data;\n"
+		  "with --resume, the one the bench used, from DIR/data.json)" },
+	{ .name = "data-anywhere", .type = SET_BOOL,
+	  .off = offsetof(struct bench_opts, data_anywhere),
+	  .help = "--resume onto data on another filesystem than the\n"
+		  "first rows' (refused otherwise)" },
+	{ 0 },
+};
+
+const struct cmd_opts bench_cmdopts = {
+	.cmd = "bench", .tables = { bench_table }, .usage = bench_usage,
+};
+
+/* PROFILE or --resume DIR, and what goes with them: 0, or 2 after one line. */
+static int bench_check(struct bench_opts *o, int npos, char **argv,
+		       char *shipped, size_t len)
+{
+	if (npos > 1) {
+		errorf("%s: one PROFILE only", argv[2]);
+		return 2;
+	}
+	o->profile = npos ? argv[1] : NULL;
+	if (!o->profile == !o->resume) {
+		errorf("bench: give a PROFILE or --resume DIR (iostrat bench --help)");
+		return 2;
+	}
+	/* a shipped profile by name (quick, skeet-big): no such file here */
+	if (o->profile && !strchr(o->profile, '/') && access(o->profile, F_OK) &&
+	    !datadir_file("profiles", o->profile, ".ini", shipped, len))
+		o->profile = shipped;
+	if (o->resume && o->out) {
+		errorf("bench: --resume DIR writes into DIR; drop --out");
+		return 2;
+	}
+	return 0;
 }
 
 int cmd_bench(int argc, char **argv)
 {
 	struct bench_opts o = { 0 };
 	char shipped[PATH_MAX];
-	char **defs = calloc((size_t)argc, sizeof(char *));
 	int ret;
 
-	if (!defs)
+	o.defs = calloc((size_t)argc, sizeof(char *));
+	if (!o.defs)
 		return 1;
 	sysq_recover(); /* queue settings a SIGKILLed iostrat sched left */
-	o.defs = defs;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			bench_usage(stdout);
-			free(defs);
-			return 0;
-		}
-		if (!strcmp(a, "--dry-run") || !strcmp(a, "-n")) {
-			o.dry_run = true;
-		} else if (!strcmp(a, "--data-anywhere")) {
-			o.data_anywhere = true;
-		} else if (!strcmp(a, "--out") || !strcmp(a, "-o") ||
-			   !strcmp(a, "--resume") || !strcmp(a, "--data") ||
-			   !strcmp(a, "-D")) {
-			if (need_arg(argc, argv, i))
-				goto usage;
-			if (!strcmp(a, "--resume"))
-				o.resume = argv[++i];
-			else if (!strcmp(a, "--data"))
-				o.data = argv[++i];
-			else if (!strcmp(a, "-D"))
-				defs[o.ndefs++] = argv[++i];
-			else
-				o.out = argv[++i];
-		} else if (!strncmp(a, "-D", 2)) {
-			defs[o.ndefs++] = argv[i] + 2;
-		} else if (a[0] == '-' && a[1]) {
-			errorf("%s: unknown option (iostrat bench --help)", a);
-			goto usage;
-		} else if (!o.profile) {
-			o.profile = a;
-		} else {
-			errorf("%s: one PROFILE only", a);
-			goto usage;
-		}
-	}
-	if (!o.profile == !o.resume) {
-		errorf("bench: give a PROFILE or --resume DIR (iostrat bench --help)");
-		goto usage;
-	}
-	/* a shipped profile by name (quick, skeet-big): no such file here */
-	if (o.profile && !strchr(o.profile, '/') && access(o.profile, F_OK) &&
-	    !datadir_file("profiles", o.profile, ".ini", shipped, sizeof(shipped)))
-		o.profile = shipped;
-	if (o.resume && o.out) {
-		errorf("bench: --resume DIR writes into DIR; drop --out");
-		goto usage;
-	}
-	if (bench_queue_retry(&o)) {
-		free(defs);
-		return 1;
-	}
-	ret = bench_main(&o);
-	free(defs);
+	ret = cmdopt_parse(&bench_cmdopts, (void *[]){ &o }, argc, argv);
+	if (ret < 0)
+		ret = cmdopt_exit(ret);
+	else if (!(ret = bench_check(&o, ret, argv, shipped, sizeof(shipped))))
+		ret = bench_queue_retry(&o) ? 1 : bench_main(&o);
+	free(o.defs);
 	return ret;
-usage:
-	free(defs);
-	return 2;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting bench_table[] = {
-	{ .name = "out", .shortname = 'o', .type = SET_STRING }, { .name = "dry-run", .shortname = 'n' }, { .name = "resume", .type = SET_STRING },
-	{ .shortname = 'D', .type = SET_STRING }, { .name = "data", .type = SET_STRING }, { .name = "data-anywhere" },
-	{ 0 },
-};
-
-const struct cmd_opts bench_cmdopts = { .cmd = "bench", .tables = { bench_table } };

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+/* iostrat compare: results directories side by side, with significance. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -7,9 +9,6 @@
 #include "commands.h"
 #include "report/report.h"
 #include "lib/util.h"
-
-int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *), const char **outp);
 
 #define MAX_RUNS RUNS_MAX
 
@@ -27,8 +26,30 @@ static void compare_usage(FILE *f)
 	      "Runs from different hosts (env.json's host) are named by their host,\n"
 	      "one line says what the machines differ in, and the last table, the\n"
 	      "fleet summary, gives per verdict cell each run's fastest strategy and\n"
-	      "whether the runs agree (docs/fleet.md).\n", f);
+	      "whether the runs agree (docs/fleet.md).\n\n", f);
 }
+
+/* --format: text, csv, json, markdown (or md) or html */
+static int set_format(const struct setting *s, const char *v, void *obj)
+{
+	(void)s;
+	if (!rfmt_parse(v, obj))
+		return 0;
+	errorf("--format: bad value '%s' (text, csv, json, markdown or html)", v);
+	return -EINVAL;
+}
+
+static const struct setting compare_table[] = {
+	{ .name = "format", .shortname = 'f', .type = SET_CALL, .arg = true,
+	  .call = set_format, .metavar = "FMT",
+	  .help = "text, csv, json, markdown or html (default text);\n"
+		  "html is the tables as one self-contained page" },
+	{ 0 },
+};
+
+const struct cmd_opts compare_cmdopts = {
+	.cmd = "compare", .tables = { compare_table }, .usage = compare_usage,
+};
 
 /* Configurations of A found in at least one other run: with none, there
  * is nothing to compare, and no table is printed.  The other runs' ids go
@@ -56,15 +77,17 @@ static size_t in_common(const struct rrun *runs, size_t n)
 
 int cmd_compare(int argc, char **argv)
 {
-	char *dirs[argc > 0 ? argc : 1];
 	struct rrun runs[MAX_RUNS];
 	struct rdoc d;
-	enum rfmt fmt;
+	enum rfmt fmt = RF_TEXT;
+	char **dirs = argv + 1;
 	size_t n, loaded = 0;
-	int ret = report_args(argc, argv, &fmt, dirs, &n, compare_usage, NULL);
+	int ret = cmdopt_parse(&compare_cmdopts, (void *[]){ &fmt }, argc, argv);
 
-	if (ret)
-		return ret == 1 ? 0 : ret;
+	if (ret < 0)
+		return cmdopt_exit(ret);
+	n = (size_t)ret;
+	ret = 0;
 	if (n < 2 || n > MAX_RUNS) {
 		errorf("compare: need 2 to %d results directories (got %zu)", MAX_RUNS, n);
 		return 2;
@@ -87,11 +110,3 @@ int cmd_compare(int argc, char **argv)
 		rrun_free(&runs[i]);
 	return loaded == n ? ret : 1;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting compare_table[] = {
-	{ .name = "format", .shortname = 'f', .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts compare_cmdopts = { .cmd = "compare", .tables = { compare_table } };

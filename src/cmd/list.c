@@ -1,20 +1,33 @@
 // SPDX-License-Identifier: MIT
+/* iostrat list: the strategies, with their options. */
 #include <stdio.h>
-#include <string.h>
 
 #include "commands.h"
 #include "core/strategy.h"
 #include "lib/util.h"
 
+static void list_usage(FILE *f)
+{
+	fputs("usage: iostrat list\n\nThe strategies, with their options.\n", f);
+}
+
+/* list takes no options: its table is empty. */
+static const struct setting list_table[] = {
+	{ 0 },
+};
+
+const struct cmd_opts list_cmdopts = {
+	.cmd = "list", .tables = { list_table }, .usage = list_usage,
+};
+
 int cmd_list(int argc, char **argv)
 {
 	const struct strategy *s;
+	int npos = cmdopt_parse(&list_cmdopts, (void *[]){ NULL }, argc, argv);
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		puts("usage: iostrat list\n\nThe strategies, with their options.");
-		return 0;
-	}
-	if (argc > 1) {
+	if (npos < 0)
+		return cmdopt_exit(npos);
+	if (npos) {
 		errorf("list: %s: unexpected argument (iostrat list takes none)", argv[1]);
 		return 2;
 	}
@@ -26,6 +39,3 @@ int cmd_list(int argc, char **argv)
 	}
 	return 0;
 }
-
-/* list takes no options (cmdopt.h). */
-const struct cmd_opts list_cmdopts = { .cmd = "list", .tables = { NULL } };

@@ -2,6 +2,7 @@
 /* iostrat queue: the reboot-between-runs queue (see src/queue/store.h). */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,121 +22,83 @@ static void queue_usage(FILE *f)
 	      "A queue of commands run one per boot by iostrat-queue.service\n"
 	      "(`make install-queue`), with a reboot between them.\n\n"
 	      "  add [--name N] [--kernel VERSION] [--timeout S] -- COMMAND...\n"
-	      "                      append a command (run in the current directory;\n"
-	      "                      --kernel boots that kernel first, through GRUB;\n"
-	      "                      --timeout: this entry's watchdog, over run-next's)\n"
+	      "                      append a command (run in the current directory)\n"
 	      "  list                the queued entries, in run order\n"
 	      "  remove ID           take an entry out\n"
 	      "  status              paused or not, what runs, the last outcomes\n"
 	      "  pause | resume      stop / restart the loop (a `paused` file)\n"
-	      "  run-next            what the service runs at every boot:\n"
-	      "      --settle S        wait S seconds first (default 300)\n"
-	      "      --timeout S       watchdog: kill the command after S seconds\n"
-	      "                        (default 0 = none; counts as a failed attempt)\n"
-	      "      --max-attempts N  attempts before an entry is given up (default 2)\n"
-	      "      --reboot-cmd CMD  how to reboot (default 'systemctl reboot --no-block')\n\n"
-	      "  --state-dir DIR     queue state, results.log, history.jsonl\n"
-	      "                      (default " DEFAULT_STATE_DIR ")\n", f);
+	      "  run-next [--settle S] [--timeout S] [--max-attempts N] [--reboot-cmd CMD]\n"
+	      "                      what the service runs at every boot\n\n"
+	      "options:\n", f);
 }
 
 struct qargs {
-	const char *state_dir, *name, *kernel, *sub;
-	const char *pos[4];
+	const char *state_dir, *name, *kernel;
+	const char *const *pos;	/* the arguments after the subcommand */
 	int npos;
-	char **cmd;
+	char **cmd;		/* add: the command after -- */
 	int ncmd;
-	bool timeout_set; /* --timeout given: add stores it in the entry */
+	double timeout;		/* --timeout, or -1: not given */
+	bool timeout_set;	/* --timeout given: add stores it in the entry */
 	struct qrun_opts run;
 };
 
-static int opt_seconds(const char *opt, const char *s, double *out)
+/* --reboot-cmd: an empty command would "reboot" by doing nothing */
+static int set_reboot_cmd(const struct setting *s, const char *v, void *obj)
 {
-	if (parse_double(s, out) || *out < 0 || *out > 1e7) {
-		errorf("%s: bad value '%s' (seconds, 0..10000000)", opt, s ? s : "");
+	struct qrun_opts *o = obj;
+
+	(void)s;
+	if (!*v) {
+		errorf("--reboot-cmd: empty (give the command that reboots)");
 		return -EINVAL;
 	}
+	o->reboot_cmd = v;
 	return 0;
 }
 
-/* --opt VALUE or --opt=VALUE: the value, or NULL (error printed). */
-static const char *value_of(const char *opt, int argc, char **argv, int *i)
-{
-	size_t n = strlen(opt);
+/* add's options, and --timeout, which run-next takes too (into struct qargs) */
+static const struct setting add_table[] = {
+	{ .name = "name", .type = SET_STRING, .off = offsetof(struct qargs, name),
+	  .metavar = "N", .help = "add: a name for the entry" },
+	{ .name = "kernel", .type = SET_STRING, .off = offsetof(struct qargs, kernel),
+	  .metavar = "VERSION", .help = "add: boot that kernel first, through GRUB" },
+	{ .name = "timeout", .type = SET_DOUBLE, .off = offsetof(struct qargs, timeout),
+	  .max = 10000000, .metavar = "S",
+	  .help = "run-next: watchdog: kill the command after S seconds\n"
+		  "(default 0 = none; counts as a failed attempt);\n"
+		  "add: this entry's watchdog, over run-next's" },
+	{ 0 },
+};
 
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (*i + 1 >= argc) {
-		errorf("%s: missing value", opt);
-		return NULL;
-	}
-	return argv[++*i];
-}
+/* run-next's options (into struct qrun_opts) */
+static const struct setting run_next_table[] = {
+	{ .name = "settle", .type = SET_DOUBLE, .off = offsetof(struct qrun_opts, settle),
+	  .max = 10000000, .metavar = "S",
+	  .help = "run-next: wait S seconds first (default 300)" },
+	{ .name = "max-attempts", .type = SET_UINT,
+	  .off = offsetof(struct qrun_opts, max_attempts), .min = 1, .max = 100,
+	  .metavar = "N",
+	  .help = "run-next: attempts before an entry is given up (default 2)" },
+	{ .name = "reboot-cmd", .type = SET_CALL, .arg = true, .call = set_reboot_cmd,
+	  .metavar = "CMD",
+	  .help = "run-next: how to reboot (default 'systemctl reboot --no-block')" },
+	{ 0 },
+};
 
-static bool is_opt(const char *arg, const char *opt)
-{
-	size_t n = strlen(opt);
+/* every subcommand's (into struct qargs) */
+static const struct setting queue_table[] = {
+	{ .name = "state-dir", .type = SET_STRING,
+	  .off = offsetof(struct qargs, state_dir), .metavar = "DIR",
+	  .help = "queue state, results.log, history.jsonl\n"
+		  "(default " DEFAULT_STATE_DIR ")" },
+	{ 0 },
+};
 
-	return !strncmp(arg, opt, n) && (arg[n] == 0 || arg[n] == '=');
-}
-
-static int parse_opt(struct qargs *a, int argc, char **argv, int *i)
-{
-	static const char *const opts[] = {
-		"--state-dir", "--name", "--kernel", "--settle", "--timeout",
-		"--max-attempts", "--reboot-cmd",
-	};
-	const char *v = NULL;
-	size_t k;
-
-	for (k = 0; k < ARRAY_SIZE(opts); k++)
-		if (is_opt(argv[*i], opts[k]))
-			break;
-	if (k == ARRAY_SIZE(opts)) {
-		errorf("%s: unknown option (iostrat queue --help)", argv[*i]);
-		return -EINVAL;
-	}
-	if (!(v = value_of(opts[k], argc, argv, i)))
-		return -EINVAL;
-	switch (k) {
-	case 0: a->state_dir = v; return 0;
-	case 1: a->name = v; return 0;
-	case 2: a->kernel = v; return 0;
-	case 3: return opt_seconds("--settle", v, &a->run.settle);
-	case 4: a->timeout_set = true;
-		return opt_seconds("--timeout", v, &a->run.timeout);
-	case 5: return opt_uint("--max-attempts", v, 1, 100, &a->run.max_attempts);
-	default:
-		if (!*v) { /* an empty command would "reboot" by doing nothing */
-			errorf("--reboot-cmd: empty (give the command that reboots)");
-			return -EINVAL;
-		}
-		a->run.reboot_cmd = v;
-		return 0;
-	}
-}
-
-static int parse_args(struct qargs *a, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			a->cmd = argv + i + 1;
-			a->ncmd = argc - i - 1;
-			return 0;
-		}
-		if (!strncmp(argv[i], "--", 2)) {
-			if (parse_opt(a, argc, argv, &i))
-				return -EINVAL;
-		} else if (!a->sub) {
-			a->sub = argv[i];
-		} else if (a->npos < (int)ARRAY_SIZE(a->pos)) {
-			a->pos[a->npos++] = argv[i];
-		} else {
-			errorf("%s: unexpected argument", argv[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
+const struct cmd_opts queue_cmdopts = {
+	.cmd = "queue", .tables = { add_table, run_next_table, queue_table },
+	.usage = queue_usage,
+};
 
 /* A name is printed by list and in results.log's "=== " lines: a newline or
  * another control character would break the one and forge the other. */
@@ -210,12 +173,13 @@ static int load_or_say(struct qstore *q, unsigned id, json_t **e)
 	return ret;
 }
 
-static int q_list(struct qstore *q)
+static int q_list(struct qstore *q, struct qargs *a)
 {
 	unsigned *ids;
 	size_t n;
 	int ret = qstore_ids(q, &ids, &n);
 
+	(void)a;
 	if (ret)
 		return error_errno(ret, q->dir, "read queue"), 1;
 	printf("%-6s %-8s %-8s %-20s %-16s %s\n", "ID", "STATE", "ATTEMPTS",
@@ -301,12 +265,13 @@ static void print_history_tail(struct qstore *q, size_t max)
 	free(text);
 }
 
-static int q_status(struct qstore *q)
+static int q_status(struct qstore *q, struct qargs *a)
 {
 	unsigned *ids;
 	size_t n;
 	int ret = qstore_ids(q, &ids, &n);
 
+	(void)a;
 	if (ret)
 		return error_errno(ret, q->dir, "read queue"), 1;
 	printf("state dir: %s\n", q->dir);
@@ -331,7 +296,7 @@ static int q_status(struct qstore *q)
 	return 0;
 }
 
-static int q_pause(struct qstore *q, bool paused)
+static int q_set_paused(struct qstore *q, bool paused)
 {
 	int ret = qstore_create(q);
 
@@ -344,61 +309,105 @@ static int q_pause(struct qstore *q, bool paused)
 	return 0;
 }
 
+static int q_pause(struct qstore *q, struct qargs *a)
+{
+	(void)a;
+	return q_set_paused(q, true);
+}
+
+static int q_resume(struct qstore *q, struct qargs *a)
+{
+	(void)a;
+	return q_set_paused(q, false);
+}
+
+static int q_run_next(struct qstore *q, struct qargs *a)
+{
+	return qrun_next(q, &a->run);
+}
+
+/* The subcommands; what each takes besides the options. */
+#define Q_ID	1u	/* arguments after the subcommand (remove ID) */
+#define Q_CMD	2u	/* a command after -- (add) */
+static const struct qsub {
+	const char *name;
+	int (*fn)(struct qstore *q, struct qargs *a);
+	unsigned takes;
+} qsubs[] = {
+	{ "add", q_add, Q_ID | Q_CMD },	/* q_add refuses arguments itself */
+	{ "list", q_list, 0 },
+	{ "remove", q_remove, Q_ID },
+	{ "status", q_status, 0 },
+	{ "pause", q_pause, 0 },
+	{ "resume", q_resume, 0 },
+	{ "run-next", q_run_next, 0 },
+};
+
+/* The subcommand called name, or NULL after one line. */
+static const struct qsub *qsub_find(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(qsubs); i++)
+		if (!strcmp(qsubs[i].name, name))
+			return &qsubs[i];
+	errorf("queue %s: unknown subcommand (iostrat queue --help)", name);
+	return NULL;
+}
+
+/* What follows the subcommand fits it: 0, or 2 after one line. */
+static int qsub_check(const struct qsub *s, const struct qargs *a)
+{
+	if (a->ncmd && !(s->takes & Q_CMD)) {
+		errorf("queue %s: unexpected command after --", s->name);
+		return 2;
+	}
+	if (a->npos && !(s->takes & Q_ID)) {
+		errorf("queue %s: unexpected argument '%s'", s->name, a->pos[0]);
+		return 2;
+	}
+	return 0;
+}
+
+/* Where the options end: the first "--" (add's command follows it), or argc. */
+static int options_end(int argc, char **argv)
+{
+	int i = 1;
+
+	while (i < argc && strcmp(argv[i], "--"))
+		i++;
+	return i;
+}
+
 int cmd_queue(int argc, char **argv)
 {
 	struct qargs a = {
-		.state_dir = DEFAULT_STATE_DIR,
+		.state_dir = DEFAULT_STATE_DIR, .timeout = -1,
 		.run = { .settle = 300, .timeout = 0, .max_attempts = 2,
 			 /* --no-block: queue the reboot and return; it stops
 			  * this unit, and a blocking systemctl is killed with
 			  * it (seen in the lab's real boots, lab/reboot.sh) */
 			 .reboot_cmd = "systemctl reboot --no-block" },
 	};
+	int end = options_end(argc, argv), npos;
+	const struct qsub *sub;
 	struct qstore q;
 
-	/* --help anywhere before "--" (queue add --help too) */
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			queue_usage(stdout);
-			return 0;
-		}
-	if (parse_args(&a, argc, argv))
-		return 2;
-	if (!a.sub) {
-		queue_usage(stderr);
+	npos = cmdopt_parse(&queue_cmdopts, (void *[]){ &a, &a.run, &a }, end, argv);
+	if (npos < 0)
+		return cmdopt_exit(npos);
+	if (!npos) {
+		cmdopt_help(&queue_cmdopts, stderr);
 		return 2;
 	}
-	if (a.ncmd && strcmp(a.sub, "add")) {
-		errorf("queue %s: unexpected command after --", a.sub);
+	if (!(sub = qsub_find(argv[1])))
 		return 2;
-	}
+	a.pos = (const char *const *)argv + 2;
+	a.npos = npos - 1;
+	a.cmd = argv + end + (end < argc);
+	a.ncmd = argc - end - (end < argc);
+	if (qsub_check(sub, &a))
+		return 2;
+	a.timeout_set = a.timeout >= 0;
+	a.run.timeout = a.timeout_set ? a.timeout : 0;
 	qstore_init(&q, a.state_dir);
-	if (!strcmp(a.sub, "add"))
-		return q_add(&q, &a);
-	if (a.npos && strcmp(a.sub, "remove")) {
-		errorf("queue %s: unexpected argument '%s'", a.sub, a.pos[0]);
-		return 2;
-	}
-	if (!strcmp(a.sub, "list"))
-		return q_list(&q);
-	if (!strcmp(a.sub, "remove"))
-		return q_remove(&q, &a);
-	if (!strcmp(a.sub, "status"))
-		return q_status(&q);
-	if (!strcmp(a.sub, "pause") || !strcmp(a.sub, "resume"))
-		return q_pause(&q, !strcmp(a.sub, "pause"));
-	if (!strcmp(a.sub, "run-next"))
-		return qrun_next(&q, &a.run);
-	errorf("queue %s: unknown subcommand (iostrat queue --help)", a.sub);
-	return 2;
+	return sub->fn(&q, &a);
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting queue_table[] = {
-	{ .name = "state-dir", .type = SET_STRING }, { .name = "name", .type = SET_STRING }, { .name = "kernel", .type = SET_STRING },
-	{ .name = "settle", .type = SET_STRING }, { .name = "timeout", .type = SET_STRING }, { .name = "max-attempts", .type = SET_STRING },
-	{ .name = "reboot-cmd", .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts queue_cmdopts = { .cmd = "queue", .tables = { queue_table } };

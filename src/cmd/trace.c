@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,62 +25,53 @@ static void trace_usage(FILE *f)
 	fputs("usage: iostrat trace [-d DEV] [--all] [-o FILE] -- CMD [ARGS...]\n\n"
 	      "Run CMD under the eBPF probes (root) and print what the kernel did:\n"
 	      "block requests (seek distance, sizes, latency, queue depth,\n"
-	      "sequential share) and page-cache hits, misses and readahead.\n\n"
-	      "  -d, --device DEV\n"
-	      "           only this disk: loop0, /dev/vda, or a path (its disk,\n"
-	      "           and page-cache events of its filesystem only)\n"
-	      "  --all    page cache of every process, not only CMD and its children\n"
-	      "  --json   the figures as one JSON object (the names of result rows)\n"
-	      "  -o FILE  write the report to FILE (default: standard error, so\n"
-	      "           CMD's own output stays clean)\n", f);
+	      "sequential share) and page-cache hits, misses and readahead.\n"
+	      "The options end at CMD.\n\n", f);
 }
 
 struct trace_args {
 	struct tracer_filter f;
 	const char *dev, *out;
-	bool json;
+	bool json, all;
 	char **cmd;
 };
 
+static const struct setting trace_table[] = {
+	{ .name = "device", .shortname = 'd', .type = SET_STRING,
+	  .off = offsetof(struct trace_args, dev), .metavar = "DEV",
+	  .help = "only this disk: loop0, /dev/vda, or a path (its disk,\n"
+		  "and page-cache events of its filesystem only)" },
+	{ .name = "all", .type = SET_BOOL, .off = offsetof(struct trace_args, all),
+	  .help = "page cache of every process, not only CMD and its children" },
+	{ .name = "json", .type = SET_BOOL, .off = offsetof(struct trace_args, json),
+	  .help = "the figures as one JSON object (the names of result rows)" },
+	{ .shortname = 'o', .type = SET_STRING,
+	  .off = offsetof(struct trace_args, out), .metavar = "FILE",
+	  .help = "write the report to FILE (default: standard error, so\n"
+		  "CMD's own output stays clean)" },
+	{ 0 },
+};
+
+const struct cmd_opts trace_cmdopts = {
+	.cmd = "trace", .tables = { trace_table }, .usage = trace_usage,
+	.flags = CMDOPT_STOP_AT_ARG,
+};
+
+/* 0; -ECANCELED after --help; -EINVAL after one line. */
 static int parse(int argc, char **argv, struct trace_args *a)
 {
 	char why[160];
-	int i;
+	int npos = cmdopt_parse(&trace_cmdopts, (void *[]){ a }, argc, argv);
 
-	a->f.pids = true;
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		}
-		if (!strcmp(argv[i], "-d") || !strcmp(argv[i], "--device")) {
-			if (i + 1 >= argc) {
-				errorf("%s: missing value", argv[i]);
-				return -EINVAL;
-			}
-			a->dev = argv[++i];
-		} else if (!strcmp(argv[i], "-o")) {
-			if (i + 1 >= argc) {
-				errorf("%s: missing value", argv[i]);
-				return -EINVAL;
-			}
-			a->out = argv[++i];
-		} else if (!strcmp(argv[i], "--json")) {
-			a->json = true;
-		} else if (!strcmp(argv[i], "--all")) {
-			a->f.pids = false;
-		} else if (argv[i][0] == '-') {
-			errorf("trace: %s: unknown option (iostrat trace --help)", argv[i]);
-			return -EINVAL;
-		} else {
-			break;
-		}
-	}
-	if (i >= argc) {
+	if (npos < 0)
+		return npos;
+	if (!npos) {
 		errorf("trace: no command to run (iostrat trace -- CMD ...)");
 		return -EINVAL;
 	}
-	a->cmd = argv + i;
+	argv[1 + npos] = NULL; /* CMD and its arguments, for execvp */
+	a->cmd = argv + 1;
+	a->f.pids = !a->all;
 	if (probe_mode_check(why, sizeof(why))) {
 		errorf("%s", why);
 		return -EINVAL;
@@ -268,13 +260,9 @@ int cmd_trace(int argc, char **argv)
 	FILE *rep = NULL;
 	int ret;
 
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			trace_usage(stdout);
-			return 0;
-		}
-	if (parse(argc, argv, &a))
-		return 2;
+	ret = parse(argc, argv, &a);
+	if (ret)
+		return cmdopt_exit(ret);
 	if (resolve_dev(&a))
 		return 2;
 	/* Before CMD runs: a long command's report is not lost to a bad -o. */
@@ -289,12 +277,3 @@ int cmd_trace(int argc, char **argv)
 	}
 	return ret;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting trace_table[] = {
-	{ .name = "device", .shortname = 'd', .type = SET_STRING }, { .shortname = 'o', .type = SET_STRING }, { .name = "json" },
-	{ .name = "all" },
-	{ 0 },
-};
-
-const struct cmd_opts trace_cmdopts = { .cmd = "trace", .tables = { trace_table }, .flags = CMDOPT_STOP_AT_ARG };

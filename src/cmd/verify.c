@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* iostrat verify: an output directory against the reference transform. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -39,49 +40,57 @@ static int extra_output(const char *out, const struct filelist *fl,
 	return ret;
 }
 
+static void verify_usage(FILE *f)
+{
+	fputs("usage: iostrat verify IN OUT [-w|--work W]\n\n"
+	      "Recompute the transform (work W, default 0) of every file of IN\n"
+	      "and compare it with OUT; report the first differing file and\n"
+	      "byte offset.  OUT must hold exactly IN's files: a missing or an\n"
+	      "extra one fails, and so does an IN with no files.\n\n", f);
+}
+
+static const struct setting verify_table[] = {
+	{ .name = "work", .shortname = 'w', .type = SET_UINT, .off = 0,
+	  .max = 1000000, .metavar = "W",
+	  .help = "the work level the output was made with (default 0)" },
+	{ 0 },
+};
+
+const struct cmd_opts verify_cmdopts = {
+	.cmd = "verify", .tables = { verify_table }, .usage = verify_usage,
+};
+
+/* verify IN OUT: 0, or 2 after one line */
+static int verify_paths(int npos, char **argv, const char **in, const char **out)
+{
+	if (npos > 2) {
+		errorf("verify: too many paths");
+		return 2;
+	}
+	if (npos < 2) {
+		errorf("verify: need IN and OUT");
+		return 2;
+	}
+	*in = argv[1];
+	*out = argv[2];
+	return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
 	char extra[256];
-	const char *in = NULL, *out = NULL, *bad, *why;
+	const char *in, *out, *bad, *why;
 	unsigned work = 0;
 	struct filelist fl;
 	uint64_t off = 0;
 	size_t file = 0;
-	int ret;
+	int ret, npos;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			puts("usage: iostrat verify IN OUT [-w|--work W]\n\n"
-			     "Recompute the transform (work W, default 0) of every file of IN\n"
-			     "and compare it with OUT; report the first differing file and\n"
-			     "byte offset.  OUT must hold exactly IN's files: a missing or an\n"
-			     "extra one fails, and so does an IN with no files.");
-			return 0;
-		}
-		if (!strcmp(argv[i], "--work") || !strcmp(argv[i], "-w")) {
-			if (i + 1 >= argc || opt_uint("--work", argv[i + 1], 0,
-						      1000000, &work))
-				return 2;
-			i++;
-		} else if (!strncmp(argv[i], "--work=", 7)) {
-			if (opt_uint("--work", argv[i] + 7, 0, 1000000, &work))
-				return 2;
-		} else if (argv[i][0] == '-') {
-			errorf("%s: unknown option", argv[i]);
-			return 2;
-		} else if (!in) {
-			in = argv[i];
-		} else if (!out) {
-			out = argv[i];
-		} else {
-			errorf("verify: too many paths");
-			return 2;
-		}
-	}
-	if (!in || !out) {
-		errorf("verify: need IN and OUT");
+	npos = cmdopt_parse(&verify_cmdopts, (void *[]){ &work }, argc, argv);
+	if (npos < 0)
+		return cmdopt_exit(npos);
+	if (verify_paths(npos, argv, &in, &out))
 		return 2;
-	}
 	ret = filelist_scan(in, &fl, &bad);
 	if (ret) {
 		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
@@ -111,11 +120,3 @@ int cmd_verify(int argc, char **argv)
 	filelist_free(&fl);
 	return ret ? 1 : 0;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting verify_table[] = {
-	{ .name = "work", .shortname = 'w', .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts verify_cmdopts = { .cmd = "verify", .tables = { verify_table } };
