@@ -68,13 +68,12 @@ _iostrat() {
 	done < <("$bin" __options "$cmd" 2>/dev/null)
 
 	if [[ " $takes " == *" $prev "* ]]; then
+		# an option whose table lists its values (--cache, --fsync, --madvise ...)
+		mapfile -t COMPREPLY < <(compgen -W "$("$bin" __values "$cmd" "$prev" 2>/dev/null)" -- "$cur")
+		[ "${#COMPREPLY[@]}" -gt 0 ] && return
 		case $prev in
 		-s | --strategy)
 			mapfile -t COMPREPLY < <(compgen -W "$("$bin" list 2>/dev/null | awk '/^[a-z]/ { print $1 }')" -- "$cur") ;;
-		--cache) mapfile -t COMPREPLY < <(compgen -W "cold warm asis" -- "$cur") ;;
-		--fsync) mapfile -t COMPREPLY < <(compgen -W "file end none" -- "$cur") ;;
-		--sink) mapfile -t COMPREPLY < <(compgen -W "file null" -- "$cur") ;;
-		--madvise) mapfile -t COMPREPLY < <(compgen -W "sequential willneed hugepage none" -- "$cur") ;;
 		-f | --format) mapfile -t COMPREPLY < <(compgen -W "text csv json markdown html" -- "$cur") ;;
 		--preset) mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur") ;;
 		--dataset)

@@ -65,10 +65,28 @@ static void print_opt(const struct setting *o, void *ctx)
  *   iostrat __commands      the subcommands, one a line
  *   iostrat __options CMD   CMD's options, one a line: "-s --strategy =",
  *                           "--json" ("=": takes a value)
+ *   iostrat __values CMD OPT  the values OPT ("--cache") takes, one a
+ *                           line, when its table lists them
  */
+struct values_of {
+	const char *opt;	/* "--cache" */
+};
+
+static void print_values(const struct setting *o, void *ctx)
+{
+	const struct values_of *v = ctx;
+
+	if (o->type != SET_ENUM || !o->name || strncmp(v->opt, "--", 2) ||
+	    strcmp(v->opt + 2, o->name))
+		return;
+	for (const char *const *a = o->values; *a; a++)
+		puts(*a);
+}
+
 static int hidden(int argc, char **argv)
 {
 	const struct command *c;
+	struct values_of v;
 
 	if (!strcmp(argv[1], "__commands")) {
 		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
@@ -76,8 +94,13 @@ static int hidden(int argc, char **argv)
 				puts(commands[i].name);
 		return 0;
 	}
+	if (!strcmp(argv[1], "__values") && argc == 4 && (c = find(argv[2]))) {
+		v.opt = argv[3];
+		cmdopt_each(c->opts, print_values, &v);
+		return 0;
+	}
 	if (argc != 3 || !(c = find(argv[2])) || !c->fn) {
-		errorf("__options: give one command (iostrat --help lists them)");
+		errorf("%s: give one command (iostrat --help lists them)", argv[1]);
 		return 2;
 	}
 	cmdopt_each(c->opts, print_opt, NULL);
@@ -124,7 +147,8 @@ static int dispatch(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		return help(argc, argv);
-	if (!strcmp(argv[1], "__commands") || !strcmp(argv[1], "__options"))
+	if (!strcmp(argv[1], "__commands") || !strcmp(argv[1], "__options") ||
+	    !strcmp(argv[1], "__values"))
 		return hidden(argc, argv);
 	if (!strcmp(argv[1], "--version")) {
 		printf("iostrat %s\n", IOSTRAT_VERSION);
