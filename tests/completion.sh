@@ -46,7 +46,7 @@ values_of_options() {
 	expect "asis cold warm" "$IOSTRAT" run --cache ""
 	# every listed value comes from the option's table entry, a strategy's too
 	expect "end file none" "$IOSTRAT" run --fsync ""
-	expect "dontneed noreuse none sequential" "$IOSTRAT" run --fadvise ""
+	expect "dontneed none noreuse sequential" "$IOSTRAT" run --fadvise ""
 	expect "willneed" "$IOSTRAT" run --madvise w
 	expect "csv html json markdown text" "$IOSTRAT" report -f ""
 	# a value is not an option: after --threads, no option list
