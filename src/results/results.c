@@ -398,13 +398,6 @@ int results_load(const char *dir, json_t **rows)
 	return load_rows(dir, rows, &end, &lo);
 }
 
-int results_load_all(const char *dir, json_t **rows)
-{
-	struct rows_end end;
-
-	return load_rows(dir, rows, &end, NULL);
-}
-
 /* Cut results.jsonl back to its last complete row, durably, so the next
  * row starts a line of its own instead of gluing onto a fragment. */
 static int cut_to_complete_rows(const char *p, const struct rows_end *end)
