@@ -110,6 +110,12 @@ static void bench_opts_of(struct sched_hook *s, unsigned round,
 	}
 }
 
+/* --interleave: --reps rounds (default 3); else one. */
+static unsigned rounds_of(const struct sched_bench *b)
+{
+	return b->interleave ? (b->reps ? b->reps : 3) : 1;
+}
+
 static int before(void *arg, size_t pass, unsigned round, struct bench_opts *o)
 {
 	struct sched_hook *s = arg;
@@ -130,7 +136,7 @@ static int before(void *arg, size_t pass, unsigned round, struct bench_opts *o)
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", s->out, set->label);
 	if (s->bench->interleave)
 		fprintf(stderr, "iostrat sched: round %u/%u: %s\n", round,
-			sched_hook_engine(s).rounds, set->label);
+			rounds_of(s->bench), set->label);
 	bench_opts_of(s, round, o);
 	return 0;
 }
@@ -183,17 +189,17 @@ struct engine_hooks sched_hook_engine(struct sched_hook *s)
 
 	return (struct engine_hooks){
 		.arg = s, .passes = s->plan->nset,
-		.rounds = b->interleave ? (b->reps ? b->reps : 3) : 1,
+		.rounds = rounds_of(b),
 		.before = before, .after = after, .decorate = decorate,
 	};
 }
 
 void sched_hook_free(struct sched_hook *s)
 {
-	for (size_t i = 0; i < s->plan->nset; i++) {
-		json_decref(s->first ? s->first[i] : NULL);
-		json_decref(s->cols ? s->cols[i] : NULL);
-	}
+	for (size_t i = 0; s->first && i < s->plan->nset; i++)
+		json_decref(s->first[i]);
+	for (size_t i = 0; s->cols && i < s->plan->nset; i++)
+		json_decref(s->cols[i]);
 	free(s->first);
 	free(s->cols);
 	free(s->defs);
