@@ -194,6 +194,24 @@ sigkill_then_next_start_restores() {
 	done
 }
 
+# Rows get the setting as they are written, not in a rewrite after the
+# bench: a SIGKILL mid-run leaves rows that already carry it.
+rows_carry_the_setting_as_written() {
+	setup 400
+	has bfq || skip "no bfq"
+	setsid "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq \
+		--out "$T/res" "$T/p.ini" >/dev/null 2>&1 &
+	pid=$!
+	f=$T/res/bfq/results.jsonl
+	for _ in $(seq 1 400); do [ -s "$f" ] && break; sleep 0.05; done
+	kill -KILL -- "-$pid"
+	wait "$pid" 2>/dev/null || true
+	"$IOSTRAT" bench --help >/dev/null 2>&1 # restores the disk
+	[ -s "$f" ] || die "no row written in 20 s"
+	[ "$(grep -c '"sched_setting":"bfq"' "$f")" -eq "$(grep -c . "$f")" ] ||
+		die "rows written without the setting: $(grep -vc sched_setting "$f") of $(grep -c . "$f")"
+}
+
 errors_before_changes() {
 	setup
 	before=$(snapshot)
@@ -237,5 +255,6 @@ t ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found ctrl_c_mid_interl
 t sigterm_restores sigterm_restores
 t three_sigterms_in_a_row_still_restore sigterm_restores 3
 t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores
+t rows_carry_the_setting_as_written rows_carry_the_setting_as_written
 t errors_before_anything_changes errors_before_changes
 t default_device_is_the_disk_under_data default_device_is_the_disk_under_data

@@ -2,10 +2,10 @@
 #include <stdio.h>
 #include <errno.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <stdlib.h>
 
 #include "commands.h"
+#include "plot/plot.h"
 #include "report/report.h"
 #include "lib/util.h"
 
@@ -70,37 +70,33 @@ int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
 	return 0;
 }
 
-/* No figure in DIR/plots: draw them (`iostrat plot DIR`, its list on
- * stderr, so standard output stays the page). */
-static void draw_figures(const char *dir)
+/* DIR's figures for the page: drawn first when DIR/plots has none
+ * (plot_draw, its list on stderr: standard output stays the page). */
+static void figure_paths(const char *dir, char ***paths, size_t *n)
 {
-	char *const argv[] = { "iostrat", "plot", (char *)dir, NULL };
-	char **paths;
-	size_t n;
-	pid_t pid;
-	int st;
-
-	if (!report_figure_paths(dir, &paths, &n) && n) {
-		while (n)
-			free(paths[--n]);
-		free(paths);
+	if (!plot_figure_paths(dir, paths, n) && *n)
 		return;
+	free(*paths);
+	plot_draw(dir, NULL, NULL, stderr);
+	if (plot_figure_paths(dir, paths, n)) {
+		free(*paths);
+		*paths = NULL;
+		*n = 0;
 	}
+}
+
+static void free_paths(char **paths, size_t n)
+{
+	while (n)
+		free(paths[--n]);
 	free(paths);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(2, 1);
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		waitpid(pid, &st, 0);
 }
 
 static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
 		const char *out)
 {
+	char **figs = NULL;
+	size_t nfigs = 0;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = out ? open_memstream(&buf, &len) : stdout;
@@ -108,9 +104,11 @@ static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
 
 	if (!f)
 		return error_errno(-errno, out, "report");
-	if (fmt == RF_HTML)
-		report_html(r, d, f);
-	else
+	if (fmt == RF_HTML) {
+		figure_paths(r->dir, &figs, &nfigs);
+		report_html(r, d, figs, nfigs, f);
+		free_paths(figs, nfigs);
+	} else
 		rdoc_print(d, fmt, f);
 	if (!out)
 		return 0; /* written and closed as every command's: main's check */
@@ -145,8 +143,6 @@ int cmd_report(int argc, char **argv)
 		rrun_free(&r);
 		return 1;
 	}
-	if (fmt == RF_HTML)
-		draw_figures(dirs[0]);
 	rdoc_init(&d);
 	report_build(&r, &d);
 	ret = emit(&r, &d, fmt, out);

@@ -4,22 +4,19 @@
  * restored at the end, on error, on SIGINT/SIGTERM, and after a SIGKILL
  * by the next iostrat (src/sched/sysq.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness/blockdev.h"
 #include "commands.h"
 #include "harness/env.h"
+#include "sched/hook.h"
 #include "sched/plan.h"
-#include "sched/rounds.h"
 #include "sched/sysq.h"
 #include "harness/stop.h"
 #include "lib/util.h"
@@ -29,7 +26,7 @@ static void sched_usage(FILE *f)
 	fputs("usage: iostrat sched [--device DEV] [--schedulers LIST] [--set ATTR=V1,V2]...\n"
 	      "                     [--interleave] [--reps N] [--out DIR] [--data DIR]\n"
 	      "                     [-D KEY=VALUE]... PROFILE\n\n"
-	      "Run `iostrat bench PROFILE` once per setting of DEV's request queue\n"
+	      "Run the bench of PROFILE once per setting of DEV's request queue\n"
 	      "(each scheduler crossed with each --set value), verify each setting\n"
 	      "took, add it to every row, then `iostrat compare` the runs.  DEV's\n"
 	      "settings are restored at the end, on error and on Ctrl-C/SIGTERM; after\n"
@@ -43,7 +40,7 @@ static void sched_usage(FILE *f)
 	      "  -o, --out DIR      results (default results/<time>-sched-<profile>),\n"
 	      "                     one bench results directory per setting inside\n"
 	      "  --data DIR         data set cache, on DEV (default $IOSTRAT_DATA, else ./data)\n"
-	      "  -D KEY=VALUE       passed to iostrat bench\n", f);
+	      "  -D KEY=VALUE       passed to the bench (as iostrat bench -D)\n", f);
 }
 
 struct sched_args {
@@ -201,113 +198,6 @@ static bool dir_has_entries(const char *dir)
 	return !stat(cmd, &st);
 }
 
-/* Apply one setting, verified, its scheduler under the tunables of its
- * first switch (rounds.h); the columns every row of it gets. */
-static int apply(struct sched_rounds *rs, const char *disk,
-		 const struct sched_setting *s, json_t **cols)
-{
-	static const char *const num[] = { "read_ahead_kb", "nr_requests", "wbt_lat_usec" };
-	char v[128], tun[2048];
-	int ret = rounds_switch(rs, disk, s->scheduler);
-
-	for (size_t i = 0; !ret && i < s->nattr; i++)
-		ret = sysq_set(disk, s->attr[i], s->value[i]);
-	if (ret)
-		return ret;
-	*cols = json_object();
-	sysq_active(disk, v, sizeof(v));
-	json_object_set_new(*cols, "scheduler", json_text(v));
-	json_object_set_new(*cols, "device", json_text(disk));
-	sysq_tunables(disk, tun, sizeof(tun));
-	json_object_set_new(*cols, "iosched_tunables", json_text(tun));
-	for (size_t i = 0; i < ARRAY_SIZE(num); i++) {
-		char p[PATH_MAX];
-		long long n;
-		char *end;
-
-		snprintf(p, sizeof(p), "/sys/block/%s/queue/%s", disk, num[i]);
-		if (read_sysfs(p, v, sizeof(v))) {
-			json_object_set_new(*cols, num[i], json_null());
-			continue;
-		}
-		n = strtoll(v, &end, 10);
-		json_object_set_new(*cols, num[i], *end ? json_text(v) : json_integer(n));
-	}
-	fprintf(stderr, "iostrat sched: %s: %s (verified; %s)\n", disk, s->label,
-		tun[0] ? tun : "no tunables");
-	return 0;
-}
-
-/* Run `iostrat bench` for one setting (round > 1: --resume, one more rep;
- * round 0: --dry-run, the check before anything changes, its matrix not
- * shown).  Returns its exit status, or 128+signal. */
-static int run_bench(const struct sched_args *a, const char *dir, unsigned round)
-{
-	char *argv[64 + 2 * a->ndefs];
-	char reps[32], maxr[32];
-	int n = 0, st;
-	pid_t pid;
-
-	argv[n++] = "iostrat";
-	argv[n++] = "bench";
-	if (round > 1) {
-		argv[n++] = "--resume";
-		argv[n++] = (char *)dir;
-	} else if (round == 0) {
-		argv[n++] = (char *)a->profile;
-		argv[n++] = "--dry-run";
-	} else {
-		argv[n++] = (char *)a->profile;
-		argv[n++] = "--out";
-		argv[n++] = (char *)dir;
-	}
-	argv[n++] = "--data";
-	argv[n++] = (char *)a->data;
-	for (size_t i = 0; i < a->ndefs; i++) {
-		argv[n++] = "-D";
-		argv[n++] = a->defs[i];
-	}
-	if (a->interleave || a->reps) {
-		unsigned r = a->interleave ? MAX(round, 1u) : a->reps;
-
-		snprintf(reps, sizeof(reps), "reps=%u", r);
-		snprintf(maxr, sizeof(maxr), "max_reps=%u", r);
-		argv[n++] = "-D";
-		argv[n++] = reps;
-		argv[n++] = "-D";
-		argv[n++] = maxr;
-	}
-	argv[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return error_errno(-errno, "fork", "bench"), 1;
-	if (pid == 0) {
-		stop_in_child();
-		if (round == 0) { /* errors on stderr; the matrix is not wanted */
-			int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-			if (fd >= 0)
-				dup2(fd, STDOUT_FILENO);
-		}
-		execv("/proc/self/exe", argv);
-		fprintf(stderr, "iostrat: exec iostrat bench: %s\n", strerror(errno));
-		_exit(127);
-	}
-	for (bool passed = false;;) {
-		if (waitpid(pid, &st, 0) == pid)
-			break;
-		if (errno != EINTR)
-			return 1;
-		/* Ctrl-C reached the whole group already; SIGTERM to us only */
-		if (stop_caught() == SIGTERM && !passed) {
-			kill(pid, SIGTERM);
-			passed = true;
-		}
-	}
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 static void default_out(const struct sched_args *a, char *out, size_t len)
 {
 	char ts[32], name[128];
@@ -347,97 +237,6 @@ static int write_meta(const char *out, const char *disk, const struct sysq *sv,
 	return ret ? error_errno(ret, path, "writing") : 0;
 }
 
-static bool has_rows(const char *dir)
-{
-	char p[PATH_MAX];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s/results.jsonl", dir);
-	return !stat(p, &st) && st.st_size > 0;
-}
-
-/* Round r of a setting must run under the settings of its round 1: the
- * columns of both compared, the first that differs named. */
-static int same_as_round1(const char *label, unsigned r, json_t *first,
-			  json_t *cols)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach(cols, k, v) {
-		json_t *was = json_object_get(first, k);
-		char *a, *b;
-
-		if (was && json_equal(was, v))
-			continue;
-		a = json_dumps(v, JSON_ENCODE_ANY);
-		b = was ? json_dumps(was, JSON_ENCODE_ANY) : NULL;
-		errorf("%s: round %u would run with %s=%s, round 1 ran with %s: stopping",
-		       label, r, k, a ? a : "?", b ? b : "nothing");
-		free(a);
-		free(b);
-		return -EIO;
-	}
-	return 0;
-}
-
-/* One round of one setting; 0, or the exit status to return. */
-static int run_one(const struct sched_args *a, struct sched_rounds *rs,
-		   const char *disk, const struct sched_setting *set,
-		   const char *out, unsigned r, json_t **first)
-{
-	char dir[PATH_MAX];
-	json_t *cols = NULL;
-	unsigned rounds = a->interleave ? (a->reps ? a->reps : 3) : 1;
-	int st;
-
-	if (apply(rs, disk, set, &cols) ||
-	    (*first && same_as_round1(set->label, r, *first, cols))) {
-		json_decref(cols);
-		return 1;
-	}
-	if (!*first)
-		*first = json_incref(cols);
-	if (stop_caught()) {
-		json_decref(cols);
-		return 128 + stop_caught();
-	}
-	snprintf(dir, sizeof(dir), "%s/%s", out, set->label);
-	if (a->interleave)
-		fprintf(stderr, "iostrat sched: round %u/%u: %s\n", r, rounds, set->label);
-	st = run_bench(a, dir, r);
-	/* whatever rows it kept (failed reps, Ctrl-C) get the columns */
-	if (has_rows(dir) && sched_augment(dir, set, cols) && !st)
-		st = 1;
-	json_decref(cols);
-	if (stop_caught())
-		return 128 + stop_caught();
-	if (st && st < 128)
-		errorf("%s: iostrat bench failed (exit %d): stopping", set->label, st);
-	return st;
-}
-
-/* Every setting, once (or --reps rounds interleaved).  0, or the exit
- * status to return. */
-static int run_all(const struct sched_args *a, const char *disk,
-		   const struct sched_plan *p, const char *out)
-{
-	unsigned rounds = a->interleave ? (a->reps ? a->reps : 3) : 1;
-	struct sched_rounds *rs = calloc(1, sizeof(*rs));
-	json_t **first = calloc(p->nset, sizeof(*first));
-	int st = rs && first ? 0 : 1;
-
-	for (unsigned r = 1; !st && r <= rounds; r++)
-		for (size_t i = 0; !st && i < p->nset; i++)
-			st = stop_caught() ? 128 + stop_caught()
-					   : run_one(a, rs, disk, &p->set[i], out, r, &first[i]);
-	for (size_t i = 0; first && i < p->nset; i++)
-		json_decref(first[i]);
-	free(first);
-	free(rs);
-	return st;
-}
-
 static int compare_all(const struct sched_plan *p, const char *out)
 {
 	char **argv = calloc(p->nset + 2, sizeof(char *));
@@ -470,10 +269,55 @@ static int compare_all(const struct sched_plan *p, const char *out)
 	return ret;
 }
 
+/* The profile checked before the disk's settings are touched (a typo
+ * must not leave them changed), then saved; every setting measured (the
+ * engine's passes, sched's hook); the settings restored, whatever came. */
+static int measure(const struct sched_args *a, const struct sched_plan *p,
+		   const char *disk, const char *cur, const char *out)
+{
+	struct sched_bench b = { .profile = a->profile, .data = a->data,
+				 .defs = a->defs, .ndefs = a->ndefs,
+				 .interleave = a->interleave, .reps = a->reps };
+	struct sysq sv = { .lock_fd = -1 };
+	struct engine_hooks eh;
+	struct sched_hook h;
+	int ret;
+
+	if (sched_hook_init(&h, &b, p, disk, out))
+		return 1;
+	if (sched_check_profile(&h)) {
+		errorf("%s: the profile does not run (see above); nothing changed on %s",
+		       a->profile, disk);
+		sched_hook_free(&h);
+		return 2;
+	}
+	if ((ret = mkdir_p(out, 0755)))
+		error_errno(ret, out, "creating");
+	else
+		ret = sysq_save(&sv, disk);
+	if (ret) {
+		sched_hook_free(&h);
+		return 1;
+	}
+	stop_catch(STOP_NEVER_HARD, NULL, false);
+	eh = sched_hook_engine(&h);
+	ret = write_meta(out, disk, &sv, p, a);
+	if (!ret)
+		ret = bench_passes(&eh);
+	if (sysq_restore(&sv)) {
+		errorf("%s: could not restore every queue setting (see above)", disk);
+		ret = ret ? ret : 1;
+	} else {
+		fprintf(stderr, "iostrat sched: %s: restored (scheduler %s)\n", disk, cur);
+	}
+	stop_release();
+	sched_hook_free(&h);
+	return ret;
+}
+
 static int sched_main(struct sched_args *a)
 {
 	struct sched_plan p = { 0 };
-	struct sysq sv = { .lock_fd = -1 };
 	char disk[64], cur[64], out[PATH_MAX];
 	int ret = 2;
 
@@ -501,28 +345,7 @@ static int sched_main(struct sched_args *a)
 		errorf("%s: has results already (give a new --out)", out);
 		goto out;
 	}
-	/* the profile, its strategies and data sets checked before the
-	 * disk's settings are touched: a typo must not leave them changed */
-	if (run_bench(a, out, 0)) {
-		errorf("%s: the profile does not run (see above); nothing changed on %s",
-		       a->profile, disk);
-		goto out;
-	}
-	ret = 1;
-	if (mkdir_p(out, 0755) || sysq_save(&sv, disk))
-		goto out;
-	/* the disk's settings are restored below, whatever comes */
-	stop_catch(STOP_NEVER_HARD, NULL, false);
-	ret = write_meta(out, disk, &sv, &p, a);
-	if (!ret)
-		ret = run_all(a, disk, &p, out);
-	if (sysq_restore(&sv)) {
-		errorf("%s: could not restore every queue setting (see above)", disk);
-		ret = ret ? ret : 1;
-	} else {
-		fprintf(stderr, "iostrat sched: %s: restored (scheduler %s)\n", disk, cur);
-	}
-	stop_release();
+	ret = measure(a, &p, disk, cur, out);
 	if (!ret)
 		ret = compare_all(&p, out);
 	else if (ret > 128)

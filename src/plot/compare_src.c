@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Where figure 6's compare.csv comes from: `iostrat plot --compare A B ...`
- * runs the comparison of `iostrat compare` in process and writes its csv
- * (the spread table included); an `iostrat sched` output directory names
- * its runs (one per setting) in sched.json.
+ * Figure 6's data when plot makes the comparison itself (`iostrat plot
+ * --compare A B ...`, an `iostrat sched` output directory): the runs
+ * compared in process as `iostrat compare` does, the spread table handed
+ * to the figure from memory, and OUT/compare.csv written beside it (the
+ * `--format csv` text, for the reader and a later `iostrat plot OUT`).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,17 +14,37 @@
 #include "lib/util.h"
 #include "plot.h"
 
-int plot_write_compare(const char *out, char *const *dirs, size_t n)
+static int write_csv(const char *out, const struct rdoc *d)
+{
+	char path[PATH_MAX], *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int ret = f ? 0 : -ENOMEM;
+
+	if (f) {
+		rdoc_print(d, RF_CSV, f);
+		ret = fclose(f) ? -ENOMEM : 0;
+	}
+	snprintf(path, sizeof(path), "%s/compare.csv", out);
+	if (!ret)
+		ret = mkdir_p(out, 0755);
+	if (!ret)
+		ret = write_file_atomic(path, buf, len);
+	free(buf);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
+int plot_compare(const char *out, char *const *dirs, size_t n, json_t **rows)
 {
 	struct rrun *runs = calloc(n ? n : 1, sizeof(*runs));
-	char path[PATH_MAX], *buf = NULL;
-	size_t loaded = 0, len = 0;
+	const struct rtable *t;
+	size_t loaded = 0;
 	struct rdoc d;
-	FILE *f;
-	int ret = -ENOMEM;
+	int ret;
 
+	*rows = NULL;
 	if (!runs)
-		return error_errno(ret, out, "plot --compare");
+		return error_errno(-ENOMEM, out, "plot --compare");
 	for (; loaded < n; loaded++)
 		if (rrun_load(dirs[loaded], &runs[loaded]))
 			break;
@@ -31,20 +52,12 @@ int plot_write_compare(const char *out, char *const *dirs, size_t n)
 	if (!ret) {
 		rdoc_init(&d);
 		compare_build(runs, n, &d, true);
-		f = open_memstream(&buf, &len);
-		if (f) {
-			rdoc_print(&d, RF_CSV, f);
-			ret = fclose(f) ? -ENOMEM : 0;
-		}
-		rdoc_free(&d);
-		snprintf(path, sizeof(path), "%s/compare.csv", out);
-		ret = !f ? -ENOMEM : ret ? ret : mkdir_p(out, 0755);
+		ret = write_csv(out, &d);
+		t = rdoc_find(&d, COMPARE_SPREAD_TITLE);
 		if (!ret)
-			ret = write_file_atomic(path, buf, len);
-		if (ret)
-			error_errno(ret, path, "writing");
+			*rows = t ? rtable_objects(t) : json_array();
+		rdoc_free(&d);
 	}
-	free(buf);
 	for (size_t i = 0; i < loaded; i++)
 		rrun_free(&runs[i]);
 	free(runs);

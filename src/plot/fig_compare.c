@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Figure 6, a comparison of runs (schedulers, kernels, builds): from
- * DIR/compare.csv, the `--format csv` output of `iostrat compare A B ...`
- * (written by `iostrat plot --compare`), its table "per configuration and
- * run": a group per configuration, a bar per run (its median, bars
+ * Figure 6, a comparison of runs (schedulers, kernels, builds): from the
+ * spread table of the comparison plot made in memory (`iostrat plot
+ * --compare`, a sched directory: c->cmp), else from DIR/compare.csv, the
+ * `--format csv` output of `iostrat compare A B ...`: its table "per
+ * configuration and run": a group per configuration, a bar per run (its median, bars
  * min..max) and a '*' over the runs whose difference from A is
  * significant by compare's test.
  *
@@ -241,11 +242,14 @@ static int need_cols(const struct plot_ctx *c, json_t *cols)
 	return 0;
 }
 
-static int build_compare(struct plot_ctx *c, char *why, size_t len)
+/* Figure 6's rows from DIR/compare.csv (`iostrat compare --format csv`
+ * text) when plot did not make the comparison itself (c->cmp). */
+static int read_compare_csv(const struct plot_ctx *c, json_t **rows, char *why,
+			    size_t len)
 {
 	char path[PATH_MAX], *text = NULL;
-	json_t *cols = NULL, *rows = NULL, *metrics = NULL, *m;
-	size_t tlen, i;
+	json_t *cols = NULL;
+	size_t tlen;
 	int ret;
 
 	snprintf(path, sizeof(path), "%s/compare.csv", c->dir);
@@ -256,7 +260,7 @@ static int build_compare(struct plot_ctx *c, char *why, size_t len)
 	}
 	if (ret)
 		return error_errno(ret, path, "plot compare");
-	ret = csv_table(text, SPREAD_TABLE, &cols, &rows);
+	ret = csv_table(text, SPREAD_TABLE, &cols, rows);
 	free(text);
 	if (ret == -ENOENT) {
 		errorf("plot compare: %s has no table '%s' (made by an older iostrat "
@@ -266,7 +270,23 @@ static int build_compare(struct plot_ctx *c, char *why, size_t len)
 	}
 	if (!ret)
 		ret = need_cols(c, cols);
-	if (!ret && !json_array_size(rows))
+	json_decref(cols);
+	return ret;
+}
+
+static int build_compare(struct plot_ctx *c, char *why, size_t len)
+{
+	json_t *rows = NULL, *metrics, *m;
+	size_t i;
+	int ret = c->cmp ? 0 : read_compare_csv(c, &rows, why, len);
+
+	if (c->cmp)
+		rows = json_incref(c->cmp);
+	if (ret || !rows) {
+		json_decref(rows);
+		return ret;
+	}
+	if (!json_array_size(rows))
 		snprintf(why, len, "compare.csv: no configuration in A and another run");
 	metrics = rows_distinct(rows, "metric");
 	json_array_foreach(metrics, i, m) {
@@ -275,7 +295,6 @@ static int build_compare(struct plot_ctx *c, char *why, size_t len)
 		ret = one_metric(c, rows, m, json_array_size(metrics) > 1);
 	}
 	json_decref(metrics);
-	json_decref(cols);
 	json_decref(rows);
 	return ret;
 }

@@ -34,6 +34,9 @@ struct plot_ctx {
 	char outdir[PATH_MAX];  /* DIR/plots */
 	char datadir[PATH_MAX]; /* DIR/plots/data */
 	json_t *rows;           /* every row of results.jsonl */
+	json_t *cmp;            /* figure 6's rows, compare's spread table
+				 * (plot_compare); NULL: DIR/compare.csv */
+	FILE *list;             /* where the list of images goes */
 	struct plot_job *jobs;
 	size_t njobs, cap;
 };
@@ -76,15 +79,26 @@ int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 /* A short text for a JSON scalar ("" for null); buf of len bytes. */
 const char *val_text(json_t *v, char *buf, size_t len);
 
-/* The table titled title... of a report's `--format csv` text: its column
+/* The table titled title... of a report's `--format csv` text (a
+ * DIR/compare.csv that `iostrat compare --format csv` wrote): its column
  * names and one object per row (numbers as numbers, empty fields null).
  * -ENOENT when text has no such table (src/plot/csvtab.c). */
 int csv_table(const char *text, const char *title, json_t **cols, json_t **rows);
 
-/* `iostrat plot --compare`: write OUT/compare.csv comparing dirs[0..n)
+/* Draw every figure (only: a comma list of kinds, or NULL) of the results
+ * directory dir into dir/plots, the list of images on list; cmp: figure
+ * 6's rows when the caller compared runs (plot_compare), else NULL.
+ * 0, or 1 when a figure failed (said on stderr).  (src/plot/draw.c) */
+int plot_draw(const char *dir, const char *only, json_t *cmp, FILE *list);
+/* The SVG figures of DIR/plots in the order of the figure kinds (*paths
+ * and each path malloc'd); 0 or -errno.  (src/plot/paths.c) */
+int plot_figure_paths(const char *dir, char ***paths, size_t *n);
+
+/* `iostrat plot --compare`: compare dirs[0..n) as `iostrat compare` does,
+ * write OUT/compare.csv and give figure 6's rows in *rows
  * (src/plot/compare_src.c); and the dirs an `iostrat sched` output
  * directory names in its sched.json (*dirs malloc'd, 0 when not one). */
-int plot_write_compare(const char *out, char *const *dirs, size_t n);
+int plot_compare(const char *out, char *const *dirs, size_t n, json_t **rows);
 int plot_sched_dirs(const char *dir, char ***dirs, size_t *n);
 
 /* --- data files (src/plot/dat.c) --- */

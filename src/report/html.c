@@ -8,12 +8,10 @@
  * beside it.
  */
 #include <errno.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "plot/plot.h"
 #include "lib/util.h"
 #include "report.h"
 
@@ -79,63 +77,12 @@ static void svg_inline(FILE *out, const char *svg, const char *pfx)
 	}
 }
 
-/* Order of a figure file among the kinds (plot_figures), then by name. */
-static int fig_rank(const char *path)
+static void figures(FILE *out, char *const *paths, size_t n)
 {
-	const char *b = strrchr(path, '/');
-	int i = 0;
-
-	b = b ? b + 1 : path;
-	for (const struct figure *const *fp = plot_figures; *fp; fp++, i++)
-		if (!strncmp(b, (*fp)->name, strlen((*fp)->name)))
-			return i;
-	return i;
-}
-
-static int by_rank(const void *a, const void *b)
-{
-	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	int d = fig_rank(x) - fig_rank(y);
-
-	return d ? d : strcmp(x, y);
-}
-
-int report_figure_paths(const char *dir, char ***paths, size_t *n)
-{
-	char pat[4200];
-	glob_t g;
-	int ret;
-
-	*paths = NULL;
-	*n = 0;
-	snprintf(pat, sizeof(pat), "%s/plots/*.svg", dir);
-	ret = glob(pat, 0, NULL, &g);
-	if (ret == GLOB_NOMATCH)
-		return 0;
-	if (ret)
-		return -ENOMEM;
-	*paths = calloc(g.gl_pathc + 1, sizeof(char *));
-	if (!*paths) {
-		globfree(&g);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < g.gl_pathc; i++)
-		(*paths)[(*n)++] = strdup(g.gl_pathv[i]);
-	globfree(&g);
-	qsort(*paths, *n, sizeof(char *), by_rank);
-	return 0;
-}
-
-static void figures(FILE *out, const char *dir)
-{
-	char **paths;
-	size_t n;
-
 	fputs("<h2 id=\"figures\">Figures</h2>\n", out);
-	if (report_figure_paths(dir, &paths, &n) || !n) {
+	if (!n) {
 		fputs("<p>No figures (none could be drawn: see <code>iostrat plot</code>).</p>\n",
 		      out);
-		free(paths);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -152,9 +99,7 @@ static void figures(FILE *out, const char *dir)
 			fputs("</figcaption>\n</figure>\n", out);
 		}
 		free(svg);
-		free(paths[i]);
 	}
-	free(paths);
 }
 
 void html_meta_table(FILE *out, json_t *meta)
@@ -245,7 +190,8 @@ static void verdict(FILE *out, const struct rdoc *d)
 	fputs("</p>\n", out);
 }
 
-void report_html(const struct rrun *r, const struct rdoc *d, FILE *out)
+void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
+		 size_t nfigs, FILE *out)
 {
 	char title[4300];
 
@@ -256,7 +202,7 @@ void report_html(const struct rrun *r, const struct rdoc *d, FILE *out)
 	fputs("</h1>\n", out);
 	html_meta_table(out, d->meta);
 	verdict(out, d);
-	figures(out, r->dir);
+	figures(out, figs, nfigs);
 	fputs("<h2 id=\"tables\">Grids and tables</h2>\n", out);
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->t[i].title, "verdict"))

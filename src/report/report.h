@@ -36,12 +36,11 @@ json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);
-/* report.html (html.c): the verdict, the figures of DIR/plots inline, the
- * tables, the profile and env.json, as one self-contained page. */
-void report_html(const struct rrun *r, const struct rdoc *d, FILE *out);
-/* The SVG figures of DIR/plots in the order of the figure kinds (*paths and each
- * path malloc'd); 0 or -errno. */
-int report_figure_paths(const char *dir, char ***paths, size_t *n);
+/* report.html (html.c): the verdict, the figures figs[0..nfigs) (SVG
+ * files, in their order) inline, the tables, the profile and env.json, as
+ * one self-contained page. */
+void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
+		 size_t nfigs, FILE *out);
 /* The tables of `iostrat compare` (runs[0] is the base, A..Z). */
 #define RUNS_MAX 26
 /* spread: also the long table, one row per configuration and run with its

@@ -310,3 +310,28 @@ void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out)
 			print_text(&d->t[i], out, f == RF_MD);
 	}
 }
+
+const struct rtable *rdoc_find(const struct rdoc *d, const char *title)
+{
+	for (size_t i = 0; i < d->n; i++)
+		if (d->t[i].title && !strcmp(d->t[i].title, title))
+			return &d->t[i];
+	return NULL;
+}
+
+json_t *rtable_objects(const struct rtable *t)
+{
+	json_t *out = json_array(), *row;
+	size_t i;
+
+	json_array_foreach(t->rows, i, row) {
+		json_t *o = json_object(), *name;
+		size_t j;
+
+		json_array_foreach(t->cols, j, name)
+			json_object_set(o, json_string_value(name),
+					json_array_get(row, j) ?: json_null());
+		json_array_append_new(out, o);
+	}
+	return out;
+}

@@ -46,6 +46,11 @@ void rtable_note(struct rtable *t, const char *fmt, ...)
 /* Append a row (an array, reference stolen). */
 void rtable_add(struct rtable *t, json_t *row);
 void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);
+/* The table titled title, or NULL. */
+const struct rtable *rdoc_find(const struct rdoc *d, const char *title);
+/* Its rows as objects, column name -> cell (figure 6 reads compare's
+ * spread table so, from memory). */
+json_t *rtable_objects(const struct rtable *t);
 /* HTML pieces (html.c): text escaped; the page head up to <body>; one
  * table (a cell ending " *" is the marked fastest one: class "best"). */
 void html_escape(FILE *out, const char *s);

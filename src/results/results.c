@@ -298,7 +298,7 @@ static bool keep_row(const char *p, unsigned lineno, json_t *o,
 {
 	char why[160];
 
-	if (!lo || !row_check(o, why, sizeof(why)))
+	if (!row_check(o, why, sizeof(why)))
 		return true;
 	if (!lo->n++)
 		lo->first = lineno;
@@ -327,8 +327,8 @@ static int left_out_end(const char *p, json_t *rows, const struct left_out *lo)
  * One row per line.  A line that ends in a newline but is not a row is an
  * error wherever it is (bad bytes, a glued row): it was written whole, so
  * it is not "truncated".  Only a last line without its newline is a row
- * cut short by a crash, skipped with a warning.  With lo, a row that is
- * not a measurement (row_check) is named and left out of *rows.
+ * cut short by a crash, skipped with a warning.  A row that is not a
+ * measurement (row_check) is named and left out of *rows (counted in lo).
  */
 static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 		     struct left_out *lo)
@@ -380,7 +380,7 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 	}
 	if (!ret && ferror(f))
 		ret = error_errno(errno ? -errno : -EIO, p, "reading");
-	if (!ret && lo)
+	if (!ret)
 		ret = left_out_end(p, *rows, lo);
 	free(line);
 	fclose(f);
@@ -397,13 +397,6 @@ int results_load(const char *dir, json_t **rows)
 	struct rows_end end;
 
 	return load_rows(dir, rows, &end, &lo);
-}
-
-int results_load_all(const char *dir, json_t **rows)
-{
-	struct rows_end end;
-
-	return load_rows(dir, rows, &end, NULL);
 }
 
 /* Cut results.jsonl back to its last complete row, durably, so the next

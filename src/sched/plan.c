@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
+/* The settings iostrat sched compares (plan.h): --schedulers and --set
+ * parsed and crossed. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/results.h"
 #include "lib/util.h"
 #include "plan.h"
 #include "sysq.h"
@@ -129,63 +130,4 @@ void plan_free(struct sched_plan *p)
 {
 	free(p->set);
 	p->set = NULL;
-}
-
-static int rewrite_jsonl(const char *dir, json_t *rows)
-{
-	char p[PATH_MAX], *buf = NULL;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
-	json_t *row;
-	int ret = 0;
-
-	if (!f)
-		return -ENOMEM;
-	json_array_foreach(rows, i, row) {
-		char *line = json_dumps(row, JSON_COMPACT | JSON_PRESERVE_ORDER);
-
-		if (!line) {
-			ret = -ENOMEM;
-			break;
-		}
-		fprintf(f, "%s\n", line);
-		free(line);
-	}
-	if (fclose(f) && !ret)
-		ret = -EIO;
-	snprintf(p, sizeof(p), "%s/results.jsonl", dir);
-	if (!ret)
-		ret = write_file_atomic(p, buf, len);
-	free(buf);
-	return ret;
-}
-
-int sched_augment(const char *dir, const struct sched_setting *s, json_t *cols)
-{
-	char p[PATH_MAX];
-	json_t *rows = NULL, *row, *sum;
-	size_t i;
-	int ret = results_load_all(dir, &rows);
-
-	if (ret)
-		return ret;
-	json_array_foreach(rows, i, row) {
-		if (json_object_get(row, "sched_setting"))
-			continue;
-		json_object_set_new(row, "sched_setting", json_text(s->label));
-		json_object_update(row, cols);
-	}
-	ret = rewrite_jsonl(dir, rows);
-	snprintf(p, sizeof(p), "%s/results.csv", dir);
-	if (!ret)
-		ret = results_write_csv(p, rows);
-	sum = ret ? NULL : results_summarize(rows);
-	snprintf(p, sizeof(p), "%s/summary.csv", dir);
-	if (sum)
-		ret = results_write_csv(p, sum);
-	json_decref(sum);
-	json_decref(rows);
-	if (ret)
-		error_errno(ret, dir, "adding the scheduler columns");
-	return ret;
 }

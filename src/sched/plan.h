@@ -4,8 +4,6 @@
 
 #include <stddef.h>
 
-#include <jansson.h>
-
 /* The settings `iostrat sched` compares: every scheduler crossed with
  * every --set axis (read_ahead_kb=128,4096 ...). */
 
@@ -43,10 +41,5 @@ int plan_axis(struct sched_plan *p, const char *spec);
  * --schedulers was not given. */
 int plan_expand(struct sched_plan *p, const char *current);
 void plan_free(struct sched_plan *p);
-
-/* Add the setting's columns to every row of DIR that lacks them and
- * rewrite results.jsonl, results.csv and summary.csv atomically. */
-int sched_augment(const char *dir, const struct sched_setting *s,
-		  json_t *cols);
 
 #endif

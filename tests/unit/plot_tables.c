@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The seek_hist column (trace) and the csv tables figure 6 reads back
+/* The seek_hist column (trace), the csv tables figure 6 reads from a
+ * compare.csv, and the in-memory table it reads from a comparison
  * (plot): formats pinned down by hand-written examples. */
 #include <errno.h>
 #include <string.h>
 
 #include "plot/plot.h"
+#include "report/table.h"
 #include "trace/trace.h"
 #include "unit.h"
 
@@ -50,9 +52,39 @@ static int csv_table_reads_a_report_table(void)
 	return 0;
 }
 
+/* A report table handed to figure 6 as objects, cells as they are
+ * (numbers, strings, null), no text in between. */
+static int report_table_read_from_memory(void)
+{
+	static const char *const cols[] = { "config_id", "run", "median", "sig", NULL };
+	struct rdoc d;
+	struct rtable *t;
+	json_t *rows, *r;
+
+	rdoc_init(&d);
+	rdoc_table(&d, "other", cols);
+	t = rdoc_table(&d, "per configuration and run", cols);
+	rtable_add(t, json_pack("[s s f s]", "big/stream", "A", 0.5, "*"));
+	rtable_add(t, json_pack("[s s n]", "big/stream", "B")); /* short row */
+	CHECK(rdoc_find(&d, "nope") == NULL, "absent table");
+	CHECK(rdoc_find(&d, "per configuration and run") == &d.t[1], "present table");
+	rows = rtable_objects(rdoc_find(&d, "per configuration and run"));
+	CHECK(json_array_size(rows) == 2, "two rows");
+	r = json_array_get(rows, 0);
+	CHECK(json_real_value(json_object_get(r, "median")) == 0.5, "number");
+	CHECK(!strcmp(json_string_value(json_object_get(r, "sig")), "*"), "sig");
+	r = json_array_get(rows, 1);
+	CHECK(json_is_null(json_object_get(r, "median")) &&
+	      json_is_null(json_object_get(r, "sig")), "missing cells are null");
+	json_decref(rows);
+	rdoc_free(&d);
+	return 0;
+}
+
 int main(void)
 {
 	RUN(seek_hist_format);
 	RUN(csv_table_reads_a_report_table);
+	RUN(report_table_read_from_memory);
 	return unit_failed;
 }

@@ -128,6 +128,7 @@ struct bench_opts {
 	char **defs;
 	size_t ndefs;
 	bool dry_run;
+	bool quiet;           /* with dry_run: the checks only, no matrix */
 	bool data_anywhere;   /* resume onto data on another filesystem */
 };
 

@@ -20,6 +20,7 @@
 #include "harness/stop.h"
 #include "lib/util.h"
 #include "bench.h"
+#include "hooks.h"
 
 #define DEFAULT_REPS 3
 #define DEFAULT_TARGET_RSD 3.5
@@ -43,6 +44,8 @@ struct bench {
 	bool tty;
 	unsigned done_before, done_now, failed;
 	double rep_wall;
+	const struct engine_hooks *h; /* NULL for a plain bench */
+	size_t pass;
 };
 
 /* ---- configurations ------------------------------------------------------ */
@@ -353,6 +356,8 @@ static int one_rep(struct bench *b, struct bench_item *it)
 
 		add_sample(it, json_number_value(v));
 	}
+	if (b->h && b->h->decorate)
+		b->h->decorate(b->h->arg, b->pass, row);
 	ret = results_append(&b->res, row);
 	json_decref(row);
 	if (ret)
@@ -540,7 +545,13 @@ static int resume_root(struct bench *b, const struct bench_opts *o)
 
 int bench_main(const struct bench_opts *o)
 {
-	struct bench b = { 0 };
+	return bench_run_pass(o, NULL, 0);
+}
+
+int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
+		   size_t pass)
+{
+	struct bench b = { .h = h, .pass = pass };
 	char profile_path[4200];
 	const char *path = o->profile;
 	int ret, status;
@@ -581,7 +592,7 @@ int bench_main(const struct bench_opts *o)
 	}
 	if (o->dry_run) {
 		ret = check_user_data(&b);
-		if (!ret)
+		if (!ret && !o->quiet)
 			dry_run(&b);
 		cleanup(&b);
 		return ret ? 2 : 0;
