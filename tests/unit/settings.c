@@ -41,18 +41,33 @@ static int every_run_setting_has_a_test_value(void)
 	return 0;
 }
 
+/* a and b hold the same value of every run setting */
+static int same_settings(const struct run_config *a, const struct run_config *b)
+{
+	for (const struct setting *u = run_settings; u->name; u++) {
+		char ta[64], tb[64];
+
+		if (strcmp(setting_text(u, a, ta, sizeof(ta)), setting_text(u, b, tb, sizeof(tb))))
+			return 0;
+	}
+	return 1;
+}
+
 static int argv_and_profile_set_the_same(void)
 {
 	for (const struct setting *s = run_settings; s->name; s++) {
-		struct run_config a, b;
+		struct run_config a, b, d;
 
-		CHECK(!config(&a, "stream") && !config(&b, "stream"), "config");
+		CHECK(!config(&a, "stream") && !config(&b, "stream") && !config(&d, "stream"),
+		      "config");
 		CHECK(!jobopt_set(&a, "run", s->name, other_value(s->name)), "argv %s", s->name);
 		CHECK(!jobopt_set(&b, "p.ini:3", s->name, other_value(s->name)), "ini %s", s->name);
-		CHECK(!memcmp(&a.job, &b.job, sizeof(a.job)) && a.cache == b.cache,
-		      "%s differs between argv and profile", s->name);
+		CHECK(same_settings(&a, &b), "%s differs between argv and profile", s->name);
+		CHECK(!same_settings(&a, &d), "%s=%s left the default", s->name,
+		      other_value(s->name));
 		jobopt_free(&a);
 		jobopt_free(&b);
+		jobopt_free(&d);
 	}
 	return 0;
 }
