@@ -166,7 +166,6 @@ power_off() {
 	QEMU[$1]=
 }
 
-SSH_OPTS=()
 gssh() { # H CMD: CMD as root on guest H (bench + sudo, as Ansible logs in)
 	local h=$1; shift
 	ssh -q -i "$w/id" -p "${PORT[$h]}" -o UserKnownHostsFile="$w/known_hosts" -o GlobalKnownHostsFile=/dev/null \
@@ -301,7 +300,7 @@ check_rerun() {
 	if [ "$(rows_of "$fb/results.jsonl")" -eq 8 ] && [ "$(grep -c '"outcome": *"done"' "$fb/queue/history.jsonl")" -eq 1 ]; then
 		pass "the rerun: fleet-b's done run not queued or run again"
 	else
-		fail "the rerun: fleet-b's done run not run again" "$(rows_of "$fb/results.jsonl") rows; $(grep -c done "$fb/queue/history.jsonl") done"
+		fail "the rerun: fleet-b's done run not run again" "$(rows_of "$fb/results.jsonl") rows; $(grep -c 'done' "$fb/queue/history.jsonl") done"
 	fi
 }
 

@@ -116,7 +116,7 @@ remove_it() {
 	[ ${#left[@]} -eq 0 ] || { echo "left behind: ${left[*]:0:5}"; return 1; }
 	[ -s /var/lib/iostrat/queue.jsonl ] || [ -n "$(ls -A /var/lib/iostrat 2>/dev/null)" ] ||
 		{ echo "queue state gone"; return 1; }
-	left=($(comm -13 /tmp/before <(snapshot) | grep -v '^/var/lib/iostrat'))
+	mapfile -t left < <(comm -13 /tmp/before <(snapshot) | grep -v '^/var/lib/iostrat')
 	[ ${#left[@]} -eq 0 ] || { echo "new files after remove: ${left[*]:0:5}"; return 1; }
 }
 check "apt remove leaves no file, keeps /var/lib/iostrat" remove_it

@@ -141,8 +141,10 @@ lab_say "image $key built in $((SECONDS - t0)) s"
 ln -sfn "$key" "$LAB_DIR/images/current"
 # Older images go, but the one before this (a checkout of an older commit
 # still builds its key) and any a guest still runs on (lab run holds its
-# ready file's lock shared).
-ls -t "$LAB_DIR"/images/*/ready 2>/dev/null | grep -v /current/ready | tail -n +3 | while read -r r; do
+# ready file's lock shared).  Newest first; images/current, a link, is not
+# followed.
+find "$LAB_DIR"/images -mindepth 2 -maxdepth 2 -name ready -printf '%T@ %p\n' |
+	sort -rn | cut -d' ' -f2- | tail -n +3 | while read -r r; do
 	d=$(dirname "$r")
 	if [ "$d" = "$img" ] || [ -L "$d" ]; then continue; fi
 	flock -n -x "$r" rm -rf "$d" "$d.lock" "$d.log" &&

@@ -101,6 +101,7 @@ lab_accel_args() {
 # CLEANUP run on every exit -- a Ctrl-C and a TERM (check.sh stopping its
 # side labs) too.
 lab_checks() {
+	# shellcheck disable=SC2064 # $1 names the cleanup function: expanded now
 	trap "$1" EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM

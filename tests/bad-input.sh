@@ -72,7 +72,7 @@ run_outputs_too_big_for_the_disk() {
 	trap 'umount "$T/small"' EXIT
 	"$IOSTRAT" gen "$T/big" --files 2 --lines 1000 --width 999 >/dev/null
 	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
-	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
+	[ -z "$(names_in "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
 }
 gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits for the first, then reuses its set
 	setup; local g=("$IOSTRAT" gen "$T/cg" --files 4 --lines 50000 --width 100) r1=0 r2=0
@@ -81,7 +81,7 @@ gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits 
 	wait $p1 || r1=$?
 	[ $r1 = 0 ] && [ $r2 = 0 ] || die "a concurrent gen failed: $(cat "$T/o1" "$T/o2")"
 	cat "$T/o1" "$T/o2" | grep -q 'already there, reused' || die "neither reused: $(cat "$T/o1" "$T/o2")"
-	[ -z "$(ls -A "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
+	[ -z "$(names_in "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
 }
 gen_concurrent_second_names_the_holder() { # the waiting gen says which process holds the set
 	setup; local lock=$T/.cg.gen-lock r2=0 holder
@@ -213,7 +213,7 @@ run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX wha
 	for s in stream buffer mmap direct uring; do
 		"$IOSTRAT" run -s "$s" "$T/i2" "$T/o" -r 1 --cache asis >/dev/null 2>"$T/err" || die "$s: $(cat "$T/err")"
 	done
-	! ls -A "$T/o" | grep -q iostrat-tmp || die "temporary left"
+	! names_in "$T/o" | grep -q iostrat-tmp || die "temporary left"
 }
 run_procfs_file_among_inputs() { setup; cp -r "$T/in" "$T/i2"; ln -s /proc/version "$T/i2/v"; bad 'i2/v: a procfs/sysfs file: its size \(0\) is not its content' "$IOSTRAT" run -s uring "$T/i2" "$T/o" -r 1; }
 run_dotfiles_skipped_said() { # not an error: skipped, and said

@@ -180,7 +180,7 @@ bench_writes_results_dir_and_report() {
 	assert all(x["n"] == "2" for x in s), s
 	PY
 	[ -d "$T/data/big-s0.0005-seed1" ] || die "data set not cached by its parameters"
-	ls -A "$T/data" | grep -q scratch && die "scratch left behind"
+	names_in "$T/data" | grep -q scratch && die "scratch left behind"
 	out=$("$IOSTRAT" report "$T/r")
 	echo "$out" | grep -q 'big (asis/fsync=file): stream/buffer' || die "no grid: $out"
 	echo "$out" | grep -qE '^ +1 +[0-9.]+/[0-9.]+' || die "no cell: $out"
@@ -266,7 +266,7 @@ bench_killed_hard_resumes() {
 	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err" || die "resume: $(tail -2 "$T/err")"
 	[ "$(rows_of "$T/r")" -eq 24 ] || die "$n rows before, $(rows_of "$T/r") after resume"
 	check_complete "$T/r"
-	ls -A "$T/data" | grep -qE "scratch|stale" && die "scratch of the killed bench left behind"
+	names_in "$T/data" | grep -qE "scratch|stale" && die "scratch of the killed bench left behind"
 	true
 }
 

@@ -20,7 +20,7 @@ verify_same_sizes() {
 		[ "$(stat -c %s "$f")" = "$(stat -c %s "$out/$(basename "$f")")" ] ||
 			die "$(basename "$f"): size differs"
 	done
-	! ls -A "$out" | grep -q iostrat-tmp || die "temporary file left behind"
+	! names_in "$out" | grep -q iostrat-tmp || die "temporary file left behind"
 }
 
 json_field() { jq -r ".$2" <<<"$1"; }
@@ -105,7 +105,7 @@ direct_refuses_tmpfs_naming_it() {
 		"$IOSTRAT" run -s direct "$T/tmpfs/in" "$T/out" --reps 1
 	expect_fail 'tmpfs/out: tmpfs does not do direct I/O' \
 		"$IOSTRAT" run -s direct "$T/in" "$T/tmpfs/out" --reps 1
-	[ -z "$(ls -A "$T/tmpfs/out" 2>/dev/null | grep -vx .iostrat-output)" ] || die "output left on tmpfs"
+	[ -z "$(names_in "$T/tmpfs/out" 2>/dev/null | grep -vx .iostrat-output)" ] || die "output left on tmpfs"
 }
 
 direct_refuses_ramfs_naming_it() {

@@ -8,6 +8,14 @@
 # $IOSTRAT is the binary under test; $T a fresh temporary directory per
 # case, removed afterwards (loop devices and mounts: clean up with trap in
 # the function, or use with_loop_ext4 below).
+#
+# The error mode of every test script (tests/*.sh, and lab/guest-*.sh in a
+# lab guest): `set -u` here, for the whole file; each case runs under
+# `set -e` in its subshell, and what it checks it checks explicitly, ending
+# with die or skip.  Outside a case (setup, traps) nothing is assumed to
+# stop on error: check it and die.  Host scripts have their own (lab/lib.sh,
+# mk/, speed/; docs/shell.md).
+# shellcheck shell=bash
 set -u
 : "${IOSTRAT:?run through tests/run.sh}"
 TV=${TV:-$TOP/../shared/testvectors}
@@ -16,6 +24,9 @@ die() { echo "$*"; exit 1; }
 skip() { echo "SKIP-REASON $*"; exit 77; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+# names_in DIR: the names in DIR, dot files too, sorted, one a line (what
+# `ls -A` shows, without parsing ls)
+names_in() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort; }
 
 # A Ctrl-C, or the runner's timeout (TERM), in the middle of a case: its $T
 # goes too (then the suite's own EXIT trap, if it has one, runs).

@@ -60,7 +60,7 @@ cold_cache_is_proven() {
 null_strategy_writes_nothing() {
 	"$IOSTRAT" gen "$T/in" --files 2 --lines 10 --width 10 >/dev/null
 	"$IOSTRAT" run -s null "$T/in" "$T/out" --reps 1 --json | grep -q '"verified":null' || die "null verified?"
-	[ -z "$(ls -A "$T/out" | grep -vx .iostrat-output)" ] || die "null wrote files"
+	[ -z "$(names_in "$T/out" | grep -vx .iostrat-output)" ] || die "null wrote files"
 }
 
 verify_reports_first_difference() {

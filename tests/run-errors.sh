@@ -75,7 +75,7 @@ full_output_filesystem() {
 			cmp -s "$f" <("$IOSTRAT" run -s buffer "$T/in" "$T/x" --reps 1 >/dev/null; cat "$T/x/$(basename "$f")") ||
 				die "$s left incomplete output $f"
 		done
-		ls -A "$T/full" | grep -q iostrat-tmp && die "$s left temp files"
+		names_in "$T/full" | grep -q iostrat-tmp && die "$s left temp files"
 	done
 	[ "$(cat "$T"/in/* | md5sum)" = "$sum" ] || die "input modified"
 }

@@ -15,7 +15,7 @@ no_leftovers() {
 	fi
 }
 
-has_files() { ls -A "$1" 2>/dev/null | grep -qvx .iostrat-output; } # the mark of OUT is no output
+has_files() { names_in "$1" 2>/dev/null | grep -qvx .iostrat-output; } # the mark of OUT is no output
 wait_for() { # CONDITION-COMMAND...: up to 20 s
 	for _ in $(seq 200); do "$@" && return 0; sleep 0.1; done
 	die "timed out waiting for: $*"
@@ -33,7 +33,7 @@ run_interrupted() { # SIG WANT [N]: N signals in a row (run never ends hard: tem
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
 	no_leftovers
-	! ls -A "$T/out" | grep -q iostrat-tmp || die "temporary output left"
+	! names_in "$T/out" | grep -q iostrat-tmp || die "temporary output left"
 }
 
 bench_interrupted_then_resumed() {
@@ -131,7 +131,7 @@ FIO
 	grep -q 'interrupted by signal.*1 repetitions kept' "$T/err" || die "no message: $(cat "$T/err")"
 	no_leftovers
 	[ "$(rows_kept "$T/r")" -eq 1 ] || die "rows kept: $(rows_kept "$T/r")"
-	left=$(ls -A "$T/r" | grep -vxE 'env.json|results.jsonl|results.csv|summary.csv|fio-long-rep1.json' || true)
+	left=$(names_in "$T/r" | grep -vxE 'env.json|results.jsonl|results.csv|summary.csv|fio-long-rep1.json' || true)
 	[ -z "$left" ] || die "left in the results directory: $left"
 	[ "$(settings)" = "$before" ] || die "settings changed"
 }
@@ -197,7 +197,7 @@ gen_interrupted() {
 	rc=0; wait $pid || rc=$?
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
-	[ -z "$(ls -A "$T" | grep '^d')" ] || die "left behind: $(ls -A "$T")"
+	[ -z "$(names_in "$T" | grep '^d')" ] || die "left behind: $(ls -A "$T")"
 }
 gen_killed_then_swept() {
 	"$IOSTRAT" gen "$T/d" --files 40 --lines 20000 --width 1000 >/dev/null 2>&1 &

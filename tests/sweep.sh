@@ -267,8 +267,8 @@ rows_carry_what_a_report_needs() {
 interrupt_keeps_rows() {
 	"$IOSTRAT" sweep blocksize --size 1M --sizes 1 --variants syscall --reps 50 \
 		--fsync none --ops read --out "$T/r" >/dev/null 2>"$T/err" &
-	local pid=$! i
-	for i in $(seq 100); do
+	local pid=$!
+	for _ in $(seq 100); do
 		[ -s "$T/r/results.jsonl" ] && break
 		sleep 0.1
 	done
