@@ -183,11 +183,11 @@ run_interrupted() {
 	lab_bg -k "$k0" -- 'sleep 1000' >/dev/null 2>&1
 	pid=$LAB_PID
 	set +m
-	sleep 8
+	sleep 8 # the guest booting, not yet running the command
 	kill -INT -- "-$pid"
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ] || { echo "exit $rc after SIGINT, expected 130"; return 1; }
-	sleep 1
+	for _ in $(seq 20); do [ "$(guests_left)" -eq 0 ] && break; sleep 0.1; done
 	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
 	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
 }

@@ -236,7 +236,7 @@ cut_a_mid_run() {
 		sleep 1
 	done
 	[ "${n:-0}" -ge 2 ] 2>/dev/null || { CUT_WHY="fleet-a's run never wrote 2 rows (${n:-nothing}): $(tail -n 3 "$w/play-1.log" | tr '\n' ' ')"; return; }
-	sleep 1
+	sleep 1 # for the rows' fsync
 	gssh a "cat $f" >"$w/seen-a.jsonl" 2>/dev/null
 	power_off a
 	CUT_ROWS=$(rows_of "$w/seen-a.jsonl")

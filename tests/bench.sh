@@ -261,7 +261,8 @@ bench_killed_hard_resumes() {
 	wait_rows "$T/r" 5
 	kill -KILL $pid
 	wait $pid 2>/dev/null || true
-	sleep 1 # the killed bench's own child may still finish its repetition
+	# its repetition's child dies with it (PR_SET_PDEATHSIG), not at once
+	wait_gone "$T/slow.ini" 10 || die "the killed bench's child outlived it"
 	n=$(rows_of "$T/r")
 	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err" || die "resume: $(tail -2 "$T/err")"
 	[ "$(rows_of "$T/r")" -eq 24 ] || die "$n rows before, $(rows_of "$T/r") after resume"

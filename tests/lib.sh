@@ -96,6 +96,16 @@ mount_faultfs() { # BACKING MNT ARGS...
 	for _ in $(seq 50); do mountpoint -q "$m" && return 0; sleep 0.1; done
 	skip "cannot mount FUSE"
 }
+# wait_gone PATTERN [SECONDS]: until no process's command line matches
+# PATTERN (pgrep -f), for at most SECONDS (5); non-zero if one still does
+wait_gone() {
+	local i
+	for ((i = 0; i < ${2:-5} * 20; i++)); do
+		pgrep -f -- "$1" >/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
+}
 umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }
 
 # in_private_mount_ns CMD...: CMD in a mount namespace of its own whose

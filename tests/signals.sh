@@ -8,8 +8,7 @@ has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built";
 
 # no process whose command line mentions the test's directory survives
 no_leftovers() {
-	sleep 0.3
-	if pgrep -f "$T" >/dev/null; then
+	if ! wait_gone "$T" 3; then
 		pgrep -af "$T"
 		die "processes left behind"
 	fi
@@ -124,7 +123,7 @@ FIO
 	pid=$!
 	wait_for test -s "$T/r/results.jsonl"
 	wait_for pgrep -f "rep2.json" >/dev/null
-	sleep 0.3
+	sleep 0.3 # into the second repetition, not at its start
 	kill -"$sig" $pid
 	wait_exit $pid
 	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"

@@ -318,7 +318,7 @@ EOF
 			--trace --json >"$T/rows"
 		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0))' "$T/rows" &&
 			return 0
-		sleep 1
+		sleep 1 # let whatever dropped the cache be done before the next try
 	done
 	die "warm row: $(cat "$T/rows")"
 }
