@@ -1,5 +1,6 @@
 # Shared by lab/*: where the lab lives, the archive it builds from, and a
 # private apt configuration (the host's own apt state is never touched).
+# Sets no error mode: its scripts have their kind's (docs/shell.md).
 # shellcheck shell=bash
 
 LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -440,7 +440,7 @@ stdout_full_is_a_write_error() {
 stdout_closed_is_a_write_error() {
 	_stdout_rows
 	for c in list help "help list" --version "report $T/r"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # the words of c are the command's
 		out_err closed "$IOSTRAT" $c
 		grep -qx 'iostrat: write error: standard output: Bad file descriptor' "$T/err" ||
 			die "$c: $(cat "$T/err")"

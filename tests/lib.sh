@@ -9,12 +9,8 @@
 # case, removed afterwards (loop devices and mounts: clean up with trap in
 # the function, or use with_loop_ext4 below).
 #
-# The error mode of every test script (tests/*.sh, and lab/guest-*.sh in a
-# lab guest): `set -u` here, for the whole file; each case runs under
-# `set -e` in its subshell, and what it checks it checks explicitly, ending
-# with die or skip.  Outside a case (setup, traps) nothing is assumed to
-# stop on error: check it and die.  Host scripts have their own (lab/lib.sh,
-# mk/, speed/; docs/shell.md).
+# The tests' error mode (docs/shell.md): `set -u`, set here; each case
+# under `set -e` in its subshell; what matters checked, ending in die/skip.
 # shellcheck shell=bash
 set -u
 : "${IOSTRAT:?run through tests/run.sh}"

@@ -9,7 +9,7 @@
 # and exits non-zero on any failure.
 #
 #   tests/run.sh [PATTERN]    only files whose name contains PATTERN
-set -u
+set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 export IOSTRAT=${IOSTRAT:-$PWD/$BUILD/iostrat}
