@@ -8,6 +8,7 @@
 # what each kernel gave (residency method, ring flags, trace), and ends with
 # "N passed, N failed, N skipped".  The matrix is also written, as markdown,
 # to $LAB_DIR/last-check.md (docs/lab.md carries a copy).
+# shellcheck disable=SC2317 # the checks are called by name (harness), stop_guests by a trap
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -57,6 +57,7 @@ w=$(mktemp -d "$LAB_DIR/fleet.XXXXXX")
 # `iostrat fio --client` reads the data set's file list on this side.
 GDIR=$w/hostdir
 declare -gA QEMU PORT FIO # global: cleanup runs after main returns
+# shellcheck disable=SC2317 # run by the EXIT trap (lab_checks)
 cleanup() {
 	local rc=$? h
 	[ -n "${PLAY_PID:-}" ] && kill "$PLAY_PID" 2>/dev/null && wait "$PLAY_PID" 2>/dev/null

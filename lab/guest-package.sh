@@ -6,6 +6,7 @@
 # apt remove leaves nothing of the package and keeps the queue state
 # (/var/lib/iostrat, docs/reboot-queue.md); purge removes that too.
 # Prints "PASS: package: ..." / "FAIL: package: ...: why" lines.
+# shellcheck disable=SC2317 # the checks are functions called by name (check NAME FUNC)
 set -u
 ok() { echo "PASS: package: $1"; }
 no() { echo "FAIL: package: $1: $2"; }

@@ -66,6 +66,7 @@ done
 
 w=$(mktemp -d "$LAB_DIR/reboot.XXXXXX")
 qemu_pid=
+# shellcheck disable=SC2317 # run by the EXIT trap (lab_checks)
 cleanup() {
 	local rc=$?
 	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null && wait "$qemu_pid" 2>/dev/null
