@@ -164,11 +164,11 @@ run_round_trip() {
 }
 run_timeout() {
 	local rc=0 n0
-	n0=$(ls "$LAB_DIR/failed" 2>/dev/null | wc -l)
+	n0=$(compgen -G "$LAB_DIR/failed/*" | wc -l)
 	lab_run -k "$k0" -t 15 -- 'sleep 1000' >/dev/null 2>"$res/to.err" || rc=$?
 	[ "$rc" -eq 125 ] || { echo "exit $rc, expected 125"; return 1; }
 	grep -q 'killed after the 15 s timeout; console log: ' "$res/to.err" || { echo "no message: $(cat "$res/to.err")"; return 1; }
-	[ "$(ls "$LAB_DIR/failed" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
+	[ "$(compgen -G "$LAB_DIR/failed/*" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
 	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
 	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
 }
@@ -247,6 +247,7 @@ check_kernel() {
 			rest=${line#TIME: }
 			printf '%s\t%s\t%s\n' "$k" "${rest%: *}" "${rest##*: }" >>"$res/times" ;;
 		FACT:*)
+			# shellcheck disable=SC2086 # "FACT: KEY VALUE...", split into words
 			set -- ${line#FACT: }
 			key=$1; shift
 			printf '%s\t%s\t%s\n' "$k" "$key" "$*" >>"$res/facts" ;;
@@ -286,7 +287,7 @@ check_package() {
 		echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
 	else
 		t1=$SECONDS rc=0
-		lab_run -k "$kp" -t 600 -f "$(ls "$res"/deb/iostrat_*.deb | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
+		lab_run -k "$kp" -t 600 -f "$(compgen -G "$res/deb/iostrat_*.deb" | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
 			-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
 		while IFS= read -r line; do
 			case $line in

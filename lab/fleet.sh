@@ -150,7 +150,7 @@ free_port() {
 power_on() {
 	local h=$1 n accel
 	read -ra accel < <(lab_accel_args)
-	n=$(ls "$w"/console-"$h"-*.log 2>/dev/null | wc -l)
+	n=$(compgen -G "$w/console-$h-*.log" | wc -l)
 	qemu-system-x86_64 "${accel[@]}" -m 1536 -smp 1 -nodefaults -display none \
 		-serial "file:$w/console-$h-$((n + 1)).log" \
 		-drive "file=$w/$h.img,if=virtio,format=raw,cache=unsafe" \
@@ -180,7 +180,7 @@ wait_ssh() { # H SECS
 		kill -0 "${QEMU[$1]}" 2>/dev/null || { why="fleet-$1's QEMU ended: $(tail -n 2 "$w/qemu-$1.log")"; return 1; }
 		sleep 2
 	done
-	why="fleet-$1: no ssh in $2 s (console: $(tail -n 2 "$(ls "$w"/console-"$1"-*.log | tail -n 1)" | tr '\n' ' '))"
+	why="fleet-$1: no ssh in $2 s (console: $(tail -n 2 "$(compgen -G "$w/console-$1-*.log" | tail -n 1)" | tr '\n' ' '))"
 	return 1
 }
 

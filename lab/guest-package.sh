@@ -16,7 +16,7 @@ check() {
 	if out=$("$@" 2>&1); then ok "$name"; else no "$name" "$(printf '%s\n' "$out" | tail -n 1)"; fi
 	echo "package: $name: $((SECONDS - t0)) s" >&2 # (lab run's stderr: where the time goes)
 }
-deb=$(ls "$PWD"/iostrat_*.deb 2>/dev/null | head -n 1)
+deb=$(compgen -G "$PWD/iostrat_*.deb" | head -n 1)
 [ -n "$deb" ] || { no install "no iostrat_*.deb copied in"; exit 0; }
 
 # No checkout: the lab's copy of build/ and the data files goes, and PATH

@@ -119,7 +119,7 @@ fi
 # Each kernel's vmlinuz and initrd beside the image, by the lab's name.
 mkdir -p "$work/kernels"
 while read -r name src; do
-	rel=$(cd "$work/root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
+	rel=$(cd "$work/root/boot" && compgen -G 'vmlinuz-*' | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
 		case $name in "${r%%-*}"|"$(echo "$r" | cut -d. -f1,2)") echo "$r" ;; esac
 	done | tail -n 1)
 	[ -n "$rel" ] || lab_die "$name: no kernel of that version in the image ($(ls "$work/root/boot"))"

@@ -196,7 +196,7 @@ gen_interrupted() {
 	rc=0; wait $pid || rc=$?
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
-	[ -z "$(names_in "$T" | grep '^d')" ] || die "left behind: $(ls -A "$T")"
+	! names_in "$T" | grep -q '^d' || die "left behind: $(ls -A "$T")"
 }
 gen_killed_then_swept() {
 	"$IOSTRAT" gen "$T/d" --files 40 --lines 20000 --width 1000 >/dev/null 2>&1 &

@@ -184,7 +184,7 @@ syscall_counts_match_strace() {
 	done | sort)
 	# every row's counts appear as one child's trace (the parent is extra)
 	while read -r line; do
-		printf '%s\n' "$got" | grep -qx "$line" || die "strace has no process with reads/writes '$line'; got: $(echo $got)"
+		printf '%s\n' "$got" | grep -qx "$line" || die "strace has no process with reads/writes '$line'; got: ${got//$'\n'/ }"
 	done <<<"$want"
 	# and the tool's own count for the syscall variant agrees with strace
 	rows "$T/r" | jq -e 'select(.api == "syscall" and
