@@ -392,11 +392,11 @@ collect_side_labs() {
 }
 
 # --- the matrix ---------------------------------------------------------------
-# the side labs' checks are not per kernel: listed above, counted below
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 write_matrix() {
 	local checks c k f
+	# the side labs' checks are not per kernel: listed above, counted below
 	mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" { print $2 }' "$res/results" | awk '!seen[$0]++')
 	{
 		echo "| check | $(printf '%s | ' "${kernels[@]}")" | sed 's/ $//' 
