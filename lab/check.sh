@@ -474,7 +474,9 @@ main() {
 		check_fresh_root
 	fi
 	compare_kernels
-	collect_side_labs
+	if [ -n "$side_pid" ]; then
+		collect_side_labs
+	fi
 	write_matrix
 	print_matrix
 	summary
