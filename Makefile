@@ -96,7 +96,7 @@ tests: $(UNIT_BINS)
 DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
             bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
             libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
-            systemd cppcheck clang-tidy \
+            systemd cppcheck clang-tidy shellcheck \
             scdoc mandoc debhelper lintian fakeroot bash-completion \
             ansible-core ansible-lint python3 bc bsdextrautils libxml2-utils
 deps:

@@ -80,7 +80,7 @@ _iostrat() {
 			if [ "$cmd" = fio ]; then
 				mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur")
 			fi
-			COMPREPLY+=($(compgen -d -- "$cur")) ;;
+			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur") ;;
 		--resume) _iostrat_dirs_with_results "$cur" ;;
 		--client) mapfile -t COMPREPLY < <(compgen -A hostname -- "${cur##*,}") ;;
 		-o | --out | --results | --data | --dir | --scratch | --state-dir)

@@ -8,45 +8,61 @@
 # what each kernel gave (residency method, ring flags, trace), and ends with
 # "N passed, N failed, N skipped".  The matrix is also written, as markdown,
 # to $LAB_DIR/last-check.md (docs/lab.md carries a copy).
+# shellcheck disable=SC2317 # the checks are called by name (harness), stop_guests by a trap
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# All of it in one function, read whole before it runs: editing this file
-# (a git pull) during the minutes a check takes cannot derail it.
-main() {
+# Functions only, then one line that calls main: bash has read the whole
+# file before it runs, so editing it (a git pull) during the minutes a
+# check takes cannot derail it.
 
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: lab: needs root"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
-for c in qemu-system-x86_64 qemu-img mmdebstrap jq; do
-	command -v "$c" >/dev/null || lab_die "$c missing: run make lab-deps"
-done
-IOSTRAT=$TOP/${BUILD:-build}/iostrat
-[ -x "$IOSTRAT" ] || lab_die "$IOSTRAT: not built (make)"
+# preflight: root (else one SKIP), the lab's tools, the binary under test
+preflight() {
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: lab: needs root"; echo "0 passed, 0 failed, 1 skipped"; exit 0; }
+	for c in qemu-system-x86_64 qemu-img mmdebstrap jq; do
+		command -v "$c" >/dev/null || lab_die "$c missing: run make lab-deps"
+	done
+	IOSTRAT=$TOP/${BUILD:-build}/iostrat
+	[ -x "$IOSTRAT" ] || lab_die "$IOSTRAT: not built (make)"
+}
 
-kernels=("$@")
-# the reboot lab runs with the whole matrix (decided here: `set --` below
-# reuses the positional parameters)
-reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-fleet_lab=${IOSTRAT_LAB_FLEET:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-fresh_root=${IOSTRAT_LAB_FRESH:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
-	read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
-fi
-if [ ${#kernels[@]} -eq 0 ]; then
-	mapfile -t kernels < <(lab_kernel_lines | awk '{ print $1 }')
-fi
+# pick_kernels [KERNEL...]: kernels (the arguments, else
+# $IOSTRAT_LAB_CHECK_KERNELS, else kernels.conf) and the side labs to run:
+# the reboot, fleet and fresh-root labs run with the whole matrix
+pick_kernels() {
+	kernels=("$@")
+	reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
+	fleet_lab=${IOSTRAT_LAB_FLEET:-$([ $# -eq 0 ] && echo 1 || echo 0)}
+	fresh_root=${IOSTRAT_LAB_FRESH:-$([ $# -eq 0 ] && echo 1 || echo 0)}
+	if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
+		read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
+	fi
+	if [ ${#kernels[@]} -eq 0 ]; then
+		mapfile -t kernels < <(lab_kernel_lines | awk '{ print $1 }')
+	fi
+}
 
-t0=$SECONDS
-IOSTRAT_LAB_IMAGE=$("$LAB_TOP/image.sh") || exit 1
-export IOSTRAT_LAB_IMAGE
-echo "lab: image ready in $((SECONDS - t0)) s ($IOSTRAT_LAB_IMAGE)"
+build_image() {
+	t0=$SECONDS
+	IOSTRAT_LAB_IMAGE=$("$LAB_TOP/image.sh") || exit 1
+	export IOSTRAT_LAB_IMAGE
+	echo "lab: image ready in $((SECONDS - t0)) s ($IOSTRAT_LAB_IMAGE)"
+}
 
-res=$(mktemp -d /tmp/iostrat-lab-check.XXXXXX)
 # Every guest of this check runs from $res/runs, and every `lab run` it
 # starts leaves its pid in $res/pids.  Interrupted (Ctrl-C, or a SIGTERM to
 # this script alone), it stops those lab runs -- each then kills its guest
 # and removes its files -- and waits for them before removing $res.
-export IOSTRAT_LAB_RUNS=$res/runs
-mkdir -p "$IOSTRAT_LAB_RUNS" "$res/pids"
+make_run_dir() {
+	res=$(mktemp -d /tmp/iostrat-lab-check.XXXXXX)
+	export IOSTRAT_LAB_RUNS=$res/runs
+	mkdir -p "$IOSTRAT_LAB_RUNS" "$res/pids"
+	trap 'stop_guests; rm -rf "$res"' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
+	: >"$res/results"   # KERNEL<TAB>CHECK<TAB>PASS|FAIL|SKIP<TAB>why
+	: >"$res/facts"     # KERNEL<TAB>KEY<TAB>VALUE
+}
 stop_guests() {
 	local f p i
 	for f in "$res"/pids/*; do
@@ -61,9 +77,6 @@ stop_guests() {
 		sleep 0.5
 	done
 }
-trap 'stop_guests; rm -rf "$res"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
 # lab_bg ARGS: `lab run ARGS` in the background, its pid in LAB_PID.
 lab_bg() { "$LAB_TOP/lab" run "$@" & LAB_PID=$!; : >"$res/pids/$LAB_PID"; }
 # lab_run ARGS: the same, waited for: wait returns at once when a signal
@@ -75,8 +88,6 @@ lab_run() {
 	rm -f "$res/pids/$LAB_PID"
 	return "$rc"
 }
-: >"$res/results"   # KERNEL<TAB>CHECK<TAB>PASS|FAIL|SKIP<TAB>why
-: >"$res/facts"     # KERNEL<TAB>KEY<TAB>VALUE
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 
@@ -90,9 +101,6 @@ record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
 # took 6.5 min on top (379 s of 1044).  Not both beside the matrix at once:
 # four guest vCPUs on two host CPUs made boots miss their timeouts.  Their
 # results are read after the matrix.
-side=()
-[ "$reboot_lab" = 1 ] && side+=(grub:reboot.sh)
-[ "$fleet_lab" = 1 ] && side+=(fleet:fleet.sh)
 # side_labs: each in turn, its output in $res/NAME.out/.err, "EXIT SECONDS"
 # in $res/NAME.rc; a TERM (stop_guests) reaches the one running, and every
 # process of it: each is its own process group (setsid), so a disk being
@@ -109,15 +117,19 @@ side_labs() {
 		echo "$rc $((SECONDS - t))" >"$res/${s%%:*}.rc"
 	done
 }
-side_pid=
-if [ ${#side[@]} -gt 0 ]; then
-	side_labs &
-	side_pid=$!; : >"$res/pids/$side_pid"
-	echo "== beside the matrix, one after the other: ${side[*]%%:*} (${side[*]#*:})"
-fi
+start_side_labs() {
+	side=()
+	[ "$reboot_lab" = 1 ] && side+=(grub:reboot.sh)
+	[ "$fleet_lab" = 1 ] && side+=(fleet:fleet.sh)
+	side_pid=
+	if [ ${#side[@]} -gt 0 ]; then
+		side_labs &
+		side_pid=$!; : >"$res/pids/$side_pid"
+		echo "== beside the matrix, one after the other: ${side[*]%%:*} (${side[*]#*:})"
+	fi
+}
 
 # --- the harness itself, on the first kernel -----------------------------------
-k0=${kernels[0]}
 # The harness checks look at $res/runs, not the lab's runs/: other guests
 # (another checkout's check) may be running from there.
 runs_left() { find "$IOSTRAT_LAB_RUNS" -mindepth 1 -maxdepth 1 2>/dev/null | wc -l; }
@@ -152,11 +164,11 @@ run_round_trip() {
 }
 run_timeout() {
 	local rc=0 n0
-	n0=$(ls "$LAB_DIR/failed" 2>/dev/null | wc -l)
+	n0=$(compgen -G "$LAB_DIR/failed/*" | wc -l)
 	lab_run -k "$k0" -t 15 -- 'sleep 1000' >/dev/null 2>"$res/to.err" || rc=$?
 	[ "$rc" -eq 125 ] || { echo "exit $rc, expected 125"; return 1; }
 	grep -q 'killed after the 15 s timeout; console log: ' "$res/to.err" || { echo "no message: $(cat "$res/to.err")"; return 1; }
-	[ "$(ls "$LAB_DIR/failed" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
+	[ "$(compgen -G "$LAB_DIR/failed/*" | wc -l)" -gt "$n0" ] || { echo "console log not kept"; return 1; }
 	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
 	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
 }
@@ -172,11 +184,11 @@ run_interrupted() {
 	lab_bg -k "$k0" -- 'sleep 1000' >/dev/null 2>&1
 	pid=$LAB_PID
 	set +m
-	sleep 8
+	sleep 8 # the guest booting, not yet running the command
 	kill -INT -- "-$pid"
 	wait "$pid" || rc=$?
 	[ "$rc" -eq 130 ] || { echo "exit $rc after SIGINT, expected 130"; return 1; }
-	sleep 1
+	for _ in $(seq 20); do [ "$(guests_left)" -eq 0 ] && break; sleep 0.1; done
 	[ "$(guests_left)" -eq 0 ] || { echo "a guest is still running"; return 1; }
 	[ "$(runs_left)" -eq 0 ] || { echo "run directory left behind"; return 1; }
 }
@@ -204,13 +216,18 @@ run_forward() {
 	[ "$rc" -eq 0 ] || { echo "no connection through --forward: $(tail -n 1 "$res/fw-client")"; return 1; }
 	grep -q 'one-way, 2000 messages' "$res/fw.out" || { echo "the guest's server saw no stream: $(tail -n 2 "$res/fw.out")"; return 1; }
 }
-echo "== lab run ($k0)"
-harness "lab run: output, files, exit status" run_round_trip
-harness "lab run: hard timeout" run_timeout
-harness "lab run: Ctrl-C cleans up" run_interrupted
-harness "lab run: --forward reaches the guest" run_forward
+check_harness() {
+	k0=${kernels[0]}
+	echo "== lab run ($k0)"
+	harness "lab run: output, files, exit status" run_round_trip
+	harness "lab run: hard timeout" run_timeout
+	harness "lab run: Ctrl-C cleans up" run_interrupted
+	harness "lab run: --forward reaches the guest" run_forward
+}
 
-for k in "${kernels[@]}"; do
+# check_kernel K: the guest checks (lab/guest-checks.sh) on kernel K
+check_kernel() {
+	local k=$1 t1 rc took line st rest name why key
 	echo "== $k"
 	t1=$SECONDS rc=0
 	lab_run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
@@ -230,6 +247,7 @@ for k in "${kernels[@]}"; do
 			rest=${line#TIME: }
 			printf '%s\t%s\t%s\n' "$k" "${rest%: *}" "${rest##*: }" >>"$res/times" ;;
 		FACT:*)
+			# shellcheck disable=SC2086 # "FACT: KEY VALUE...", split into words
 			set -- ${line#FACT: }
 			key=$1; shift
 			printf '%s\t%s\t%s\n' "$k" "$key" "$*" >>"$res/facts" ;;
@@ -243,7 +261,7 @@ for k in "${kernels[@]}"; do
 		record "$k" "boot and run" FAIL "lab run exited $rc"
 	fi
 	printf '%s\t%s\t%s\n' "$k" guest_s "$took" >>"$res/facts"
-done
+}
 
 # --- the Debian package, on one kernel (bookworm's when it is in the list) ---
 # make deb's package installed in a guest with no checkout: run, man, plot,
@@ -254,34 +272,37 @@ pkg_deb() {
 	cat "$res/deb/build.log"
 	return "$rc"
 }
-kp=$k0
-for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
-echo "== package ($kp)"
-if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
-	record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
-elif ! command -v dh >/dev/null || ! command -v scdoc >/dev/null; then
-	record "$kp" "package" SKIP "needs debhelper and scdoc to build it (make deps)"
-	echo "  [$kp] SKIP: package: needs debhelper and scdoc to build it (make deps)"
-elif ! pkg_deb >"$res/deb.log" 2>&1; then
-	record "$kp" "package" FAIL "make deb: $(tail -n 1 "$res/deb.log")"
-	echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
-else
-	t1=$SECONDS rc=0
-	lab_run -k "$kp" -t 600 -f "$(ls "$res"/deb/iostrat_*.deb | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
-		-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
-	while IFS= read -r line; do
-		case $line in
-		PASS:*|FAIL:*|SKIP:*)
-			echo "  [$kp] $line"
-			st=${line%%:*} rest=${line#*: package: } why=
-			name=${rest%%: *}
-			[ "$name" != "$rest" ] && why=${rest#*: }
-			record "$kp" "package: $name" "$st" "$why" ;;
-		esac
-	done <"$res/pkg.out"
-	[ "$rc" -eq 0 ] || { record "$kp" "package: guest" FAIL "lab run exited $rc"; echo "  [$kp] FAIL: package: lab run exited $rc: $(tail -n 1 "$res/pkg.err")"; }
-	printf '%s\t%s\t%s\n' "$kp" package_s "$((SECONDS - t1))" >>"$res/facts"
-fi
+check_package() {
+	local k kp t1 rc line st rest name why
+	kp=$k0
+	for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
+	echo "== package ($kp)"
+	if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
+		record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
+	elif ! command -v dh >/dev/null || ! command -v scdoc >/dev/null; then
+		record "$kp" "package" SKIP "needs debhelper and scdoc to build it (make deps)"
+		echo "  [$kp] SKIP: package: needs debhelper and scdoc to build it (make deps)"
+	elif ! pkg_deb >"$res/deb.log" 2>&1; then
+		record "$kp" "package" FAIL "make deb: $(tail -n 1 "$res/deb.log")"
+		echo "  [$kp] FAIL: package: make deb: $(tail -n 1 "$res/deb.log")"
+	else
+		t1=$SECONDS rc=0
+		lab_run -k "$kp" -t 600 -f "$(compgen -G "$res/deb/iostrat_*.deb" | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
+			-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
+		while IFS= read -r line; do
+			case $line in
+			PASS:*|FAIL:*|SKIP:*)
+				echo "  [$kp] $line"
+				st=${line%%:*} rest=${line#*: package: } why=
+				name=${rest%%: *}
+				[ "$name" != "$rest" ] && why=${rest#*: }
+				record "$kp" "package: $name" "$st" "$why" ;;
+			esac
+		done <"$res/pkg.out"
+		[ "$rc" -eq 0 ] || { record "$kp" "package: guest" FAIL "lab run exited $rc"; echo "  [$kp] FAIL: package: lab run exited $rc: $(tail -n 1 "$res/pkg.err")"; }
+		printf '%s\t%s\t%s\n' "$kp" package_s "$((SECONDS - t1))" >>"$res/facts"
+	fi
+}
 
 # --- a fresh root: the README's first command on a machine made from nothing ---
 # lab/fresh-root.sh: a minimal bookworm chroot, make run at a small scale
@@ -289,7 +310,8 @@ fi
 # stream, which has the slack (the side stream is the longer one): no
 # guest of its own, one host CPU.  With the whole matrix, or
 # IOSTRAT_LAB_FRESH=1 (=0 skips).
-if [ "$fresh_root" = 1 ]; then
+check_fresh_root() {
+	local t1 rc fpid line st rest name why
 	echo "== fresh root"
 	t1=$SECONDS rc=0
 	"$LAB_TOP/fresh-root.sh" >"$res/fresh.out" 2>"$res/fresh.err" & fpid=$!; : >"$res/pids/$fpid"
@@ -312,35 +334,39 @@ if [ "$fresh_root" = 1 ]; then
 		echo "  [fresh] FAIL: lab/fresh-root.sh: exited $rc: $(tail -n 1 "$res/fresh.err")"
 	fi
 	echo "  [fresh] lab/fresh-root.sh took $((SECONDS - t1)) s"
-fi
+}
 
 # compare of two kernels' results, on the host: each kernel against the
 # previous one (the first against the second).
-n=${#kernels[@]}
-for ((i = 0; i < n; i++)); do
-	k=${kernels[$i]}
-	[ "$n" -ge 2 ] || { record "$k" "compare two kernels" SKIP "one kernel only"; continue; }
-	o=${kernels[$(( i == 0 ? 1 : i - 1 ))]}
-	a=$res/$o/bench b=$res/$k/bench
-	if [ ! -s "$a/results.jsonl" ] || [ ! -s "$b/results.jsonl" ]; then
-		record "$k" "compare two kernels" FAIL "no bench results from $o or $k"
-		echo "  [$k] FAIL: compare two kernels: no bench results"
-		continue
-	fi
-	if "$IOSTRAT" compare "$a" "$b" >"$res/cmp-$k.txt" 2>&1 &&
-		grep -qF -- "$(awk -F'\t' -v k="$k" '$1 == k && $2 == "kernel" { print $3 }' "$res/facts")" "$res/cmp-$k.txt" &&
-		"$IOSTRAT" plot --compare "$a" "$b" -o "$res/cmp-$k" >/dev/null 2>&1 &&
-		[ -s "$res/cmp-$k/plots/compare.png" ]; then
-		record "$k" "compare two kernels" PASS
-		echo "  [$k] PASS: compare two kernels (with $o)"
-	else
-		record "$k" "compare two kernels" FAIL "compare/plot --compare with $o: $(tail -n 1 "$res/cmp-$k.txt")"
-		echo "  [$k] FAIL: compare two kernels (with $o): $(tail -n 1 "$res/cmp-$k.txt")"
-	fi
-done
+compare_kernels() {
+	local n i k o a b
+	n=${#kernels[@]}
+	for ((i = 0; i < n; i++)); do
+		k=${kernels[$i]}
+		[ "$n" -ge 2 ] || { record "$k" "compare two kernels" SKIP "one kernel only"; continue; }
+		o=${kernels[$(( i == 0 ? 1 : i - 1 ))]}
+		a=$res/$o/bench b=$res/$k/bench
+		if [ ! -s "$a/results.jsonl" ] || [ ! -s "$b/results.jsonl" ]; then
+			record "$k" "compare two kernels" FAIL "no bench results from $o or $k"
+			echo "  [$k] FAIL: compare two kernels: no bench results"
+			continue
+		fi
+		if "$IOSTRAT" compare "$a" "$b" >"$res/cmp-$k.txt" 2>&1 &&
+			grep -qF -- "$(awk -F'\t' -v k="$k" '$1 == k && $2 == "kernel" { print $3 }' "$res/facts")" "$res/cmp-$k.txt" &&
+			"$IOSTRAT" plot --compare "$a" "$b" -o "$res/cmp-$k" >/dev/null 2>&1 &&
+			[ -s "$res/cmp-$k/plots/compare.png" ]; then
+			record "$k" "compare two kernels" PASS
+			echo "  [$k] PASS: compare two kernels (with $o)"
+		else
+			record "$k" "compare two kernels" FAIL "compare/plot --compare with $o: $(tail -n 1 "$res/cmp-$k.txt")"
+			echo "  [$k] FAIL: compare two kernels (with $o): $(tail -n 1 "$res/cmp-$k.txt")"
+		fi
+	done
+}
 
 # --- the side labs' results (started before the matrix) ------------------------
-if [ -n "$side_pid" ]; then
+collect_side_labs() {
+	local s tag script line st rest name why rc took
 	echo "== beside the matrix: ${side[*]%%:*} (waiting for them)"
 	wait "$side_pid"; rm -f "$res/pids/$side_pid"
 	for s in "${side[@]}"; do
@@ -363,64 +389,96 @@ if [ -n "$side_pid" ]; then
 		fi
 		echo "  [$tag] $script took $took s (beside the matrix)"
 	done
-fi
+}
 
 # --- the matrix ---------------------------------------------------------------
-# the side labs' checks are not per kernel: listed above, counted below
-mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" { print $2 }' "$res/results" | awk '!seen[$0]++')
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
-{
-	echo "| check | $(printf '%s | ' "${kernels[@]}")" | sed 's/ $//' 
-	echo "|---|$(printf -- '---|%.0s' "${kernels[@]}")"
-	for c in "${checks[@]}"; do
-		printf '| %s |' "$c"
-		for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
-		echo
-	done
-	for f in kernel residency ring_flags sched_vda sched_loop run_trace trace trace_sources hit_cold \
-		hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
-		printf '| *%s* |' "$f"
-		for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
-		echo
-	done
-} >"$res/matrix.md"
-echo
-echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
-grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
-	awk -F' [|] ' '{ printf "  %-36s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
-echo
-for k in "${kernels[@]}"; do
-	echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
-	echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
-	echo "       run --trace: $(fact_of "$k" run_trace)"
-	echo "       trace: $(fact_of "$k" trace)"
-	echo "       sources: $(fact_of "$k" trace_sources); hit ratio cold $(fact_of "$k" hit_cold), warm $(fact_of "$k" hit_warm)"
-	echo "       seq on loop: $(fact_of "$k" seq_loop); agree: $(fact_of "$k" agree)"
-	echo "       bpftrace: biolat $(fact_of "$k" bt_biolat); pagecache $(fact_of "$k" bt_pagecache); seeks $(fact_of "$k" bt_seeks)"
-done
-# where a guest's time goes: the checks that took 10 s or more on a kernel
-if [ -s "$res/times" ]; then
-	echo
-	echo "  seconds per check, the checks of 10 s or more (TCG: the lab's budget, not a measurement):"
-	awk -F'\t' -v ks="${kernels[*]}" '
-		{ s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } if ($3 >= 10) big[$2] = 1 }
-		END { nk = split(ks, k, " "); printf "  %-56s", ""; for (j = 1; j <= nk; j++) printf " %5s", k[j]; print ""
-			for (i = 1; i <= n; i++) { c = order[i]; if (!(c in big)) continue
-				printf "  %-56s", c; for (j = 1; j <= nk; j++) printf " %5s", s[c, k[j]]; print "" } }' "$res/times"
-fi
-mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
+write_matrix() {
+	local checks c k f
+	# the side labs' checks are not per kernel: listed above, counted below
+	mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" { print $2 }' "$res/results" | awk '!seen[$0]++')
+	{
+		echo "| check | $(printf '%s | ' "${kernels[@]}")" | sed 's/ $//' 
+		echo "|---|$(printf -- '---|%.0s' "${kernels[@]}")"
+		for c in "${checks[@]}"; do
+			printf '| %s |' "$c"
+			for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
+			echo
+		done
+		for f in kernel residency ring_flags sched_vda sched_loop run_trace trace trace_sources hit_cold \
+			hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
+			printf '| *%s* |' "$f"
+			for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
+			echo
+		done
+	} >"$res/matrix.md"
+}
 
-p=$(awk -F'\t' '$3 == "PASS"' "$res/results" | wc -l)
-f=$(awk -F'\t' '$3 == "FAIL"' "$res/results" | wc -l)
-s=$(awk -F'\t' '$3 == "SKIP"' "$res/results" | wc -l)
-if [ "$f" -gt 0 ]; then
+print_matrix() {
+	local k
 	echo
-	echo "failures:"
-	awk -F'\t' '$3 == "FAIL" { printf "  [%s] %s: %s\n", $1, $2, $4 }' "$res/results"
-fi
-echo
-echo "$p passed, $f failed, $s skipped"
-[ "$f" -eq 0 ]
+	echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
+	grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
+		awk -F' [|] ' '{ printf "  %-36s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
+	echo
+	for k in "${kernels[@]}"; do
+		echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
+		echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
+		echo "       run --trace: $(fact_of "$k" run_trace)"
+		echo "       trace: $(fact_of "$k" trace)"
+		echo "       sources: $(fact_of "$k" trace_sources); hit ratio cold $(fact_of "$k" hit_cold), warm $(fact_of "$k" hit_warm)"
+		echo "       seq on loop: $(fact_of "$k" seq_loop); agree: $(fact_of "$k" agree)"
+		echo "       bpftrace: biolat $(fact_of "$k" bt_biolat); pagecache $(fact_of "$k" bt_pagecache); seeks $(fact_of "$k" bt_seeks)"
+	done
+	# where a guest's time goes: the checks that took 10 s or more on a kernel
+	if [ -s "$res/times" ]; then
+		echo
+		echo "  seconds per check, the checks of 10 s or more (TCG: the lab's budget, not a measurement):"
+		awk -F'\t' -v ks="${kernels[*]}" '
+			{ s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } if ($3 >= 10) big[$2] = 1 }
+			END { nk = split(ks, k, " "); printf "  %-56s", ""; for (j = 1; j <= nk; j++) printf " %5s", k[j]; print ""
+				for (i = 1; i <= n; i++) { c = order[i]; if (!(c in big)) continue
+					printf "  %-56s", c; for (j = 1; j <= nk; j++) printf " %5s", s[c, k[j]]; print "" } }' "$res/times"
+	fi
+	mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
+}
+
+summary() {
+	local p f s
+	p=$(awk -F'\t' '$3 == "PASS"' "$res/results" | wc -l)
+	f=$(awk -F'\t' '$3 == "FAIL"' "$res/results" | wc -l)
+	s=$(awk -F'\t' '$3 == "SKIP"' "$res/results" | wc -l)
+	if [ "$f" -gt 0 ]; then
+		echo
+		echo "failures:"
+		awk -F'\t' '$3 == "FAIL" { printf "  [%s] %s: %s\n", $1, $2, $4 }' "$res/results"
+	fi
+	echo
+	echo "$p passed, $f failed, $s skipped"
+	[ "$f" -eq 0 ]
+}
+
+main() {
+	preflight
+	pick_kernels "$@"
+	build_image
+	make_run_dir
+	start_side_labs
+	check_harness
+	for k in "${kernels[@]}"; do
+		check_kernel "$k"
+	done
+	check_package
+	if [ "$fresh_root" = 1 ]; then
+		check_fresh_root
+	fi
+	compare_kernels
+	if [ -n "$side_pid" ]; then
+		collect_side_labs
+	fi
+	write_matrix
+	print_matrix
+	summary
 }
 main "$@"; exit $?

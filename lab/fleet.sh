@@ -57,6 +57,7 @@ w=$(mktemp -d "$LAB_DIR/fleet.XXXXXX")
 # `iostrat fio --client` reads the data set's file list on this side.
 GDIR=$w/hostdir
 declare -gA QEMU PORT FIO # global: cleanup runs after main returns
+# shellcheck disable=SC2317 # run by the EXIT trap (lab_checks)
 cleanup() {
 	local rc=$? h
 	[ -n "${PLAY_PID:-}" ] && kill "$PLAY_PID" 2>/dev/null && wait "$PLAY_PID" 2>/dev/null
@@ -149,7 +150,7 @@ free_port() {
 power_on() {
 	local h=$1 n accel
 	read -ra accel < <(lab_accel_args)
-	n=$(ls "$w"/console-"$h"-*.log 2>/dev/null | wc -l)
+	n=$(compgen -G "$w/console-$h-*.log" | wc -l)
 	qemu-system-x86_64 "${accel[@]}" -m 1536 -smp 1 -nodefaults -display none \
 		-serial "file:$w/console-$h-$((n + 1)).log" \
 		-drive "file=$w/$h.img,if=virtio,format=raw,cache=unsafe" \
@@ -166,7 +167,6 @@ power_off() {
 	QEMU[$1]=
 }
 
-SSH_OPTS=()
 gssh() { # H CMD: CMD as root on guest H (bench + sudo, as Ansible logs in)
 	local h=$1; shift
 	ssh -q -i "$w/id" -p "${PORT[$h]}" -o UserKnownHostsFile="$w/known_hosts" -o GlobalKnownHostsFile=/dev/null \
@@ -180,7 +180,7 @@ wait_ssh() { # H SECS
 		kill -0 "${QEMU[$1]}" 2>/dev/null || { why="fleet-$1's QEMU ended: $(tail -n 2 "$w/qemu-$1.log")"; return 1; }
 		sleep 2
 	done
-	why="fleet-$1: no ssh in $2 s (console: $(tail -n 2 "$(ls "$w"/console-"$1"-*.log | tail -n 1)" | tr '\n' ' '))"
+	why="fleet-$1: no ssh in $2 s (console: $(tail -n 2 "$(compgen -G "$w/console-$1-*.log" | tail -n 1)" | tr '\n' ' '))"
 	return 1
 }
 
@@ -237,7 +237,7 @@ cut_a_mid_run() {
 		sleep 1
 	done
 	[ "${n:-0}" -ge 2 ] 2>/dev/null || { CUT_WHY="fleet-a's run never wrote 2 rows (${n:-nothing}): $(tail -n 3 "$w/play-1.log" | tr '\n' ' ')"; return; }
-	sleep 1
+	sleep 1 # for the rows' fsync
 	gssh a "cat $f" >"$w/seen-a.jsonl" 2>/dev/null
 	power_off a
 	CUT_ROWS=$(rows_of "$w/seen-a.jsonl")
@@ -301,7 +301,7 @@ check_rerun() {
 	if [ "$(rows_of "$fb/results.jsonl")" -eq 8 ] && [ "$(grep -c '"outcome": *"done"' "$fb/queue/history.jsonl")" -eq 1 ]; then
 		pass "the rerun: fleet-b's done run not queued or run again"
 	else
-		fail "the rerun: fleet-b's done run not run again" "$(rows_of "$fb/results.jsonl") rows; $(grep -c done "$fb/queue/history.jsonl") done"
+		fail "the rerun: fleet-b's done run not run again" "$(rows_of "$fb/results.jsonl") rows; $(grep -c 'done' "$fb/queue/history.jsonl") done"
 	fi
 }
 

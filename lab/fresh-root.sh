@@ -128,7 +128,6 @@ main() {
 	in_root "PROFILE=profiles/smoke.ini SCALE=$SMOKE_SCALE make run && echo 'make run: done'" >"$FRESH_LOG" 2>&1
 	checks
 	echo "TIMES: fresh root $((SECONDS - t0)) s (log: $FRESH_LOG)"
-	# shellcheck disable=SC2154 # set by lab_checks
 	[ "$fails" -eq 0 ]
 }
 main "$@"

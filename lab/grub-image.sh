@@ -71,7 +71,7 @@ rm -f /lab-grub-setup.ok
 { grub-install --target=i386-pc /dev/vda && update-grub && : >/lab-grub-setup.ok; } >/lab-grub-setup.log 2>&1
 sync
 echo o >/proc/sysrq-trigger
-sleep 10
+sleep 10 # init must not exit (a panic) before the power goes
 '
 
 cmd_build() {

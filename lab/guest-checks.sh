@@ -159,7 +159,7 @@ sched_dev() { # DEV DATA: two schedulers of DEV, restored afterwards
 	if [[ $avail == *,* ]]; then
 		what=(--schedulers "$avail")
 	else
-		what=(--set read_ahead_kb=64,256)
+		what=(--set 'read_ahead_kb=64,256')
 	fi
 	"$IOSTRAT" sched --device "$dev" "${what[@]}" --reps 1 --data "$data" \
 		--out "$W/sched-$dev" -D strategy=stream,uring -D threads=1 -D fio=0 \

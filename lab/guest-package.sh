@@ -6,6 +6,7 @@
 # apt remove leaves nothing of the package and keeps the queue state
 # (/var/lib/iostrat, docs/reboot-queue.md); purge removes that too.
 # Prints "PASS: package: ..." / "FAIL: package: ...: why" lines.
+# shellcheck disable=SC2317 # the checks are functions called by name (check NAME FUNC)
 set -u
 ok() { echo "PASS: package: $1"; }
 no() { echo "FAIL: package: $1: $2"; }
@@ -15,7 +16,7 @@ check() {
 	if out=$("$@" 2>&1); then ok "$name"; else no "$name" "$(printf '%s\n' "$out" | tail -n 1)"; fi
 	echo "package: $name: $((SECONDS - t0)) s" >&2 # (lab run's stderr: where the time goes)
 }
-deb=$(ls "$PWD"/iostrat_*.deb 2>/dev/null | head -n 1)
+deb=$(compgen -G "$PWD/iostrat_*.deb" | head -n 1)
 [ -n "$deb" ] || { no install "no iostrat_*.deb copied in"; exit 0; }
 
 # No checkout: the lab's copy of build/ and the data files goes, and PATH
@@ -116,7 +117,7 @@ remove_it() {
 	[ ${#left[@]} -eq 0 ] || { echo "left behind: ${left[*]:0:5}"; return 1; }
 	[ -s /var/lib/iostrat/queue.jsonl ] || [ -n "$(ls -A /var/lib/iostrat 2>/dev/null)" ] ||
 		{ echo "queue state gone"; return 1; }
-	left=($(comm -13 /tmp/before <(snapshot) | grep -v '^/var/lib/iostrat'))
+	mapfile -t left < <(comm -13 /tmp/before <(snapshot) | grep -v '^/var/lib/iostrat')
 	[ ${#left[@]} -eq 0 ] || { echo "new files after remove: ${left[*]:0:5}"; return 1; }
 }
 check "apt remove leaves no file, keeps /var/lib/iostrat" remove_it

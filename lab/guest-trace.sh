@@ -5,6 +5,7 @@
 # a cold run misses, a warm one hits, a sequential read is sequential, and
 # two sources of the same figure agree.  What each kernel gave lands in
 # FACT lines (trace_sources, hit_cold, hit_warm, seq_loop, agree, bt_*).
+# shellcheck shell=bash
 
 KV=$W/kview
 mkdir -p "$KV"

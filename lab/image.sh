@@ -119,7 +119,7 @@ fi
 # Each kernel's vmlinuz and initrd beside the image, by the lab's name.
 mkdir -p "$work/kernels"
 while read -r name src; do
-	rel=$(cd "$work/root/boot" && ls vmlinuz-* | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
+	rel=$(cd "$work/root/boot" && compgen -G 'vmlinuz-*' | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
 		case $name in "${r%%-*}"|"$(echo "$r" | cut -d. -f1,2)") echo "$r" ;; esac
 	done | tail -n 1)
 	[ -n "$rel" ] || lab_die "$name: no kernel of that version in the image ($(ls "$work/root/boot"))"
@@ -141,8 +141,10 @@ lab_say "image $key built in $((SECONDS - t0)) s"
 ln -sfn "$key" "$LAB_DIR/images/current"
 # Older images go, but the one before this (a checkout of an older commit
 # still builds its key) and any a guest still runs on (lab run holds its
-# ready file's lock shared).
-ls -t "$LAB_DIR"/images/*/ready 2>/dev/null | grep -v /current/ready | tail -n +3 | while read -r r; do
+# ready file's lock shared).  Newest first; images/current, a link, is not
+# followed.
+find "$LAB_DIR"/images -mindepth 2 -maxdepth 2 -name ready -printf '%T@ %p\n' |
+	sort -rn | cut -d' ' -f2- | tail -n +3 | while read -r r; do
 	d=$(dirname "$r")
 	if [ "$d" = "$img" ] || [ -L "$d" ]; then continue; fi
 	flock -n -x "$r" rm -rf "$d" "$d.lock" "$d.log" &&

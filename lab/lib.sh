@@ -1,5 +1,6 @@
 # Shared by lab/*: where the lab lives, the archive it builds from, and a
 # private apt configuration (the host's own apt state is never touched).
+# Sets no error mode: its scripts have their kind's (docs/shell.md).
 # shellcheck shell=bash
 
 LAB_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -77,7 +78,7 @@ lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2 }' "$LAB_KERNELS"; }
 lab_fresh_deb() {
 	local out=$1 d bin=$TOP/${BUILD:-build}/iostrat
 	mkdir -p "$out"
-	d=$(ls "$TOP/${BUILD:-build}"/deb/iostrat_*.deb 2>/dev/null | head -n 1)
+	d=$(compgen -G "$TOP/${BUILD:-build}/deb/iostrat_*.deb" | head -n 1)
 	if [ -n "$d" ] && [ "$d" -nt "$bin" ] &&
 		[ -z "$(cd "$TOP" && find src docs/man debian plots profiles fio-jobs ebpf completion \
 			systemd Makefile mk -newer "$d" -print -quit)" ]; then
@@ -85,7 +86,7 @@ lab_fresh_deb() {
 	else
 		(cd "$TOP" && IOSTRAT_DEB_LINTIAN=0 ./mk/deb.sh "$out") >"$out/build.log" 2>&1 || return 1
 	fi
-	ls "$out"/iostrat_*.deb | head -n 1
+	compgen -G "$out/iostrat_*.deb" | head -n 1
 }
 
 # The accelerator lab/lab found working on this host (its cached probe),
@@ -101,6 +102,7 @@ lab_accel_args() {
 # CLEANUP run on every exit -- a Ctrl-C and a TERM (check.sh stopping its
 # side labs) too.
 lab_checks() {
+	# shellcheck disable=SC2064 # $1 names the cleanup function: expanded now
 	trap "$1" EXIT
 	trap 'exit 130' INT
 	trap 'exit 143' TERM

@@ -66,6 +66,7 @@ done
 
 w=$(mktemp -d "$LAB_DIR/reboot.XXXXXX")
 qemu_pid=
+# shellcheck disable=SC2317 # run by the EXIT trap (lab_checks)
 cleanup() {
 	local rc=$?
 	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null && wait "$qemu_pid" 2>/dev/null
@@ -123,7 +124,7 @@ done
 
 # --- the count, on the serial console ------------------------------------------
 seen=$(cat "$w"/boot-*.log 2>/dev/null | grep -ac 'Linux version ')
-if [ "$seen" -eq "$nboots" ] && [ "$(ls "$w"/boot-*.log | wc -l)" -eq "$nboots" ]; then
+if [ "$seen" -eq "$nboots" ] && [ "$(compgen -G "$w/boot-*.log" | wc -l)" -eq "$nboots" ]; then
 	pass "boots: $nboots, as the design promises (serial console)"
 else
 	fail "boots: $nboots, as the design promises (serial console)" "$seen kernels started on the console"

@@ -165,7 +165,7 @@ allowed() {
 	for p in "$@"; do
 		dpkg-query -W -f='${Depends},${Pre-Depends}\n' "$p" 2>/dev/null ||
 			apt-cache show --no-all-versions "$p" 2>/dev/null | sed -n 's/^\(Pre-\)\?Depends: //p'
-	done | tr ',|' '\n\n' | sed -E 's/\(.*//; s/:any//; s/[[:space:]]//g' | grep .
+	done | tr ',|' '\n' | sed -E 's/\(.*//; s/:any//; s/[[:space:]]//g' | grep .
 	dpkg-query -W -f='${Package} ${Essential} ${Priority}\n' |
 		awk '$2 == "yes" || $3 == "required" || $3 == "important" { print $1 }'
 }

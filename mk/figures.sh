@@ -9,7 +9,8 @@
 set -euo pipefail
 bin=$1
 scale=${SCALE:-0.01}
-only=" ${ONLY//,/ } "
+only=${ONLY:-}
+only=" ${only//,/ } "
 want() { [ "$only" = "  " ] || [[ $only == *" $1 "* ]]; }
 work=$(mktemp -d /tmp/iostrat-figures.XXXXXX)
 loop="" mnt=""
@@ -95,4 +96,4 @@ else
 	done
 fi
 want compare && cp "$cmp/plots/compare.png" docs/figures/
-echo "docs/figures: $(cd docs/figures && ls | tr '\n' ' ')"
+echo "docs/figures: $(cd docs/figures && compgen -G '*' | tr '\n' ' ')"

@@ -1,4 +1,5 @@
-# make lint: cppcheck and clang-tidy with a chosen check set, zero findings.
+# make lint: cppcheck and clang-tidy with a chosen check set, shellcheck over
+# every shell script, the playbook's linters; zero findings.
 # cppcheck needs to know jansson's iteration macros; clang-tidy's checks are
 # bug finders (clang-analyzer, bugprone) minus the ones that fight the
 # house style (reserved identifiers from kernel headers, easily-swappable
@@ -19,6 +20,20 @@ lint: all
 	$(Q)./mk/tidy.sh $(BUILD) '$(TIDY_CHECKS)' $(LINT_SRCS)
 
 .PHONY: lint
+
+# Every shell script of the tree (docs/shell.md): warnings and errors fail
+# it; .shellcheckrc finds a sourced lib.sh beside its script.
+SHELL_SRCS := $(wildcard tests/*.sh tests/*.inc tests/tools/*.sh mk/*.sh speed/*.sh \
+	lab/lab lab/*.sh lab/guest/*.sh lab/guest/iostrat-lab-guest \
+	lab/reboot-guest/*.sh lab/reboot-guest/iostrat-lab-ctl \
+	.ci/run completion/iostrat.bash debian/postrm debian/prerm)
+shellcheck:
+	$(call say,SHCHK,'$(words $(SHELL_SRCS)) shell scripts')
+	$(Q)shellcheck -x -S warning $(SHELL_SRCS)
+
+lint: shellcheck
+
+.PHONY: shellcheck
 
 # The fleet playbook (deploy/, docs/fleet.md): Ansible's own syntax check
 # and ansible-lint's production profile, each only where it is installed

@@ -5,4 +5,5 @@
 # defaults; and direct against fio doing the same O_DIRECT reads and
 # writes (bs = direct's chunk) on a 1 GiB data set, W=0, cold.
 # A couple of minutes; SCALE, FIO_SCALE and REPS change the sizes.
+set -euo pipefail
 exec python3 "$(dirname "$0")/core_strategies.py" "$@"

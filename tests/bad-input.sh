@@ -9,7 +9,7 @@ has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built";
 
 setup() {
 	"$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40 >/dev/null
-	INSUM=$(cd "$T/in" && cat * | md5sum)
+	INSUM=$(cd "$T/in" && cat ./* | md5sum)
 }
 
 # bad REGEX CMD...: the checks above
@@ -24,7 +24,7 @@ bad() {
 	! printf '%s\n' "$err" | grep -Eq 'runtime error|Sanitizer|Segmentation' || die "sanitizer/crash: $err"
 	printf '%s\n' "$err" | grep -Eq -- "$re" || die "message does not match /$re/: $err"
 	[ "$(printf '%s\n' "$err" | grep -c .)" -le 3 ] || die "not a short message: $err"
-	[ "$(cd "$T/in" && cat * | md5sum)" = "$INSUM" ] || die "input modified by: $*"
+	[ "$(cd "$T/in" && cat ./* | md5sum)" = "$INSUM" ] || die "input modified by: $*"
 }
 
 profile() { printf '%s\n' "$@" >"$T/p.ini"; }
@@ -40,12 +40,12 @@ gen_missing_width() { setup; bad -- '--files, --lines and --width are all needed
 gen_foreign_dir() { setup; bad 'not empty and not an iostrat data set' "$IOSTRAT" gen "$T/in/.." --preset small --scale 0.001; }
 # gen never deletes what it did not write, and never reuses a changed data set
 gen_new_params_keep_user_files() {
-	setup; echo mine >"$T/in/NOTES.txt"; INSUM=$(cd "$T/in" && cat * | md5sum)
+	setup; echo mine >"$T/in/NOTES.txt"; INSUM=$(cd "$T/in" && cat ./* | md5sum)
 	bad "in: holds 'NOTES.txt', which is not part of the data set" "$IOSTRAT" gen "$T/in" --files 4 --lines 5 --width 5
 	bad "in: holds 'NOTES.txt'" "$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40
 }
 gen_new_params_keep_user_dirs() { setup; mkdir "$T/in/sub"; bad "in: holds 'sub'" "$IOSTRAT" gen "$T/in" --files 4 --lines 5 --width 5; [ -d "$T/in/sub" ] || die "sub deleted"; }
-gen_added_file_refused() { setup; cp "$T/in/f000000.txt" "$T/in/f000003.txt"; INSUM=$(cd "$T/in" && cat * | md5sum); bad "in: holds 'f000003.txt'" "$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40; }
+gen_added_file_refused() { setup; cp "$T/in/f000000.txt" "$T/in/f000003.txt"; INSUM=$(cd "$T/in" && cat ./* | md5sum); bad "in: holds 'f000003.txt'" "$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40; }
 gen_tampered_is_regenerated() { # not an error: a changed data set is made again, saying which file
 	setup; local g="$IOSTRAT gen $T/in --files 3 --lines 50 --width 40" out
 	echo more >>"$T/in/f000001.txt"
@@ -54,7 +54,8 @@ gen_tampered_is_regenerated() { # not an error: a changed data set is made again
 	[ "$(stat -c %s "$T/in/f000001.txt")" = 2050 ] || die "not regenerated"
 	rm "$T/in/f000002.txt"; out=$($g 2>&1) || die "gen failed: $out"
 	echo "$out" | grep -q '2 files, the manifest says 3' || die "missing file not named: $out"
-	sleep 0.05; printf '\001' | dd of="$T/in/f000000.txt" bs=1 seek=3 conv=notrunc 2>/dev/null
+	sleep 0.05 # an mtime newer than the manifest's (coarse clock): gen hashes again
+	printf '\001' | dd of="$T/in/f000000.txt" bs=1 seek=3 conv=notrunc 2>/dev/null
 	out=$($g 2>&1) || die "gen failed: $out"
 	echo "$out" | grep -q "contents differ from the manifest's xxh3" || die "same-size change reused: $out"
 	out=$($g 2>&1); echo "$out" | grep -q 'already there, reused' || die "intact set not reused: $out"
@@ -72,7 +73,7 @@ run_outputs_too_big_for_the_disk() {
 	trap 'umount "$T/small"' EXIT
 	"$IOSTRAT" gen "$T/big" --files 2 --lines 1000 --width 999 >/dev/null
 	bad 'o: the outputs need 2.0 MB; .*MB free on .*small/o: refusing to start' "$IOSTRAT" run -s stream "$T/big" "$T/small/o" -r 1
-	[ -z "$(ls -A "$T/small/o" | grep -vx .iostrat-output)" ] || die "outputs written anyway"
+	! names_in "$T/small/o" | grep -qvx .iostrat-output || die "outputs written anyway"
 }
 gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits for the first, then reuses its set
 	setup; local g=("$IOSTRAT" gen "$T/cg" --files 4 --lines 50000 --width 100) r1=0 r2=0
@@ -81,7 +82,7 @@ gen_concurrent_second_waits_and_reuses() { # not an error: the second gen waits 
 	wait $p1 || r1=$?
 	[ $r1 = 0 ] && [ $r2 = 0 ] || die "a concurrent gen failed: $(cat "$T/o1" "$T/o2")"
 	cat "$T/o1" "$T/o2" | grep -q 'already there, reused' || die "neither reused: $(cat "$T/o1" "$T/o2")"
-	[ -z "$(ls -A "$T" | grep -E 'cg\.(tmp|old)-|gen-lock')" ] || die "left behind: $(ls -A "$T")"
+	! names_in "$T" | grep -qE 'cg\.(tmp|old)-|gen-lock' || die "left behind: $(ls -A "$T")"
 }
 gen_concurrent_second_names_the_holder() { # the waiting gen says which process holds the set
 	setup; local lock=$T/.cg.gen-lock r2=0 holder
@@ -147,7 +148,7 @@ run_tmp_name_linked_to_input() { # a temporary that is a hard link to an input i
 	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache warm --work 3 >/dev/null || die "first run failed"
 	ln "$T/in/f000000.txt" "$T/o/.f000000.txt.iostrat-tmp" 2>/dev/null || skip "no hard link across"
 	"$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --cache warm --work 3 >/dev/null || die "run failed"
-	[ "$(cd "$T/in" && cat * | md5sum)" = "$INSUM" ] || die "input written through a link"
+	[ "$(cd "$T/in" && cat ./* | md5sum)" = "$INSUM" ] || die "input written through a link"
 }
 # names are bytes, JSON is UTF-8: escaped as \xHH, never a null config_id
 run_non_utf8_names_survive() {
@@ -213,7 +214,7 @@ run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX wha
 	for s in stream buffer mmap direct uring; do
 		"$IOSTRAT" run -s "$s" "$T/i2" "$T/o" -r 1 --cache asis >/dev/null 2>"$T/err" || die "$s: $(cat "$T/err")"
 	done
-	! ls -A "$T/o" | grep -q iostrat-tmp || die "temporary left"
+	! names_in "$T/o" | grep -q iostrat-tmp || die "temporary left"
 }
 run_procfs_file_among_inputs() { setup; cp -r "$T/in" "$T/i2"; ln -s /proc/version "$T/i2/v"; bad 'i2/v: a procfs/sysfs file: its size \(0\) is not its content' "$IOSTRAT" run -s uring "$T/i2" "$T/o" -r 1; }
 run_dotfiles_skipped_said() { # not an error: skipped, and said
@@ -400,9 +401,9 @@ sched_unknown_scheduler() {
 	with_loop_ext4 "$T/mnt" 32
 	trap cleanup_loop EXIT
 	dev=$(basename "$LOOPDEV")
-	before=$(cat /sys/block/$dev/queue/scheduler)
+	before=$(cat "/sys/block/$dev/queue/scheduler")
 	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/smoke.ini"
-	[ "$(cat /sys/block/$dev/queue/scheduler)" = "$before" ] || die "scheduler changed"
+	[ "$(cat "/sys/block/$dev/queue/scheduler")" = "$before" ] || die "scheduler changed"
 }
 sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/smoke.ini"; }
 # --- trace: what can be checked before CMD runs is
@@ -439,7 +440,7 @@ stdout_full_is_a_write_error() {
 stdout_closed_is_a_write_error() {
 	_stdout_rows
 	for c in list help "help list" --version "report $T/r"; do
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # the words of c are the command's
 		out_err closed "$IOSTRAT" $c
 		grep -qx 'iostrat: write error: standard output: Bad file descriptor' "$T/err" ||
 			die "$c: $(cat "$T/err")"

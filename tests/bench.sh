@@ -180,7 +180,7 @@ bench_writes_results_dir_and_report() {
 	assert all(x["n"] == "2" for x in s), s
 	PY
 	[ -d "$T/data/big-s0.0005-seed1" ] || die "data set not cached by its parameters"
-	ls -A "$T/data" | grep -q scratch && die "scratch left behind"
+	names_in "$T/data" | grep -q scratch && die "scratch left behind"
 	out=$("$IOSTRAT" report "$T/r")
 	echo "$out" | grep -q 'big (asis/fsync=file): stream/buffer' || die "no grid: $out"
 	echo "$out" | grep -qE '^ +1 +[0-9.]+/[0-9.]+' || die "no cell: $out"
@@ -261,12 +261,13 @@ bench_killed_hard_resumes() {
 	wait_rows "$T/r" 5
 	kill -KILL $pid
 	wait $pid 2>/dev/null || true
-	sleep 1 # the killed bench's own child may still finish its repetition
+	# its repetition's child dies with it (PR_SET_PDEATHSIG), not at once
+	wait_gone "$T/slow.ini" 10 || die "the killed bench's child outlived it"
 	n=$(rows_of "$T/r")
 	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err" || die "resume: $(tail -2 "$T/err")"
 	[ "$(rows_of "$T/r")" -eq 24 ] || die "$n rows before, $(rows_of "$T/r") after resume"
 	check_complete "$T/r"
-	ls -A "$T/data" | grep -qE "scratch|stale" && die "scratch of the killed bench left behind"
+	names_in "$T/data" | grep -qE "scratch|stale" && die "scratch of the killed bench left behind"
 	true
 }
 

@@ -59,7 +59,7 @@ values_of_options() {
 }
 profiles_for_bench() {
 	mkdir -p "$T/w/sub" && touch "$T/w/mine.ini" "$T/w/notes.txt"
-	cd "$T/w"
+	cd "$T/w" || die "cannot enter $T/w"
 	holds "mine.ini sub smoke default skeet-big" "$IOSTRAT" bench ""
 	[[ " $(comp "$IOSTRAT" bench "") " != *" notes.txt "* ]] || die "bench offers notes.txt"
 	expect "smoke" "$IOSTRAT" bench sm
@@ -67,7 +67,7 @@ profiles_for_bench() {
 results_dirs_for_report() {
 	mkdir -p "$T/w/results/r1" "$T/w/results/r2" "$T/w/data/small" "$T/w/one"
 	touch "$T/w/results/r1/results.jsonl" "$T/w/results/r2/results.jsonl" "$T/w/one/results.jsonl"
-	cd "$T/w"
+	cd "$T/w" || die "cannot enter $T/w"
 	expect "one results" "$IOSTRAT" report ""
 	expect "results/r1 results/r2" "$IOSTRAT" compare results/r1 results/
 	expect "results/r1 results/r2" "$IOSTRAT" plot --only grid results/

@@ -36,6 +36,7 @@ inventory() {
 	printf '[global]\ndataset=big\nscale=0.0005\nreps=3\ncache=asis\n[t]\nstrategy=stream,buffer\nthreads=1\nwork=0\n' >"$T/p.ini"
 }
 
+# shellcheck disable=SC2120 # arguments come through bash -c (playbook_queued_run_waits_for_the_queue)
 playbook() {
 	PATH=$(dirname "$IOSTRAT"):$PATH ANSIBLE_CONFIG=$TOP/deploy/ansible.cfg \
 	ANSIBLE_LOCAL_TEMP=$T/ansible-tmp ANSIBLE_REMOTE_TEMP=$T/ansible-tmp \
@@ -55,7 +56,7 @@ playbook_direct_run_fetches_each_hosts_results() {
 	done
 	grep -q "results of box-a, box-b in $T/fleet/study/\." "$T/log" || die "summary: $(grep -A3 'Name the hosts' "$T/log")"
 	# one archive a host, unpacked and removed here: nothing else beside them
-	[ "$(ls -A "$T/fleet/study" | xargs)" = "box-a box-b" ] || die "left in fleet/study: $(ls -A "$T/fleet/study")"
+	[ "$(names_in "$T/fleet/study" | xargs)" = "box-a box-b" ] || die "left in fleet/study: $(ls -A "$T/fleet/study")"
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-b" >/dev/null || die "compare failed"
 	# a rerun resumes: nothing measured again
 	playbook >"$T/log2" 2>&1 || die "rerun failed: $(tail -20 "$T/log2")"
@@ -116,13 +117,13 @@ playbook_queued_run_waits_for_the_queue() {
 	# 10 MB at W=1000: seconds for the six repetitions, so the 1 s watchdog
 	# cuts the first attempt
 	sed -i 's/^work=0/work=1000/; s/^scale=0.0005/scale=0.005/' "$T/p.ini"
-	local q=$T/hosts/a/q rc=0 i
+	local q=$T/hosts/a/q rc=0
 	timeout 400 env PATH="$PATH" bash -c "$(declare -f playbook); T=$T IOSTRAT=$IOSTRAT TOP=$TOP playbook \
 		-e iostrat_reboot_between_runs=true -e iostrat_queue_boot=false -e iostrat_queue_dir=$q \
 		-e iostrat_poll_delay=1 -e iostrat_wait_timeout=300" >"$T/log" 2>&1 &
 	PLAYBOOK_PID=$!
 	trap 'kill "$PLAYBOOK_PID" 2>/dev/null || true' EXIT
-	for i in $(seq 600); do
+	for _ in $(seq 600); do
 		"$IOSTRAT" queue --state-dir "$q" list 2>/dev/null | grep -q ' fleet-study ' && break
 		kill -0 "$PLAYBOOK_PID" 2>/dev/null || break
 		sleep 0.2

@@ -17,7 +17,7 @@ a_command_of_a_package_left_out_of_deps_is_named() {
 	need_cmd jq
 	make -s -C "$TOP" --no-print-directory deps-list | grep -vx jq >"$T/pkgs"
 	[ -s "$T/pkgs" ] || die "make deps-list printed nothing"
-	# shellcheck disable=SC2046
+	# shellcheck disable=SC2046 # one argument a package
 	if "$TOP/mk/cmds-in-deps.sh" $(cat "$T/pkgs") >"$T/out" 2>&1; then die "jq left out of the list, yet: $(tail -n 1 "$T/out")"; fi
 	grep -q '^cmds-in-deps: jq (.*): package jq is not installed by make deps' "$T/out" ||
 		die "jq not named: $(head -n 2 "$T/out")"

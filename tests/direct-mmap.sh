@@ -20,7 +20,7 @@ verify_same_sizes() {
 		[ "$(stat -c %s "$f")" = "$(stat -c %s "$out/$(basename "$f")")" ] ||
 			die "$(basename "$f"): size differs"
 	done
-	! ls -A "$out" | grep -q iostrat-tmp || die "temporary file left behind"
+	! names_in "$out" | grep -q iostrat-tmp || die "temporary file left behind"
 }
 
 json_field() { jq -r ".$2" <<<"$1"; }
@@ -32,8 +32,8 @@ direct_tails_written_and_read_correctly() {
 	# qd 1 with one thread, qd 2 with two; fsync file and cold cache once
 	for cfg in 1:4096 2:5000; do
 		qd=${cfg%%:*} b=${cfg#*:}
-		"$IOSTRAT" run -s direct "$T/in" "$T/out" --work 3 --bufsize $b \
-			--qd $qd --threads $qd --reps 1 --cache asis --fsync none >/dev/null ||
+		"$IOSTRAT" run -s direct "$T/in" "$T/out" --work 3 --bufsize "$b" \
+			--qd "$qd" --threads "$qd" --reps 1 --cache asis --fsync none >/dev/null ||
 			die "direct qd=$qd bufsize=$b failed"
 		verify_same_sizes "$T/in" "$T/out" 3
 	done
@@ -105,7 +105,7 @@ direct_refuses_tmpfs_naming_it() {
 		"$IOSTRAT" run -s direct "$T/tmpfs/in" "$T/out" --reps 1
 	expect_fail 'tmpfs/out: tmpfs does not do direct I/O' \
 		"$IOSTRAT" run -s direct "$T/in" "$T/tmpfs/out" --reps 1
-	[ -z "$(ls -A "$T/tmpfs/out" 2>/dev/null | grep -vx .iostrat-output)" ] || die "output left on tmpfs"
+	! names_in "$T/tmpfs/out" 2>/dev/null | grep -qvx .iostrat-output || die "output left on tmpfs"
 }
 
 direct_refuses_ramfs_naming_it() {
@@ -151,9 +151,9 @@ mmap_out_and_write_modes_both_correct() {
 	for mode in "" --mmap-out; do
 		for cfg in 0:5000:none 5:4096:file; do
 			w=${cfg%%:*} b=${cfg#*:} fs=${cfg##*:} b=${b%:*}
-			row=$("$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work $w \
-				--bufsize $b --threads 3 --reps 1 --json --cache asis --fsync $fs)
-			verify_same_sizes "$T/in" "$T/out" $w
+			row=$("$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work "$w" \
+				--bufsize "$b" --threads 3 --reps 1 --json --cache asis --fsync "$fs")
+			verify_same_sizes "$T/in" "$T/out" "$w"
 		done
 		[ "$(json_field "$row" output_mode)" = "$([ -n "$mode" ] && echo mmap || echo write)" ] ||
 			die "output_mode wrong for '$mode': $row"
@@ -180,19 +180,19 @@ shrink_once() {
 	rm -rf "$T/in" "$T/out"
 	mkdir -p "$T/in"
 	head -c 2000000 /dev/zero | tr '\0' 'q' >"$T/in/f"
-	"$IOSTRAT" run -s mmap "$T/in" "$T/out" $mode --work $w --bufsize 64k --reps 1 \
+	"$IOSTRAT" run -s mmap "$T/in" "$T/out" ${mode:+"$mode"} --work "$w" --bufsize 64k --reps 1 \
 		--cache asis --fsync none >/dev/null 2>"$T/err" &
 	pid=$!
 	until [ -e "$T/out/.f.iostrat-tmp" ] || ! kill -0 $pid 2>/dev/null; do :; done
 	child=$(pgrep -P $pid) || true
-	[ -n "$child" ] && kill -STOP $child 2>/dev/null
+	[ -n "$child" ] && kill -STOP "$child" 2>/dev/null
 	if [ ! -e "$T/out/.f.iostrat-tmp" ]; then
-		[ -n "$child" ] && kill -CONT $child 2>/dev/null
+		[ -n "$child" ] && kill -CONT "$child" 2>/dev/null
 		wait $pid || true
 		return 2
 	fi
 	truncate -s 100000 "$T/in/f"
-	kill -CONT $child
+	kill -CONT "$child"
 	wait $pid
 }
 

@@ -60,7 +60,8 @@ undocumented_option_is_refused() {
 # parser knowing it).
 table_options_are_taken() {
 	local cmd line o arg err bad=()
-	mkdir -p "$T/w" && cd "$T/w"
+	mkdir -p "$T/w"
+	cd "$T/w" || die "cannot enter $T/w"
 	for cmd in $("$IOSTRAT" __commands); do
 		while IFS= read -r line; do
 			arg=()

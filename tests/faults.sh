@@ -10,7 +10,7 @@ strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
 # Outputs present must equal the reference; no temporaries left.
 outputs_sane() {
 	local out=$1 ref=$2 f
-	ls -A "$out" | grep -q 'iostrat-tmp' && die "temporary file left in $out"
+	names_in "$out" | grep -q 'iostrat-tmp' && die "temporary file left in $out"
 	for f in "$out"/*; do
 		[ -e "$f" ] || continue
 		cmp -s "$f" "$ref/$(basename "$f")" || die "incomplete output left: $f"

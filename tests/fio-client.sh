@@ -10,11 +10,11 @@ PIDS=()
 # Each server is its own process group (setsid): the children it forks
 # per connection go with it.
 cleanup() {
-	local p i
+	local p
 	trap '' INT TERM # a second Ctrl-C must not cut the cleaning short
 	for p in "${PIDS[@]}"; do kill -- "-$p" 2>/dev/null; done
 	for p in "${PIDS[@]}"; do
-		for i in $(seq 50); do kill -0 -- "-$p" 2>/dev/null || break; sleep 0.1; done
+		for _ in $(seq 50); do kill -0 -- "-$p" 2>/dev/null || break; sleep 0.1; done
 		kill -KILL -- "-$p" 2>/dev/null
 	done
 	rm -rf "$SRV"
@@ -28,11 +28,11 @@ free_port() {
 
 # start_server VAR: a fio server on a free 127.0.0.1 port, its port in VAR.
 start_server() {
-	local port i
+	local port
 	port=$(free_port)
 	(cd "$SRV" && exec setsid fio --server="ip:127.0.0.1,$port" >"$SRV/server-$port.log" 2>&1) &
 	PIDS+=($!)
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
 			"$port" 2>/dev/null && break
 		sleep 0.1
@@ -40,7 +40,7 @@ start_server() {
 	printf -v "$1" '%s' "$port"
 }
 
-P1= P2=
+P1='' P2=''
 if command -v fio >/dev/null; then
 	start_server P1
 	start_server P2
@@ -87,7 +87,7 @@ PY
 			die "host $p not its own configuration: $(grep fio-seq "$T/report")"
 	done
 	[ -z "$(ls -A "$T/scratch")" ] || die "the hosts left their write files: $(ls "$T/scratch")"
-	ls "$T/in" | grep -q fio-out && die "outputs written beside the inputs"
+	names_in "$T/in" | grep -q fio-out && die "outputs written beside the inputs"
 	# fio's per-host JSON, kept: --parse makes the same rows of it
 	"$IOSTRAT" fio --parse "$T/r/fio-seq-psync-rep1.json" >"$T/parsed" || die "--parse failed"
 	[ "$(wc -l <"$T/parsed")" -eq 2 ] || die "--parse: $(cat "$T/parsed")"

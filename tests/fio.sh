@@ -38,7 +38,7 @@ assert row["bytes_in"] == sum(j["read"]["io_bytes"] for j in fio["jobs"])
 assert row["elapsed_s"] > 0 and row["mb_s"] > 0
 PY
 		[ ! -e "$T/r-$n/fio-$n-rep1.json.log" ] || die "$n left its log"
-		ls "$T" | grep -q fio-out && die "$n left scratch files"
+		names_in "$T" | grep -q fio-out && die "$n left scratch files"
 		true
 	done
 	python3 -c "import csv;r=list(csv.DictReader(open('$T/r-seq-psync/results.csv')));assert r[0]['baseline_of']=='stream buffer',r[0]" ||

@@ -8,6 +8,10 @@
 # $IOSTRAT is the binary under test; $T a fresh temporary directory per
 # case, removed afterwards (loop devices and mounts: clean up with trap in
 # the function, or use with_loop_ext4 below).
+#
+# The tests' error mode (docs/shell.md): `set -u`, set here; each case
+# under `set -e` in its subshell; what matters checked, ending in die/skip.
+# shellcheck shell=bash
 set -u
 : "${IOSTRAT:?run through tests/run.sh}"
 TV=${TV:-$TOP/../shared/testvectors}
@@ -16,6 +20,9 @@ die() { echo "$*"; exit 1; }
 skip() { echo "SKIP-REASON $*"; exit 77; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+# names_in DIR: the names in DIR, dot files too, sorted, one a line (what
+# `ls -A` shows, without parsing ls)
+names_in() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort; }
 
 # A Ctrl-C, or the runner's timeout (TERM), in the middle of a case: its $T
 # goes too (then the suite's own EXIT trap, if it has one, runs).
@@ -84,6 +91,16 @@ mount_faultfs() { # BACKING MNT ARGS...
 	"$FAULTFS" "$b" "$m" "$@" &
 	for _ in $(seq 50); do mountpoint -q "$m" && return 0; sleep 0.1; done
 	skip "cannot mount FUSE"
+}
+# wait_gone PATTERN [SECONDS]: until no process's command line matches
+# PATTERN (pgrep -f), for at most SECONDS (5); non-zero if one still does
+wait_gone() {
+	local i
+	for ((i = 0; i < ${2:-5} * 20; i++)); do
+		pgrep -f -- "$1" >/dev/null || return 0
+		sleep 0.05
+	done
+	return 1
 }
 umount_faultfs() { fusermount3 -u "$1" 2>/dev/null || umount -l "$1" 2>/dev/null; wait 2>/dev/null; true; }
 

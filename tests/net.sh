@@ -93,7 +93,7 @@ partial_io_at_every_boundary() {
 listen_and_connect() {
 	start_server --timeout 5
 	trap 'kill $SRV_PID 2>/dev/null; true' EXIT
-	every_mode "$T/r" 2 --connect 127.0.0.1:$PORT --size 12,5000 --count 100 --reps 1
+	every_mode "$T/r" 2 --connect "127.0.0.1:$PORT" --size 12,5000 --count 100 --reps 1
 	[ "$(grep -c 'messages of' "$T/srv.out")" -ge 16 ] || die "server log: $(cat "$T/srv.out")"
 }
 results_have_the_figures() {
@@ -124,14 +124,14 @@ corrupt_checksum_is_caught() {
 	start_peer bad-trailer
 	trap stop_peer EXIT
 	expect_fail "127.0.0.1:$PORT: nodelay: checksums differ" \
-		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode nodelay --count 50 --reps 1 --out "$T/r"
+		"$IOSTRAT" net --connect "127.0.0.1:$PORT" --mode nodelay --count 50 --reps 1 --out "$T/r"
 	grep -q '"verified":false' "$T/r/results.jsonl" || die "row not marked unverified"
 }
 corrupt_reply_is_caught() {
 	start_peer bad-reply
 	trap stop_peer EXIT
 	expect_fail "pingpong-buffered: reply 1 differs" \
-		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode pingpong-buffered --count 50 --reps 1 --out "$T/r"
+		"$IOSTRAT" net --connect "127.0.0.1:$PORT" --mode pingpong-buffered --count 50 --reps 1 --out "$T/r"
 }
 peer_closes_early() {
 	# a peer that reads 100 bytes and closes: every mode says so, no SIGPIPE death
@@ -139,7 +139,7 @@ peer_closes_early() {
 		[ $m = uring ] && ! have_uring && continue
 		start_peer close-after 100
 		rc=0
-		"$IOSTRAT" net --connect 127.0.0.1:$PORT --mode $m --size 1000 --count 100000 \
+		"$IOSTRAT" net --connect "127.0.0.1:$PORT" --mode "$m" --size 1000 --count 100000 \
 			--reps 1 --timeout 5 --out "$T/r$m" >/dev/null 2>"$T/err" || rc=$?
 		stop_peer
 		[ $rc -eq 1 ] || die "$m: exit $rc (141 = killed by SIGPIPE): $(cat "$T/err")"
@@ -152,13 +152,13 @@ connection_refused() {
 	need_python
 	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	expect_fail "127.0.0.1:$port: connect: Connection refused" \
-		"$IOSTRAT" net --connect 127.0.0.1:$port --count 10 --reps 1 --out "$T/r"
+		"$IOSTRAT" net --connect "127.0.0.1:$port" --count 10 --reps 1 --out "$T/r"
 }
 port_in_use() {
 	start_peer hold
 	trap stop_peer EXIT
 	expect_fail "127.0.0.1:$PORT: bind: Address already in use" \
-		timeout 10 "$IOSTRAT" net --listen 127.0.0.1:$PORT --once
+		timeout 10 "$IOSTRAT" net --listen "127.0.0.1:$PORT" --once
 }
 stuck_peer_times_out() {
 	# the peer accepts and never reads: sends block once the buffers fill
@@ -167,7 +167,7 @@ stuck_peer_times_out() {
 		start_peer stuck
 		t0=$(date +%s)
 		expect_fail "127.0.0.1:$PORT: $m: .*peer made no progress for 0.5 s \(--timeout\)" \
-			timeout 20 "$IOSTRAT" net --connect 127.0.0.1:$PORT --mode $m --size 4096 --count 100000 \
+			timeout 20 "$IOSTRAT" net --connect "127.0.0.1:$PORT" --mode "$m" --size 4096 --count 100000 \
 			--sndbuf 4k --timeout 0.5 --reps 1 --out "$T/r$m"
 		stop_peer
 		[ $(( $(date +%s) - t0 )) -le 8 ] || die "$m: took too long to give up"
@@ -176,7 +176,7 @@ stuck_peer_times_out() {
 server_sees_client_close_early() {
 	need_python
 	start_server --once --timeout 5
-	$PEER --connect $PORT close-early
+	$PEER --connect "$PORT" close-early
 	rc=0; wait $SRV_PID || rc=$?
 	[ $rc -eq 1 ] || die "server exit $rc"
 	grep -q 'peer closed the connection after 3 of 5 messages' "$T/srv.err" || die "$(cat "$T/srv.err")"
@@ -184,7 +184,7 @@ server_sees_client_close_early() {
 server_times_out_silent_client() {
 	need_python
 	start_server --once --timeout 1
-	$PEER --connect $PORT silent &
+	$PEER --connect "$PORT" silent &
 	p=$!
 	rc=0; timeout 15 tail --pid=$SRV_PID -f /dev/null || rc=$?
 	kill $p 2>/dev/null || true
@@ -195,11 +195,11 @@ server_times_out_silent_client() {
 server_rejects_junk_and_extra() {
 	need_python
 	start_server --once --timeout 5
-	$PEER --connect $PORT junk
+	$PEER --connect "$PORT" junk
 	wait $SRV_PID && die "server accepted junk"
 	grep -q 'not an iostrat net client' "$T/srv.err" || die "$(cat "$T/srv.err")"
 	start_server --once --timeout 5
-	$PEER --connect $PORT extra
+	$PEER --connect "$PORT" extra
 	wait $SRV_PID && die "server accepted extra messages"
 	grep -q 'peer sent more than the 5 messages it announced' "$T/srv.err" || die "$(cat "$T/srv.err")"
 }

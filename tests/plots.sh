@@ -10,7 +10,7 @@ FIXTURE=$(mktemp -d /tmp/iostrat-plots.XXXXXX)
 trap 'rm -rf "$FIXTURE"' EXIT
 make_results() {
 	local dir=$1
-	[ -s "$FIXTURE/r/results.jsonl" ] || (T=$FIXTURE; fresh_results "$FIXTURE/r") ||
+	[ -s "$FIXTURE/r/results.jsonl" ] || (T=$FIXTURE fresh_results "$FIXTURE/r") ||
 		die "could not make the results fixture"
 	mkdir -p "$dir"
 	cp "$FIXTURE/r/results.jsonl" "$FIXTURE/r/results.csv" "$dir/"
@@ -236,7 +236,7 @@ PY
 # compare must call significant; stream left equal to A).
 make_compare_runs() {
 	make_results "$T/A"
-	[ -s "$FIXTURE/r2/results.jsonl" ] || (T=$FIXTURE; fresh_results "$FIXTURE/r2") ||
+	[ -s "$FIXTURE/r2/results.jsonl" ] || (T=$FIXTURE fresh_results "$FIXTURE/r2") ||
 		die "could not make the second run"
 	mkdir -p "$T/B" "$T/C"
 	cp "$FIXTURE/r2/results.jsonl" "$T/B/"

@@ -134,7 +134,7 @@ pause_stops_the_loop() {
 	boot 2>/dev/null
 	[ "$(entry 1)" = gone ] && [ "$(reboots)" -eq 1 ]
 	# pausing during the settle time stops it too
-	( sleep 1; Q pause >/dev/null ) &
+	( sleep 1; Q pause >/dev/null ) & # 1 s into the 30 s settle
 	boot --settle 30 2>/dev/null
 	wait
 	[ "$(entry 2)" = "queued 0" ] && [ "$(reboots)" -eq 1 ]

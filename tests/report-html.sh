@@ -42,7 +42,7 @@ html_is_self_contained_with_verdict_first_and_every_figure() {
 		grep -q 'id="verdict" id="figures" id="tables" id="config" id="machine"' ||
 		die "sections out of order: $(grep -o 'id="[a-z]*"' "$h" | tr '\n' ' ')"
 	grep -q 'not distinguishable\|fastest' "$h" || die "no verdict sentence"
-	figs=$(ls "$T"/r/plots/*.svg | wc -l)
+	figs=$(find "$T/r/plots" -maxdepth 1 -name '*.svg' | wc -l)
 	svgs=$(grep -c '<svg' "$h")
 	[ "$figs" -ge 3 ] || die "only $figs figures drawn"
 	[ "$svgs" -eq "$figs" ] || die "$svgs inline SVGs for $figs figures"

@@ -19,7 +19,7 @@ gen_presets_scale_to_size() {
 	echo "$out" | grep -q '10 files x 100 lines x 100 chars = 101000 bytes' || die "$out"
 	out=$("$IOSTRAT" gen "$T/m" --preset medium-short --scale 0.001)
 	echo "$out" | grep -q '4 files x 12500 lines x 20 chars' || die "$out"
-	[ "$(ls "$T/m" | wc -l)" -eq 4 ] || die "file count"
+	[ "$(find "$T/m" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq 4 ] || die "file count"
 	[ "$(wc -l <"$T/m/f000000.txt")" -eq 12500 ] || die "line count"
 }
 
@@ -60,7 +60,7 @@ cold_cache_is_proven() {
 null_strategy_writes_nothing() {
 	"$IOSTRAT" gen "$T/in" --files 2 --lines 10 --width 10 >/dev/null
 	"$IOSTRAT" run -s null "$T/in" "$T/out" --reps 1 --json | grep -q '"verified":null' || die "null verified?"
-	[ -z "$(ls -A "$T/out" | grep -vx .iostrat-output)" ] || die "null wrote files"
+	! names_in "$T/out" | grep -qvx .iostrat-output || die "null wrote files"
 }
 
 verify_reports_first_difference() {

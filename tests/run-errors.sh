@@ -3,7 +3,7 @@
 # non-zero exit, inputs untouched, no complete-looking output left behind.
 . "$(dirname "$0")/lib.sh"
 
-mkdata() { "$IOSTRAT" gen "$T/in" --files ${1:-3} --lines ${2:-100} --width ${3:-50} >/dev/null; }
+mkdata() { "$IOSTRAT" gen "$T/in" --files "${1:-3}" --lines "${2:-100}" --width "${3:-50}" >/dev/null; }
 
 missing_input() { expect_fail "$T/nope: input directory: No such file" "$IOSTRAT" run -s stream "$T/nope" "$T/out"; }
 input_not_a_directory() { : >"$T/f"; expect_fail "$T/f: input is not a directory" "$IOSTRAT" run -s stream "$T/f" "$T/out"; }
@@ -75,7 +75,7 @@ full_output_filesystem() {
 			cmp -s "$f" <("$IOSTRAT" run -s buffer "$T/in" "$T/x" --reps 1 >/dev/null; cat "$T/x/$(basename "$f")") ||
 				die "$s left incomplete output $f"
 		done
-		ls -A "$T/full" | grep -q iostrat-tmp && die "$s left temp files"
+		names_in "$T/full" | grep -q iostrat-tmp && die "$s left temp files"
 	done
 	[ "$(cat "$T"/in/* | md5sum)" = "$sum" ] || die "input modified"
 }

@@ -9,8 +9,8 @@
 # and exits non-zero on any failure.
 #
 #   tests/run.sh [PATTERN]    only files whose name contains PATTERN
-set -u
-cd "$(dirname "$0")/.."
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
 BUILD=${BUILD:-build}
 export IOSTRAT=${IOSTRAT:-$PWD/$BUILD/iostrat}
 export BUILD
@@ -18,7 +18,6 @@ export TOP=$PWD
 limit=${TEST_TIMEOUT:-600}
 pat=${1:-}
 pass=0 fail=0 skip=0
-failed=()
 
 run_one() {
 	local name=$1; shift

@@ -154,7 +154,7 @@ sigterm_restores() { # [N]: N signals in a row; sched never ends before it resto
 	"$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq --out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" &
 	pid=$!
 	wait_for bfq
-	sleep 0.5
+	sleep 0.5 # into the measuring, past the setting
 	# a second iostrat meanwhile must leave the live run's settings alone
 	"$IOSTRAT" bench --help >/dev/null
 	[ "$(active)" = bfq ] || die "a live run's settings were restored under it"
@@ -180,7 +180,7 @@ sigkill_then_next_start_restores() {
 			--out "$T/res-$next" "$T/p.ini" >/dev/null 2>&1 &
 		pid=$!
 		wait_for kyber
-		sleep 0.3
+		sleep 0.3 # into the measuring, past the setting
 		kill -KILL -- "-$pid"
 		wait "$pid" 2>/dev/null || true
 		[ "$(active)" = kyber ] && [ "$(cat "$Q/read_ahead_kb")" = 64 ] || die "SIGKILL left nothing to restore?"

@@ -8,14 +8,13 @@ has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built";
 
 # no process whose command line mentions the test's directory survives
 no_leftovers() {
-	sleep 0.3
-	if pgrep -f "$T" >/dev/null; then
+	if ! wait_gone "$T" 3; then
 		pgrep -af "$T"
 		die "processes left behind"
 	fi
 }
 
-has_files() { ls -A "$1" 2>/dev/null | grep -qvx .iostrat-output; } # the mark of OUT is no output
+has_files() { names_in "$1" 2>/dev/null | grep -qvx .iostrat-output; } # the mark of OUT is no output
 wait_for() { # CONDITION-COMMAND...: up to 20 s
 	for _ in $(seq 200); do "$@" && return 0; sleep 0.1; done
 	die "timed out waiting for: $*"
@@ -33,7 +32,7 @@ run_interrupted() { # SIG WANT [N]: N signals in a row (run never ends hard: tem
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
 	no_leftovers
-	! ls -A "$T/out" | grep -q iostrat-tmp || die "temporary output left"
+	! names_in "$T/out" | grep -q iostrat-tmp || die "temporary output left"
 }
 
 bench_interrupted_then_resumed() {
@@ -124,14 +123,14 @@ FIO
 	pid=$!
 	wait_for test -s "$T/r/results.jsonl"
 	wait_for pgrep -f "rep2.json" >/dev/null
-	sleep 0.3
+	sleep 0.3 # into the second repetition, not at its start
 	kill -"$sig" $pid
 	wait_exit $pid
 	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
 	grep -q 'interrupted by signal.*1 repetitions kept' "$T/err" || die "no message: $(cat "$T/err")"
 	no_leftovers
 	[ "$(rows_kept "$T/r")" -eq 1 ] || die "rows kept: $(rows_kept "$T/r")"
-	left=$(ls -A "$T/r" | grep -vxE 'env.json|results.jsonl|results.csv|summary.csv|fio-long-rep1.json' || true)
+	left=$(names_in "$T/r" | grep -vxE 'env.json|results.jsonl|results.csv|summary.csv|fio-long-rep1.json' || true)
 	[ -z "$left" ] || die "left in the results directory: $left"
 	[ "$(settings)" = "$before" ] || die "settings changed"
 }
@@ -197,7 +196,7 @@ gen_interrupted() {
 	rc=0; wait $pid || rc=$?
 	[ "$rc" -eq "$want" ] || die "exit $rc, wanted $want: $(cat "$T/err")"
 	grep -q 'interrupted by signal' "$T/err" || die "no message: $(cat "$T/err")"
-	[ -z "$(ls -A "$T" | grep '^d')" ] || die "left behind: $(ls -A "$T")"
+	! names_in "$T" | grep -q '^d' || die "left behind: $(ls -A "$T")"
 }
 gen_killed_then_swept() {
 	"$IOSTRAT" gen "$T/d" --files 40 --lines 20000 --width 1000 >/dev/null 2>&1 &

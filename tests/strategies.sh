@@ -31,7 +31,7 @@ strategy_matches_vectors() {
 		for th in 1 2 3 4; do
 			b=${sizes[$((k++ % 3))]}
 			"$IOSTRAT" run -s "$s" "$T/in" "$T/out" --work $w --threads $th \
-				--bufsize $b --reps 1 --cache asis --fsync none >/dev/null ||
+				--bufsize "$b" --reps 1 --cache asis --fsync none >/dev/null ||
 				die "$s w=$w threads=$th bufsize=$b failed"
 			check_vectors "$s" $w "$T/out"
 		done

@@ -184,7 +184,7 @@ syscall_counts_match_strace() {
 	done | sort)
 	# every row's counts appear as one child's trace (the parent is extra)
 	while read -r line; do
-		printf '%s\n' "$got" | grep -qx "$line" || die "strace has no process with reads/writes '$line'; got: $(echo $got)"
+		printf '%s\n' "$got" | grep -qx "$line" || die "strace has no process with reads/writes '$line'; got: ${got//$'\n'/ }"
 	done <<<"$want"
 	# and the tool's own count for the syscall variant agrees with strace
 	rows "$T/r" | jq -e 'select(.api == "syscall" and
@@ -267,8 +267,8 @@ rows_carry_what_a_report_needs() {
 interrupt_keeps_rows() {
 	"$IOSTRAT" sweep blocksize --size 1M --sizes 1 --variants syscall --reps 50 \
 		--fsync none --ops read --out "$T/r" >/dev/null 2>"$T/err" &
-	local pid=$! i
-	for i in $(seq 100); do
+	local pid=$!
+	for _ in $(seq 100); do
 		[ -s "$T/r/results.jsonl" ] && break
 		sleep 0.1
 	done

@@ -82,8 +82,8 @@ cold_then_warm_hits_match_cachestat() {
 	setup_fs
 	HOLDER=
 	trap 'stop_holder; cleanup_loop' EXIT
-	local try rc
-	for try in 1 2 3; do
+	local rc
+	for _ in 1 2 3; do
 		rc=0
 		cold_warm_once || rc=$?
 		[ "$rc" -eq 75 ] || return "$rc"
@@ -323,13 +323,12 @@ for r in rows:
     assert r["blk_read_reqs"] > 0, r
 EOF
 	# warm: nearly all hits (again if something else dropped the cache)
-	local try
-	for try in 1 2 3; do
+	for _ in 1 2 3; do
 		"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
 			--trace --json >"$T/rows"
 		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0))' "$T/rows" &&
 			return 0
-		sleep 1
+		sleep 1 # let whatever dropped the cache be done before the next try
 	done
 	die "warm row: $(cat "$T/rows")"
 }

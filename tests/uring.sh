@@ -48,10 +48,10 @@ many_tiny_files_with_empty_ones() {
 	head -c $((7500 * 1024)) /dev/urandom | base64 -w 99 >"$T/blob"
 	split -b 1024 -a 4 "$T/blob" "$T/in/f"
 	for i in $(seq 1 50); do : >"$T/in/f-empty-$i"; done
-	n=$(ls "$T/in" | wc -l)
+	n=$(find "$T/in" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)
 	"$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache cold --fsync end --threads 2 \
 		--work 1 >/dev/null || die "run failed"
-	[ "$(ls "$T/out" | wc -l)" -eq "$n" ] || die "expected $n outputs"
+	[ "$(find "$T/out" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l)" -eq "$n" ] || die "expected $n outputs"
 	[ -z "$(find "$T/out" -name '.*iostrat-tmp')" ] || die "temp files left"
 }
 
@@ -66,7 +66,7 @@ sink_null_writes_nothing() {
 	"$IOSTRAT" gen "$T/in" --files 4 --lines 100 --width 100 >/dev/null
 	mkdir -p "$T/out"
 	urun --sink null --json >"$T/row" || die "run failed"
-	[ -z "$(ls -A "$T/out" | grep -vx .iostrat-output)" ] || die "files written: $(ls -A "$T/out")"
+	! names_in "$T/out" | grep -qvx .iostrat-output || die "files written: $(ls -A "$T/out")"
 	[ "$(json_get bytes_in <"$T/row")" -eq $((4 * 100 * 101)) ] || die "bytes_in wrong"
 	[ "$(json_get bytes_out <"$T/row")" -eq 0 ] || die "bytes_out not 0"
 }
@@ -125,7 +125,7 @@ seccomp_enosys_is_one_clear_error() {
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 10 --width 10 >/dev/null
 	expect_fail 'io_uring: unavailable: Function not implemented \(.*seccomp' \
 		"$NORING" --errno ENOSYS "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache asis
-	[ -z "$(ls -A "$T/out" | grep -vx .iostrat-output)" ] || die "output left: $(ls -A "$T/out")"
+	! names_in "$T/out" | grep -qvx .iostrat-output || die "output left: $(ls -A "$T/out")"
 }
 
 seccomp_eperm_is_one_clear_error() {
