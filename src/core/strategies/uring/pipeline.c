@@ -177,13 +177,13 @@ static void file_finish(struct uctx *c, struct ufile *f)
 	io_uring_prep_fsync(sqe, f->of.fd, 0);
 	sqe_file(sqe, f->out_slot);
 	io_uring_sqe_set_data64(sqe, ud_make(f, OP_FSYNC));
-	f->fsyncing = true;
+	f->sync_in_flight = true;
 	c->inflight++;
 }
 
 static void maybe_finish(struct uctx *c, struct ufile *f)
 {
-	if (f->planned && !f->pending && !f->fsyncing)
+	if (f->planned && !f->pending && !f->sync_in_flight)
 		file_finish(c, f);
 }
 
@@ -423,7 +423,7 @@ static void write_done(struct uctx *c, struct chunk *ch, int res)
 
 static void fsync_done(struct uctx *c, struct ufile *f, int res)
 {
-	f->fsyncing = false;
+	f->sync_in_flight = false;
 	if (res < 0) {
 		fail(c, res, f, true, "fsync");
 		return;

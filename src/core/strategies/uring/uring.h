@@ -41,7 +41,7 @@ struct ufile {
 	unsigned reading;    /* reads in flight */
 	unsigned pending;    /* chunks of this file holding a buffer */
 	bool planned;        /* every read of the file is issued */
-	bool fsyncing;
+	bool sync_in_flight;
 	struct ufile *prev, *next; /* list of open files (cleanup) */
 };
 
