@@ -37,9 +37,7 @@ static void usage(FILE *f)
 		   "iostrat %s: which way of moving file data is fastest, and why\n\n"
 		   "commands:\n", IOSTRAT_VERSION);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (commands[i].fn)
-			fprintf(f, "  %-8s %s\n", commands[i].name,
-				commands[i].summary);
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 }
 
 static const struct command *find(const char *name)
@@ -72,11 +70,10 @@ static int hidden(int argc, char **argv)
 
 	if (!strcmp(argv[1], "__commands")) {
 		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-			if (commands[i].fn)
-				puts(commands[i].name);
+			puts(commands[i].name);
 		return 0;
 	}
-	if (argc != 3 || !(c = find(argv[2])) || !c->fn) {
+	if (argc != 3 || !(c = find(argv[2]))) {
 		errorf("__options: give one command (iostrat --help lists them)");
 		return 2;
 	}
@@ -103,10 +100,6 @@ static int help(int argc, char **argv)
 		errorf("%s: unknown command (iostrat --help lists them)", argv[2]);
 		return 2;
 	}
-	if (!c->fn) {
-		errorf("%s: not built into this iostrat", argv[2]);
-		return 2;
-	}
 	return c->fn(2, args);
 }
 
@@ -131,10 +124,6 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	c = find(argv[1]);
-	if (c && !c->fn) {
-		errorf("%s: not built into this iostrat", argv[1]);
-		return 2;
-	}
 	if (c) {
 		/* an option not in the command's table is refused here */
 		int ret = cmdopt_check(c->name, c->opts, argc - 1, argv + 1);

@@ -91,9 +91,8 @@ struct bench_kind {
  * and every strategy's options. */
 bool bench_run_key(const char *key);
 
-/* The kind table (profile.c): by name; *linked false for a known kind
- * not built in.  NULL for an unknown name. */
-const struct bench_kind *bench_kind_find(const char *name, bool *known);
+/* The kind table (profile.c): by name, NULL for an unknown name. */
+const struct bench_kind *bench_kind_find(const char *name);
 /* The kind a section name selects by prefix, NULL if none. */
 const char *bench_kind_by_section(const char *section);
 

@@ -80,12 +80,6 @@ static int engine_keys(const struct pconf *c, struct bench_item *it)
 	return 0;
 }
 
-static void print_notes(const struct profile *p)
-{
-	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "note: %s\n", p->notes[i]);
-}
-
 /* A skipped configuration: one note per distinct reason. */
 static void say_once(const struct pconf *c, const char *why)
 {
@@ -573,7 +567,6 @@ int bench_main(const struct bench_opts *o)
 		json_decref(env);
 		b.ctx.name = b.prof.name;
 	}
-	print_notes(&b.prof);
 	ret = plan(&b);
 	if (ret) {
 		cleanup(&b);
