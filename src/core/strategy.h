@@ -63,7 +63,7 @@ struct job {
 	uint64_t *sizes;     /* sizes at job start */
 	size_t nfiles;
 	unsigned threads;    /* >= 1 */
-	unsigned work;       /* transform passes per line (DESIGN.md) */
+	unsigned work;       /* transform passes per line (docs/design.md) */
 	size_t bufsize;      /* 0 = strategy default */
 	size_t chunk;        /* 0 = strategy default */
 	unsigned qd;         /* 0 = strategy default */

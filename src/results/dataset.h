@@ -5,7 +5,7 @@
 #include <signal.h>
 #include <stdint.h>
 
-/* The four data sets of the original study (DESIGN.md). */
+/* The four data sets of the original study (docs/design.md, "Data sets"). */
 struct dataset_spec {
 	const char *preset;   /* NULL for a custom shape */
 	uint64_t files, lines, width; /* width: chars per line, + '\n' */

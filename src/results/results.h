@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 /*
- * A results directory (DESIGN.md "Results and plots"):
+ * A results directory (docs/benches.md lists its files):
  *   results.jsonl  one row per measured repetition, appended and fsync'd
  *                  row by row, so a crash loses at most the running one
  *   results.csv    the same rows, flat (rewritten atomically at finish)
