@@ -10,7 +10,7 @@
 # the function, or use with_loop_ext4 below).
 set -u
 : "${IOSTRAT:?run through tests/run.sh}"
-TV=${TV:-$TOP/../shared/testvectors}
+TV=${TV:-$TOP/tests/vectors}
 
 die() { echo "$*"; exit 1; }
 skip() { echo "SKIP-REASON $*"; exit 77; }
