@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The iostrat binary: the table of subcommands, --help and dispatch to src/cmd/. */
 #include <stdio.h>
 #include <string.h>
 

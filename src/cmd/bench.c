@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat bench PROFILE`: its arguments, then the bench engine runs the profile. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

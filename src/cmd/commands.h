@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The subcommands' entry points and option tables, one of each per src/cmd/NAME.c. */
 #ifndef IOSTRAT_COMMANDS_H
 #define IOSTRAT_COMMANDS_H
 

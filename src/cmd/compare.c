@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat compare DIR...`: results directories side by side, with significance. */
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>

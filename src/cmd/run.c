@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat run`: one strategy on one directory, R verified and measured repetitions. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The option table of every subcommand, and the gate that refuses options not in it. */
 #ifndef IOSTRAT_CMDOPT_H
 #define IOSTRAT_CMDOPT_H
 

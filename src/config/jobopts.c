@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The run settings, for `iostrat run` and profiles alike: defaults, parsing, help. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

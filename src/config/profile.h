@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Profiles: the INI dialect of the experiment matrices and the configurations it expands into. */
 #ifndef IOSTRAT_PROFILE_H
 #define IOSTRAT_PROFILE_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The transform every strategy applies, in place, to any slice of a file. */
 #ifndef IOSTRAT_TRANSFORM_H
 #define IOSTRAT_TRANSFORM_H
 

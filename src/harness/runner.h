@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The runner: one strategy repetition in a forked child, measured and verified, as one row. */
 #ifndef IOSTRAT_RUNNER_H
 #define IOSTRAT_RUNNER_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* `iostrat net`: buffered network streams, its wire format, modes, options and rows. */
 #ifndef IOSTRAT_NET_H
 #define IOSTRAT_NET_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Data sets: the four presets of the study, custom shapes, and their generation. */
 #ifndef IOSTRAT_DATASET_H
 #define IOSTRAT_DATASET_H
 

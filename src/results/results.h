@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The results directory every measuring command writes and report and plot read. */
 #ifndef IOSTRAT_RESULTS_H
 #define IOSTRAT_RESULTS_H
 
@@ -16,8 +17,9 @@
  *   summary.csv    one row per config_id: n, median, min, max, rsd_pct,
  *                  q1, q3 of the metric, medians of every other figure
  *   env.json       the machine context
- * Every subcommand that measures (bench, sweep, net, fio, sched) writes one
- * through this API, so report and plot read them all alike.
+ * Every subcommand that measures (bench, run --results, sweep, net, fio;
+ * sched through bench) writes one through this API, so report and plot
+ * read them all alike.
  */
 struct results_dir {
 	char path[PATH_MAX];

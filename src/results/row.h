@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Result rows: the core columns, JSON and CSV output, the rules a row read back is checked by. */
 #ifndef IOSTRAT_ROW_H
 #define IOSTRAT_ROW_H
 

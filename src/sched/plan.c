@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The settings `iostrat sched` compares: schedulers crossed with the --set axes. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

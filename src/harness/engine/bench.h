@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The bench engine's interface: kinds, configurations, data sets and repetitions of a profile. */
 #ifndef IOSTRAT_BENCH_H
 #define IOSTRAT_BENCH_H
 
@@ -13,7 +14,7 @@
 #include "results/results.h"
 
 /*
- * The bench engine (src/bench/engine.c) runs the configurations of a
+ * The bench engine (engine.c) runs the configurations of a
  * profile: repetitions interleaved across configurations (round r runs
  * rep r of every configuration that still needs one), adaptive
  * repetitions, progress, Ctrl-C, resume.  What one repetition of a
