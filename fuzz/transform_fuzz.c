@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * libFuzzer: the vectorised, chunked transform against the plain loop of
- * DESIGN.md.  Input: byte 0 = W (0..31), byte 1 = split seed, rest = data.
+ * docs/design.md.  Input: byte 0 = W (0..31), byte 1 = split seed, rest = data.
  * The data is transformed whole by the reference and in chunks cut at
  * pseudo-random points by transform_chunk(); they must be equal, and the
  * carried column must equal transform_col_after().

@@ -1,4 +1,4 @@
-# make plots and make figures (docs/figures.md):
+# make plots and make figures: the figures of a results directory, and docs/figures/ (docs/figures.md):
 #   make plots DIR=results/...   render every figure of a results directory
 #   make figures                 re-make docs/figures/ from a fresh small run
 plots: all

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench-sweeps: the three sweeps (blocksize, bufsize, api; docs/sweeps.md) at a size
+# make bench-sweeps: the three sweeps of docs/design.md (questions 2-4) at a size
 # that takes a couple of minutes here (the full-size defaults take longer:
 # run `iostrat sweep KIND` without --size/--scale for those).
 #   SWEEP_SIZE=10M SWEEP_SCALE=1 SWEEP_REPS=5 make bench-sweeps

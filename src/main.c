@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The iostrat binary: the table of subcommands, --help and dispatch to src/cmd/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,9 +38,7 @@ static void usage(FILE *f)
 		   "iostrat %s: which way of moving file data is fastest, and why\n\n"
 		   "commands:\n", IOSTRAT_VERSION);
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-		if (commands[i].fn)
-			fprintf(f, "  %-8s %s\n", commands[i].name,
-				commands[i].summary);
+		fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
 }
 
 static const struct command *find(const char *name)
@@ -90,8 +89,7 @@ static int hidden(int argc, char **argv)
 
 	if (!strcmp(argv[1], "__commands")) {
 		for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
-			if (commands[i].fn)
-				puts(commands[i].name);
+			puts(commands[i].name);
 		return 0;
 	}
 	if (!strcmp(argv[1], "__values") && argc == 4 && (c = find(argv[2]))) {
@@ -99,7 +97,7 @@ static int hidden(int argc, char **argv)
 		cmdopt_each(c->opts, print_values, &v);
 		return 0;
 	}
-	if (argc != 3 || !(c = find(argv[2])) || !c->fn) {
+	if (argc != 3 || !(c = find(argv[2]))) {
 		errorf("%s: give one command (iostrat --help lists them)", argv[1]);
 		return 2;
 	}
@@ -124,10 +122,6 @@ static int help(int argc, char **argv)
 	c = find(argv[2]);
 	if (!c) {
 		errorf("%s: unknown command (iostrat --help lists them)", argv[2]);
-		return 2;
-	}
-	if (!c->fn) {
-		errorf("%s: not built into this iostrat", argv[2]);
 		return 2;
 	}
 	return c->fn(2, args);
@@ -155,10 +149,6 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	c = find(argv[1]);
-	if (c && !c->fn) {
-		errorf("%s: not built into this iostrat", argv[1]);
-		return 2;
-	}
 	if (c) {
 		/* an option not in the command's table is refused here */
 		int ret = cmdopt_check(c->opts, argc - 1, argv + 1);

@@ -5,7 +5,6 @@
 # no result file left claiming success.
 . "$(dirname "$0")/lib.sh"
 
-has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built"; }
 
 setup() {
 	"$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40 >/dev/null
@@ -97,7 +96,7 @@ gen_concurrent_second_names_the_holder() { # the waiting gen says which process 
 	[ "$(grep -c . "$T/o2")" -eq 2 ] || die "not one line for the wait: $(cat "$T/o2")"
 }
 bench_resume_regenerates_data_inside_out() { # the gen lock must not wait on the bench's own results lock
-	has_cmd bench; setup; profile '[a]' 'strategy=stream,buffer' 'dataset=small' 'scale=0.001' 'reps=1'
+	setup; profile '[a]' 'strategy=stream,buffer' 'dataset=small' 'scale=0.001' 'reps=1'
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/r" >/dev/null 2>&1 || die "bench failed"
 	head -n 1 "$T/r/results.jsonl" >"$T/x" && mv "$T/x" "$T/r/results.jsonl"
 	rm -rf "$T/r/small-"*
@@ -166,7 +165,7 @@ run_non_utf8_names_survive() {
 	PY
 }
 bench_non_utf8_dataset_keeps_configs_apart() {
-	has_cmd bench; setup; cp -r "$T/in" "$T/lat"$'\xe9'
+	setup; cp -r "$T/in" "$T/lat"$'\xe9'
 	profile '[global]' "dataset=$T/lat"$'\xe9' 'reps=2' 'cache=asis' '[a]' 'strategy=stream,buffer' 'work=0,50'
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/r" --data "$T/data" >/dev/null 2>&1 || die "bench failed"
 	[ "$(grep -c 'lat\\xe9/' "$T/r/summary.csv")" -eq 4 ] || die "configurations merged: $(cat "$T/r/summary.csv")"
@@ -292,71 +291,71 @@ verify_missing_output() {
 	rm "$T/o/f000001.txt"; bad 'o/f000001.txt: No such file' "$IOSTRAT" verify "$T/in" "$T/o"
 }
 # --- net: a port outside 1..65535 (0 only to listen) is never wrapped
-net_listen_port_too_big() { has_cmd net; setup; bad "--listen: bad port in '127.0.0.1:99999'" "$IOSTRAT" net --listen 127.0.0.1:99999 --once; }
-net_connect_port_65536() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:65536'" "$IOSTRAT" net --connect 127.0.0.1:65536; }
-net_connect_port_0() { has_cmd net; setup; bad "--connect: bad port in '127.0.0.1:0'" "$IOSTRAT" net --connect 127.0.0.1:0; }
+net_listen_port_too_big() { setup; bad "--listen: bad port in '127.0.0.1:99999'" "$IOSTRAT" net --listen 127.0.0.1:99999 --once; }
+net_connect_port_65536() { setup; bad "--connect: bad port in '127.0.0.1:65536'" "$IOSTRAT" net --connect 127.0.0.1:65536; }
+net_connect_port_0() { setup; bad "--connect: bad port in '127.0.0.1:0'" "$IOSTRAT" net --connect 127.0.0.1:0; }
 bench_out_inside_dataset() {
-	has_cmd bench; setup; profile '[global]' "dataset=$T/in" 'reps=1' 'cache=asis' '[a]' 'strategy=stream'
+	setup; profile '[global]' "dataset=$T/in" 'reps=1' 'cache=asis' '[a]' 'strategy=stream'
 	bad 'in/r: --out inside the data set' "$IOSTRAT" bench "$T/p.ini" --out "$T/in/r" --data "$T/data"
 	[ ! -e "$T/in/r" ] || die "results written into the data set"
 }
 bench_direct_skips_strategies_without_it() {
-	has_cmd bench; setup; profile '[global]' 'dataset=big' 'scale=0.0005' '[a]' 'strategy=stream,uring' 'direct=1'
+	setup; profile '[global]' 'dataset=big' 'scale=0.0005' '[a]' 'strategy=stream,uring' 'direct=1'
 	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1) || die "dry run failed: $out"
 	echo "$out" | grep -q 'strategy stream does not do direct I/O.*skipped' || die "not said: $out"
 	! echo "$out" | grep -q 'big/stream/.*direct' || die "stream recorded as direct: $out"
 }
-bench_include_directory() { has_cmd bench; setup; profile "include $T" '[a]' 'strategy=stream'; bad "$T: include: Is a directory" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_include_directory() { setup; profile "include $T" '[a]' 'strategy=stream'; bad "$T: include: Is a directory" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 bench_include_foreign_file_not_echoed() {
-	has_cmd bench; setup; printf 'secret:hunter2-and-more-secret-text\n' >"$T/secret"; profile "include $T/secret"
+	setup; printf 'secret:hunter2-and-more-secret-text\n' >"$T/secret"; profile "include $T/secret"
 	bad "secret:1: key 'secret' before any \[section\]" "$IOSTRAT" bench "$T/p.ini" --dry-run
 	"$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1 | grep -q hunter2 && die "a line of the included file echoed"
 	true
 }
 bench_profile_with_bom() { # not an error: a UTF-8 BOM before the first section
-	has_cmd bench; setup; printf '\xef\xbb\xbf[a]\nstrategy=stream\ndataset=big\nscale=0.0005\n' >"$T/p.ini"
+	setup; printf '\xef\xbb\xbf[a]\nstrategy=stream\ndataset=big\nscale=0.0005\n' >"$T/p.ini"
 	"$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" >/dev/null 2>"$T/err" || die "BOM refused: $(cat "$T/err")"
 }
-bench_missing_profile() { has_cmd bench; setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
-bench_profile_is_dir() { has_cmd bench; setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
-bench_unknown_key() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }
-bench_bad_range() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small' 'threads=4-1'; bad 'p.ini:4.*threads' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
-bench_include_loop() { has_cmd bench; setup; printf 'include p.ini\n' >"$T/p.ini"; bad 'p.ini:1.*include' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
-bench_binary_profile() { has_cmd bench; setup; head -c 300 /dev/urandom >"$T/p.ini"; bad 'p.ini' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
-bench_unset_variable() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=${IOSTRAT_NO_SUCH_VAR}'; bad 'IOSTRAT_NO_SUCH_VAR' env -u IOSTRAT_NO_SUCH_VAR "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
-bench_bad_define() { has_cmd bench; setup; profile '[a]' 'strategy=stream' 'dataset=small'; bad 'threads' "$IOSTRAT" bench "$T/p.ini" -D threads=x --out "$T/r"; }
+bench_missing_profile() { setup; bad 'nope.ini.*No such file' "$IOSTRAT" bench "$T/nope.ini" --out "$T/r"; }
+bench_profile_is_dir() { setup; bad "$T/in" "$IOSTRAT" bench "$T/in" --out "$T/r"; }
+bench_unknown_key() { setup; profile '[a]' 'strategy=stream' 'dataset=small' 'colour=red'; bad 'p.ini:4.*colour' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; [ ! -e "$T/r/results.csv" ] || die "results claim success"; }
+bench_bad_range() { setup; profile '[a]' 'strategy=stream' 'dataset=small' 'threads=4-1'; bad 'p.ini:4.*threads' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_include_loop() { setup; printf 'include p.ini\n' >"$T/p.ini"; bad 'p.ini:1.*include' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_binary_profile() { setup; head -c 300 /dev/urandom >"$T/p.ini"; bad 'p.ini' "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_unset_variable() { setup; profile '[a]' 'strategy=stream' 'dataset=${IOSTRAT_NO_SUCH_VAR}'; bad 'IOSTRAT_NO_SUCH_VAR' env -u IOSTRAT_NO_SUCH_VAR "$IOSTRAT" bench "$T/p.ini" --out "$T/r"; }
+bench_bad_define() { setup; profile '[a]' 'strategy=stream' 'dataset=small'; bad 'threads' "$IOSTRAT" bench "$T/p.ini" -D threads=x --out "$T/r"; }
 # --- report / compare
-report_missing_dir() { has_cmd report; setup; bad 'nope.*No such file' "$IOSTRAT" report "$T/nope"; }
+report_missing_dir() { setup; bad 'nope.*No such file' "$IOSTRAT" report "$T/nope"; }
 report_corrupt_rows() {
-	has_cmd report; setup; mkdir "$T/r"; printf '{"schema":1}\ngarbage\n{"schema":1}\n' >"$T/r/results.jsonl"
+	setup; mkdir "$T/r"; printf '{"schema":1}\ngarbage\n{"schema":1}\n' >"$T/r/results.jsonl"
 	bad 'results.jsonl:2' "$IOSTRAT" report "$T/r"
 }
-report_bad_format() { has_cmd report; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format' "$IOSTRAT" report "$T/r" --format yaml; }
+report_bad_format() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format' "$IOSTRAT" report "$T/r" --format yaml; }
 # success on nothing is no success
-report_no_rows() { has_cmd report; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows' "$IOSTRAT" report "$T/r"; }
-report_rows_is_a_dir() { has_cmd report; setup; mkdir -p "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
-report_rows_is_a_fifo() { has_cmd report; setup; mkdir "$T/r"; mkfifo "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+report_no_rows() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows' "$IOSTRAT" report "$T/r"; }
+report_rows_is_a_dir() { setup; mkdir -p "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+report_rows_is_a_fifo() { setup; mkdir "$T/r"; mkfifo "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
 compare_nothing_in_common() {
-	has_cmd compare; setup; mkdir "$T/a" "$T/b"
+	setup; mkdir "$T/a" "$T/b"
 	printf '%s\n' '{"schema":1,"kind":"run","config_id":"x/stream","rep":1,"elapsed_s":1,"error":null}' >"$T/a/results.jsonl"
 	printf '%s\n' '{"schema":1,"kind":"run","config_id":"y/buffer","rep":1,"elapsed_s":1,"error":null}' >"$T/b/results.jsonl"
 	bad 'a: no configuration in common' "$IOSTRAT" compare "$T/a" "$T/b"
 }
-compare_one_dir() { has_cmd compare; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'compare' "$IOSTRAT" compare "$T/r"; }
+compare_one_dir() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'compare' "$IOSTRAT" compare "$T/r"; }
 # --- fio
-fio_garbage_json() { has_cmd fio; setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }
-fio_empty_job_file_says_why() { has_cmd fio; need_cmd fio; setup; : >"$T/empty.fio"; bad 'empty.fio: fio: No job\(s\) defined' "$IOSTRAT" fio "$T/empty.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
-fio_bad_option_says_why() { has_cmd fio; need_cmd fio; setup; printf '[x]\nrw=bogus\nsize=1M\n' >"$T/b.fio"; bad 'b.fio: fio: failed parsing rw=bogus' "$IOSTRAT" fio "$T/b.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
-fio_parse_missing_file() { has_cmd fio; setup; bad 'missing.json: No such file or directory$' "$IOSTRAT" fio --parse "$T/missing.json"; }
+fio_garbage_json() { setup; head -c 100 /dev/urandom >"$T/x.json"; bad 'x.json: not fio JSON' "$IOSTRAT" fio --parse "$T/x.json"; }
+fio_empty_job_file_says_why() { need_cmd fio; setup; : >"$T/empty.fio"; bad 'empty.fio: fio: No job\(s\) defined' "$IOSTRAT" fio "$T/empty.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
+fio_bad_option_says_why() { need_cmd fio; setup; printf '[x]\nrw=bogus\nsize=1M\n' >"$T/b.fio"; bad 'b.fio: fio: failed parsing rw=bogus' "$IOSTRAT" fio "$T/b.fio" --dataset "$T/in" --reps 1 --out "$T/r"; }
+fio_parse_missing_file() { setup; bad 'missing.json: No such file or directory$' "$IOSTRAT" fio --parse "$T/missing.json"; }
 fio_out_has_results_no_resume_hint() { # iostrat fio has no --resume: the refusal must not suggest it
-	has_cmd fio; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"
+	setup; mkdir "$T/r"; : >"$T/r/results.jsonl"
 	bad 'r: has results already \(give another --out\)' "$IOSTRAT" fio seq-psync --dataset "$T/in" --reps 1 --out "$T/r"
 }
-fio_unknown_job() { has_cmd fio; setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
+fio_unknown_job() { setup; bad 'nojob: no such fio job' "$IOSTRAT" fio nojob --dataset "$T/in"; }
 # --- plot
-plot_only_empty() { has_cmd plot; setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad -- "--only: empty figure name in ''" "$IOSTRAT" plot "$T/r" --only ''; bad -- "--only: empty figure name in 'grid,,fio'" "$IOSTRAT" plot "$T/r" --only grid,,fio; bad -- "--only: empty figure name in 'grid,'" "$IOSTRAT" plot "$T/r" --only grid,; }
+plot_only_empty() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad -- "--only: empty figure name in ''" "$IOSTRAT" plot "$T/r" --only ''; bad -- "--only: empty figure name in 'grid,,fio'" "$IOSTRAT" plot "$T/r" --only grid,,fio; bad -- "--only: empty figure name in 'grid,'" "$IOSTRAT" plot "$T/r" --only grid,; }
 bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations each: over the profile's cap
-	has_cmd bench; setup
+	setup
 	awk 'BEGIN { for (i = 0; i <= 10000; i++) printf "[s%d]\nstrategy=stream\ndataset=small\nwork=%d-%d\n", i, i * 10, i * 10 + 9 }' >"$T/p.ini"
 	bad 'p.ini: 100010 configurations, the limit is 100000; raise it with IOSTRAT_MAX_CONFIGS=100010$' "$IOSTRAT" bench "$T/p.ini" --dry-run
 	profile '[a]' 'strategy=stream' "dataset=$T/in" 'work=1-6'
@@ -364,40 +363,40 @@ bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations ea
 	IOSTRAT_MAX_CONFIGS=6 "$IOSTRAT" bench "$T/p.ini" --dry-run >/dev/null 2>"$T/err" || die "raised cap refused: $(cat "$T/err")"
 	bad "IOSTRAT_MAX_CONFIGS: bad value 'many'" env IOSTRAT_MAX_CONFIGS=many "$IOSTRAT" bench "$T/p.ini" --dry-run
 }
-bench_bad_strategy_option_value_fails_dry_run() { has_cmd bench; setup; profile '[a]' 'strategy=mmap' "dataset=$T/in" 'madvise=bogus'; bad "p.ini:4: madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_bad_strategy_option_value_fails_dry_run() { setup; profile '[a]' 'strategy=mmap' "dataset=$T/in" 'madvise=bogus'; bad "p.ini:4: madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 run_bad_strategy_option_value() { setup; bad "madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --madvise bogus; }
 bench_profile_long_lines() { # not an error: lines of any length, comments and values alike (200, then 4096, were refused)
-	has_cmd bench; setup; local c v w
+	setup; local c v w
 	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)
 	w=$(seq -s, 0 1299) # work=0,1,...,1299: a 5,000-character value
 	profile "# $c" '[a]' 'strategy=stream' "dataset=$T/in" "# $v$v$v" "work=$w"
 	"$IOSTRAT" bench "$T/p.ini" --dry-run >"$T/out" 2>"$T/err" || die "long lines refused: $(cat "$T/err")"
 	grep -q '^1300 configurations' "$T/out" || die "the long line's values not all read: $(tail -n 1 "$T/out")"
 }
-plot_missing_dir() { has_cmd plot; setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
+plot_missing_dir() { setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
 # --- queue
-queue_remove_unknown() { has_cmd queue; setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }
-queue_name_with_newline() { has_cmd queue; setup; bad -- 'name: control character 0x0a' "$IOSTRAT" queue --state-dir "$T/q" add --name $'a\n=== b' -- true; }
-queue_empty_reboot_cmd() { has_cmd queue; setup; bad -- '--reboot-cmd: empty' "$IOSTRAT" queue --state-dir "$T/q" --reboot-cmd '' list; }
+queue_remove_unknown() { setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }
+queue_name_with_newline() { setup; bad -- 'name: control character 0x0a' "$IOSTRAT" queue --state-dir "$T/q" add --name $'a\n=== b' -- true; }
+queue_empty_reboot_cmd() { setup; bad -- '--reboot-cmd: empty' "$IOSTRAT" queue --state-dir "$T/q" --reboot-cmd '' list; }
 queue_garbage_next_id_never_reuses() { # not an error: IDs resume above the history's
-	has_cmd queue; setup; "$IOSTRAT" queue --state-dir "$T/q" add -- true >/dev/null || die "add failed"
+	setup; "$IOSTRAT" queue --state-dir "$T/q" add -- true >/dev/null || die "add failed"
 	printf '%s\n' '{"id":7,"name":"x","result":"done"}' >>"$T/q/history.jsonl"
 	rm -f "$T/q/queue/"*; echo garbage >"$T/q/next-id"
 	id=$("$IOSTRAT" queue --state-dir "$T/q" add -- true) || die "add failed"
 	[ "$id" -ge 8 ] || die "ID $id reused below the history's 7"
 }
 queue_corrupt_entry_is_named() { # the loop stops without a reboot, naming the entry and how to remove it
-	has_cmd queue; setup; local q="$T/q"
+	setup; local q="$T/q"
 	"$IOSTRAT" queue --state-dir "$q" add --name a -- true >/dev/null; "$IOSTRAT" queue --state-dir "$q" add --name b -- true >/dev/null
 	echo garbage >"$q/queue/000001.json"
 	bad 'queue/000001.json: queue entry 1 is unreadable \(line 1: .* expected near .garbage.\): the loop stops; remove it with iostrat queue remove 1' \
 		"$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd "touch $T/rebooted"
 	[ ! -e "$T/rebooted" ] || die "rebooted past a corrupt entry"
 }
-queue_add_without_command() { has_cmd queue; setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
+queue_add_without_command() { setup; bad 'command' "$IOSTRAT" queue --state-dir "$T/q" add; }
 # --- sched
 sched_unknown_scheduler() {
-	has_cmd sched; setup
+	setup
 	with_loop_ext4 "$T/mnt" 32
 	trap cleanup_loop EXIT
 	dev=$(basename "$LOOPDEV")
@@ -405,10 +404,10 @@ sched_unknown_scheduler() {
 	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/smoke.ini"
 	[ "$(cat "/sys/block/$dev/queue/scheduler")" = "$before" ] || die "scheduler changed"
 }
-sched_not_a_device() { has_cmd sched; need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/smoke.ini"; }
+sched_not_a_device() { need_root; setup; bad 'nosuchdisk' "$IOSTRAT" sched --device nosuchdisk --schedulers none "$TOP/profiles/smoke.ini"; }
 # --- trace: what can be checked before CMD runs is
-trace_report_path_unwritable() { has_cmd trace; setup; bad 'nowhere/r: opening the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
-trace_device_path_missing() { has_cmd trace; setup; bad 'missing/path: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }
+trace_report_path_unwritable() { setup; bad 'nowhere/r: opening the report: No such file' "$IOSTRAT" trace -o "$T/nowhere/r" -- true; }
+trace_device_path_missing() { setup; bad 'missing/path: No such file' "$IOSTRAT" trace -d "$T/missing/path" -- true; }
 # --- top level
 list_with_an_argument() { setup; bad 'list: junk: unexpected argument' "$IOSTRAT" list junk; }
 unknown_command() { setup; bad 'frob: unknown command' "$IOSTRAT" frob; }

@@ -146,13 +146,16 @@ bench_profile_errors_name_file_and_line() {
 	expect_fail '-D x: want KEY=VALUE' "$IOSTRAT" bench "$p" -D x --dry-run
 }
 
-bench_skips_unbuilt_sections_and_keys() {
+bench_dry_run_lists_sweep_and_run_sections() {
 	printf '[sweep-api]\nop=read\napi=stdio-default\nblock_size=1,5\nsize=1000\n[m]\nstrategy=stream\ndataset=small\nscale=0.001\n' >"$T/p.ini"
 	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1)
-	if ! "$IOSTRAT" sweep --help >/dev/null 2>&1; then
-		echo "$out" | grep -q "sweep.*not built" || die "no note: $out"
-	fi
 	echo "$out" | grep -q 'small/stream/t1/w0' || die "$out"
+}
+
+bench_unknown_kind_is_an_error() {
+	printf '[s]\nkind=sched\nstrategy=stream\ndataset=small\n' >"$T/p.ini"
+	expect_fail "p.ini:2: unknown section kind 'sched' \\(run, sweep, net, fio\\)" \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 
 bench_writes_results_dir_and_report() {
@@ -605,7 +608,8 @@ t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line
 t bench_comment_after_a_value bench_comment_after_a_value
 t bench_global_keys_a_kind_does_not_take bench_global_keys_a_kind_does_not_take
-t bench_skips_unbuilt_sections_and_keys bench_skips_unbuilt_sections_and_keys
+t bench_dry_run_lists_sweep_and_run_sections bench_dry_run_lists_sweep_and_run_sections
+t bench_unknown_kind_is_an_error bench_unknown_kind_is_an_error
 t bench_writes_results_dir_and_report bench_writes_results_dir_and_report
 t bench_ctrl_c_keeps_rows_and_resumes bench_ctrl_c_keeps_rows_and_resumes
 t bench_killed_hard_resumes bench_killed_hard_resumes

@@ -14,7 +14,7 @@
 # shellcheck shell=bash
 set -u
 : "${IOSTRAT:?run through tests/run.sh}"
-TV=${TV:-$TOP/../shared/testvectors}
+TV=${TV:-$TOP/tests/vectors}
 
 die() { echo "$*"; exit 1; }
 skip() { echo "SKIP-REASON $*"; exit 77; }

@@ -4,7 +4,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace.inc"
 
-has_cmd() { "$IOSTRAT" --help | grep -q "^  $1 " || skip "iostrat $1 not built"; }
 
 # no process whose command line mentions the test's directory survives
 no_leftovers() {
@@ -37,7 +36,6 @@ run_interrupted() { # SIG WANT [N]: N signals in a row (run never ends hard: tem
 
 bench_interrupted_then_resumed() {
 	local sig=$1
-	has_cmd bench
 	printf '[global]\ndataset=big\nscale=0.002\nreps=2\nmax_reps=2\n[a]\nstrategy=stream,buffer\nthreads=1,2\nwork=0,300\n' >"$T/p.ini"
 	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>"$T/err" &
 	pid=$!
@@ -139,7 +137,6 @@ FIO
 # results directory is finished (results.csv, summary.csv).
 net_interrupted() {
 	local sig=$1
-	has_cmd net
 	before=$(settings)
 	"$IOSTRAT" net --mode nodelay,buffered,pingpong-buffered --count 3000 --reps 200 \
 		--out "$T/r" >"$T/log" 2>"$T/err" &

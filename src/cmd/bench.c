@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* iostrat bench: an experiment matrix into a results directory. */
+/* `iostrat bench PROFILE`: its arguments, then the bench engine runs the profile. */
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+/* The subcommands' entry points and option tables, one of each per src/cmd/NAME.c. */
 #ifndef IOSTRAT_COMMANDS_H
 #define IOSTRAT_COMMANDS_H
 
 /*
  * Subcommands: int cmd_NAME(int argc, char **argv), argv[0] = "NAME".
  * Return the process exit status (0 ok, 1 failure, 2 usage error).
- * Each lives in src/cmd/NAME.c.  Commands not linked into this build are
- * weak and reported as unavailable (see main.c).
+ * Each lives in src/cmd/NAME.c; every one is always linked.
  */
-#define CMD_WEAK __attribute__((weak))
 
 #include "config/settings.h"
 
@@ -16,31 +15,31 @@ int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_list(int argc, char **argv);
-int cmd_bench(int argc, char **argv) CMD_WEAK;
-int cmd_report(int argc, char **argv) CMD_WEAK;
-int cmd_compare(int argc, char **argv) CMD_WEAK;
-int cmd_trace(int argc, char **argv) CMD_WEAK;
-int cmd_fio(int argc, char **argv) CMD_WEAK;
-int cmd_plot(int argc, char **argv) CMD_WEAK;
-int cmd_sweep(int argc, char **argv) CMD_WEAK;
-int cmd_net(int argc, char **argv) CMD_WEAK;
-int cmd_sched(int argc, char **argv) CMD_WEAK;
-int cmd_queue(int argc, char **argv) CMD_WEAK;
+int cmd_bench(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_fio(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_net(int argc, char **argv);
+int cmd_sched(int argc, char **argv);
+int cmd_queue(int argc, char **argv);
 
 /* Their options (cmdopt.h), each beside its parser in src/cmd/NAME.c. */
-extern const struct cmd_opts gen_cmdopts CMD_WEAK;
-extern const struct cmd_opts run_cmdopts CMD_WEAK;
-extern const struct cmd_opts verify_cmdopts CMD_WEAK;
-extern const struct cmd_opts list_cmdopts CMD_WEAK;
-extern const struct cmd_opts bench_cmdopts CMD_WEAK;
-extern const struct cmd_opts report_cmdopts CMD_WEAK;
-extern const struct cmd_opts compare_cmdopts CMD_WEAK;
-extern const struct cmd_opts trace_cmdopts CMD_WEAK;
-extern const struct cmd_opts fio_cmdopts CMD_WEAK;
-extern const struct cmd_opts plot_cmdopts CMD_WEAK;
-extern const struct cmd_opts sweep_cmdopts CMD_WEAK;
-extern const struct cmd_opts net_cmdopts CMD_WEAK;
-extern const struct cmd_opts sched_cmdopts CMD_WEAK;
-extern const struct cmd_opts queue_cmdopts CMD_WEAK;
+extern const struct cmd_opts gen_cmdopts;
+extern const struct cmd_opts run_cmdopts;
+extern const struct cmd_opts verify_cmdopts;
+extern const struct cmd_opts list_cmdopts;
+extern const struct cmd_opts bench_cmdopts;
+extern const struct cmd_opts report_cmdopts;
+extern const struct cmd_opts compare_cmdopts;
+extern const struct cmd_opts trace_cmdopts;
+extern const struct cmd_opts fio_cmdopts;
+extern const struct cmd_opts plot_cmdopts;
+extern const struct cmd_opts sweep_cmdopts;
+extern const struct cmd_opts net_cmdopts;
+extern const struct cmd_opts sched_cmdopts;
+extern const struct cmd_opts queue_cmdopts;
 
 #endif

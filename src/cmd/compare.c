@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* iostrat compare: results directories side by side, with significance. */
+/* `iostrat compare DIR...`: results directories side by side, with significance. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat fio JOB`: an fio baseline job run on a data set, alone or against fio servers. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat gen DIR`: generate a data set (a preset of the study or a custom shape). */
 #include <errno.h>
 #include <stddef.h>
 #include <signal.h>

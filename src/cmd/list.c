@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* iostrat list: the strategies, with their options. */
+/* `iostrat list`: the strategies, with their options. */
 #include <stdio.h>
 
 #include "commands.h"

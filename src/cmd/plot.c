@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat plot DIR`: its arguments, then the figures of a results directory. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat report DIR`: its arguments and output format, then the report's tables. */
 #include <stdio.h>
 #include <errno.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* `iostrat run`: one strategy on one directory, R verified and measured repetitions. */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -261,12 +262,8 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 		json_decref(a->cfg.env);
 		return -EIO;
 	}
-	if (a->trace) {
-		if (tracer_open)
-			hooks = tracer_open(&a->cfg);
-		else
-			warnf("--trace: this iostrat was built without eBPF probes; running untraced");
-	}
+	if (a->trace)
+		hooks = tracer_open(&a->cfg);
 	a->cfg.hooks = hooks;
 	ret = runner_reference(&a->cfg, fl, ref);
 	for (unsigned r = 1; !ret && r <= a->reps && !stop_caught(); r++) {
@@ -300,8 +297,7 @@ static int run_reps(struct run_args *a, const struct filelist *fl)
 	} else if (!ret && !a->json) {
 		print_summary(a, rows);
 	}
-	if (hooks && tracer_close)
-		tracer_close(hooks);
+	tracer_close(hooks);
 	json_decref(rows);
 	json_decref(a->cfg.env);
 	return ret;

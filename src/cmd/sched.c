@@ -255,14 +255,9 @@ static int compare_all(const struct sched_plan *p, const char *out)
 	}
 	if (p->nset < 2) {
 		printf("one setting only: iostrat report %s\n", dirs[0]);
-	} else if (cmd_compare) {
+	} else {
 		fflush(NULL);
 		ret = cmd_compare((int)p->nset + 1, argv);
-	} else {
-		printf("compare with: iostrat compare");
-		for (size_t i = 0; i < p->nset; i++)
-			printf(" %s", dirs[i]);
-		printf("\n");
 	}
 	free(argv);
 	free(dirs);

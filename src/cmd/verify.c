@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* iostrat verify: an output directory against the reference transform. */
+/* `iostrat verify IN OUT`: an output directory checked against the reference transform. */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Finding the shipped data files (profiles, fio jobs, plots) from the binary's place. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

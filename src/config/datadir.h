@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Where the shipped data files of the running binary are. */
 #ifndef IOSTRAT_DATADIR_H
 #define IOSTRAT_DATADIR_H
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The settings of one run configuration: one table for `iostrat run`, profiles, help, rows and config_id. */
+/* The run settings: one table for `iostrat run`, profiles, help, rows and config_id. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>

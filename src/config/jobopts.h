@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The run settings of one configuration, shared by `iostrat run` options and profile keys. */
 #ifndef IOSTRAT_JOBOPTS_H
 #define IOSTRAT_JOBOPTS_H
 

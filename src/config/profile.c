@@ -22,14 +22,11 @@
 #define MAX_ITEMS 10000 /* values in one list or range */
 
 /* ---- the kind table ------------------------------------------------------
- * "run" is always linked; the others are weak until their engineer's file
- * defines them (src/bench/kind_NAME.c or elsewhere). */
-#define WEAK __attribute__((weak))
+ * "run" first: it is the default, never chosen by a section's name. */
 extern const struct bench_kind bench_kind_run;
-extern const struct bench_kind bench_kind_sweep WEAK;
-extern const struct bench_kind bench_kind_net WEAK;
-extern const struct bench_kind bench_kind_fio WEAK;
-extern const struct bench_kind bench_kind_sched WEAK;
+extern const struct bench_kind bench_kind_sweep;
+extern const struct bench_kind bench_kind_net;
+extern const struct bench_kind bench_kind_fio;
 
 static const struct {
 	const char *name;
@@ -39,18 +36,13 @@ static const struct {
 	{ "sweep", &bench_kind_sweep },
 	{ "net", &bench_kind_net },
 	{ "fio", &bench_kind_fio },
-	{ "sched", &bench_kind_sched },
 };
 
-const struct bench_kind *bench_kind_find(const char *name, bool *known)
+const struct bench_kind *bench_kind_find(const char *name)
 {
-	*known = false;
-	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
-		if (strcmp(kinds[i].name, name))
-			continue;
-		*known = true;
-		return kinds[i].kind;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(kinds[i].name, name))
+			return kinds[i].kind;
 	return NULL;
 }
 
@@ -230,13 +222,11 @@ struct builder {
 	size_t nplans;
 };
 
-/* Which kind runs section s (with its effective keys)?  NULL + 0: skip. */
-static int section_kind(struct builder *B, const struct rsec *s,
-			const struct pkv *kv, size_t nkv,
+/* Which kind runs section s (with its effective keys)? */
+static int section_kind(const struct rsec *s, const struct pkv *kv, size_t nkv,
 			const struct bench_kind **kind)
 {
 	const char *name = NULL, *where = s->where;
-	bool known;
 
 	for (size_t i = 0; i < nkv; i++)
 		if (!strcmp(kv[i].key, "kind")) {
@@ -247,19 +237,16 @@ static int section_kind(struct builder *B, const struct rsec *s,
 		name = bench_kind_by_section(s->name);
 	if (!name)
 		name = "run";
-	*kind = bench_kind_find(name, &known);
-	if (!known) {
-		errorf("%s: unknown section kind '%s' (run, sweep, net, fio, sched)",
+	*kind = bench_kind_find(name);
+	if (!*kind) {
+		errorf("%s: unknown section kind '%s' (run, sweep, net, fio)",
 		       where, name);
 		return -EINVAL;
 	}
-	if (!*kind)
-		say(&B->p->notes, &B->p->nnotes, B->said, "%s: [%s]: '%s' is not "
-		    "built into this iostrat; section skipped", s->where, s->name, name);
 	return 0;
 }
 
-/* Does some kind linked here take key kv?  (If none does, it is a typo:
+/* Does some kind take key kv?  (If none does, it is a typo:
  * kept, so the section's kind names it as an unknown key.) */
 static bool some_kind_takes(const struct pkv *kv)
 {
@@ -268,7 +255,7 @@ static bool some_kind_takes(const struct pkv *kv)
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++) {
 		const struct bench_kind *k = kinds[i].kind;
 
-		if (k && (!k->inherits || k->inherits(NULL, kv, why, sizeof(why))))
+		if (!k->inherits || k->inherits(NULL, kv, why, sizeof(why)))
 			return true;
 	}
 	return false;
@@ -365,7 +352,7 @@ static void plan_free(struct plan *pl)
 	free(pl->kv);
 }
 
-/* Section s as a plan (none for a kind not built in). */
+/* Section s as a plan. */
 static int plan_section(struct builder *B, const struct rsec *s,
 			const struct pkv *glob, size_t nglob, char *const *defs,
 			size_t ndefs)
@@ -374,12 +361,12 @@ static int plan_section(struct builder *B, const struct rsec *s,
 	int ret;
 
 	effective_keys(B, &pl, glob, nglob, defs, ndefs);
-	ret = section_kind(B, s, pl.kv, pl.nkv, &pl.kind);
-	if (!ret && pl.kind) {
+	ret = section_kind(s, pl.kv, pl.nkv, &pl.kind);
+	if (!ret) {
 		drop_inherited(B, &pl);
 		ret = expand_keys(B, &pl);
 	}
-	if (ret || !pl.kind) {
+	if (ret) {
 		plan_free(&pl);
 		return ret;
 	}
@@ -472,11 +459,6 @@ static int add_fio_companions(struct builder *B, size_t first)
 
 		if (!profile_true(pconf_get(c, "fio")))
 			continue;
-		if (!&bench_kind_fio) {
-			say(&p->notes, &p->nnotes, B->said, "%s: fio=1: fio baselines are "
-			    "not built into this iostrat; skipped", pconf_kv(c, "fio")->where);
-			continue;
-		}
 		p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 		c = &p->confs[i];
 		f = &p->confs[p->n++];
@@ -586,9 +568,6 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n; i++)
 		free(p->confs[i].kv);
 	free(p->confs);
-	for (size_t i = 0; i < p->nnotes; i++)
-		free(p->notes[i]);
-	free(p->notes);
 	for (size_t i = 0; i < p->nignored; i++)
 		free(p->ignored[i]);
 	free(p->ignored);

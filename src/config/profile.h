@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Profiles: the INI dialect of the experiment matrices and the configurations it expands into. */
 #ifndef IOSTRAT_PROFILE_H
 #define IOSTRAT_PROFILE_H
 
@@ -21,12 +22,9 @@
  * Section kinds.  A section is run by the handler ("kind") named by its
  * kind= key, else by its name or name prefix ("[sweep]", "[sweep-api]"),
  * else by "run" (strategies on data sets).  Kinds are listed in a small
- * table in profile.c; every kind but "run" is a weak symbol, so a profile
- * naming a kind that is not linked into this build is accepted and its
- * sections are skipped with a note rather than failing.  The same goes
- * for keys whose feature may not be linked: trace=1 (eBPF, tracer_open is
- * weak) and fio=1 (a run section with fio=1 also gets a companion
- * configuration of kind "fio" when that kind is linked).
+ * table in profile.c (run, sweep, net, fio); any other kind is an error.
+ * A run section with fio=1 also gets a companion configuration of kind
+ * "fio".
  *
  * Lines may be of any length; a comment starts with ; or # at the start
  * of a line, or after a blank that follows a value ("scale=1   # note").
@@ -78,8 +76,6 @@ struct profile {
 	char *path;
 	struct pconf *confs;
 	size_t n;
-	char **notes; /* things skipped, each said once */
-	size_t nnotes;
 	/* inherited keys left out: "[sweep-api] ignores global seed (p.ini:2:
 	 * not a sweep key)", one per section and key */
 	char **ignored;

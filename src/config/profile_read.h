@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Reading a profile's text into raw sections (the first half of the profile loader). */
 #ifndef IOSTRAT_PROFILE_READ_H
 #define IOSTRAT_PROFILE_READ_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* A string pool: strings freed all at once with their pool. */
 #ifndef IOSTRAT_STRPOOL_H
 #define IOSTRAT_STRPOOL_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* xxh3-64 checksums of files and of the reference transform, and the first differing byte. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

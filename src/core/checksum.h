@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Checksums of inputs, outputs and the reference transform, and output verification. */
 #ifndef IOSTRAT_CHECKSUM_H
 #define IOSTRAT_CHECKSUM_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Scanning a directory into the sorted list of input files of a job. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

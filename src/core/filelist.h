@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The input files of a job: the regular files of a directory, sorted by name. */
 #ifndef IOSTRAT_FILELIST_H
 #define IOSTRAT_FILELIST_H
 

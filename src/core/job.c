@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Helpers a strategy uses on its job: its options by name and its input paths. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Output files written under a temporary name and renamed into place when complete. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>

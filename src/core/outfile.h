@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The three calls every strategy writes its outputs through (open, commit, abort). */
 #ifndef IOSTRAT_OUTFILE_H
 #define IOSTRAT_OUTFILE_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The driver in which N threads share the file list, each taking the next file. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The common driver of strategies whose threads share the file list. */
 #ifndef IOSTRAT_PER_FILE_H
 #define IOSTRAT_PER_FILE_H
 

@@ -2,17 +2,17 @@
 /*
  * The strategy contract (fio's ioengine_ops pattern).
  *
- * A strategy is one file under src/strategies/ that fills one
- * `struct strategy` and is listed in src/strategies/registry.c.  The runner
- * knows nothing strategy-specific: it builds a `struct job`, forks a child,
+ * A strategy is one file under src/core/strategies/ that fills one
+ * `struct strategy` and is listed in src/core/strategies/registry.c.
+ * The runner knows nothing strategy-specific: it builds a `struct job`, forks a child,
  * calls ->run() in the child and records what ->run() put in run_stats.
  *
  * Contract for ->run():
  *   - Transform every file job->files[i] of job->in_dir into
  *     job->out_dir/job->files[i] with transform_chunk() (byte-identical to
  *     the reference), unless the strategy has STRAT_NO_OUTPUT or
- *     job->sink is SINK_NULL.
- *   - Open outputs with out_open()/out_commit()/out_abort() (src/outfile.h)
+ *     job->sink_null is set.
+ *   - Open outputs with out_open()/out_commit()/out_abort() (src/core/outfile.h)
  *     so a failed run never leaves a complete-looking output file, and so
  *     job->fsync is honoured the same way by every strategy.
  *   - Honour job->threads (see per_file.h for the common "N threads share
@@ -52,7 +52,7 @@ struct job {
 	uint64_t *sizes;     /* sizes at job start */
 	size_t nfiles;
 	unsigned threads;    /* >= 1 */
-	unsigned work;       /* transform passes per line (DESIGN.md) */
+	unsigned work;       /* transform passes per line (docs/design.md) */
 	size_t bufsize;      /* 0 = strategy default */
 	size_t chunk;        /* 0 = strategy default */
 	unsigned qd;         /* 0 = strategy default */

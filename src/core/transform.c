@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The transform of docs/design.md: the line-by-line XOR, W real passes, in chunks of any size. */
 #include <string.h>
 
 #include "transform.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The transform every strategy applies, in place, to any slice of a file. */
 #ifndef IOSTRAT_TRANSFORM_H
 #define IOSTRAT_TRANSFORM_H
 
@@ -6,7 +7,7 @@
 #include <stdint.h>
 
 /*
- * The "encryption" of DESIGN.md, applied in place to any slice of a file.
+ * The transform of docs/design.md, applied in place to any slice of a file.
  *
  * *col is the column (position within its line) of buf[0]; it is updated to
  * the column just past the slice, so a file can be fed in chunks of any

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* fio baselines: finding a strategy's job, running fio, reading its JSON into a row. */
 #ifndef IOSTRAT_FIO_H
 #define IOSTRAT_FIO_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Running an fio job on a data set: the job's file, its environment, fio's errors and its row. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Which filesystem and disk serve a path, and that disk's queue settings from sysfs. */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

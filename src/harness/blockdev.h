@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Where a path lives: its filesystem, its disk and the disk's request-queue settings. */
 #ifndef IOSTRAT_BLOCKDEV_H
 #define IOSTRAT_BLOCKDEV_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The inputs' cache state before a repetition (cold, warm, asis) and its proof by residency. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Cache states of the inputs (cold, warm, asis), made and measured before each repetition. */
 #ifndef IOSTRAT_CACHE_H
 #define IOSTRAT_CACHE_H
 

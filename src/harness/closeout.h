@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Standard output checked as written and closed at the end of every command. */
 #ifndef IOSTRAT_CLOSEOUT_H
 #define IOSTRAT_CLOSEOUT_H
 

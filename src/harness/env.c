@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The machine context of a run (kernel, CPU, memory, disks) for env.json and the rows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

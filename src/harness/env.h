@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The machine context of a run: env.json and the context columns of a row. */
 #ifndef IOSTRAT_ENV_H
 #define IOSTRAT_ENV_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The input watch: an input changed by another process during a repetition is named. */
 #ifndef IOSTRAT_INWATCH_H
 #define IOSTRAT_INWATCH_H
 

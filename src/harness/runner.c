@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* One measured repetition: cache state, forked strategy, time and rusage, output check, row. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The runner: one strategy repetition in a forked child, measured and verified, as one row. */
 #ifndef IOSTRAT_RUNNER_H
 #define IOSTRAT_RUNNER_H
 
@@ -78,16 +79,16 @@ const char *fsync_mode_name(enum fsync_mode m);
 int fsync_mode_parse(const char *s, enum fsync_mode *m);
 
 /*
- * The eBPF tracer (src/trace/), weak so the core links without it.
+ * The eBPF tracer (src/trace/hooks.c, always built; without probes it
+ * says so through tracer_open's warning).
  * tracer_open: hooks that add the probes' figures to each row (and set
- * traced=true), or NULL after printing one warning (not root, no BTF...).
+ * traced=true), or NULL after printing one warning (not root, no BTF,
+ * built without eBPF...).  tracer_close(NULL) does nothing.
  */
-const struct rep_hooks *tracer_open(const struct run_config *cfg)
-	__attribute__((weak));
-void tracer_close(const struct rep_hooks *hooks) __attribute__((weak));
+const struct rep_hooks *tracer_open(const struct run_config *cfg);
+void tracer_close(const struct rep_hooks *hooks);
 /* 0, or -EINVAL after one error line when the environment's tracing
- * settings are bad (IOSTRAT_TRACE_MODE): checked before any work.  Not
- * weak: src/trace/hooks.c is always built, probes or not. */
+ * settings are bad (IOSTRAT_TRACE_MODE): checked before any work. */
 int tracer_check(void);
 /* A row of a repetition that tracer_open() gave no hooks for: its
  * trace_error says why (the warning's reason), so a figure or report made

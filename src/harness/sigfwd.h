@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Stop signals passed on to a child program while a subcommand runs it. */
 #ifndef IOSTRAT_SIGFWD_H
 #define IOSTRAT_SIGFWD_H
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Stop signals (SIGINT, SIGTERM, SIGHUP): how every long-running subcommand learns to stop. */
 #ifndef IOSTRAT_STOP_H
 #define IOSTRAT_STOP_H
 

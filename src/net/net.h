@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+/* `iostrat net`: buffered network streams, its wire format, modes, options and rows. */
 #ifndef IOSTRAT_NET_H
 #define IOSTRAT_NET_H
 
 /*
  * iostrat net: buffered network streams over TCP or Unix stream sockets
- * (DESIGN.md question 5).
+ * (docs/design.md, question 5).
  *
  * Wire format (framing.c): every message is a frame, a 4-byte big-endian
  * payload length followed by that many payload bytes.  A session is
@@ -313,7 +314,7 @@ void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);
 double net_tv_s(const struct timeval *tv);
 /* TCP segments with data sent on fd so far (tcpi_data_segs_out), or -1. */
 long long net_segs_out(int fd);
-/* One result row (DESIGN.md "Result rows"); r NULL for a failed run. */
+/* One result row (docs/results.md); r NULL for a failed run. */
 json_t *net_row(const char *bench, const struct net_mode *m,
 		const struct net_opts *o, unsigned rep,
 		const struct net_result *r, const char *error);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The small data files gnuplot reads, one per figure, and the jobs that render them. */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>

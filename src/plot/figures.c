@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The table of figure kinds, in the order `iostrat plot` draws them. */
 #include <stddef.h>
 
 #include "plot.h"

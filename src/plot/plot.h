@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* `iostrat plot`: figure kinds that digest rows into data files that gnuplot scripts draw. */
 #ifndef IOSTRAT_PLOT_H
 #define IOSTRAT_PLOT_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Running gnuplot on each figure's script and data, with a time limit. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Selecting and summarizing result rows for the figures (by kind, by column, distinct values). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

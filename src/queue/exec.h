@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Running one queued command: its process group, watchdog, log and signals. */
 #ifndef IOSTRAT_QUEUE_EXEC_H
 #define IOSTRAT_QUEUE_EXEC_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Reading grub.cfg to find the menu entry of a kernel version, and setting the next boot. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Choosing the kernel of the next boot with GRUB's one-shot default. */
 #ifndef IOSTRAT_QUEUE_GRUB_H
 #define IOSTRAT_QUEUE_GRUB_H
 

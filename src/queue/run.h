@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Running the next entry of the reboot queue (settle, watchdog, attempts, reboot). */
 #ifndef IOSTRAT_QUEUE_RUN_H
 #define IOSTRAT_QUEUE_RUN_H
 

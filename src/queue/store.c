@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The reboot queue's state on disk: entries, IDs, lock, pause and history. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The reboot queue's state directory and its entries. */
 #ifndef IOSTRAT_QUEUE_STORE_H
 #define IOSTRAT_QUEUE_STORE_H
 

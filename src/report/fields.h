@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* A summary's or row's fields as the report reads them: missing is a default, not a crash. */
 #ifndef IOSTRAT_REPORT_FIELDS_H
 #define IOSTRAT_REPORT_FIELDS_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Loading a results directory for report and compare: rows, summaries and samples. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* `iostrat report` and `compare`: a loaded results directory and the tables built from it. */
 #ifndef IOSTRAT_REPORT_H
 #define IOSTRAT_REPORT_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Report tables and their output formats (text, CSV, JSON, markdown, HTML). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>

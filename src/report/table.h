@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* A report as header facts and tables, printed in any of the report's formats. */
 #ifndef IOSTRAT_REPORT_TABLE_H
 #define IOSTRAT_REPORT_TABLE_H
 

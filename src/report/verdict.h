@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The verdict of `iostrat report`: the fastest strategy per cell, its margin and the reasons. */
 #ifndef IOSTRAT_REPORT_VERDICT_H
 #define IOSTRAT_REPORT_VERDICT_H
 

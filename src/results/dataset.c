@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Generating a data set of fixed-width lines atomically, with its manifest. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+/* Data sets: the four presets of the study, custom shapes, and their generation. */
 #ifndef IOSTRAT_DATASET_H
 #define IOSTRAT_DATASET_H
 
 #include <signal.h>
 #include <stdint.h>
 
-/* The four data sets of the original study (DESIGN.md). */
+/* The four data sets of the original study (docs/design.md, "Data sets"). */
 struct dataset_spec {
 	const char *preset;   /* NULL for a custom shape */
 	uint64_t files, lines, width; /* width: chars per line, + '\n' */

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The results directory: its lock, rows appended and fsync'd one by one, the CSVs, the loader. */
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The results directory every measuring command writes and report and plot read. */
 #ifndef IOSTRAT_RESULTS_H
 #define IOSTRAT_RESULTS_H
 
@@ -9,15 +10,16 @@
 #include <jansson.h>
 
 /*
- * A results directory (DESIGN.md "Results and plots"):
+ * A results directory (docs/benches.md lists its files):
  *   results.jsonl  one row per measured repetition, appended and fsync'd
  *                  row by row, so a crash loses at most the running one
  *   results.csv    the same rows, flat (rewritten atomically at finish)
  *   summary.csv    one row per config_id: n, median, min, max, rsd_pct,
  *                  q1, q3 of the metric, medians of every other figure
  *   env.json       the machine context
- * Every subcommand that measures (bench, sweep, net, fio, sched) writes one
- * through this API, so report and plot read them all alike.
+ * Every subcommand that measures (bench, run --results, sweep, net, fio;
+ * sched through bench) writes one through this API, so report and plot
+ * read them all alike.
  */
 struct results_dir {
 	char path[PATH_MAX];

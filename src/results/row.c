@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Result rows: the core columns, merging a command's own, writing JSON lines and CSV. */
 #include <stdlib.h>
 #include <string.h>
 

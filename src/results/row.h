@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Result rows: the core columns, JSON and CSV output, the rules a row read back is checked by. */
 #ifndef IOSTRAT_ROW_H
 #define IOSTRAT_ROW_H
 
@@ -7,7 +8,7 @@
 #include <jansson.h>
 
 /* One result row per measured repetition, the same names in results.jsonl
- * and results.csv (DESIGN.md "Result rows").  Bump when a column changes
+ * and results.csv (docs/results.md).  Bump when a column changes
  * meaning; adding a column does not. */
 #define ROW_SCHEMA 1
 

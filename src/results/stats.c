@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* A repetition's run_stats: the bytes, the failure message and the strategy's extra columns. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Summary statistics of samples: quantiles, median, mean, spread. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* Summary statistics of a set of samples (n, min, max, median, quartiles, RSD). */
 #ifndef IOSTRAT_STATS_MATH_H
 #define IOSTRAT_STATS_MATH_H
 

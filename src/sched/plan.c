@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The settings iostrat sched compares (plan.h): --schedulers and --set
- * parsed and crossed. */
+/* The settings `iostrat sched` compares: schedulers crossed with the --set axes. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

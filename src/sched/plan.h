@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The plan of `iostrat sched`: every scheduler crossed with every --set axis. */
 #ifndef IOSTRAT_SCHED_PLAN_H
 #define IOSTRAT_SCHED_PLAN_H
 

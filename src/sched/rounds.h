@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The queue settings each scheduler's rounds of `iostrat sched` run under. */
 #ifndef IOSTRAT_SCHED_ROUNDS_H
 #define IOSTRAT_SCHED_ROUNDS_H
 

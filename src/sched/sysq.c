@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* A disk's request-queue settings in sysfs: read, changed with a check, saved and restored. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

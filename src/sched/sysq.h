@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* A disk's request-queue settings: save, change with a read-back check, restore. */
 #ifndef IOSTRAT_SCHED_SYSQ_H
 #define IOSTRAT_SCHED_SYSQ_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Running a sweep by its kind (blocksize, bufsize, api). */
 #include <stdio.h>
 
 #include "sweep.h"

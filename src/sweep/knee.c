@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The knee of a buffer-size sweep (see knee.h). */
 #include "knee.h"
 
 long knee_find(const double *elapsed, size_t n, double tol_pct)

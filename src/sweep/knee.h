@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The knee of a buffer-size sweep: the smallest buffer within a tolerance of the best time. */
 #ifndef IOSTRAT_SWEEP_KNEE_H
 #define IOSTRAT_SWEEP_KNEE_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* One sweep variant measured in its own forked child (time, rusage, I/O counts). */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>

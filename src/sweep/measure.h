@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* One measured sweep variant in its own forked child. */
 #ifndef IOSTRAT_SWEEP_MEASURE_H
 #define IOSTRAT_SWEEP_MEASURE_H
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The sweeps' options: defaults per kind, parsing from argv and profiles, help. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

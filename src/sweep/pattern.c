@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The sweeps' data: a seeded pseudo-random pattern, its files and its checksum. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

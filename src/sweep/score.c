@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The score table of the API sweep (see score.h). */
 #include "score.h"
 
 static int present(double v)

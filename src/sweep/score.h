@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The score table of the API comparison: points per API per buffer size, summed. */
 #ifndef IOSTRAT_SWEEP_SCORE_H
 #define IOSTRAT_SWEEP_SCORE_H
 

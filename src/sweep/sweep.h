@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `iostrat sweep blocksize|bufsize|api`: the classic buffering
- * experiments (DESIGN.md questions 2-4).  Every measured variant runs in
+ * experiments (docs/design.md, questions 2-4).  Every measured variant runs in
  * its own forked child (measure.h), its data is checked against the
  * reference xxh3 before its time counts, and every repetition becomes a
  * result row (results.h) with the sweep's own columns after the core ones.

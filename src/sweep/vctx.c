@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* The helpers of a sweep variant: its measured bracket, its data and its failure. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+/* Helpers every probe shares: the preferred source, libbpf's messages, map reset and sums. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
+/* The probe contract: the attach points and figures a probe declares for the loader. */
 #ifndef IOSTRAT_TRACE_PROBE_H
 #define IOSTRAT_TRACE_PROBE_H
 
 /*
- * The probe contract (the strategies' pattern, src/strategy.h).
+ * The probe contract (the strategies' pattern, src/core/strategy.h).
  *
  * A probe is one BPF object (ebpf/NAME.bpf.c) and one file under
  * src/trace/ that fills one `struct probe_ops`, listed in probe_registry
- * (probe.c).  It declares its attach points: for each, the programs that
- * can serve it, best source first.  The loader (probe.c) knows nothing
+ * (tracer.c).  It declares its attach points: for each, the programs that
+ * can serve it, best source first.  The loader (tracer.c) knows nothing
  * probe-specific: per point it autoloads only the first program the
  * running kernel offers (found through its BTF, tracefs and kallsyms), so
  * a missing attach point costs only the figures that need it.

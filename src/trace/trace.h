@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The eBPF tracer as iostrat uses it: load, filter, reset between measurements, read figures. */
 #ifndef IOSTRAT_TRACE_H
 #define IOSTRAT_TRACE_H
 

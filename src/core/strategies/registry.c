@@ -1,21 +1,15 @@
 // SPDX-License-Identifier: MIT
-/*
- * The explicit list of strategies.  A strategy that is not linked into
- * this build (its file not yet written) is a weak NULL and is skipped, so
- * the list can name every strategy of DESIGN.md.
- */
+/* The explicit list of strategies, in the order iostrat list shows them. */
 #include <string.h>
 
 #include "core/strategy.h"
 #include "lib/util.h"
 
-#define WEAK __attribute__((weak))
-
 extern const struct strategy strategy_stream;
 extern const struct strategy strategy_buffer;
-extern const struct strategy strategy_direct WEAK;
-extern const struct strategy strategy_mmap WEAK;
-extern const struct strategy strategy_uring WEAK;
+extern const struct strategy strategy_direct;
+extern const struct strategy strategy_mmap;
+extern const struct strategy strategy_uring;
 extern const struct strategy strategy_null;
 
 static const struct strategy *const registry[] = {
@@ -29,15 +23,7 @@ static const struct strategy *const registry[] = {
 
 const struct strategy *strategy_at(size_t i)
 {
-	size_t seen = 0;
-
-	for (size_t k = 0; k < ARRAY_SIZE(registry); k++) {
-		if (!registry[k])
-			continue;
-		if (seen++ == i)
-			return registry[k];
-	}
-	return NULL;
+	return i < ARRAY_SIZE(registry) ? registry[i] : NULL;
 }
 
 const struct strategy *strategy_find(const char *name)

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+/* The bench engine's interface: kinds, configurations, data sets and repetitions of a profile. */
 #ifndef IOSTRAT_BENCH_H
 #define IOSTRAT_BENCH_H
 
@@ -13,7 +14,7 @@
 #include "results/results.h"
 
 /*
- * The bench engine (src/bench/engine.c) runs the configurations of a
+ * The bench engine (engine.c) runs the configurations of a
  * profile: repetitions interleaved across configurations (round r runs
  * rep r of every configuration that still needs one), adaptive
  * repetitions, progress, Ctrl-C, resume.  What one repetition of a
@@ -91,9 +92,8 @@ struct bench_kind {
  * and every strategy's options. */
 bool bench_run_key(const char *key);
 
-/* The kind table (profile.c): by name; *linked false for a known kind
- * not built in.  NULL for an unknown name. */
-const struct bench_kind *bench_kind_find(const char *name, bool *known);
+/* The kind table (profile.c): by name, NULL for an unknown name. */
+const struct bench_kind *bench_kind_find(const char *name);
 /* The kind a section name selects by prefix, NULL if none. */
 const char *bench_kind_by_section(const char *section);
 

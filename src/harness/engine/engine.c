@@ -83,12 +83,6 @@ static int engine_keys(const struct pconf *c, struct bench_item *it)
 	return 0;
 }
 
-static void print_notes(const struct profile *p)
-{
-	for (size_t i = 0; i < p->nnotes; i++)
-		fprintf(stderr, "note: %s\n", p->notes[i]);
-}
-
 /* A skipped configuration: one note per distinct reason. */
 static void say_once(const struct pconf *c, const char *why)
 {
@@ -584,7 +578,6 @@ int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 		json_decref(env);
 		b.ctx.name = b.prof.name;
 	}
-	print_notes(&b.prof);
 	ret = plan(&b);
 	if (ret) {
 		cleanup(&b);

@@ -15,11 +15,6 @@
 #include "lib/util.h"
 #include "bench.h"
 
-/* Strategies of DESIGN.md that may not be linked into this build yet:
- * a profile naming them is skipped with a note instead of failing. */
-static const char *const planned[] = { "stream", "buffer", "direct", "mmap",
-				       "uring", NULL };
-
 struct runp {
 	struct run_config cfg;
 	const char *preset;
@@ -65,12 +60,6 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		return -EINVAL;
 	}
 	if (jobopt_strategy(&rp->cfg, name)) {
-		for (size_t i = 0; planned[i]; i++)
-			if (!strcmp(planned[i], name)) {
-				snprintf(why, len, "strategy '%s' is not built into "
-					 "this iostrat yet; skipped", name);
-				return 1;
-			}
 		errorf("%s: strategy: unknown strategy '%s' (iostrat list shows them)",
 		       pconf_kv(c, "strategy")->where, name);
 		return -EINVAL;
@@ -176,11 +165,6 @@ static const struct rep_hooks *trace_on(struct runp *rp)
 
 	if (!rp->trace || failed)
 		return NULL;
-	if (!tracer_open) {
-		warnf("trace=1: this iostrat was built without eBPF probes; untraced");
-		failed = true;
-		return NULL;
-	}
 	h = tracer_open(&rp->cfg);
 	failed = !h; /* tracer_open said why, once */
 	return h;
@@ -207,8 +191,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	rp->cfg.hooks = trace_on(rp);
 	untraced = rp->trace && !rp->cfg.hooks;
 	ret = runner_rep(&rp->cfg, &rp->ds->fl, rep, ref, row);
-	if (rp->cfg.hooks && tracer_close)
-		tracer_close(rp->cfg.hooks);
+	tracer_close(rp->cfg.hooks);
 	rp->cfg.hooks = NULL;
 	if (*row && untraced)
 		tracer_mark_untraced(*row);
