@@ -185,5 +185,6 @@ const struct strategy strategy_stream = {
 	.name = "stream",
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
 	.run = stream_run,
+	.flags = STRAT_REPORT_BASE,
 	.default_io = STREAM_DEFAULT_BUF,
 };

@@ -15,11 +15,6 @@
 #include "lib/util.h"
 #include "bench.h"
 
-/* Strategies of DESIGN.md that may not be linked into this build yet:
- * a profile naming them is skipped with a note instead of failing. */
-static const char *const planned[] = { "stream", "buffer", "direct", "mmap",
-				       "uring", NULL };
-
 struct runp {
 	struct run_config cfg;
 	const char *preset;
@@ -71,12 +66,6 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 	}
 	rp->cfg.strat = strategy_find(name);
 	if (!rp->cfg.strat) {
-		for (size_t i = 0; planned[i]; i++)
-			if (!strcmp(planned[i], name)) {
-				snprintf(why, len, "strategy '%s' is not built into "
-					 "this iostrat yet; skipped", name);
-				return 1;
-			}
 		errorf("%s: strategy: unknown strategy '%s' (iostrat list shows them)",
 		       pconf_kv(c, "strategy")->where, name);
 		return -EINVAL;
