@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../../ebpf/seeks.h"
 #include "plot/plot.h"
 #include "trace/trace.h"
 #include "unit.h"
