@@ -118,6 +118,10 @@ struct strategy {
 const struct strategy *strategy_find(const char *name);
 /* Iterate: for (i = 0; (s = strategy_at(i)); i++) */
 const struct strategy *strategy_at(size_t i);
+/* The names of the strategies with flag, in registry order, joined by sep
+ * ("stream/buffer"), into buf; returns buf. */
+const char *strategy_names_with(unsigned flag, const char *sep, char *buf,
+				size_t len);
 
 /* stats.c */
 void stats_init(struct run_stats *st);

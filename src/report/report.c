@@ -84,19 +84,6 @@ static bool is_base_name(const char *name)
 	return s && is_base(s);
 }
 
-/* The bases' names in registry order, joined by '/' ("stream/buffer"). */
-static const char *base_names(char *buf, size_t len)
-{
-	const struct strategy *s;
-	size_t o = 0;
-
-	buf[0] = 0;
-	for (size_t i = 0; (s = strategy_at(i)) && o < len; i++)
-		if (is_base(s))
-			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "/" : "", s->name);
-	return buf;
-}
-
 /* The lowest median of the bases in the cell (NaN: none ran). */
 static double best_sb(json_t *g, long long t, long long w)
 {
@@ -157,7 +144,7 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
 	rtable_note(t, "cell: median elapsed seconds %s; * fastest cell of its column",
-		    base_names(names, sizeof(names)));
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
@@ -189,7 +176,7 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 	t = rdoc_table(d, title, gr.cols);
 	rtable_note(t, "cell: median elapsed seconds of %s (its ratio to the best of "
 		    "%s; < 1 is faster); * fastest cell of its column", strat,
-		    base_names(names, sizeof(names)));
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
@@ -249,7 +236,7 @@ static void grids(struct rdoc *d, json_t *sum)
 		size_t ns = 0, i;
 		json_t *s;
 
-		base_names(names, sizeof(names));
+		strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names));
 		snprintf(title, sizeof(title), "%s: %s", key, names);
 		classic_grid(d, g, title);
 		json_array_foreach(g, i, s) {

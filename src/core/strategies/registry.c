@@ -4,6 +4,7 @@
  * this build (its file not yet written) is a weak NULL and is skipped, so
  * the list can name every strategy of DESIGN.md.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "core/strategy.h"
@@ -38,6 +39,19 @@ const struct strategy *strategy_at(size_t i)
 			return registry[k];
 	}
 	return NULL;
+}
+
+const char *strategy_names_with(unsigned flag, const char *sep, char *buf,
+				size_t len)
+{
+	const struct strategy *s;
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; (s = strategy_at(i)) && o < len; i++)
+		if (s->flags & flag)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? sep : "", s->name);
+	return buf;
 }
 
 const struct strategy *strategy_find(const char *name)
