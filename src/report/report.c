@@ -4,8 +4,9 @@
  * strategies, those that declare STRAT_REPORT_BASE (rows threads, columns
  * work level, each cell their medians "A/B", the fastest cell of each
  * column marked *), the same grid for every other strategy against the
- * best of the bases, then one line per configuration.  Rows of other kinds (sweep, net, fio ...) are listed
- * generically, one line per configuration.
+ * best of the bases, then one line per configuration.  Rows of other
+ * kinds (sweep, net, fio ...) are listed generically, one line per
+ * configuration.
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,7 +86,7 @@ static bool is_base_name(const char *name)
 }
 
 /* The lowest median of the bases in the cell (NaN: none ran). */
-static double best_sb(json_t *g, long long t, long long w)
+static double best_base(json_t *g, long long t, long long w)
 {
 	const struct strategy *s;
 	double best = NAN;
@@ -150,10 +151,10 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 
 		json_array_append_new(row, json_integer(gr.th[i]));
 		for (size_t j = 0; j < gr.nw; j++) {
-			double best = INFINITY, mine = best_sb(g, gr.th[i], gr.wk[j]);
+			double best = INFINITY, mine = best_base(g, gr.th[i], gr.wk[j]);
 
 			for (size_t k = 0; k < gr.nt; k++)
-				best = fmin(best, best_sb(g, gr.th[k], gr.wk[j]));
+				best = fmin(best, best_base(g, gr.th[k], gr.wk[j]));
 			base_cell(g, gr.th[i], gr.wk[j], a, sizeof(a));
 			snprintf(buf, sizeof(buf), "%s%s", a,
 				 !isnan(mine) && mine == best ? " *" : "");
@@ -183,7 +184,7 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 		json_array_append_new(row, json_integer(gr.th[i]));
 		for (size_t j = 0; j < gr.nw; j++) {
 			double mine = median_of(g, strat, gr.th[i], gr.wk[j]);
-			double base = best_sb(g, gr.th[i], gr.wk[j]), best = INFINITY;
+			double base = best_base(g, gr.th[i], gr.wk[j]), best = INFINITY;
 
 			for (size_t k = 0; k < gr.nt; k++)
 				best = fmin(best, median_of(g, strat, gr.th[k], gr.wk[j]));
