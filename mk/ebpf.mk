@@ -1,5 +1,6 @@
 # eBPF probes (ebpf/*.bpf.c) -> CO-RE objects -> bpftool skeletons that
-# src/trace/*.c include as "ebpf/NAME.skel.h" (CFLAGS has -I$(BUILD)).
+# src/trace/NAME.c includes as "ebpf/NAME.skel.h" (CFLAGS has -I$(BUILD)).
+# Every ebpf/NAME.bpf.c is a probe: nothing here names one.
 #
 # vmlinux.h is generated from the running kernel's BTF at build time and
 # never committed.  Where there is no BTF (or no clang/bpftool), the probes
@@ -13,7 +14,7 @@
 EBPF_BTF     ?= /sys/kernel/btf/vmlinux
 BPF_CLANG    ?= clang
 BPFTOOL      ?= bpftool
-EBPF_PROBES  := seeks pagecache
+EBPF_PROBES  := $(patsubst ebpf/%.bpf.c,%,$(wildcard ebpf/*.bpf.c))
 EBPF_DIR     := $(BUILD)/ebpf
 EBPF_ARCH    := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
                   -e 's/ppc64le/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/')
@@ -44,9 +45,8 @@ $(EBPF_DIR)/%.skel.h: $(EBPF_DIR)/%.bpf.o
 	$(call say,SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf >$@.tmp && mv $@.tmp $@
 
-# The user side of each probe includes its skeleton.
-$(BUILD)/src/trace/seeks.o: $(EBPF_DIR)/seeks.skel.h
-$(BUILD)/src/trace/pagecache.o: $(EBPF_DIR)/pagecache.skel.h
+# The user side of each probe, src/trace/NAME.c, includes its skeleton.
+$(EBPF_PROBES:%=$(BUILD)/src/trace/%.o): $(BUILD)/src/trace/%.o: $(EBPF_DIR)/%.skel.h
 endif
 # Without them, $(BUILD)/config/ebpf.h defines IOSTRAT_NO_BPF (mk/config.mk).
 

@@ -161,3 +161,30 @@ fio_jobs_variable_is_named() {
 	if [ -e "$T/data" ] || [ -e "$T/r" ]; then die "made a data set or a results directory first"; fi
 }
 t fio_jobs_variable_that_is_no_directory_is_named fio_jobs_variable_is_named
+
+# A baseline's job is found by its "; mirrors:" line, not from a list:
+# one job file dropped into the jobs directory is the baseline of the
+# strategy it names.
+fio_job_is_found_by_its_mirrors_line() {
+	need_fio
+	mkdir "$T/jobs"
+	sed 's/^; mirrors:.*/; mirrors: stream/' "$TOP/fio-jobs/copy.fio" >"$T/jobs/mine.fio"
+	printf '[global]\ndataset=big\nscale=0.001\nreps=1\ncache=asis\n\n[runs]\nstrategy=stream\nfio=1\n' >"$T/p.ini"
+	IOSTRAT_FIO_JOBS=$T/jobs "$IOSTRAT" bench "$T/p.ini" --dry-run >"$T/out" 2>&1 ||
+		die "dry run failed: $(cat "$T/out")"
+	grep -q 'big/fio-mine/' "$T/out" || die "the job was not found by its mirrors line: $(cat "$T/out")"
+}
+t fio_job_is_found_by_its_mirrors_line fio_job_is_found_by_its_mirrors_line
+
+# A job file without a "; mirrors:" line is named in one line when a
+# baseline is looked for (every job says what it mirrors, or -).
+fio_job_without_mirrors_line_is_named() {
+	need_fio
+	mkdir "$T/jobs"
+	cp "$TOP"/fio-jobs/*.fio "$T/jobs/"
+	grep -v '^; mirrors:' "$TOP/fio-jobs/mmap.fio" >"$T/jobs/mmap.fio"
+	printf '[global]\ndataset=big\nscale=0.001\nreps=1\ncache=asis\n\n[runs]\nstrategy=stream\nfio=1\n' >"$T/p.ini"
+	IOSTRAT_FIO_JOBS=$T/jobs expect_fail 'jobs/mmap.fio: no "; mirrors:" line in its opening comment' \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+t fio_job_without_mirrors_line_is_named fio_job_without_mirrors_line_is_named

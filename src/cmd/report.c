@@ -6,20 +6,24 @@
 #include <stdlib.h>
 
 #include "commands.h"
+#include "core/strategy.h"
 #include "plot/plot.h"
 #include "report/report.h"
 #include "lib/util.h"
 
 static void report_usage(FILE *f)
 {
-	fputs("usage: iostrat report DIR [-f|--format text|csv|json|markdown|html] [-o|--out FILE]\n\n"
+	char base[128];
+
+	strategy_names_with(STRAT_REPORT_BASE, "/", base, sizeof(base));
+	fprintf(f, "usage: iostrat report DIR [-f|--format text|csv|json|markdown|html] [-o|--out FILE]\n\n"
 	      "The verdict first (per data set x work level x threads: the fastest\n"
 	      "strategy, its margin with the test's p, or 'not distinguishable', and\n"
-	      "why; rules in docs/verdict.md), then summary tables: per data set the stream/buffer\n"
+	      "why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
-	      "strategy against the best of stream/buffer, and one line per\n"
-	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n"
-	      "  --format html  one self-contained page: the verdict, every figure of\n"
+	      "strategy against the best of %s, and one line per\n"
+	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);
+	fputs("  --format html  one self-contained page: the verdict, every figure of\n"
 	      "                 DIR/plots inline (drawn first when there are none),\n"
 	      "                 the tables, the profile and the machine context\n"
 	      "  -o FILE        write FILE (atomically) instead of standard output\n", f);

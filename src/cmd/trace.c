@@ -151,15 +151,14 @@ static pid_t spawn_held(char **cmd, int *go, bool *group)
 	return pid;
 }
 
-static void print_json(FILE *f, struct tracer *t, const struct seek_entry *e,
-		       size_t n, const struct pc_stats *pc, int status, double secs)
+static void print_json(FILE *f, struct tracer *t, int status, double secs)
 {
 	json_t *o = json_object();
 
 	json_object_set_new(o, "exit_status", json_integer(WIFEXITED(status) ?
 			    WEXITSTATUS(status) : 128 + WTERMSIG(status)));
 	json_object_set_new(o, "elapsed_s", json_real(secs));
-	trace_fill_row(o, t, e, n, pc);
+	trace_fill_row(o, t);
 	json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', f);
 	json_decref(o);
@@ -169,20 +168,12 @@ static void print_json(FILE *f, struct tracer *t, const struct seek_entry *e,
 static int report(struct tracer *t, int status, double secs, char **cmd,
 		  FILE *f, const char *out, bool json)
 {
-	struct seek_entry *e = NULL;
-	struct pc_stats pc;
-	size_t n = 0;
-	int ret;
+	int ret = tracer_read(t);
 
-	ret = tracer_read_seeks(t, &e, &n);
-	if (!ret)
-		ret = tracer_read_pc(t, &pc);
-	if (ret) {
-		free(e);
+	if (ret)
 		return error_errno(ret, "trace", "reading the probes");
-	}
 	if (json) {
-		print_json(f, t, e, n, &pc, status, secs);
+		print_json(f, t, status, secs);
 	} else {
 		fprintf(f, "iostrat trace: %s ", cmd[0]);
 		if (WIFSIGNALED(status))
@@ -190,9 +181,8 @@ static int report(struct tracer *t, int status, double secs, char **cmd,
 		else
 			fprintf(f, "exited %d", WEXITSTATUS(status));
 		fprintf(f, " after %.2f s\n\n", secs);
-		trace_print(f, t, e, n, &pc);
+		trace_print(f, t);
 	}
-	free(e);
 	if (f != stderr && fflush(f))
 		return error_errno(-errno, out, "writing the report");
 	return 0;

@@ -80,6 +80,16 @@ struct run_stats {
 enum {
 	STRAT_NO_OUTPUT = 1 << 0, /* writes nothing: exempt from verification */
 	STRAT_DIRECT = 1 << 1,    /* honours --direct (O_DIRECT); others refuse it */
+	/* always O_DIRECT, without --direct: its fio baseline is a direct
+	 * job, named NAME (not NAME+direct) in "; mirrors:" lines */
+	STRAT_ALWAYS_DIRECT = 1 << 2,
+	/* one of the plain ways the report sets every other strategy
+	 * against: its grid shows their medians side by side, and each other
+	 * strategy's cell its ratio to the best of them */
+	STRAT_REPORT_BASE = 1 << 3,
+	/* a control, not a way to do the job (it measures the harness): never
+	 * named the fastest of a figure */
+	STRAT_CONTROL = 1 << 4,
 };
 
 struct strategy {
@@ -102,6 +112,10 @@ struct strategy {
 const struct strategy *strategy_find(const char *name);
 /* Iterate: for (i = 0; (s = strategy_at(i)); i++) */
 const struct strategy *strategy_at(size_t i);
+/* The names of the strategies with flag, in registry order, joined by sep
+ * ("stream/buffer"), into buf; returns buf. */
+const char *strategy_names_with(unsigned flag, const char *sep, char *buf,
+				size_t len);
 
 /* stats.c */
 void stats_init(struct run_stats *st);

@@ -65,10 +65,18 @@ int fio_job_env_check(void);
 void fio_job_error(const char *prefix, const char *name, int err);
 /* NAME -> DIR/NAME.fio when NAME has no '/', else NAME itself. */
 int fio_job_path(const char *name, char *out, size_t len);
-/* The job mirroring a strategy (direct: its --direct variant); -ENOENT. */
+/* The job mirroring a strategy (direct: its --direct variant), found by
+ * reading the "; mirrors:" line of every job of fio_job_dir: the first in
+ * name order that names it.  -ENOENT when none does; -EINVAL after one
+ * line naming a job file that has no "; mirrors:" line. */
 int fio_job_for(const char *strategy, bool direct, char *out, size_t len);
-/* The "; mirrors:" list of a job file ("stream buffer"), "" if none. */
+/* The "; mirrors:" list of a job file ("stream buffer"; "" for "-");
+ * -ENODATA when its opening comment has no such line. */
 int fio_job_mirrors(const char *path, char *buf, size_t len);
+/* What a "; mirrors:" list says for a strategy's runs: NAME, or
+ * NAME+direct for its --direct variant (a strategy that is always
+ * O_DIRECT, STRAT_ALWAYS_DIRECT, is NAME alone). */
+void fio_mirror_token(const char *strategy, bool direct, char *buf, size_t len);
 /* The block size a strategy's baseline runs at: its chunk if set, else
  * its buffer size, else the strategy's default_io, else 1 MiB. */
 uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize);

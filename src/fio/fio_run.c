@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Running an fio job on a data set: the job's file, its environment, fio's errors and its row. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -110,25 +111,25 @@ int fio_job_mirrors(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 	char line[512];
+	int ret = -ENODATA;
 
 	buf[0] = 0;
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char *m = strstr(line, "; mirrors:");
+	while (ret && fgets(line, sizeof(line), f)) {
+		char *m = line + strlen("; mirrors:");
 
 		if (line[0] != ';')
 			break;
-		if (m == line) {
-			m += strlen("; mirrors:");
-			m += strspn(m, " ");
-			m[strcspn(m, "\n")] = 0;
-			snprintf(buf, len, "%s", strcmp(m, "-") ? m : "");
-			break;
-		}
+		if (strncmp(line, "; mirrors:", strlen("; mirrors:")))
+			continue;
+		m += strspn(m, " ");
+		m[strcspn(m, "\n")] = 0;
+		snprintf(buf, len, "%s", strcmp(m, "-") ? m : "");
+		ret = 0;
 	}
 	fclose(f);
-	return 0;
+	return ret;
 }
 
 uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize)
@@ -164,21 +165,60 @@ bool fio_mirrors_has(const char *list, const char *want)
 	return 0;
 }
 
+void fio_mirror_token(const char *strategy, bool direct, char *buf, size_t len)
+{
+	const struct strategy *s = strategy_find(strategy);
+	bool always = s && (s->flags & STRAT_ALWAYS_DIRECT);
+
+	snprintf(buf, len, "%s%s", strategy, direct && !always ? "+direct" : "");
+}
+
+static int is_job(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".fio");
+}
+
+/* The first job of dir, in name order, whose "; mirrors:" names want:
+ * 0 (its path in out), -ENOENT, or -EINVAL after naming the first job
+ * file without a "; mirrors:" line (every job says what it mirrors). */
+static int scan_jobs(const char *dir, const char *want, char *out, size_t len)
+{
+	struct dirent **ents;
+	char m[256], p[PATH_MAX];
+	int n = scandir(dir, &ents, is_job, alphasort), ret = -ENOENT;
+
+	if (n < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		int r;
+
+		snprintf(p, sizeof(p), "%s/%s", dir, ents[i]->d_name);
+		free(ents[i]);
+		r = fio_job_mirrors(p, m, sizeof(m));
+		if (r == -ENODATA && ret != -EINVAL) {
+			errorf("%s: no \"; mirrors:\" line in its opening comment "
+			       "(the strategies it mirrors, or -)", p);
+			ret = -EINVAL;
+		} else if (!r && ret == -ENOENT && fio_mirrors_has(m, want)) {
+			snprintf(out, len, "%s", p);
+			ret = 0;
+		}
+	}
+	free(ents);
+	return ret;
+}
+
 int fio_job_for(const char *strategy, bool direct, char *out, size_t len)
 {
-	static const char *const jobs[] = { "seq-psync", "mmap", "direct-psync",
-					     "uring-buffered", "uring-direct", NULL };
-	char want[128], m[256];
+	char dir[PATH_MAX], want[128];
+	int ret = fio_job_dir(dir, sizeof(dir));
 
-	snprintf(want, sizeof(want), "%s%s", strategy,
-		 direct && strcmp(strategy, "direct") ? "+direct" : "");
-	for (size_t i = 0; jobs[i]; i++) {
-		if (fio_job_path(jobs[i], out, len) || fio_job_mirrors(out, m, sizeof(m)))
-			continue;
-		if (fio_mirrors_has(m, want))
-			return 0;
-	}
-	return -ENOENT;
+	if (ret)
+		return ret;
+	fio_mirror_token(strategy, direct, want, sizeof(want));
+	return scan_jobs(dir, want, out, len);
 }
 
 /* "a:b:c" of dir/names, or of scratch/fio-out-N; fio splits on ':'. */

@@ -22,11 +22,11 @@
 #include "lib/util.h"
 #include "plot.h"
 
-/* Run rows a baseline token ("uring", "uring+direct") stands for. */
+/* Run rows a baseline token ("uring", "uring+direct") stands for: those
+ * whose own token (fio_mirror_token) is tok. */
 static json_t *mirrored_runs(json_t *runs, const char *tok)
 {
-	char name[64];
-	bool direct = strstr(tok, "+direct") != NULL;
+	char name[64], mine[128];
 	json_t *a, *out = json_array(), *r, *nm;
 	size_t i;
 
@@ -35,9 +35,9 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 	a = rows_where(runs, "strategy", nm);
 	json_decref(nm);
 	json_array_foreach(a, i, r) {
-		json_t *d = json_object_get(r, "direct");
-
-		if (!strcmp(name, "direct") || json_is_true(d) == direct)
+		fio_mirror_token(name, json_is_true(json_object_get(r, "direct")), mine,
+				 sizeof(mine));
+		if (!strcmp(mine, tok))
 			json_array_append(out, r);
 	}
 	json_decref(a);

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#include "core/strategy.h"
 #include "fio/fio.h"
 #include "report.h"
 
@@ -31,6 +32,15 @@ static bool same(json_t *a, json_t *b, const char *k)
 	return !strcmp(s_of(a, k), s_of(b, k));
 }
 
+/* A strategy with a queue depth of its own (default_qd): its baseline
+ * runs at the same --qd. */
+static bool takes_qd(const char *strat)
+{
+	const struct strategy *st = strategy_find(strat);
+
+	return st && st->default_qd;
+}
+
 json_t *report_fio_baseline(json_t *sum, json_t *s)
 {
 	const char *strat = s_of(s, "strategy");
@@ -41,15 +51,14 @@ json_t *report_fio_baseline(json_t *sum, json_t *s)
 	json_t *f;
 	size_t i;
 
-	snprintf(want, sizeof(want), "%s%s", strat,
-		 direct && strcmp(strat, "direct") ? "+direct" : "");
+	fio_mirror_token(strat, direct, want, sizeof(want));
 	json_array_foreach(sum, i, f) {
 		if (strcmp(s_of(f, "kind"), "fio") || !same(f, s, "dataset") ||
 		    !same(f, s, "cache") || !fio_mirrors_has(s_of(f, "baseline_of"), want))
 			continue;
 		if ((uint64_t)i_of(f, "bufsize") != bs)
 			continue;
-		if (!strcmp(strat, "uring") && i_of(s, "qd") && i_of(f, "qd") != i_of(s, "qd"))
+		if (takes_qd(strat) && i_of(s, "qd") && i_of(f, "qd") != i_of(s, "qd"))
 			continue;
 		if (strcmp(s_of(s, "fsync"), "none") != strcmp(s_of(f, "fsync"), "none"))
 			continue;

@@ -1,12 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
  * The kernel view of traced runs (eBPF columns, src/trace/): per
- * configuration the medians of how sequential the device access was, how
- * often reads hit the page cache, request sizes and latencies.
+ * configuration the medians of the columns each probe of the registry
+ * declares for it (report_columns): how sequential the device access was,
+ * request sizes and latencies, how often reads hit the page cache.
  */
 #include <string.h>
 
+#include "lib/util.h"
 #include "report.h"
+#include "trace/probe.h"
+
+#define VIEW_COLS 32
+
+/* "config_id", then every probe's report columns, NULL-terminated. */
+static void view_columns(const char **cols)
+{
+	size_t n = 0;
+
+	cols[n++] = "config_id";
+	for (size_t k = 0; probe_registry[k]; k++)
+		for (const char *const *c = probe_registry[k]->report_columns;
+		     c && *c && n + 1 < VIEW_COLS; c++)
+			cols[n++] = *c;
+	cols[n] = NULL;
+}
 
 static json_t *num_or_null(json_t *s, const char *k)
 {
@@ -17,13 +35,12 @@ static json_t *num_or_null(json_t *s, const char *k)
 
 void report_kernel_view(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "seq_pct", "pc_hit_ratio",
-		"pc_misses", "ra_pages", "req_p50_kb", "lat_p50_us", "lat_p99_us",
-		"qd_p50", NULL };
+	const char *cols[VIEW_COLS];
 	struct rtable *t = NULL;
 	json_t *s, *row;
 	size_t i;
 
+	view_columns(cols);
 	json_array_foreach(r->sum, i, s) {
 		const char *kind = json_string_value(json_object_get(s, "kind"));
 

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * `iostrat report DIR`: per data set the classic stream/buffer grid
- * (rows threads, columns work level, each cell "stream/buffer" medians,
- * the fastest cell of each column marked *), the same grid for every other
- * strategy against the best of stream/buffer, then one line per
- * configuration.  Rows of other kinds (sweep, net, fio ...) are listed
- * generically, one line per configuration.
+ * `iostrat report DIR`: per data set the classic grid of the base
+ * strategies, those that declare STRAT_REPORT_BASE (rows threads, columns
+ * work level, each cell their medians "A/B", the fastest cell of each
+ * column marked *), the same grid for every other strategy against the
+ * best of the bases, then one line per configuration.  Rows of other
+ * kinds (sweep, net, fio ...) are listed generically, one line per
+ * configuration.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strategy.h"
 #include "lib/util.h"
 #include "fields.h"
 #include "report.h"
@@ -63,9 +65,52 @@ static double median_of(json_t *group, const char *strat, long long t,
 	return NAN;
 }
 
-static double best_sb(json_t *g, long long t, long long w)
+static void fmt_s(double v, char *buf, size_t len)
 {
-	return fmin(median_of(g, "stream", t, w), median_of(g, "buffer", t, w));
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.3f", v);
+}
+
+static bool is_base(const struct strategy *s)
+{
+	return s->flags & STRAT_REPORT_BASE;
+}
+
+static bool is_base_name(const char *name)
+{
+	const struct strategy *s = strategy_find(name);
+
+	return s && is_base(s);
+}
+
+/* The lowest median of the bases in the cell (NaN: none ran). */
+static double best_base(json_t *g, long long t, long long w)
+{
+	const struct strategy *s;
+	double best = NAN;
+
+	for (size_t i = 0; (s = strategy_at(i)); i++)
+		if (is_base(s))
+			best = fmin(best, median_of(g, s->name, t, w));
+	return best;
+}
+
+/* The bases' medians in the cell, "A/B" ("-" for one that did not run). */
+static void base_cell(json_t *g, long long t, long long w, char *buf, size_t len)
+{
+	const struct strategy *s;
+	size_t o = 0;
+	char a[32];
+
+	buf[0] = 0;
+	for (size_t i = 0; (s = strategy_at(i)) && o < len; i++) {
+		if (!is_base(s))
+			continue;
+		fmt_s(median_of(g, s->name, t, w), a, sizeof(a));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "/" : "", a);
+	}
 }
 
 #define MAXV 64
@@ -90,36 +135,28 @@ static void grid_axes(json_t *g, struct grid *gr)
 	}
 }
 
-static void fmt_s(double v, char *buf, size_t len)
-{
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.3f", v);
-}
-
-/* The classic grid: "stream/buffer", * on the fastest cell per column. */
+/* The classic grid: the bases' medians, * on the fastest cell per column. */
 static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 {
 	struct grid gr;
 	struct rtable *t;
-	char buf[128], a[32], b[32];
+	char buf[160], a[128], names[128];
 
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
-	rtable_note(t, "cell: median elapsed seconds stream/buffer; * fastest cell of its column");
+	rtable_note(t, "cell: median elapsed seconds %s; * fastest cell of its column",
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
 		json_array_append_new(row, json_integer(gr.th[i]));
 		for (size_t j = 0; j < gr.nw; j++) {
-			double best = INFINITY, mine = best_sb(g, gr.th[i], gr.wk[j]);
+			double best = INFINITY, mine = best_base(g, gr.th[i], gr.wk[j]);
 
 			for (size_t k = 0; k < gr.nt; k++)
-				best = fmin(best, best_sb(g, gr.th[k], gr.wk[j]));
-			fmt_s(median_of(g, "stream", gr.th[i], gr.wk[j]), a, sizeof(a));
-			fmt_s(median_of(g, "buffer", gr.th[i], gr.wk[j]), b, sizeof(b));
-			snprintf(buf, sizeof(buf), "%s/%s%s", a, b,
+				best = fmin(best, best_base(g, gr.th[k], gr.wk[j]));
+			base_cell(g, gr.th[i], gr.wk[j], a, sizeof(a));
+			snprintf(buf, sizeof(buf), "%s%s", a,
 				 !isnan(mine) && mine == best ? " *" : "");
 			json_array_append_new(row, json_text(buf));
 		}
@@ -128,25 +165,26 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 	free(gr.cols);
 }
 
-/* strategy s against the best of stream/buffer in the same cell. */
+/* strategy s against the best of the bases in the same cell. */
 static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 		       const char *title)
 {
 	struct grid gr;
 	struct rtable *t;
-	char buf[128], a[32];
+	char buf[128], a[32], names[128];
 
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
 	rtable_note(t, "cell: median elapsed seconds of %s (its ratio to the best of "
-		    "stream/buffer; < 1 is faster); * fastest cell of its column", strat);
+		    "%s; < 1 is faster); * fastest cell of its column", strat,
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
 		json_array_append_new(row, json_integer(gr.th[i]));
 		for (size_t j = 0; j < gr.nw; j++) {
 			double mine = median_of(g, strat, gr.th[i], gr.wk[j]);
-			double base = best_sb(g, gr.th[i], gr.wk[j]), best = INFINITY;
+			double base = best_base(g, gr.th[i], gr.wk[j]), best = INFINITY;
 
 			for (size_t k = 0; k < gr.nt; k++)
 				best = fmin(best, median_of(g, strat, gr.th[k], gr.wk[j]));
@@ -192,26 +230,27 @@ static void grids(struct rdoc *d, json_t *sum)
 {
 	json_t *groups = run_groups(sum), *g;
 	const char *key;
-	char title[800];
+	char title[800], names[128];
 
 	json_object_foreach(groups, key, g) {
 		const char *seen[32];
 		size_t ns = 0, i;
 		json_t *s;
 
-		snprintf(title, sizeof(title), "%s: stream/buffer", key);
+		strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names));
+		snprintf(title, sizeof(title), "%s: %s", key, names);
 		classic_grid(d, g, title);
 		json_array_foreach(g, i, s) {
 			const char *st = sget(s, "strategy");
-			bool dup = !strcmp(st, "stream") || !strcmp(st, "buffer");
+			bool dup = is_base_name(st);
 
 			for (size_t k = 0; k < ns; k++)
 				dup |= !strcmp(seen[k], st);
 			if (dup || ns >= ARRAY_SIZE(seen))
 				continue;
 			seen[ns++] = st;
-			snprintf(title, sizeof(title), "%s: %s vs best of stream/buffer",
-				 key, st);
+			snprintf(title, sizeof(title), "%s: %s vs best of %s", key, st,
+				 names);
 			other_grid(d, g, st, title);
 		}
 	}

@@ -96,7 +96,7 @@ void tracer_note_fallback(struct tracer *t)
 	struct fell fl = { 0 };
 	size_t o;
 
-	for (int k = 0; k < PROBE_COUNT; k++)
+	for (size_t k = 0; k < PROBE_MAX; k++)
 		scan_probe(&t->probes[k], pref, &fl);
 	t->fallback[0] = 0;
 	if (!fl.n)

@@ -58,17 +58,12 @@ static int hook_started(void *arg, pid_t child)
 static void hook_after(void *arg, json_t *row)
 {
 	struct run_tracer *rt = arg;
-	struct seek_entry *e = NULL;
-	struct pc_stats pc;
-	size_t n = 0;
 
-	if (tracer_read_seeks(&rt->t, &e, &n) || tracer_read_pc(&rt->t, &pc)) {
+	if (tracer_read(&rt->t)) {
 		json_object_set_new(row, "trace_error", json_text("reading probes"));
-		free(e);
 		return;
 	}
-	trace_fill_row(row, &rt->t, e, n, &pc);
-	free(e);
+	trace_fill_row(row, &rt->t);
 }
 
 /*
@@ -108,7 +103,8 @@ static void unload_idle(void)
 /*
  * Page-cache events count for the input files only: not the iostrat
  * binary's own text faulting in after fork, not the outputs being written.
- * Above PC_WATCH_MAX files, the whole filesystem and process tree count.
+ * Above tracer_watch_max() files, the whole filesystem and process tree
+ * count.
  */
 static int watch_inputs(struct tracer *t, const struct job *job)
 {
@@ -151,7 +147,7 @@ const struct rep_hooks *tracer_open(const struct run_config *cfg)
 			 strerror(-ret));
 		return NULL;
 	}
-	f.files = cfg->job.nfiles <= PC_WATCH_MAX;
+	f.files = cfg->job.nfiles <= tracer_watch_max();
 	rt = reuse_idle(&f);
 	if (rt && (ret = watch_inputs(&rt->t, &cfg->job))) {
 		tracer_close(&rt->hooks);

@@ -1,39 +1,120 @@
 // SPDX-License-Identifier: MIT
-/* Loader and reader of ebpf/pagecache.bpf.c. */
+/*
+ * The page-cache probe (ebpf/pagecache.bpf.c): what reads asked of the
+ * page cache, what it had to insert (misses), readahead and mmap faults,
+ * for the watched process trees and files; its row columns and its part
+ * of the `iostrat trace` report.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../../ebpf/pagecache.h"
+#include "lib/util.h"
 #include "trace.h"
 
-#ifdef IOSTRAT_NO_BPF
-int tracer_watch_pid(struct tracer *t, pid_t pid)
+struct pc_summary {
+	uint64_t requested, hits, misses;
+	double hit_ratio; /* < 0: nothing requested */
+};
+
+static const char *const pc_columns[] = {
+	"pc_hits", "pc_misses", "pc_hit_ratio", "ra_pages", "pc_source",
+	"ra_source", "pc_requested", "pc_read_calls", "pc_past_eof",
+	"pc_write_pages", "ra_sync", "ra_async", "mmap_faults", "mmap_pages",
+	NULL,
+};
+
+static const char *const pc_report_columns[] = {
+	"pc_hit_ratio", "pc_misses", "ra_pages", NULL,
+};
+
+static void summarize(const struct pc_stats *pc, struct pc_summary *s)
 {
-	(void)t;
-	(void)pid;
-	return -ENOTSUP;
+	s->requested = pc->read_pages + pc->mmap_pages + pc->mmap_faults;
+	s->misses = pc->added;
+	s->hits = s->requested > s->misses ? s->requested - s->misses : 0;
+	s->hit_ratio = s->requested ?
+		(double)s->hits / (double)(s->hits + s->misses) : -1;
 }
-int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
+
+/* The source of a figure: "none" when a point it needs has none.  The
+ * page-cache figures need reads and insertions; readahead its decisions. */
+static const char *pc_source(const struct tracer *t)
 {
-	(void)t;
-	(void)dev;
-	(void)ino;
-	return -ENOTSUP;
+	const char *add = tracer_source(t, "add");
+
+	return strcmp(add, "none") ? tracer_source(t, "reads") : "none";
 }
-int tracer_unwatch_files(struct tracer *t) { (void)t; return -ENOTSUP; }
-int tracer_read_pc(struct tracer *t, struct pc_stats *out)
+
+static void pc_fill_row(json_t *row, const struct tracer *t,
+			const struct probe_state *ps)
 {
-	(void)t;
-	memset(out, 0, sizeof(*out));
-	return -ENOTSUP;
+	static const struct pc_stats none;
+	const struct pc_stats *pc = ps->data ? ps->data : &none;
+	const char *pcs = pc_source(t), *ra = tracer_source(t, "sync_ra");
+	bool has_pc = strcmp(pcs, "none"), has_ra = strcmp(ra, "none");
+	bool has_mmap = strcmp(tracer_source(t, "map_pages"), "none");
+	struct pc_summary s;
+
+	summarize(pc, &s);
+	trace_set(row, "pc_hits", trace_when(has_pc, trace_u64(s.hits)));
+	trace_set(row, "pc_misses", trace_when(has_pc, trace_u64(s.misses)));
+	trace_set(row, "pc_hit_ratio", trace_when(has_pc, trace_real(s.hit_ratio)));
+	trace_set(row, "ra_pages", trace_when(has_ra, trace_u64(pc->ra_pages)));
+	/* extra columns, after the core ones */
+	trace_set(row, "pc_source", json_text(pcs));
+	trace_set(row, "ra_source", json_text(ra));
+	trace_set(row, "pc_requested", trace_when(has_pc, trace_u64(s.requested)));
+	trace_set(row, "pc_read_calls", trace_when(has_pc, trace_u64(pc->read_calls)));
+	trace_set(row, "pc_past_eof", trace_when(has_pc, trace_u64(pc->past_eof)));
+	/* with filter.files only the inputs are watched: always 0, so null */
+	trace_set(row, "pc_write_pages", trace_when(has_pc && !t->filter.files,
+						    trace_u64(pc->added_other)));
+	trace_set(row, "ra_sync", trace_when(has_ra, trace_u64(pc->ra_sync)));
+	trace_set(row, "ra_async", trace_when(has_ra, trace_u64(pc->ra_async)));
+	trace_set(row, "mmap_faults", trace_when(has_mmap, trace_u64(pc->mmap_faults)));
+	trace_set(row, "mmap_pages", trace_when(has_mmap, trace_u64(pc->mmap_pages)));
 }
-#else
+
+static void pc_print(FILE *f, const struct tracer *t, const struct probe_state *ps)
+{
+	static const struct pc_stats none;
+	const struct pc_stats *pc = ps->data ? ps->data : &none;
+	struct pc_summary s;
+
+	summarize(pc, &s);
+	fprintf(f, "page cache (%s; reads: %s, insertions: %s, readahead: %s)\n",
+		t->filter.pids ? "the command's processes" : "every process",
+		tracer_source(t, "reads"), tracer_source(t, "add"),
+		tracer_source(t, "sync_ra"));
+	fprintf(f, "  read calls %llu asking for %llu pages (%llu more cut off "
+		"past end of file)\n", (unsigned long long)pc->read_calls,
+		(unsigned long long)pc->read_pages,
+		(unsigned long long)pc->past_eof);
+	fprintf(f, "  mmap: %llu faults, %llu pages in fault-around ranges\n",
+		(unsigned long long)pc->mmap_faults,
+		(unsigned long long)pc->mmap_pages);
+	fprintf(f, "  hits %llu  misses %llu (pages inserted, %llu folios)  ",
+		(unsigned long long)s.hits, (unsigned long long)s.misses,
+		(unsigned long long)pc->add_events);
+	if (s.hit_ratio >= 0)
+		fprintf(f, "hit ratio %.1f%%\n", 100 * s.hit_ratio);
+	else
+		fprintf(f, "hit ratio -\n");
+	fprintf(f, "  readahead: %llu sync, %llu async, %llu pages in windows\n",
+		(unsigned long long)pc->ra_sync, (unsigned long long)pc->ra_async,
+		(unsigned long long)pc->ra_pages);
+	fprintf(f, "  pages inserted into files only written: %llu\n",
+		(unsigned long long)pc->added_other);
+}
+
+#ifndef IOSTRAT_NO_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ebpf/pagecache.skel.h"
-#include "probe.h"
 
 /*
  * Attach points, best source first (ebpf/pagecache.bpf.c).  The events
@@ -183,61 +264,71 @@ static int pc_reset(void *skel)
 	return ret;
 }
 
+static int pc_read(struct probe_state *ps)
+{
+	struct pagecache_bpf *s = ps->skel;
+	struct pc_stats *pc = calloc(1, sizeof(*pc));
+	__u32 zero = 0;
+	int ret;
+
+	if (!pc)
+		return -ENOMEM;
+	ret = probe_sum_percpu(bpf_map__fd(s->maps.stats), &zero, sizeof(*pc), pc);
+	if (ret) {
+		free(pc);
+		return ret;
+	}
+	ps->data = pc;
+	return 0;
+}
+
+static int pc_watch_pid(struct probe_state *ps, pid_t pid)
+{
+	struct pagecache_bpf *s = ps->skel;
+	__u32 key = (__u32)pid;
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(s->maps.pids), &key, &one, BPF_ANY))
+		return -errno;
+	return 0;
+}
+
+static int pc_watch_file(struct probe_state *ps, dev_t dev, ino_t ino)
+{
+	struct pagecache_bpf *s = ps->skel;
+	struct pc_file f = { .ino = ino, .dev = kdev_of(dev) };
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(bpf_map__fd(s->maps.watch), &f, &one, BPF_ANY))
+		return errno == E2BIG || errno == ENOSPC ? -E2BIG : -errno;
+	return 0;
+}
+
+static int pc_unwatch_files(struct probe_state *ps)
+{
+	struct pagecache_bpf *s = ps->skel;
+
+	return probe_clear_map(bpf_map__fd(s->maps.watch), sizeof(struct pc_file));
+}
+#endif
+
 const struct probe_ops pagecache_probe = {
 	.name = "page-cache",
+	.columns = pc_columns,
+	.report_columns = pc_report_columns,
+	.fill_row = pc_fill_row,
+	.print = pc_print,
+	.watch_max = PC_WATCH_MAX,
+#ifndef IOSTRAT_NO_BPF
 	.points = pc_points,
 	.npoints = sizeof(pc_points) / sizeof(pc_points[0]),
 	.open = pc_open,
 	.load = pc_load,
 	.destroy = pc_destroy,
 	.reset = pc_reset,
-};
-
-static struct pagecache_bpf *pc_of(struct tracer *t)
-{
-	return t->probes[PROBE_PAGECACHE].skel;
-}
-
-int tracer_watch_pid(struct tracer *t, pid_t pid)
-{
-	__u32 key = (__u32)pid;
-	__u8 one = 1;
-
-	if (!pc_of(t))
-		return 0; /* nothing loaded that filters by process */
-	if (bpf_map_update_elem(bpf_map__fd(pc_of(t)->maps.pids), &key, &one, BPF_ANY))
-		return -errno;
-	return 0;
-}
-
-int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
-{
-	struct pc_file f = { .ino = ino, .dev = kdev_of(dev) };
-	__u8 one = 1;
-
-	if (!pc_of(t))
-		return 0;
-	if (bpf_map_update_elem(bpf_map__fd(pc_of(t)->maps.watch), &f, &one, BPF_ANY))
-		return errno == E2BIG || errno == ENOSPC ? -E2BIG : -errno;
-	return 0;
-}
-
-int tracer_unwatch_files(struct tracer *t)
-{
-	if (!pc_of(t))
-		return 0;
-	return probe_clear_map(bpf_map__fd(pc_of(t)->maps.watch), sizeof(struct pc_file));
-}
-
-int tracer_read_pc(struct tracer *t, struct pc_stats *out)
-{
-	__u32 zero = 0;
-
-	if (!pc_of(t)) {
-		memset(out, 0, sizeof(*out));
-		return 0;
-	}
-	return probe_sum_percpu(bpf_map__fd(pc_of(t)->maps.stats), &zero,
-				sizeof(*out), out);
-}
+	.read = pc_read,
+	.watch_pid = pc_watch_pid,
+	.watch_file = pc_watch_file,
+	.unwatch_files = pc_unwatch_files,
 #endif
+};

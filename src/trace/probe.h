@@ -6,17 +6,25 @@
 /*
  * The probe contract (the strategies' pattern, src/core/strategy.h).
  *
- * A probe is one BPF object (ebpf/NAME.bpf.c) and one file under
- * src/trace/ that fills one `struct probe_ops`, listed in probe_registry
- * (tracer.c).  It declares its attach points: for each, the programs that
- * can serve it, best source first.  The loader (tracer.c) knows nothing
- * probe-specific: per point it autoloads only the first program the
- * running kernel offers (found through its BTF, tracefs and kallsyms), so
- * a missing attach point costs only the figures that need it.
+ * A probe is ebpf/NAME.bpf.c, ebpf/NAME.h (what the kernel and user sides
+ * share), one file src/trace/NAME.c that fills one `struct probe_ops`, and
+ * one line in probe_registry (probes.c); mk/ebpf.mk builds the skeleton of
+ * every ebpf/NAME.bpf.c.  The probe declares its attach points (for each,
+ * the programs that can serve it, best source first), the row columns it
+ * fills, the ones the report's kernel view shows, and its part of the
+ * `iostrat trace` report.  Nothing outside its file knows it: the loader
+ * (tracer.c) per point autoloads only the first program the running
+ * kernel offers (found through its BTF, tracefs and kallsyms), so a
+ * missing attach point costs only the figures that need it; the row, the
+ * report and `iostrat trace` iterate the registry.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <jansson.h>
 
 struct bpf_object;
 struct bpf_link;
@@ -72,8 +80,24 @@ struct probe_pick {
 	char why[96];
 };
 
+struct probe_state;
+
 struct probe_ops {
 	const char *name;           /* "block", "page-cache": in messages */
+	/* Declared in every build, with or without eBPF: */
+	/* the row columns fill_row sets, {NULL}-terminated */
+	const char *const *columns;
+	/* of those, the report's kernel view table's (medians), {NULL}-ended */
+	const char *const *report_columns;
+	/* Set its columns of a traced row from what read() left in ps->data;
+	 * a figure the kernel cannot give is null, never a false 0. */
+	void (*fill_row)(json_t *row, const struct tracer *t,
+			 const struct probe_state *ps);
+	/* Its part of the `iostrat trace` report. */
+	void (*print)(FILE *f, const struct tracer *t, const struct probe_state *ps);
+	/* The most files watch_file takes (0: it has no per-file filter). */
+	size_t watch_max;
+	/* The eBPF side (unset in a build without eBPF): */
 	const struct probe_point *points;
 	size_t npoints;
 	/* Open the skeleton with its filter constants set: *obj its object.
@@ -83,6 +107,16 @@ struct probe_ops {
 	void (*destroy)(void *skel);
 	/* Zero counters, forget in-flight state.  0 or -errno. */
 	int (*reset)(void *skel);
+	/* Its counters into ps->data (malloc'd; the tracer frees it), when
+	 * ps->skel is loaded.  0 or -errno. */
+	int (*read)(struct probe_state *ps);
+	/* Free what read() left (NULL: free()). */
+	void (*free_data)(void *data);
+	/* Optional filters: count for this process tree only; for this file
+	 * only (-E2BIG past watch_max); forget the files. */
+	int (*watch_pid)(struct probe_state *ps, pid_t pid);
+	int (*watch_file)(struct probe_state *ps, dev_t dev, ino_t ino);
+	int (*unwatch_files)(struct probe_state *ps);
 };
 
 /* One probe as loaded into a tracer. */
@@ -91,10 +125,13 @@ struct probe_state {
 	void *skel;                 /* NULL: nothing of it loaded */
 	struct bpf_object *obj;
 	struct probe_pick pick[PROBE_MAX_POINTS];
+	void *data;                 /* read()'s counters; NULL: none read */
 };
 
-enum { PROBE_SEEKS, PROBE_PAGECACHE, PROBE_COUNT };
-extern const struct probe_ops seeks_probe, pagecache_probe;
+/* probes.c: every probe, one line each, NULL-terminated; at most
+ * PROBE_MAX.  A tracer's probes[] follow its order. */
+#define PROBE_MAX 8
+extern const struct probe_ops *const probe_registry[];
 
 /* The source that IOSTRAT_TRACE_MODE names (tp_btf, raw_tp, tracepoint,
  * fentry, kprobe), tried first for every point so tests can check each

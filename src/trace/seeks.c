@@ -1,25 +1,288 @@
 // SPDX-License-Identifier: MIT
-/* Loader and reader of ebpf/seeks.bpf.c. */
+/*
+ * The block probe (ebpf/seeks.bpf.c): requests as issued to the device,
+ * per disk and direction: sequential share, seek distances, sizes,
+ * latencies and queue depth; its row columns and its part of the
+ * `iostrat trace` report.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../ebpf/seeks.h"
+#include "lib/util.h"
 #include "trace.h"
 
-#ifdef IOSTRAT_NO_BPF
-int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
+/* Block stats of one (disk, direction), summed over CPUs. */
+struct seek_entry {
+	struct seek_key key;
+	struct seek_stats st;
+};
+
+/* What read() leaves in probe_state.data: sorted by disk, direction. */
+struct seeks_data {
+	struct seek_entry *e;
+	size_t n;
+};
+
+struct seeks_summary {
+	uint64_t reqs, rd_reqs, wr_reqs, bytes;
+	double seq_pct, seq_pct_read, seq_pct_write; /* < 0: no data */
+	double req_p50_kb, lat_p50_us, lat_p99_us, seek_p50_kb; /* < 0: none */
+	double depth_p50;
+	unsigned depth_max;
+	__u64 dist[SEEK_DIST_SLOTS]; /* requests by log2 seek distance */
+};
+
+static const char *const seeks_columns[] = {
+	"seq_pct", "req_p50_kb", "lat_p50_us", "lat_p99_us", "trace_mode",
+	"blk_source", "blk_reqs", "blk_read_reqs", "blk_write_reqs", "blk_mb",
+	"seq_pct_read", "seq_pct_write", "seek_p50_kb", "seek_hist", "qd_p50",
+	"qd_max", NULL,
+};
+
+static const char *const seeks_report_columns[] = {
+	"seq_pct", "req_p50_kb", "lat_p50_us", "lat_p99_us", "qd_p50", NULL,
+};
+
+static void seek_stats_add(struct seek_stats *into, const struct seek_stats *s)
 {
-	(void)t;
-	*out = NULL;
-	*n = 0;
-	return -ENOTSUP;
+	/* __u64, the fields' own type: uint64_t is another type to the
+	 * aliasing rules, and -O2 would keep stale field values */
+	__u64 *a = (__u64 *)into;
+	const __u64 *b = (const __u64 *)s;
+
+	for (size_t i = 0; i < sizeof(*s) / sizeof(__u64); i++)
+		a[i] += b[i];
 }
-#else
+
+static double fine_percentile(const __u64 *h, double p, bool interpolate)
+{
+	uint64_t n = 0, acc = 0;
+	double want;
+
+	for (unsigned s = 0; s < SEEK_FINE_SLOTS; s++)
+		n += h[s];
+	if (!n)
+		return -1;
+	want = p * (double)n;
+	for (unsigned s = 0; s < SEEK_FINE_SLOTS; s++) {
+		double lo, hi;
+
+		if (!h[s] || (double)(acc + h[s]) < want) {
+			acc += h[s];
+			continue;
+		}
+		lo = (double)fine_slot_low(s);
+		if (!interpolate)
+			return lo;
+		hi = s + 1 < SEEK_FINE_SLOTS ? (double)fine_slot_low(s + 1) : lo * 1.25;
+		return lo + (hi - lo) * ((want - (double)acc) / (double)h[s]);
+	}
+	return (double)fine_slot_low(SEEK_FINE_SLOTS - 1);
+}
+
+/* Median of the log2 distance histogram of random requests, in sectors
+ * (the low bound of its power-of-two slot). */
+static double dist_median(const __u64 *d)
+{
+	uint64_t n = 0, acc = 0;
+
+	for (unsigned s = 1; s < SEEK_DIST_SLOTS; s++)
+		n += d[s];
+	if (!n)
+		return -1;
+	for (unsigned s = 1; s < SEEK_DIST_SLOTS; s++) {
+		acc += d[s];
+		if (2 * acc >= n)
+			return (double)(1ULL << (s - 1));
+	}
+	return -1;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : -1;
+}
+
+/* The depth's median and maximum over the requests' in-flight counts. */
+static void depth_of(const struct seek_stats *all, struct seeks_summary *s)
+{
+	uint64_t depth_n = 0, acc = 0;
+
+	s->depth_p50 = -1;
+	for (unsigned d = 0; d < SEEK_DEPTH_SLOTS; d++) {
+		depth_n += all->depth[d];
+		if (all->depth[d])
+			s->depth_max = d;
+	}
+	for (unsigned d = 0; d < SEEK_DEPTH_SLOTS && depth_n; d++) {
+		acc += all->depth[d];
+		if (2 * acc >= depth_n) {
+			s->depth_p50 = d;
+			break;
+		}
+	}
+}
+
+static void summarize(const struct seek_entry *e, size_t n, struct seeks_summary *s)
+{
+	struct seek_stats all, dir[SEEK_NDIR];
+
+	memset(s, 0, sizeof(*s));
+	memset(&all, 0, sizeof(all));
+	memset(dir, 0, sizeof(dir));
+	for (size_t i = 0; i < n; i++) {
+		seek_stats_add(&all, &e[i].st);
+		if (e[i].key.dir < SEEK_NDIR)
+			seek_stats_add(&dir[e[i].key.dir], &e[i].st);
+	}
+	s->reqs = all.reqs;
+	s->rd_reqs = dir[SEEK_DIR_READ].reqs;
+	s->wr_reqs = dir[SEEK_DIR_WRITE].reqs;
+	s->bytes = all.bytes;
+	s->seq_pct = pct(all.seq, all.seq + all.rnd);
+	s->seq_pct_read = pct(dir[0].seq, dir[0].seq + dir[0].rnd);
+	s->seq_pct_write = pct(dir[1].seq, dir[1].seq + dir[1].rnd);
+	s->req_p50_kb = fine_percentile(all.size, 0.5, false);
+	if (s->req_p50_kb >= 0)
+		s->req_p50_kb /= 1024.0;
+	s->lat_p50_us = fine_percentile(all.lat, 0.5, true);
+	s->lat_p99_us = fine_percentile(all.lat, 0.99, true);
+	memcpy(s->dist, all.dist, sizeof(s->dist));
+	s->seek_p50_kb = dist_median(all.dist);
+	if (s->seek_p50_kb >= 0)
+		s->seek_p50_kb /= 2.0; /* sectors of 512 bytes */
+	depth_of(&all, s);
+}
+
+void trace_seek_hist(const __u64 *dist, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = 0;
+	for (unsigned s = 0; s < SEEK_DIST_SLOTS && o < len; s++) {
+		int w;
+
+		if (!dist[s])
+			continue;
+		w = snprintf(buf + o, len - o, "%s%u:%llu", o ? ";" : "", s,
+			     (unsigned long long)dist[s]);
+		if (w < 0 || (size_t)w >= len - o) {
+			buf[o] = 0; /* whole entries only */
+			break;
+		}
+		o += (size_t)w;
+	}
+}
+
+static void seeks_fill_row(json_t *row, const struct tracer *t,
+			   const struct probe_state *ps)
+{
+	const struct seeks_data *d = ps->data;
+	struct seeks_summary s;
+	char hist[SEEK_DIST_SLOTS * 24];
+	const char *blk = tracer_source(t, "rq_issue");
+	bool has_blk = strcmp(blk, "none");
+	bool has_lat = has_blk && strcmp(tracer_source(t, "rq_complete"), "none");
+
+	summarize(d ? d->e : NULL, d ? d->n : 0, &s);
+	trace_seek_hist(s.dist, hist, sizeof(hist));
+	trace_set(row, "seq_pct", trace_when(has_blk, trace_real(s.seq_pct)));
+	trace_set(row, "req_p50_kb", trace_when(has_blk, trace_real(s.req_p50_kb)));
+	trace_set(row, "lat_p50_us", trace_when(has_lat, trace_real(s.lat_p50_us)));
+	trace_set(row, "lat_p99_us", trace_when(has_lat, trace_real(s.lat_p99_us)));
+	/* extra columns, after the core ones; trace_mode is blk_source, kept
+	 * for older readers */
+	trace_set(row, "trace_mode", json_text(blk));
+	trace_set(row, "blk_source", json_text(blk));
+	trace_set(row, "blk_reqs", trace_when(has_blk, trace_u64(s.reqs)));
+	trace_set(row, "blk_read_reqs", trace_when(has_blk, trace_u64(s.rd_reqs)));
+	trace_set(row, "blk_write_reqs", trace_when(has_blk, trace_u64(s.wr_reqs)));
+	trace_set(row, "blk_mb", trace_when(has_blk, json_real((double)s.bytes / 1e6)));
+	trace_set(row, "seq_pct_read", trace_when(has_blk, trace_real(s.seq_pct_read)));
+	trace_set(row, "seq_pct_write", trace_when(has_blk, trace_real(s.seq_pct_write)));
+	trace_set(row, "seek_p50_kb", trace_when(has_blk, trace_real(s.seek_p50_kb)));
+	trace_set(row, "seek_hist", hist[0] ? json_text(hist) : json_null());
+	trace_set(row, "qd_p50", trace_when(has_blk, trace_real(s.depth_p50)));
+	trace_set(row, "qd_max", s.reqs ? json_integer(s.depth_max) : json_null());
+}
+
+/* Collapse a fine histogram to power-of-two rows (row = ilog2 + 1). */
+static void fine_to_pow2(const __u64 *fine, __u64 *rows, unsigned n)
+{
+	memset(rows, 0, n * sizeof(*rows));
+	for (unsigned s = 0; s < SEEK_FINE_SLOTS; s++) {
+		uint64_t lo = fine_slot_low(s);
+		unsigned r = lo ? seek_ilog2(lo) + 1 : 0;
+
+		rows[r < n ? r : n - 1] += fine[s];
+	}
+}
+
+static void print_depth(FILE *f, const __u64 *d)
+{
+	unsigned last = 0;
+	uint64_t max = 0;
+
+	for (unsigned i = 0; i < SEEK_DEPTH_SLOTS; i++)
+		if (d[i]) {
+			last = i;
+			max = d[i] > max ? d[i] : max;
+		}
+	fprintf(f, "    requests in flight at issue (this one included)\n");
+	for (unsigned i = 1; i <= last; i++) {
+		if (trace_skip_zeros(f, d, &i, last))
+			continue;
+		fprintf(f, "      %-18u %10llu ", i, (unsigned long long)d[i]);
+		trace_bar(f, d[i], max);
+	}
+}
+
+static void print_seeks(FILE *f, const struct seek_entry *e)
+{
+	const struct seek_stats *st = &e->st;
+	__u64 rows[66];
+	char disk[64], mb[32];
+
+	trace_disk_name(e->key.dev, disk, sizeof(disk));
+	trace_human(mb, sizeof(mb), (double)st->bytes, "B");
+	fprintf(f, "  %s %s: %llu requests, %s", disk,
+		e->key.dir == SEEK_DIR_READ ? "read" : "write",
+		(unsigned long long)st->reqs, mb);
+	if (st->seq + st->rnd)
+		fprintf(f, ", sequential %.1f%% (%llu of %llu; %llu random went "
+			"backwards)", 100.0 * (double)st->seq /
+			(double)(st->seq + st->rnd), (unsigned long long)st->seq,
+			(unsigned long long)(st->seq + st->rnd),
+			(unsigned long long)st->backward);
+	fputc('\n', f);
+	trace_print_pow2(f, "seek distance from the previous request's end (0 = sequential)",
+		   st->dist, SEEK_DIST_SLOTS, 512, "B");
+	fine_to_pow2(st->size, rows, 66);
+	trace_print_pow2(f, "request size", rows, 66, 1, "B");
+	fine_to_pow2(st->lat, rows, 66);
+	trace_print_pow2(f, "latency, issue to completion (us)", rows, 66, 1, "");
+	print_depth(f, st->depth);
+}
+
+static void seeks_print(FILE *f, const struct tracer *t, const struct probe_state *ps)
+{
+	const struct seeks_data *d = ps->data;
+
+	fprintf(f, "block layer (requests as issued to the device, after "
+		"merging; probes: %s)\n", tracer_source(t, "rq_issue"));
+	if (!d || !d->n)
+		fprintf(f, "  no read or write requests\n");
+	for (size_t i = 0; d && i < d->n; i++)
+		print_seeks(f, &d->e[i]);
+}
+
+#ifndef IOSTRAT_NO_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "ebpf/seeks.skel.h"
-#include "probe.h"
 
 /* Attach points, best source first (ebpf/seeks.bpf.c). */
 static const struct probe_cand issue_cands[] = {
@@ -86,16 +349,6 @@ static int seeks_reset(void *skel)
 	return ret;
 }
 
-const struct probe_ops seeks_probe = {
-	.name = "block",
-	.points = seeks_points,
-	.npoints = sizeof(seeks_points) / sizeof(seeks_points[0]),
-	.open = seeks_open,
-	.load = seeks_load,
-	.destroy = seeks_destroy,
-	.reset = seeks_reset,
-};
-
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct seek_key *x = &((const struct seek_entry *)a)->key;
@@ -106,41 +359,74 @@ static int cmp_entry(const void *a, const void *b)
 	return (x->dir > y->dir) - (x->dir < y->dir);
 }
 
-int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n)
+/* One more entry of e (*cap grown as needed); NULL when out of memory. */
+static struct seek_entry *grow(struct seek_entry **e, size_t cnt, size_t *cap)
 {
-	struct seeks_bpf *s = t->probes[PROBE_SEEKS].skel;
+	struct seek_entry *ne;
+
+	if (cnt < *cap)
+		return *e;
+	ne = realloc(*e, (*cap ? *cap * 2 : 4) * sizeof(**e));
+	if (!ne)
+		return NULL;
+	*cap = *cap ? *cap * 2 : 4;
+	*e = ne;
+	return ne;
+}
+
+static int seeks_read(struct probe_state *ps)
+{
+	struct seeks_bpf *s = ps->skel;
+	struct seeks_data *d = calloc(1, sizeof(*d));
 	struct seek_key key, last;
 	bool have = false;
-	struct seek_entry *e = NULL;
-	size_t cnt = 0, cap = 0;
-	int fd;
+	size_t cap = 0;
+	int fd = bpf_map__fd(s->maps.stats);
 
-	*out = NULL;
-	*n = 0;
-	if (!s)
-		return 0; /* not loaded: no figures, tracer_source() says so */
-	fd = bpf_map__fd(s->maps.stats);
+	if (!d)
+		return -ENOMEM;
 	while (!bpf_map_get_next_key(fd, have ? &last : NULL, &key)) {
 		last = key;
 		have = true;
-		if (cnt == cap) {
-			struct seek_entry *ne = realloc(e, (cap = cap ? cap * 2 : 4) *
-							sizeof(*e));
-			if (!ne) {
-				free(e);
-				return -ENOMEM;
-			}
-			e = ne;
+		if (!grow(&d->e, d->n, &cap)) {
+			free(d->e);
+			free(d);
+			return -ENOMEM;
 		}
-		e[cnt].key = key;
-		if (!probe_sum_percpu(fd, &key, sizeof(struct seek_stats),
-				      &e[cnt].st))
-			cnt++;
+		d->e[d->n].key = key;
+		if (!probe_sum_percpu(fd, &key, sizeof(struct seek_stats), &d->e[d->n].st))
+			d->n++;
 	}
-	if (cnt)
-		qsort(e, cnt, sizeof(*e), cmp_entry);
-	*out = e;
-	*n = cnt;
+	if (d->n)
+		qsort(d->e, d->n, sizeof(*d->e), cmp_entry);
+	ps->data = d;
 	return 0;
 }
+
+static void seeks_free(void *data)
+{
+	struct seeks_data *d = data;
+
+	if (d)
+		free(d->e);
+	free(d);
+}
 #endif
+
+const struct probe_ops seeks_probe = {
+	.name = "block",
+	.columns = seeks_columns,
+	.report_columns = seeks_report_columns,
+	.fill_row = seeks_fill_row,
+	.print = seeks_print,
+#ifndef IOSTRAT_NO_BPF
+	.points = seeks_points,
+	.npoints = sizeof(seeks_points) / sizeof(seeks_points[0]),
+	.open = seeks_open,
+	.load = seeks_load,
+	.destroy = seeks_destroy,
+	.reset = seeks_reset,
+	.read = seeks_read,
+	.free_data = seeks_free,
+#endif
+};

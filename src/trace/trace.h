@@ -4,9 +4,9 @@
 #define IOSTRAT_TRACE_H
 
 /*
- * The eBPF probes (ebpf/seeks.bpf.c, ebpf/pagecache.bpf.c) as iostrat uses
- * them: load once, filter to a disk / filesystem / process tree, reset
- * between measurements, read the figures.  Used by `iostrat run --trace`
+ * The eBPF probes of the registry (probes.c) as iostrat uses them: load
+ * once, filter to a disk / filesystem / process tree, reset between
+ * measurements, read the figures.  Used by `iostrat run --trace`
  * (hooks.c) and `iostrat trace` (src/cmd/trace.c).
  */
 #include <stdbool.h>
@@ -15,10 +15,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include <jansson.h>
+#include <linux/types.h>
 
-#include "../../ebpf/pagecache.h"
-#include "../../ebpf/seeks.h"
+#include <jansson.h>
 
 #include "probe.h"
 
@@ -30,7 +29,7 @@ struct tracer_filter {
 };
 
 struct tracer {
-	struct probe_state probes[PROBE_COUNT]; /* by the registry's order */
+	struct probe_state probes[PROBE_MAX]; /* by the registry's order */
 	struct tracer_filter filter;
 	/* One line per figure the kernel cannot give: "FIGURE: none (why)" */
 	char notes[1024];
@@ -38,12 +37,6 @@ struct tracer {
 	 * (IOSTRAT_TRACE_MODE) or the one they would have taken, and why:
 	 * the trace_fallback column; "" when none did (fallback.c). */
 	char fallback[320];
-};
-
-/* Block stats of one (disk, direction), summed over CPUs. */
-struct seek_entry {
-	struct seek_key key;
-	struct seek_stats st;
 };
 
 /* Load and attach every probe, each attach point on its own (tracer.c).
@@ -61,14 +54,29 @@ void tracer_detach(struct tracer *t);
 int tracer_attach(struct tracer *t);
 /* Zero every counter and forget watched processes and in-flight state. */
 int tracer_reset(struct tracer *t);
+/* probes.c: through every probe of the registry. */
+/* Count for this process tree only (filter.pids). */
 int tracer_watch_pid(struct tracer *t, pid_t pid);
 /* Count page-cache events of this file (filter.files); -E2BIG past
- * PC_WATCH_MAX files.  tracer_unwatch_files() forgets them all. */
+ * tracer_watch_max() files.  tracer_unwatch_files() forgets them all. */
 int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino);
 int tracer_unwatch_files(struct tracer *t);
-/* *out is malloc'd (free it), sorted by disk then direction. */
-int tracer_read_seeks(struct tracer *t, struct seek_entry **out, size_t *n);
-int tracer_read_pc(struct tracer *t, struct pc_stats *out);
+size_t tracer_watch_max(void);
+/* Read every loaded probe's counters (each probe_state's data). */
+int tracer_read(struct tracer *t);
+/* Set traced=true, trace_fallback and every probe's columns (null where
+ * the kernel gives no figure), from what tracer_read() read. */
+void trace_fill_row(json_t *row, const struct tracer *t);
+/* The `iostrat trace` report: every probe's part. */
+void trace_print(FILE *f, const struct tracer *t);
+/* Free a probe's data (its free_data). */
+void probe_free_data(struct probe_state *ps);
+/* For the probes' fill_row: set column k to v; v, or null when v < 0;
+ * an integer; v when the kernel gives the figure (has), else null. */
+void trace_set(json_t *row, const char *k, json_t *v);
+json_t *trace_real(double v);
+json_t *trace_u64(uint64_t v);
+json_t *trace_when(bool has, json_t *v);
 
 /* The source ("tp_btf", ..., "none") serving an attach point of any probe
  * ("rq_issue", "reads", "add", "sync_ra", ...: the probes' tables). */
@@ -88,36 +96,24 @@ int trace_dev_of_disk(const char *name, uint32_t *disk_dev, char *disk,
 /* Name of a disk from its kernel dev_t ("7:0" when unknown). */
 void trace_disk_name(uint32_t kdev, char *buf, size_t len);
 
-/* figures.c */
-struct trace_summary {
-	uint64_t reqs, rd_reqs, wr_reqs, bytes, seq, rnd;
-	double seq_pct, seq_pct_read, seq_pct_write; /* < 0: no data */
-	double req_p50_kb, lat_p50_us, lat_p99_us, seek_p50_kb; /* < 0: none */
-	double depth_p50;
-	unsigned depth_max;
-	uint64_t pc_requested, pc_hits, pc_misses;
-	double pc_hit_ratio; /* < 0: nothing requested */
-	__u64 dist[SEEK_DIST_SLOTS]; /* requests by log2 seek distance */
-};
+/* print.c: text histograms for the probes' parts of the report. */
+/* v in binary units ("4K", "1M") + unit. */
+void trace_human(char *buf, size_t len, double v, const char *unit);
+/* A bar of v out of max, then a newline. */
+void trace_bar(FILE *f, uint64_t v, uint64_t max);
+/* A run of two or more empty rows from *i: one "..." line, *i moved past
+ * it (true); else false. */
+bool trace_skip_zeros(FILE *f, const __u64 *v, unsigned *i, unsigned last);
+/* Rows of power-of-two ranges (row 0: the value 0) of n counts; scale
+ * turns values into the unit shown (512 for sectors shown as bytes). */
+void trace_print_pow2(FILE *f, const char *title, const __u64 *v, unsigned n,
+		      double scale, const char *unit);
 
-void seek_stats_add(struct seek_stats *into, const struct seek_stats *s);
-/* Value at fraction p (0..1) of a fine histogram: the slot's low bound
- * (exact for the usual power-of-two sizes) or, interpolate, a linear
- * estimate inside the slot.  -1 when empty. */
-double fine_percentile(const __u64 *h, double p, bool interpolate);
-void trace_summarize(const struct seek_entry *e, size_t n,
-		     const struct pc_stats *pc, struct trace_summary *s);
-/* The seek_hist column: "SLOT:COUNT;..." over the non-empty slots of the
- * log2 distance histogram (slot 0: sequential, distance 0; slot s >= 1:
- * 2^(s-1) <= distance < 2^s sectors of 512 bytes); "" when empty. */
+/* seeks.c, for its unit test.  The seek_hist column: "SLOT:COUNT;..."
+ * over the non-empty slots of a log2 distance histogram of
+ * SEEK_DIST_SLOTS slots (ebpf/seeks.h; slot 0: sequential, distance 0;
+ * slot s >= 1: 2^(s-1) <= distance < 2^s sectors of 512 bytes); "" when
+ * empty. */
 void trace_seek_hist(const __u64 *dist, char *buf, size_t len);
-/* Set traced=true and every figure of the row (null when unknown). */
-void trace_fill_row(json_t *row, const struct tracer *t,
-		    const struct seek_entry *e, size_t n,
-		    const struct pc_stats *pc);
-
-/* print.c: the `iostrat trace` report. */
-void trace_print(FILE *f, const struct tracer *t, const struct seek_entry *e,
-		 size_t n, const struct pc_stats *pc);
 
 #endif

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The loader: every probe of the registry, every attach point on its own.
+ * The loader: every probe of the registry (probes.c), every attach point
+ * on its own.
  *
  * Per point the first candidate the kernel offers (kernel.c) is autoloaded,
  * every other program of the object is not.  Detection can be wrong (a
@@ -42,11 +43,6 @@ const char *tracer_source(const struct tracer *t, const char *point)
 }
 #else
 #include <bpf/libbpf.h>
-
-static const struct probe_ops *const probe_registry[PROBE_COUNT] = {
-	[PROBE_SEEKS] = &seeks_probe,
-	[PROBE_PAGECACHE] = &pagecache_probe,
-};
 
 static unsigned cand_index(const struct probe_point *pt,
 			   const struct probe_cand *c)
@@ -187,6 +183,7 @@ static long attach_probe(struct probe_state *ps, int *err)
 
 static void unload_probe(struct probe_state *ps)
 {
+	probe_free_data(ps);
 	detach_probe(ps);
 	if (ps->skel)
 		ps->ops->destroy(ps->skel);
@@ -300,7 +297,7 @@ int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 	if (probe_mode_check(why, len))
 		return -EINVAL;
 	probe_quiet_libbpf();
-	for (int k = 0; k < PROBE_COUNT; k++) {
+	for (size_t k = 0; probe_registry[k]; k++) {
 		struct probe_state *ps = &t->probes[k];
 		char w[256];
 		int err;
@@ -325,20 +322,20 @@ int tracer_load(struct tracer *t, const struct tracer_filter *f, char *why,
 
 void tracer_unload(struct tracer *t)
 {
-	for (int k = 0; k < PROBE_COUNT; k++)
+	for (size_t k = 0; k < PROBE_MAX; k++)
 		if (t->probes[k].ops)
 			unload_probe(&t->probes[k]);
 }
 
 void tracer_detach(struct tracer *t)
 {
-	for (int k = 0; k < PROBE_COUNT; k++)
+	for (size_t k = 0; k < PROBE_MAX; k++)
 		detach_probe(&t->probes[k]);
 }
 
 int tracer_attach(struct tracer *t)
 {
-	for (int k = 0; k < PROBE_COUNT; k++) {
+	for (size_t k = 0; k < PROBE_MAX; k++) {
 		struct probe_state *ps = &t->probes[k];
 		int err = 0;
 
@@ -352,7 +349,7 @@ int tracer_attach(struct tracer *t)
 
 int tracer_reset(struct tracer *t)
 {
-	for (int k = 0; k < PROBE_COUNT; k++) {
+	for (size_t k = 0; k < PROBE_MAX; k++) {
 		struct probe_state *ps = &t->probes[k];
 		int err;
 
@@ -364,7 +361,7 @@ int tracer_reset(struct tracer *t)
 
 const char *tracer_source(const struct tracer *t, const char *point)
 {
-	for (int k = 0; k < PROBE_COUNT; k++) {
+	for (size_t k = 0; k < PROBE_MAX; k++) {
 		const struct probe_state *ps = &t->probes[k];
 
 		for (size_t i = 0; ps->ops && i < ps->ops->npoints; i++)

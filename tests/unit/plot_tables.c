@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "../../ebpf/seeks.h"
 #include "plot/plot.h"
 #include "report/table.h"
 #include "trace/trace.h"

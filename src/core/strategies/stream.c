@@ -221,5 +221,6 @@ const struct strategy strategy_stream = {
 	.opts = stream_settings,
 	.opts_size = sizeof(struct stream_opts),
 	.run = stream_run,
+	.flags = STRAT_REPORT_BASE,
 	.default_io = STREAM_DEFAULT_BUF,
 };

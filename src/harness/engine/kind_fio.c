@@ -5,7 +5,7 @@
  * A run section with fio=1 gets, per configuration, a companion of this
  * kind carrying the same keys (profile.c); a [fio] section (kind=fio) can
  * also name a job= explicitly.  The job is the one whose "; mirrors:" line
- * names the strategy (fio/fio.h), run on the same data set with the same
+ * names the strategy (fio_job_for scans fio-jobs/; fio/fio.h), run on the same data set with the same
  * cache state.  Its config_id leaves out threads and work (fio does no
  * transform and one stream of I/O), so the engine runs one baseline per
  * data set, cache state, block size and queue depth, not one per thread
@@ -70,7 +70,8 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 	}
 	fp->bs = fio_bs_for(*strat, j->chunk, j->bufsize);
 	fp->qd = fio_qd_for(*strat, j->qd);
-	fp->direct = j->direct || (*strat && !strcmp(*strat, "direct"));
+	fp->direct = j->direct ||
+		(cfg.strat && (cfg.strat->flags & STRAT_ALWAYS_DIRECT));
 	fp->fsync = j->fsync != FSYNC_NONE;
 	fp->cache = cfg.cache;
 	jobopt_free(&cfg);
@@ -108,11 +109,13 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 	else if (strat)
 		ret = fio_job_for(strat, fp->direct, fp->job, sizeof(fp->job));
 	else
-		ret = -EINVAL;
+		ret = -ENOENT;
 	if (ret && job) {
 		errorf("%s: job: no fio job '%s' (fio-jobs/)", pconf_kv(c, "job")->where, job);
 		return -EINVAL;
 	}
+	if (ret == -EINVAL)
+		return ret; /* a job file without "; mirrors:", named */
 	if (ret) {
 		snprintf(why, len, "no fio job mirrors strategy '%s'%s; no baseline for it",
 			 strat ? strat : "(none)", fp->direct ? " with direct=1" : "");

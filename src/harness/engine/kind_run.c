@@ -93,8 +93,11 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		return -EINVAL;
 	}
 	if (rp->cfg.job.direct && !(rp->cfg.strat->flags & STRAT_DIRECT)) {
-		snprintf(why, len, "strategy %s does not do direct I/O (direct and "
-			 "uring do); skipped", rp->cfg.strat->name);
+		char names[128];
+
+		snprintf(why, len, "strategy %s does not do direct I/O (%s do); skipped",
+			 rp->cfg.strat->name,
+			 strategy_names_with(STRAT_DIRECT, " and ", names, sizeof(names)));
 		return 1;
 	}
 	return 0;
