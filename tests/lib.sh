@@ -126,3 +126,13 @@ chroot_of_system() {
 	mkdir -p "$r/tmp" "$r$(dirname "$IOSTRAT")" &&
 		mount --bind "$(dirname "$IOSTRAT")" "$r$(dirname "$IOSTRAT")"
 }
+
+# csv_rows FILE: each data line of a CSV file (results.csv, summary.csv) as
+# one JSON object keyed by the header, every value a string (empty for
+# none), as a CSV reader gives them; quoted fields may hold "" and commas.
+csv_rows() {
+	jq -Rnc 'def fields: (. + ",") | [scan("(?:\"((?:[^\"]|\"\")*)\"|([^,\"]*)),")
+		| if .[0] != null then .[0] | gsub("\"\""; "\"") else .[1] end];
+		(input | fields) as $h | inputs | select(. != "") | fields
+		| [$h, .] | transpose | map({(.[0]): (.[1] // "")}) | add' "$1"
+}
