@@ -68,7 +68,8 @@ bench_keeps_earlier_rows() {
 	grep -Eq "f000001.txt.*$msg" "$T/err" || die "file/error not named: $(cat "$T/err")"
 	# every row complete; results.csv the same rows, the good ones with their
 	# figures unchanged; summary.csv counts the good ones
-	[ -s "$T/r/results.jsonl" ] && [ -z "$(tail -c 1 "$T/r/results.jsonl")" ] || die "last row not complete"
+	[ -s "$T/r/results.jsonl" ] || die "no rows"
+	[ -z "$(tail -c 1 "$T/r/results.jsonl")" ] || die "last row not complete"
 	jq -se --slurpfile c <(csv_rows "$T/r/results.csv") --slurpfile s <(csv_rows "$T/r/summary.csv") '
 		. as $r
 		| [.[] | [.strategy, .rep, (.error == null)]] ==

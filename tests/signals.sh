@@ -81,7 +81,10 @@ settings() {
 
 # results.jsonl: complete rows only, as many as results.csv holds
 rows_kept() { # DIR: prints the number of rows
-	[ -s "$1/results.jsonl" ] && [ -z "$(tail -c 1 "$1/results.jsonl")" ] || { echo "last row incomplete" >&2; return 1; }
+	if [ ! -s "$1/results.jsonl" ] || [ -n "$(tail -c 1 "$1/results.jsonl")" ]; then
+		echo "last row incomplete" >&2
+		return 1
+	fi
 	# no failed row kept; results.csv the same rows in the same order
 	jq -se --slurpfile c <(csv_rows "$1/results.csv") '
 		if all(.[]; .error == null) and [$c[].config_id] == [.[].config_id]
