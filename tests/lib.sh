@@ -136,3 +136,18 @@ csv_rows() {
 		(input | fields) as $h | inputs | select(. != "") | fields
 		| [$h, .] | transpose | map({(.[0]): (.[1] // "")}) | add' "$1"
 }
+
+# free_port: a 127.0.0.1 TCP port nothing listens on now, below the
+# kernel's ephemeral range (so no outgoing connection holds it either).
+free_port() {
+	local p _
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 12000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	echo "no free port found" >&2
+	return 1
+}

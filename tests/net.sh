@@ -143,7 +143,7 @@ peer_closes_early() {
 }
 connection_refused() {
 	need_python
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	port=$(free_port) || die "no free port"
 	expect_fail "127.0.0.1:$port: connect: Connection refused" \
 		"$IOSTRAT" net --connect 127.0.0.1:$port --count 10 --reps 1 --out "$T/r"
 }
@@ -318,8 +318,10 @@ existing_path_refused() {
 # a socket nobody listens on (left by a killed run) is replaced; one a
 # server answers on is refused
 stale_socket_replaced_live_one_refused() {
-	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$T/s.sock"
-	[ -S "$T/s.sock" ] || die "no stale socket made"
+	start_unix_server --timeout 30
+	kill -KILL "$SRV_PID"
+	wait "$SRV_PID" 2>/dev/null || true
+	[ -S "$T/s.sock" ] || die "no stale socket left by the killed server"
 	"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay --count 20 --reps 1 --out "$T/r" >/dev/null
 	all_verified "$T/r" 1
 	[ ! -e "$T/s.sock" ] || die "socket file left behind"
