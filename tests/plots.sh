@@ -472,44 +472,40 @@ figures_share_one_colour_per_strategy_and_ring_the_fastest() {
 	make_results "$T/r"
 	"$IOSTRAT" plot "$T/r" >/dev/null || die "plot failed"
 	local d=$T/r/plots/data f
-	python3 - "$d" <<'PY'
-import glob, math, re, shlex, sys
-d = sys.argv[1]
-want = {"stream": 1, "buffer": 2}
-def blocks(p):
-    return [b for b in open(p).read().split("\n\n\n") if b.strip()]
-seen = {}
-# grid and memory: the header names each strategy and its linetype
-for p in glob.glob(d + "/grid-*.dat") + [d + "/memory.dat"]:
-    for b in blocks(p):
-        h = shlex.split(b.strip().split("\n")[0])
-        for i, w in enumerate(h):
-            if w in want:
-                assert h[i + 1] == str(want[w]), (p, w, h[i + 1])
-                seen[p] = 1
-# cpu: a colour column per line, one fastest per work level, the lowest
-for p in glob.glob(d + "/cpu-*.dat"):
-    lines = [shlex.split(l) for l in open(p).read().strip().split("\n")[1:]]
-    best = {}
-    for l in lines:
-        strat, work = l[0].split()[0], l[0].split()[2]
-        assert int(l[6]) == want[strat], (p, l)
-        best.setdefault(work, []).append((float(l[3]), l[7]))
-    for work, v in best.items():
-        marked = [e for e, f in v if f != "NaN"]
-        assert marked == [min(e for e, _ in v)], (p, work, v)
-    seen[p] = 1
-# fio: colour column, one ringed bar per data set
-p = d + "/fio.dat"
-if glob.glob(p):
-    for b in blocks(p):
-        lines = [shlex.split(l) for l in b.strip().split("\n")[1:]]
-        for l in lines:
-            assert int(l[5]) == want[l[1].split()[1]], l
-        assert sum(l[6] != "NaN" for l in lines) == 1, lines
-    seen[p] = 1
-assert len(seen) >= 3, seen
-PY
+	local seen=0 want='{"stream": 1, "buffer": 2}'
+	# grid and memory: the header names each strategy and its linetype
+	for f in "$d"/grid-*.dat "$d/memory.dat"; do
+		[ -e "$f" ] || continue
+		case $(jq -Rsr --argjson want "$want" "$DAT_WORDS"'[split("\n\n\n")[] | select(test("\\S"))
+			| sub("^\\s+"; "") | split("\n")[0] | words
+			| . as $h | range(length) | select($want[$h[.]]) | [$h[.], $h[. + 1]]]
+			| if all(.[]; .[1] == ($want[.[0]] | tostring)) then length else error("\(.)") end' "$f") in
+		0) ;;
+		[1-9]*) seen=$((seen + 1)) ;;
+		*) die "$f: a strategy's linetype is not its colour" ;;
+		esac
+	done
+	# cpu: a colour column per line, one fastest per work level, the lowest
+	for f in "$d"/cpu-*.dat; do
+		[ -e "$f" ] || continue
+		jq -Rse --argjson want "$want" "$DAT_WORDS"'sub("^\\s+"; "") | sub("\\s+$"; "") | split("\n")[1:] | map(words)
+			| all(.[]; (.[6] | tonumber) == $want[.[0] | [scan("\\S+")][0]])
+			and all(group_by(.[0] | [scan("\\S+")][2])[];
+				(map(.[3] | tonumber) | min) as $min
+				| [.[] | select(.[7] != "NaN") | .[3] | tonumber] == [$min])' "$f" >/dev/null ||
+			die "$f: colours or fastest marks wrong: $(cat "$f")"
+		seen=$((seen + 1))
+	done
+	# fio: colour column, one ringed bar per data set
+	if [ -e "$d/fio.dat" ]; then
+		jq -Rse --argjson want "$want" "$DAT_WORDS"'[split("\n\n\n")[] | select(test("\\S"))]
+			| all(.[]; (sub("^\\s+"; "") | sub("\\s+$"; "") | split("\n")[1:] | map(words)) as $lines
+				| all($lines[]; (.[5] | tonumber) == $want[.[1] | [scan("\\S+")][1]])
+				and ([$lines[] | select(.[6] != "NaN")] | length) == 1)' "$d/fio.dat" >/dev/null ||
+			die "fio.dat: colours or rings wrong: $(cat "$d/fio.dat")"
+		seen=$((seen + 1))
+	fi
+	[ "$seen" -ge 3 ] || die "only $seen data files name the strategies' colours"
 	for f in "$T"/r/plots/*.svg; do
 		python3 "$TOP/tests/tools/svgfit.py" "$f" >"$T/fit" || die "$(basename "$f"): $(head -n 1 "$T/fit")"
 	done
