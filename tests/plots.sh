@@ -98,13 +98,7 @@ png_size() {
 	echo "${w}x$h"
 }
 
-svg_valid() {
-	if command -v xmllint >/dev/null; then
-		xmllint --noout "$1"
-	else
-		python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$1"
-	fi
-}
+svg_valid() { xmllint --noout "$1"; } # libxml2-utils: make deps installs it
 
 # The size a script declares ("width = N", "height = N").
 script_size() {
