@@ -168,20 +168,14 @@ bench_writes_results_dir_and_report() {
 	[ "$(wc -l <"$T/r/results.jsonl")" -eq 8 ] || die "expected 8 rows"
 	[ "$(wc -l <"$T/r/summary.csv")" -eq 5 ] || die "expected 4 summary rows"
 	grep -q '^\[tiny\]' "$T/r/profile.ini" || die "profile.ini"
-	python3 - "$T/r" <<-'PY' || die "bad rows"
-	import json, sys, csv
-	d = sys.argv[1]
-	rows = [json.loads(l) for l in open(d + "/results.jsonl")]
-	ids = [r["config_id"] for r in rows]
 	# interleaved: A B C D A B C D
-	assert ids[:4] == ids[4:], ids
-	for r in rows:
-	    assert r["bench"] == "tiny" and r["dataset"] == "big" and r["kind"] == "run", r
-	    assert r["verified"] is True and r["error"] is None, r
-	    assert r["kernel"] and r["host"], r
-	s = list(csv.DictReader(open(d + "/summary.csv")))
-	assert all(x["n"] == "2" for x in s), s
-	PY
+	jq -se '[.[].config_id] as $ids | $ids[:4] == $ids[4:]
+		and all(.[]; .bench == "tiny" and .dataset == "big" and .kind == "run"
+			and .verified == true and .error == null
+			and (.kernel | . != null and . != "") and (.host | . != null and . != ""))' \
+		"$T/r/results.jsonl" >/dev/null || die "bad rows: $(cat "$T/r/results.jsonl")"
+	csv_rows "$T/r/summary.csv" | jq -se 'all(.[]; .n == "2")' >/dev/null ||
+		die "bad summary: $(cat "$T/r/summary.csv")"
 	[ -d "$T/data/big-s0.0005-seed1" ] || die "data set not cached by its parameters"
 	names_in "$T/data" | grep -q scratch && die "scratch left behind"
 	out=$("$IOSTRAT" report "$T/r")
@@ -189,9 +183,8 @@ bench_writes_results_dir_and_report() {
 	echo "$out" | grep -qE '^ +1 +[0-9.]+/[0-9.]+' || die "no cell: $out"
 	echo "$out" | grep -q '\*' || die "no best mark: $out"
 	echo "$out" | grep -q 'big/buffer/t2/w0/asis/fsync=file' || die "no config line: $out"
-	"$IOSTRAT" report "$T/r" --format json | python3 -c '
-import json,sys; d=json.load(sys.stdin); assert d["tables"][-1]["rows"][0]["n"]==2, d
-assert d["tables"][0]["title"] == "verdict", "the verdict is not first"' ||
+	"$IOSTRAT" report "$T/r" --format json |
+		jq -e '.tables[-1].rows[0].n == 2 and .tables[0].title == "verdict"' >/dev/null ||
 		die "json report"
 	"$IOSTRAT" report "$T/r" --format markdown | grep -q '^| threads' || die "markdown"
 	"$IOSTRAT" report "$T/r" --format csv | grep -q '^# configurations' || die "csv"
@@ -228,13 +221,10 @@ wait_rows() {
 }
 
 check_complete() {
-	python3 - "$1" <<-'PY' || die "rows after resume"
-	import json, sys, collections
-	rows = [json.loads(l) for l in open(sys.argv[1] + "/results.jsonl")]
-	c = collections.Counter(r["config_id"] for r in rows if r["error"] is None)
-	assert len(c) == 8 and set(c.values()) == {3}, c
-	assert all(r["bench"] == "slow" for r in rows), set(r["bench"] for r in rows)
-	PY
+	jq -se '([.[] | select(.error == null) | .config_id] | group_by(.) | map(length)) as $n
+		| ($n | length) == 8 and ($n | unique) == [3] and all(.[]; .bench == "slow")' \
+		"$1/results.jsonl" >/dev/null ||
+		die "rows after resume: $(cat "$1/results.jsonl")"
 }
 
 bench_ctrl_c_keeps_rows_and_resumes() {
@@ -288,12 +278,8 @@ bench_resume_cuts_a_truncated_row() {
 	grep -q 'cutting 40 bytes of a truncated last row' "$T/err" || die "cut not said: $(cat "$T/err")"
 	"$IOSTRAT" bench --resume "$T/r" --data "$T/data" 2>"$T/err2" || die "second resume: $(tail -2 "$T/err2")"
 	grep -q truncated "$T/err2" && die "second resume still finds a fragment: $(cat "$T/err2")"
-	python3 - "$T/r" "$n" <<-'PY' || die "rows after resume"
-	import json, sys, csv
-	rows = [json.loads(l) for l in open(sys.argv[1] + "/results.jsonl")]
-	assert len(rows) == int(sys.argv[2]), (len(rows), sys.argv[2])
-	assert len(list(csv.DictReader(open(sys.argv[1] + "/results.csv")))) == len(rows)
-	PY
+	[ "$(jq -s length "$T/r/results.jsonl")" -eq "$n" ] || die "rows after resume: $(cat "$T/r/results.jsonl")"
+	[ "$(csv_rows "$T/r/results.csv" | jq -s length)" -eq "$n" ] || die "results.csv: $(cat "$T/r/results.csv")"
 	"$IOSTRAT" report "$T/r" >/dev/null || die "report refuses the resumed directory"
 }
 
@@ -324,11 +310,8 @@ bench_one_writer_per_results_dir() {
 	expect_fail 'r: in use by another iostrat' "$IOSTRAT" bench --resume "$T/r" --data "$T/data"
 	kill -INT $pid; wait $pid 2>/dev/null || true
 	n=$(rows_of "$T/r")
-	python3 - "$T/r" <<-'PY' || die "rep numbers twice"
-	import json, sys, collections
-	c = collections.Counter((r["config_id"], r["rep"]) for r in map(json.loads, open(sys.argv[1] + "/results.jsonl")))
-	assert max(c.values()) == 1, c
-	PY
+	jq -se '[.[] | [.config_id, .rep]] | length == (unique | length)' "$T/r/results.jsonl" >/dev/null ||
+		die "rep numbers twice: $(cat "$T/r/results.jsonl")"
 	[ "$n" -ge 1 ] || die "first bench lost its rows"
 }
 
@@ -393,8 +376,8 @@ bench_and_run_share_config_ids() {
 	printf '[global]\ndataset=%s\nreps=2\ncache=asis\n[a]\nstrategy=stream\nthreads=2\n' "$T/my" >"$T/p.ini"
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/b" --data "$T/data" 2>/dev/null || die "bench failed"
 	"$IOSTRAT" run -s stream "$T/my" "$T/o" --threads 2 --cache asis -r 2 --results "$T/r" >/dev/null || die "run failed"
-	a=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["config_id"])' "$T/b/results.jsonl")
-	b=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["config_id"])' "$T/r/results.jsonl")
+	a=$(jq -rn 'input.config_id' "$T/b/results.jsonl")
+	b=$(jq -rn 'input.config_id' "$T/r/results.jsonl")
 	[ "$a" = "$b" ] && [ "$a" = my/stream/t2/w0/asis/fsync=file ] || die "config_id differs: bench $a, run $b"
 	"$IOSTRAT" compare "$T/b" "$T/r" >/dev/null || die "compare did not match them"
 }
@@ -407,14 +390,9 @@ bench_compare_two_runs() {
 	echo "$out" | grep -q 'B/A' || die "no ratio column: $out"
 	[ "$(echo "$out" | grep -c '^  big/')" -eq 4 ] || die "configurations not matched: $out"
 	echo "$out" | grep -q 'profile line.*reps=2' || die "profile difference not said: $out"
-	"$IOSTRAT" compare "$T/a" "$T/b" --format json | python3 -c '
-import json,sys
-d=json.load(sys.stdin)
-t=d["tables"][0]
-assert len(t["rows"])==4, t
-for r in t["rows"]:
-    assert r["B/A"] > 0 and 0 <= r["p_B"] <= 1, r
-' || die "json compare"
+	"$IOSTRAT" compare "$T/a" "$T/b" --format json |
+		jq -e '.tables[0].rows | length == 4 and all(.[]; (.["B/A"] | type) == "number" and .["B/A"] > 0
+			and (.p_B | type) == "number" and 0 <= .p_B and .p_B <= 1)' >/dev/null || die "json compare"
 	"$IOSTRAT" compare "$T/a" "$T/b" --format csv | grep -q '^config_id,A_median,B_median,B/A,p_B,sig_B' ||
 		die "csv compare"
 	expect_fail 'need 2 to' "$IOSTRAT" compare "$T/a"
@@ -440,20 +418,18 @@ compare_nothing_in_common_prints_only_the_error() {
 fixture_rows() {
 	local dir=$1; shift
 	mkdir -p "$dir"
-	python3 - "$dir/results.jsonl" "$@" <<'PY'
-import json, sys
-out = open(sys.argv[1], "a")
-for rep, e in enumerate(sys.argv[2:], 1):
-    t = json.loads(e)
-    row = dict(schema=1, bench="fixture", kind="run", config_id="big/stream/t1", rep=rep,
-               dataset="big", files=4, bytes_in=1000000, bytes_out=1000000, strategy="stream",
-               threads=1, work=0, bufsize=65536, chunk=None, qd=None, direct=False, cache="asis",
-               resident_pct_before=100.0, elapsed_s=t, user_s=0.01, sys_s=0.02, maxrss_kb=2048,
-               minflt=10, majflt=0, nvcsw=1, nivcsw=1,
-               mb_s=(1.0 / t if isinstance(t, float) and t > 0 else 5.0), checksum="0", verified=True,
-               traced=False, error=None)
-    out.write(json.dumps(row) + "\n")
-PY
+	local e rep=0 mb
+	for e in "$@"; do
+		rep=$((rep + 1))
+		# mb_s: 1/elapsed for a positive fraction, else 5.0
+		mb=5.0
+		if [[ $e =~ ^-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ && $e =~ [.eE] ]]; then
+			mb=$(awk -v t="$e" 'BEGIN { if (t + 0 > 0) printf "%.17g", 1 / t; else printf "5.0" }')
+			[[ $mb =~ [.eE] ]] || mb=$mb.0
+		fi
+		printf '{"schema": 1, "bench": "fixture", "kind": "run", "config_id": "big/stream/t1", "rep": %d, "dataset": "big", "files": 4, "bytes_in": 1000000, "bytes_out": 1000000, "strategy": "stream", "threads": 1, "work": 0, "bufsize": 65536, "chunk": null, "qd": null, "direct": false, "cache": "asis", "resident_pct_before": 100.0, "elapsed_s": %s, "user_s": 0.01, "sys_s": 0.02, "maxrss_kb": 2048, "minflt": 10, "majflt": 0, "nvcsw": 1, "nivcsw": 1, "mb_s": %s, "checksum": "0", "verified": true, "traced": false, "error": null}\n' \
+			"$rep" "$e" "$mb" >>"$dir/results.jsonl"
+	done
 }
 
 # A row whose elapsed_s was set to -1.0 by hand (or to a word) is not a
@@ -469,11 +445,9 @@ negative_elapsed_row_is_warned_and_left_out() {
 	[ "$(grep -c . "$T/err")" -eq 2 ] || die "not one line a row: $(cat "$T/err")"
 	echo "$out" | grep -q -- '-1\.0' && die "the -1 row counted: $out"
 	echo "$out" | grep -Eq '^  big/stream/t1 +2 +0\.600 +0\.500 +0\.700' || die "table not of the two good rows: $out"
-	"$IOSTRAT" report "$T/r" --format json 2>/dev/null | python3 -c '
-import json, sys
-tab = [x for x in json.load(sys.stdin)["tables"] if x["title"] == "configurations (kind run)"][0]
-assert [(r["n"], r["min_s"]) for r in tab["rows"]] == [(2, 0.5)], tab
-' || die "json report holds the bad rows"
+	"$IOSTRAT" report "$T/r" --format json 2>/dev/null |
+		jq -e '[.tables[] | select(.title == "configurations (kind run)")][0]
+			| [.rows[] | [.n, .min_s]] == [[2, 0.5]]' >/dev/null || die "json report holds the bad rows"
 }
 
 # Many such rows: the first few named, the rest in one line with a count;
@@ -499,11 +473,8 @@ compare_leaves_out_rows_that_are_not_measurements() {
 	out=$("$IOSTRAT" compare "$T/a" "$T/b" --format json 2>"$T/err") || die "compare failed: $(cat "$T/err")"
 	grep -q "b/results.jsonl:2: not a measurement, left out: elapsed_s -50.0 is negative" "$T/err" ||
 		die "row not named: $(cat "$T/err")"
-	echo "$out" | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["tables"][0]["rows"][0]
-assert abs(r["B_median"] - 2.05) < 1e-9, r
-' || die "B's median not of its two good rows: $out"
+	echo "$out" | jq -e '.tables[0].rows[0].B_median - 2.05 | fabs < 1e-9' >/dev/null ||
+		die "B's median not of its two good rows: $out"
 }
 
 # A resume runs again what a row that is not a measurement claimed done,
@@ -520,11 +491,8 @@ resume_reruns_a_row_that_is_not_a_measurement() {
 	[ "$(grep -c . "$T/r/results.jsonl")" -eq 3 ] || die "repetition not run again: $(cat "$T/r/results.jsonl")"
 	grep -q -- ',-1,' "$T/r/results.csv" && die "results.csv holds the row"
 	grep -q '"elapsed_s":-1.0' "$T/r/results.jsonl" || die "results.jsonl line lost"
-	python3 - "$T/r/summary.csv" <<'PY' || die "summary counts the row: $(cat "$T/r/summary.csv")"
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 1 and rows[0]["n"] == "2" and float(rows[0]["min"]) > 0, rows
-PY
+	csv_rows "$T/r/summary.csv" | jq -se 'length == 1 and .[0].n == "2" and (.[0].min | tonumber) > 0' >/dev/null ||
+		die "summary counts the row: $(cat "$T/r/summary.csv")"
 }
 
 bench_report_lists_other_kinds() {
@@ -545,19 +513,21 @@ bench_report_lists_other_kinds() {
 bench_progress_shows_adaptive_bounds() {
 	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
-	grep '^\[' "$T/err" | python3 -c '
-import re, sys
-lines = sys.stdin.read().splitlines()
-assert len(lines) == 8, lines
-cap = None
-for i, l in enumerate(lines, 1):
-    m = re.match(r"\[(\d+)/(\d+)(?:-(\d+))?\] .* rep \d+/\d+(-\d+)?  eta ", l)
-    assert m and int(m[1]) == i, l
-    hi = int(m[3] or m[2])
-    cap = cap or hi
-    assert hi == cap == 8 and int(m[2]) <= 8, l
-assert lines[0].startswith("[1/4-8] ") and " rep 1/2-4 " in lines[0], lines[0]
-assert lines[-1].startswith("[8/8] "), lines[-1]' || die "progress: $(grep '^\[' "$T/err")"
+	local l i=0 hi cap=
+	while IFS= read -r l; do
+		i=$((i + 1))
+		[[ $l =~ ^\[([0-9]+)/([0-9]+)(-([0-9]+))?\]\ .*\ rep\ [0-9]+/[0-9]+(-[0-9]+)?\ \ eta\  ]] ||
+			die "progress line $i: $l"
+		hi=${BASH_REMATCH[4]:-${BASH_REMATCH[2]}}
+		cap=${cap:-$hi}
+		(( BASH_REMATCH[1] == i && hi == cap && cap == 8 && BASH_REMATCH[2] <= 8 )) ||
+			die "progress line $i: $l"
+	done < <(grep '^\[' "$T/err")
+	[ "$i" -eq 8 ] || die "progress: $(grep '^\[' "$T/err")"
+	l=$(grep -m1 '^\[' "$T/err")
+	[[ $l == "[1/4-8] "*" rep 1/2-4 "* ]] || die "first progress line: $l"
+	l=$(grep '^\[' "$T/err" | tail -n 1)
+	[[ $l == "[8/8] "* ]] || die "last progress line: $l"
 	sed -i 's/work=0/work=1000000/' "$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r2" --data "$T/data" 2>"$T/err" &
 	local pid=$! _
@@ -598,8 +568,7 @@ env_names_the_filesystem_in_a_chroot() {
 		chroot "$r" sh -c "cd /data && \"\$0\" gen in --files 1 --lines 10 --width 10 &&
 			\"\$0\" run -s stream in out --reps 1 --cache asis --results r" "$IOSTRAT"' \
 		"$T/root" "$T/side" >/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
-	python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["in"]["fs"] != sys.argv[2])' \
-		"$T/root/data/r/env.json" "$fs" || die "not $fs: $(cat "$T/root/data/r/env.json")"
+	jq -e --arg fs "$fs" '.in.fs == $fs' "$T/root/data/r/env.json" >/dev/null || die "not $fs: $(cat "$T/root/data/r/env.json")"
 }
 
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product

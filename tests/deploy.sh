@@ -18,7 +18,7 @@ need_ansible() {
 # inventory: box-a and box-b local, box-down an ssh port nothing listens on
 inventory() {
 	local dead
-	dead=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	dead=$(free_port) || die "no free port"
 	cat >"$T/inv.ini" <<-EOF
 	[iostrat_fleet]
 	box-a ansible_connection=local iostrat_dir=$T/hosts/a
@@ -137,12 +137,9 @@ playbook_queued_run_waits_for_the_queue() {
 	PATH=$(dirname "$IOSTRAT"):$PATH "$IOSTRAT" queue --state-dir "$q" run-next --settle 0 --reboot-cmd true >/dev/null 2>&1 || true
 	wait "$PLAYBOOK_PID" || rc=$?
 	[ "$rc" -eq 0 ] || die "playbook failed ($rc): $(grep -E 'fatal|FAILED' "$T/log" | tail -3)"
-	python3 - "$T/fleet/study/box-a/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1]) if '"kind": "run"' in l or '"kind":"run"' in l]
-keys = [(r["config_id"], r["rep"]) for r in rows]
-assert len(rows) == 6 and len(set(keys)) == 6, keys   # resumed: nothing measured twice
-PY
+	# resumed: nothing measured twice
+	jq -se '[.[] | select(.kind == "run") | [.config_id, .rep]] | length == 6 and (unique | length) == 6' \
+		"$T/fleet/study/box-a/results.jsonl" >/dev/null || die "rows: $(cat "$T/fleet/study/box-a/results.jsonl")"
 	grep -q '"outcome": *"done"' "$T/fleet/study/box-a/queue/history.jsonl" ||
 		die "no done outcome fetched: $(cat "$T/fleet/study/box-a/queue/history.jsonl")"
 	grep -q 'fleet-study' "$T/fleet/study/box-a/queue/results.log" || die "queue log not fetched"

@@ -66,30 +66,23 @@ bench_keeps_earlier_rows() {
 	IOSTRAT_DATA="$T/mnt" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 1 ] || die "exit $rc, wanted 1: $(cat "$T/err")"
 	grep -Eq "f000001.txt.*$msg" "$T/err" || die "file/error not named: $(cat "$T/err")"
-	python3 - "$T/r" <<'PY' || die "rows wrong"
-import csv, json, sys
-d = sys.argv[1]
-raw = open(d + "/results.jsonl", "rb").read().split(b"\n")
-assert raw[-1] == b"", "last row not complete"
-rows = [json.loads(l) for l in raw[:-1]]
-got = [(r["strategy"], r["rep"], r.get("error") is None) for r in rows]
-assert got == [("stream", 1, True), ("buffer", 1, True), ("stream", 2, True),
-               ("buffer", 2, False)], got
-for r in rows[:3]:
-    assert r["verified"] is True, r
-assert rows[3].get("verified") is not True, rows[3]
-# results.csv: the same rows, the good ones with their figures unchanged
-c = list(csv.DictReader(open(d + "/results.csv")))
-assert len(c) == 4, len(c)
-for r, cr in zip(rows, c):
-    assert cr["config_id"] == r["config_id"] and cr["rep"] == str(r["rep"])
-    assert (cr["error"] == "") == (r.get("error") is None), cr
-    if r.get("error") is None:
-        for k in ("checksum", "bytes_out", "elapsed_s"):
-            assert cr[k] == str(r[k]) or float(cr[k]) == r[k], (k, cr[k], r[k])
-s = {x["config_id"]: x for x in csv.DictReader(open(d + "/summary.csv"))}
-assert [x["n"] for x in s.values()] == ["2", "1"], s
-PY
+	# every row complete; results.csv the same rows, the good ones with their
+	# figures unchanged; summary.csv counts the good ones
+	[ -s "$T/r/results.jsonl" ] || die "no rows"
+	[ -z "$(tail -c 1 "$T/r/results.jsonl")" ] || die "last row not complete"
+	jq -se --slurpfile c <(csv_rows "$T/r/results.csv") --slurpfile s <(csv_rows "$T/r/summary.csv") '
+		. as $r
+		| [.[] | [.strategy, .rep, (.error == null)]] ==
+		  [["stream", 1, true], ["buffer", 1, true], ["stream", 2, true], ["buffer", 2, false]]
+		and all(.[:3][]; .verified == true) and .[3].verified != true
+		and ($c | length) == 4
+		and all(range(4) as $i | [$r[$i], $c[$i]]; .[0] as $x | .[1] as $y
+			| $y.config_id == $x.config_id and $y.rep == ($x.rep | tostring)
+			and ($y.error == "") == ($x.error == null)
+			and ($x.error != null or all("checksum", "bytes_out", "elapsed_s"; . as $k
+				| $y[$k] == ($x[$k] | tostring) or ($y[$k] | tonumber) == $x[$k])))
+		and [$s[].n] == ["2", "1"]' "$T/r/results.jsonl" >/dev/null ||
+		die "rows wrong: $(cat "$T/r/results.jsonl")"
 	[ -z "$(ls -A "$T/backing")" ] || die "left in the output fs: $(find "$T/backing")"
 	umount_faultfs "$T/mnt"; trap - EXIT
 }

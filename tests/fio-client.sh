@@ -21,11 +21,6 @@ cleanup() {
 }
 trap cleanup EXIT # lib.sh's INT/TERM traps exit, which runs it
 
-# A port nothing listens on now (the kernel's pick, released).
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # start_server VAR: a fio server on a free 127.0.0.1 port, its port in VAR.
 start_server() {
 	local port
@@ -33,8 +28,7 @@ start_server() {
 	(cd "$SRV" && exec setsid fio --server="ip:127.0.0.1,$port" >"$SRV/server-$port.log" 2>&1) &
 	PIDS+=($!)
 	for _ in $(seq 50); do
-		python3 -c 'import socket,sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' \
-			"$port" 2>/dev/null && break
+		(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
 		sleep 0.1
 	done
 	printf -v "$1" '%s' "$port"
@@ -61,25 +55,19 @@ fio_client_rows_one_per_host() {
 	# the same job run here, without fio's client: the bytes each host moved
 	"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 64k --cache asis --out "$T/local" --json >"$T/local.row" ||
 		die "local fio failed"
-	python3 - "$T/rows" "$T/r/results.jsonl" "$P1" "$P2" "$T/local.row" <<'PY'
-import json, sys
-out = [json.loads(l) for l in open(sys.argv[1])]
-kept = [json.loads(l) for l in open(sys.argv[2])]
-p1, p2 = sys.argv[3], sys.argv[4]
-size = json.loads(open(sys.argv[5]).readline())["bytes_in"]
-assert out == kept, "printed rows are not the kept rows"
-assert len(kept) == 4, kept
-hosts = sorted((r["host"], r["rep"]) for r in kept)
-assert hosts == sorted([("127.0.0.1:" + p, rep) for p in (p1, p2) for rep in (1, 2)]), hosts
-for r in kept:
-    assert r["error"] is None, r
-    assert r["fio_server"] == r["host"], r
-    assert r["bytes_in"] == size and r["bytes_out"] == size, (r["bytes_in"], size)
-    assert r["elapsed_s"] > 0 and r["mb_s"] > 0, r
-    assert r["cache"] == "asis" and r["kernel"] is None, r
-    assert r["config_id"] == "in/fio-seq-psync/b65536/q8/asis/host=" + r["host"], r["config_id"]
-assert size > 0
-PY
+	local size
+	size=$(jq -n 'input.bytes_in' "$T/local.row")
+	[ "$size" -gt 0 ] || die "local row: $(cat "$T/local.row")"
+	jq -se --slurpfile out "$T/rows" '. == $out' "$T/r/results.jsonl" >/dev/null ||
+		die "printed rows are not the kept rows"
+	jq -se 'length == 4' "$T/r/results.jsonl" >/dev/null || die "not 4 rows: $(cat "$T/r/results.jsonl")"
+	jq -se --arg p1 "$P1" --arg p2 "$P2" --argjson size "$size" '
+		([.[] | [.host, .rep]] | sort) == ([($p1, $p2) as $p | (1, 2) as $rep | ["127.0.0.1:" + $p, $rep]] | sort)
+		and all(.[]; .error == null and .fio_server == .host
+			and .bytes_in == $size and .bytes_out == $size
+			and .elapsed_s > 0 and .mb_s > 0 and .cache == "asis" and .kernel == null
+			and .config_id == "in/fio-seq-psync/b65536/q8/asis/host=" + .host)' \
+		"$T/r/results.jsonl" >/dev/null || die "rows: $(cat "$T/r/results.jsonl")"
 	# the report keeps the hosts apart: one configuration each, 2 repetitions
 	"$IOSTRAT" report "$T/r" >"$T/report" || die "report failed"
 	for p in "$P1" "$P2"; do

@@ -25,23 +25,20 @@ every_job_runs_on_a_data_set() {
 		n=$(basename "$j" .fio)
 		"$IOSTRAT" fio "$n" --dataset "$T/in" --bs 64k --qd 4 --cache asis \
 			--out "$T/r-$n" --json >"$T/row" || die "$n failed"
-		python3 - "$T/row" "$T/r-$n/fio-$n-rep1.json" <<'PY' || die "$n: row does not carry fio's numbers"
-import json, sys
-row = json.loads(open(sys.argv[1]).readline())
-fio = json.load(open(sys.argv[2]))
-rbw = sum(j["read"]["bw_bytes"] for j in fio["jobs"]) / 1e6
-wbw = sum(j["write"]["bw_bytes"] for j in fio["jobs"]) / 1e6
-assert abs(row["read_mb_s"] - rbw) < 1e-6 * max(1, rbw), (row["read_mb_s"], rbw)
-assert abs(row["write_mb_s"] - wbw) < 1e-6 * max(1, wbw), (row["write_mb_s"], wbw)
-assert row["kind"] == "fio" and row["fio_version"] == fio["fio version"]
-assert row["bytes_in"] == sum(j["read"]["io_bytes"] for j in fio["jobs"])
-assert row["elapsed_s"] > 0 and row["mb_s"] > 0
-PY
+		jq -en --slurpfile f "$T/r-$n/fio-$n-rep1.json" 'input as $row | $f[0] as $fio
+			| ([$fio.jobs[].read.bw_bytes] | add / 1e6) as $rbw
+			| ([$fio.jobs[].write.bw_bytes] | add / 1e6) as $wbw
+			| ($row.read_mb_s - $rbw | fabs) < 1e-6 * ([1, $rbw] | max)
+			and ($row.write_mb_s - $wbw | fabs) < 1e-6 * ([1, $wbw] | max)
+			and $row.kind == "fio" and $row.fio_version == $fio["fio version"]
+			and $row.bytes_in == ([$fio.jobs[].read.io_bytes] | add)
+			and $row.elapsed_s > 0 and $row.mb_s > 0' "$T/row" >/dev/null ||
+			die "$n: row does not carry fio's numbers: $(head -n 1 "$T/row")"
 		[ ! -e "$T/r-$n/fio-$n-rep1.json.log" ] || die "$n left its log"
 		names_in "$T" | grep -q fio-out && die "$n left scratch files"
 		true
 	done
-	python3 -c "import csv;r=list(csv.DictReader(open('$T/r-seq-psync/results.csv')));assert r[0]['baseline_of']=='stream buffer',r[0]" ||
+	csv_rows "$T/r-seq-psync/results.csv" | jq -se '.[0].baseline_of == "stream buffer"' >/dev/null ||
 		die "baseline_of not in the CSV"
 }
 
@@ -51,10 +48,7 @@ parser_reads_real_fio_json() {
 	"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 128k --cache asis --out "$T/r" >/dev/null
 	"$IOSTRAT" fio --parse "$T/r/fio-seq-psync-rep1.json" | grep -q '"read_clat_p99_us"' ||
 		die "no percentiles parsed"
-	python3 -c "
-import json;d=json.load(open('$T/r/fio-seq-psync-rep1.json'))
-for j in d['jobs']: del j['write']
-json.dump(d,open('$T/broken.json','w'))"
+	jq '.jobs |= map(del(.write))' "$T/r/fio-seq-psync-rep1.json" >"$T/broken.json"
 	expect_fail "broken.json: fio JSON lacks the 'write' section" "$IOSTRAT" fio --parse "$T/broken.json"
 	echo '{not json' >"$T/bad.json"
 	expect_fail 'bad.json: not fio JSON' "$IOSTRAT" fio --parse "$T/bad.json"
@@ -119,20 +113,17 @@ INI
 	ls "$T/r/fio"/*.json >/dev/null || die "fio JSON not kept in the results directory"
 	"$IOSTRAT" report "$T/r" | grep -q 'stream/fio-seq-psync' || die "no ratio line"
 	"$IOSTRAT" report "$T/r" --format json >"$T/rep.json"
-	python3 - "$T/rep.json" "$T/r/summary.csv" <<'PY' || die "ratio is not the ratio of the measured numbers"
-import csv, json, sys
-rep = json.load(open(sys.argv[1]))
-summ = {r["config_id"]: r for r in csv.DictReader(open(sys.argv[2]))}
-t = [t for t in rep["tables"] if t["title"].startswith("strategies against their fio")][0]
-assert len(t["rows"]) == 2, t["rows"]
-fio = [r for r in summ.values() if r["kind"] == "fio"][0]
-for row in t["rows"]:
-    run = summ[row["config_id"]]
-    assert abs(row["mb_s"] - float(run["mb_s"])) < 1e-6 * float(run["mb_s"])
-    assert abs(row["fio_mb_s"] - float(fio["mb_s"])) < 1e-6 * float(fio["mb_s"])
-    assert abs(row["ratio"] / (float(run["mb_s"]) / float(fio["mb_s"])) - 1) < 1e-6
-assert rep["meta"]["fio"].startswith("fio-")
-PY
+	# the report's ratios are those of summary.csv's medians
+	csv_rows "$T/r/summary.csv" | jq -se --slurpfile rep "$T/rep.json" '
+		(map({(.config_id): .}) | add) as $summ | $rep[0] as $rep
+		| [$rep.tables[] | select(.title | startswith("strategies against their fio"))][0] as $t
+		| [$summ[] | select(.kind == "fio")][0].mb_s as $fio
+		| ($t.rows | length) == 2
+		and all($t.rows[]; $summ[.config_id].mb_s as $run
+			| (.mb_s - ($run | tonumber) | fabs) < 1e-6 * ($run | tonumber)
+			and (.fio_mb_s - ($fio | tonumber) | fabs) < 1e-6 * ($fio | tonumber)
+			and (.ratio / (($run | tonumber) / ($fio | tonumber)) - 1 | fabs) < 1e-6)
+		and ($rep.meta.fio | startswith("fio-"))' >/dev/null || die "ratio is not the ratio of the measured numbers"
 }
 t bench_runs_fio_baselines_and_report_ratio_is_measured_ratio bench_runs_baselines_and_report_prints_ratio
 

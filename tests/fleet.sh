@@ -27,21 +27,9 @@ host() {
 	bench_once
 	mkdir -p "$dir"
 	cp "$FIXTURE/r/profile.ini" "$dir/" 2>/dev/null || true
-	python3 - "$FIXTURE/r" "$dir" "$name" "$kernel" "$slow" <<'PY'
-import json, sys
-src, dst, name, kernel, slow = sys.argv[1:]
-env = json.load(open(src + "/env.json"))
-env["host"] = name
-env["kernel"] = kernel
-json.dump(env, open(dst + "/env.json", "w"))
-with open(dst + "/results.jsonl", "w") as f:
-    for l in open(src + "/results.jsonl"):
-        r = json.loads(l)
-        r["host"], r["kernel"] = name, kernel
-        if r.get("strategy") == slow:
-            r["elapsed_s"] += 1.0
-        f.write(json.dumps(r) + "\n")
-PY
+	jq --arg h "$name" --arg k "$kernel" '.host = $h | .kernel = $k' "$FIXTURE/r/env.json" >"$dir/env.json"
+	jq -c --arg h "$name" --arg k "$kernel" --arg slow "$slow" '.host = $h | .kernel = $k
+		| if .strategy == $slow then .elapsed_s += 1.0 else . end' "$FIXTURE/r/results.jsonl" >"$dir/results.jsonl"
 }
 
 fleet_two_hosts() {
@@ -53,14 +41,10 @@ compare_labels_runs_by_host() {
 	fleet_two_hosts
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-b" --format json >"$T/c.json" ||
 		die "compare failed"
-	python3 - "$T/c.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert "host box-a" in d["meta"]["A"] and "host box-b" in d["meta"]["B"], d["meta"]
-t = [t for t in d["tables"] if t["title"].startswith("per configuration and run")][0]
-labels = {(r["run"], r["label"]) for r in t["rows"]}
-assert labels == {("A", "box-a"), ("B", "box-b")}, labels
-PY
+	jq -e '(.meta.A | contains("host box-a")) and (.meta.B | contains("host box-b"))
+		and ([.tables[] | select(.title | startswith("per configuration and run"))][0]
+			| [.rows[] | [.run, .label]] | unique == [["A", "box-a"], ["B", "box-b"]])' "$T/c.json" >/dev/null ||
+		die "runs not labelled by host: $(cat "$T/c.json")"
 }
 
 compare_names_what_differs_between_machines() {
@@ -79,20 +63,13 @@ fleet_summary_names_fastest_per_host_and_disagreement() {
 	host "$T/fleet/study/box-c" box-c 5.10.0-33-amd64 buffer
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-b" "$T/fleet/study/box-c" \
 		--format json >"$T/c.json" || die "compare failed"
-	python3 - "$T/c.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-t = [t for t in d["tables"] if t["title"].startswith("fleet: the fastest strategy")]
-assert len(t) == 1, [x["title"] for x in d["tables"]]
-t = t[0]
-assert t["columns"][:4] == ["cell", "A box-a", "B box-b", "C box-c"], t["columns"]
-assert len(t["rows"]) == 1, t["rows"]
-r = t["rows"][0]
-assert r["cell"].startswith("big ("), r
-assert (r["A box-a"], r["B box-b"], r["C box-c"]) == ("stream", "buffer", "stream"), r
-assert r["runs"] == "disagree" and "stream" in r["why"] and "buffer" in r["why"], r
-assert "(1 of 1 cells)" in t["note"], t["note"]
-PY
+	jq -e '[.tables[] | select(.title | startswith("fleet: the fastest strategy"))]
+		| length == 1 and (.[0] | .columns[:4] == ["cell", "A box-a", "B box-b", "C box-c"]
+			and (.rows | length) == 1 and (.note | contains("(1 of 1 cells)"))
+			and (.rows[0] | (.cell | startswith("big ("))
+				and [.["A box-a"], .["B box-b"], .["C box-c"]] == ["stream", "buffer", "stream"]
+				and .runs == "disagree" and (.why | contains("stream") and contains("buffer"))))' "$T/c.json" >/dev/null ||
+		die "fleet table: $(cat "$T/c.json")"
 	# hosts that agree say so
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-c" --format csv |
 		grep -Eq '^"?big \(.*,stream,stream,agree,' || die "agreement not said: $("$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-c" --format csv)"
@@ -103,15 +80,9 @@ PY
 fleet_not_distinguishable_is_no_disagreement() {
 	fleet_two_hosts
 	host "$T/fleet/study/box-d" box-d 6.1.0-28-amd64 none
-	python3 - "$T/fleet/study/box-d/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-# every repetition of both strategies the same: no test can separate them
-for r in rows:
-    if r.get("kind") == "run":
-        r["elapsed_s"] = 0.5 + 0.01 * r["rep"]
-open(sys.argv[1], "w").writelines(json.dumps(r) + "\n" for r in rows)
-PY
+	# every repetition of both strategies the same: no test can separate them
+	jq -c 'if .kind == "run" then .elapsed_s = 0.5 + 0.01 * .rep else . end' \
+		"$T/fleet/study/box-d/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/fleet/study/box-d/results.jsonl"
 	"$IOSTRAT" compare "$T/fleet/study/box-a" "$T/fleet/study/box-d" --format csv >"$T/c.csv"
 	grep -Eq ',stream,(stream=buffer|buffer=stream),agree,' "$T/c.csv" || die "$(grep -A3 fleet "$T/c.csv")"
 }

@@ -143,3 +143,28 @@ chroot_of_system() {
 	mkdir -p "$r/tmp" "$r$(dirname "$IOSTRAT")" &&
 		mount --bind "$(dirname "$IOSTRAT")" "$r$(dirname "$IOSTRAT")"
 }
+
+# csv_rows FILE: each data line of a CSV file (results.csv, summary.csv) as
+# one JSON object keyed by the header, every value a string (empty for
+# none), as a CSV reader gives them; quoted fields may hold "" and commas.
+csv_rows() {
+	jq -Rnc 'def fields: (. + ",") | [scan("(?:\"((?:[^\"]|\"\")*)\"|([^,\"]*)),")
+		| if .[0] != null then .[0] | gsub("\"\""; "\"") else .[1] end];
+		(input | fields) as $h | inputs | select(. != "") | fields
+		| [$h, .] | transpose | map({(.[0]): (.[1] // "")}) | add' "$1"
+}
+
+# free_port: a 127.0.0.1 TCP port nothing listens on now, below the
+# kernel's ephemeral range (so no outgoing connection holds it either).
+free_port() {
+	local p _
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 12000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return 0
+		fi
+	done
+	echo "no free port found" >&2
+	return 1
+}

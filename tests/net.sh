@@ -57,11 +57,9 @@ start_server() {
 
 # rows DIR: "mode size verified error" per results row
 rows() {
-	python3 -c '
-import json, sys
-for line in open(sys.argv[1] + "/results.jsonl"):
-    r = json.loads(line)
-    print(r["mode"], r["msg_size"], str(r["verified"]).lower(), r["error"] or "-")' "$1"
+	jq -r 'if has("mode") and has("msg_size") and has("verified") and has("error")
+		then "\(.mode) \(.msg_size) \(.verified) \(if .error == null or .error == "" then "-" else .error end)"
+		else error("a row without mode, msg_size, verified or error") end' "$1/results.jsonl"
 }
 
 # every mode and size ran once and verified
@@ -102,23 +100,18 @@ results_have_the_figures() {
 	for f in results.jsonl results.csv summary.csv env.json; do [ -s "$T/r/$f" ] || die "no $f"; done
 	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,.*,error,mode,msg_size,count,msgs_s,syscalls_per_msg,' ||
 		die "columns: $(head -1 "$T/r/results.csv")"
-	python3 - "$T/r" <<'PY'
-import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1] + "/summary.csv")))
-by = {r["mode"]: r for r in rows}
-assert len(rows) == 4, rows
-assert all(r["n"] == "2" and r["metric"] == "msgs_s" for r in rows), rows
-calls = {m: float(by[m]["syscalls_per_msg"]) for m in by}
-assert 1.0 <= calls["nodelay"] < 1.01, calls          # one send each (+ the trailer read)
-assert calls["buffered"] < 0.01, calls               # 64 KiB buffer: ~1 send per 4000 messages
-assert 0.019 < calls["writev"] < 0.03, calls          # one writev per 50
-assert 2.0 <= calls["pingpong-buffered"] < 2.01, calls  # a send and a recv each
-for m in by:
-    assert by[m]["verified"] == "true", by[m]
-pp = by["pingpong-buffered"]
-assert 0 < float(pp["rtt_p50_us"]) <= float(pp["rtt_p99_us"]) <= float(pp["rtt_p999_us"]), pp
-assert by["nodelay"]["rtt_p50_us"] == "", by["nodelay"]
-PY
+	csv_rows "$T/r/summary.csv" | jq -se '
+		(map({(.mode): .}) | add) as $by
+		| ($by | map_values(.syscalls_per_msg | tonumber)) as $calls
+		| length == 4 and all(.[]; .n == "2" and .metric == "msgs_s")
+		and 1.0 <= $calls.nodelay and $calls.nodelay < 1.01          # one send each (+ the trailer read)
+		and $calls.buffered < 0.01                                   # 64 KiB buffer: ~1 send per 4000 messages
+		and 0.019 < $calls.writev and $calls.writev < 0.03           # one writev per 50
+		and 2.0 <= $calls["pingpong-buffered"] and $calls["pingpong-buffered"] < 2.01 # a send and a recv each
+		and all($by[]; .verified == "true")
+		and ($by["pingpong-buffered"] | (.rtt_p50_us, .rtt_p99_us, .rtt_p999_us) |= tonumber
+			| 0 < .rtt_p50_us and .rtt_p50_us <= .rtt_p99_us and .rtt_p99_us <= .rtt_p999_us)
+		and $by.nodelay.rtt_p50_us == ""' >/dev/null || die "summary: $(cat "$T/r/summary.csv")"
 }
 corrupt_checksum_is_caught() {
 	start_peer bad-trailer
@@ -150,7 +143,7 @@ peer_closes_early() {
 }
 connection_refused() {
 	need_python
-	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	port=$(free_port) || die "no free port"
 	expect_fail "127.0.0.1:$port: connect: Connection refused" \
 		"$IOSTRAT" net --connect "127.0.0.1:$port" --count 10 --reps 1 --out "$T/r"
 }
@@ -295,17 +288,18 @@ family_in_rows() {
 	"$IOSTRAT" net --mode nodelay,pingpong-buffered --count 50 --reps 1 --out "$T/tcp" >/dev/null
 	"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay,pingpong-buffered --count 50 --reps 1 \
 		--out "$T/unix" >/dev/null
-	python3 - "$T" <<'PY'
-import csv, json, sys
-for fam, ids in (("tcp", ["net/nodelay/s12/n50", "net/pingpong-buffered/s12/n50/b65536"]),
-                 ("unix", ["net/nodelay/s12/n50/unix", "net/pingpong-buffered/s12/n50/b65536/unix"])):
-    rows = [json.loads(l) for l in open(f"{sys.argv[1]}/{fam}/results.jsonl")]
-    assert [r["config_id"] for r in rows] == ids, rows
-    assert all(r["family"] == fam and r["verified"] for r in rows), rows
-    assert all(r["family"] == fam for r in csv.DictReader(open(f"{sys.argv[1]}/{fam}/results.csv")))
-    segs = [r["segs_per_msg"] for r in rows]
-    assert (segs == [None, None]) == (fam == "unix"), segs   # no TCP segments on a Unix socket
-PY
+	local fam ids
+	for fam in tcp unix; do
+		ids='["net/nodelay/s12/n50", "net/pingpong-buffered/s12/n50/b65536"]'
+		[ $fam = tcp ] || ids='["net/nodelay/s12/n50/unix", "net/pingpong-buffered/s12/n50/b65536/unix"]'
+		# no TCP segments on a Unix socket
+		jq -se --arg fam $fam --argjson ids "$ids" '[.[].config_id] == $ids
+			and all(.[]; .family == $fam and .verified)
+			and (([.[].segs_per_msg] == [null, null]) == ($fam == "unix"))' "$T/$fam/results.jsonl" >/dev/null ||
+			die "$fam rows: $(cat "$T/$fam/results.jsonl")"
+		csv_rows "$T/$fam/results.csv" | jq -se --arg fam $fam 'all(.[]; .family == $fam)' >/dev/null ||
+			die "$fam results.csv: $(cat "$T/$fam/results.csv")"
+	done
 }
 existing_path_refused() {
 	echo precious >"$T/file"
@@ -324,8 +318,10 @@ existing_path_refused() {
 # a socket nobody listens on (left by a killed run) is replaced; one a
 # server answers on is refused
 stale_socket_replaced_live_one_refused() {
-	python3 -c 'import socket, sys; s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1])' "$T/s.sock"
-	[ -S "$T/s.sock" ] || die "no stale socket made"
+	start_unix_server --timeout 30
+	kill -KILL "$SRV_PID"
+	wait "$SRV_PID" 2>/dev/null || true
+	[ -S "$T/s.sock" ] || die "no stale socket left by the killed server"
 	"$IOSTRAT" net --unix "$T/s.sock" --mode nodelay --count 20 --reps 1 --out "$T/r" >/dev/null
 	all_verified "$T/r" 1
 	[ ! -e "$T/s.sock" ] || die "socket file left behind"

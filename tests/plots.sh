@@ -53,65 +53,52 @@ add_sweep_net_rows() {
 		cat "$tmp"/n/results.jsonl >>"$dir/results.jsonl"
 		real+=" net"
 	fi
-	python3 - "$dir/results.jsonl" "$real" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-runs = [r for r in rows if r["kind"] == "run"]
-out = open(sys.argv[1], "a")
-for i, r in enumerate(runs):
-    base = dict(r, kind="sweep", config_id=None)
-    for kind, sizes in (("blocksize", (1, 512, 4096)), ("bufsize", (64, 1024, 4096))):
-        if "sweep" in sys.argv[2]:
-            break
-        for op in ("write", "read") if kind == "blocksize" else ("read",):
-            for n, size in enumerate(sizes):
-                s = dict(base, sweep=kind, operation=op, block_size=size, variant=r["strategy"],
-                         elapsed_s=r["elapsed_s"] * (4 - n), cpu_s=(r["user_s"] + r["sys_s"]) * (3 - n))
-                s["config_id"] = "%s/%s/%s/%d" % (kind, op, s["variant"], size)
-                out.write(json.dumps(s) + "\n")
-    for mode, k in (("nodelay", 1), ("buffered", 30), ("pingpong-unbuffered", 0.1)):
-        if "net" in sys.argv[2]:
-            break
-        for size in (12, 512):
-            out.write(json.dumps(dict(base, kind="net", mode=mode, msg_size=size,
-                      config_id="net/%s/s%d" % (mode, size), msgs_s=r["mb_s"] * 1e4 * k,
-                      syscalls_per_msg=1.0 / k)) + "\n")
-PY
+	# per run row: sweep rows (each size slower by a step) and net rows,
+	# of the kinds no real command added
+	jq -c --arg real "$real" 'select(.kind == "run") as $r | ($r + {kind: "sweep", config_id: null}) as $base
+		| (if $real | contains("sweep") then empty else
+			(["blocksize", [1, 512, 4096], ["write", "read"]], ["bufsize", [64, 1024, 4096], ["read"]])
+			as [$kind, $sizes, $ops] | $ops[] as $op | range(3) as $n
+			| $base + {sweep: $kind, operation: $op, block_size: $sizes[$n], variant: $r.strategy,
+				elapsed_s: ($r.elapsed_s * (4 - $n)), cpu_s: (($r.user_s + $r.sys_s) * (3 - $n))}
+			| .config_id = "\($kind)/\($op)/\(.variant)/\($sizes[$n])"
+		  end),
+		  (if $real | contains("net") then empty else
+			(["nodelay", 1], ["buffered", 30], ["pingpong-unbuffered", 0.1]) as [$mode, $k] | (12, 512) as $size
+			| $base + {kind: "net", mode: $mode, msg_size: $size, config_id: "net/\($mode)/s\($size)",
+				msgs_s: ($r.mb_s * 1e4 * $k), syscalls_per_msg: (1.0 / $k)}
+		  end)' "$dir/results.jsonl" >"$T/forged.jsonl"
+	cat "$T/forged.jsonl" >>"$dir/results.jsonl"
 }
 
 # The eBPF columns of traced runs, added to the real rows (tracing needs
 # root and the probes): sequential share, page-cache hit ratio, seek p50.
 add_trace_columns() {
-	python3 - "$1" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[1], "w") as f:
-    for i, r in enumerate(rows):
-        if r["kind"] == "run":
-            r.update(traced=True, seq_pct=60.0 + (r["strategy"] == "buffer") * 30 + i % 5,
-                     pc_hit_ratio=0.01 * (i % 3), seek_p50_kb=0.0 if r["strategy"] == "buffer" else 128.0 + i)
-        f.write(json.dumps(r) + "\n")
-        if r["kind"] == "run" and r["rep"] == 1:
-            r.update(cache="warm", pc_hit_ratio=0.99, seq_pct=None, seek_p50_kb=None)
-            f.write(json.dumps(r) + "\n")
-PY
+	# and a warm repetition 1 of each run, its hit ratio 0.99, untraced figures
+	jq -sc 'to_entries[] | .key as $i | .value
+		| if .kind == "run" then .traced = true
+			| .seq_pct = (60.0 + (if .strategy == "buffer" then 30 else 0 end) + $i % 5)
+			| .pc_hit_ratio = 0.01 * ($i % 3)
+			| .seek_p50_kb = (if .strategy == "buffer" then 0.0 else 128.0 + $i end)
+		  else . end
+		| ., (select(.kind == "run" and .rep == 1)
+			| .cache = "warm" | .pc_hit_ratio = 0.99 | .seq_pct = null | .seek_p50_kb = null)' \
+		"$1" >"$T/traced.jsonl" && mv "$T/traced.jsonl" "$1"
 }
+
+# The jq function words: a line of a gnuplot data file split as gnuplot
+# reads it ("quoted text" one word, without its quotes).
+DAT_WORDS='def words: [scan("\"[^\"]*\"|[^\\s\"]+") | if startswith("\"") then .[1:-1] else . end]; '
 
 # PNG width x height from the IHDR chunk.
 png_size() {
-	python3 -c 'import struct,sys
-d=open(sys.argv[1],"rb").read(24)
-assert d[:8]==b"\x89PNG\r\n\x1a\n", "not a PNG"
-print("%dx%d" % struct.unpack(">II", d[16:24]))' "$1"
+	local w h
+	[ "$(od -An -tx1 -N8 "$1" | tr -d ' \n')" = 89504e470d0a1a0a ] || { echo "not a PNG"; return 1; }
+	read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$1")
+	echo "${w}x$h"
 }
 
-svg_valid() {
-	if command -v xmllint >/dev/null; then
-		xmllint --noout "$1"
-	else
-		python3 -c 'import sys,xml.dom.minidom as m; m.parse(sys.argv[1])' "$1"
-	fi
-}
+svg_valid() { xmllint --noout "$1"; } # libxml2-utils: make deps installs it
 
 # The size a script declares ("width = N", "height = N").
 script_size() {
@@ -183,15 +170,9 @@ sweep_and_net_figures() {
 # the figure's skip line gives that reason, not the generic one.
 kernel_figure_skip_says_why_tracing_was_unavailable() {
 	make_results "$T/r"
-	python3 - "$T/r/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[1], "w") as f:
-    for r in rows:
-        if r.get("kind", "run") == "run":
-            r["trace_error"] = "eBPF probes unavailable, built without eBPF probes: no bpftool"
-        f.write(json.dumps(r) + "\n")
-PY
+	jq -c 'if (if has("kind") then .kind else "run" end) == "run"
+		then .trace_error = "eBPF probes unavailable, built without eBPF probes: no bpftool" else . end' \
+		"$T/r/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/r/results.jsonl"
 	out=$("$IOSTRAT" plot "$T/r" --only kernel 2>/dev/null) || true
 	echo "$out" | grep -q "kernel .*no traced runs: tracing was unavailable: eBPF probes unavailable, built without eBPF probes: no bpftool)$" ||
 		die "not the reason: $out"
@@ -212,15 +193,9 @@ kernel_figure_from_trace_columns() {
 	# rows traced before seek_hist existed: the median, and a note saying so
 	grep -q "kernel   note: .*no seek_hist column" "$T/out.txt" || die "no fallback note: $(cat "$T/out.txt")"
 	# with the column: a histogram, buckets from seq up
-	python3 - "$T/r/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[1], "w") as f:
-    for r in rows:
-        if r.get("traced") and r.get("seq_pct") is not None:
-            r["seek_hist"] = "0:60;4:10;12:%d" % (30 if r["strategy"] == "stream" else 5)
-        f.write(json.dumps(r) + "\n")
-PY
+	jq -c 'if .traced and .seq_pct != null
+		then .seek_hist = "0:60;4:10;12:\(if .strategy == "stream" then 30 else 5 end)" else . end' \
+		"$T/r/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/r/results.jsonl"
 	"$IOSTRAT" plot "$T/r" --only kernel >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
 	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
 	! grep -q "note:" "$T/out.txt" || die "note with seek_hist present"
@@ -240,15 +215,8 @@ make_compare_runs() {
 		die "could not make the second run"
 	mkdir -p "$T/B" "$T/C"
 	cp "$FIXTURE/r2/results.jsonl" "$T/B/"
-	python3 - "$T/A/results.jsonl" "$T/C/results.jsonl" <<'PY'
-import json, sys
-with open(sys.argv[2], "w") as f:
-    for l in open(sys.argv[1]):
-        r = json.loads(l)
-        if r.get("kind") == "run" and r["strategy"] == "buffer":
-            r["elapsed_s"] += 1.0
-        f.write(json.dumps(r) + "\n")
-PY
+	jq -c 'if .kind == "run" and .strategy == "buffer" then .elapsed_s += 1.0 else . end' \
+		"$T/A/results.jsonl" >"$T/C/results.jsonl"
 }
 
 compare_figure_from_real_runs() {
@@ -264,22 +232,17 @@ compare_figure_from_real_runs() {
 	"$IOSTRAT" compare "$T/A" "$T/B" "$T/C" --format csv | cmp -s - "$T/cmp/compare.csv" ||
 		die "compare.csv differs from iostrat compare --format csv"
 	# a bar group per configuration, 3 runs; '*' on C's buffer bars only
-	python3 - "$T/cmp/plots/data/compare.dat" <<'PY'
-import shlex, sys
-lines = [shlex.split(l) for l in open(sys.argv[1]) if l.strip()]
-head, rows = lines[0], lines[1:]
-assert head[0] == "median elapsed time (s)", head
-assert [h.split(":")[0] for h in head[1::4]] == ["A", "B", "C"], head
-assert len(rows) >= 8, rows
-for r in rows:
-    assert r[4] == "NaN", r              # A is the base: no mark
-    want = "1" if "buffer" in r[0] else "0"
-    assert r[12] == want, (r, want)      # C against A
-    if want == "1":
-        assert float(r[9]) >= float(r[1]) + 0.9, r  # C's median, 1 s more
-    for m in (1, 5, 9):                  # min <= median <= max
-        assert float(r[m + 1]) <= float(r[m]) <= float(r[m + 2]), r
-PY
+	jq -Rn "$DAT_WORDS"'[inputs | select(test("\\S")) | words] | .[0] as $head | .[1:] as $rows
+		| $head[0] == "median elapsed time (s)"
+		and [$head[1:] | to_entries[] | select(.key % 4 == 0) | .value | split(":")[0]] == ["A", "B", "C"]
+		and ($rows | length) >= 8
+		and all($rows[]; . as $r | (if $r[0] | contains("buffer") then "1" else "0" end) as $want
+			| $r[4] == "NaN"                                   # A is the base: no mark
+			and $r[12] == $want                                # C against A
+			and ($want == "0" or ($r[9] | tonumber) >= ($r[1] | tonumber) + 0.9) # C: 1 s more
+			and all((1, 5, 9) as $m | [$r[$m + 1], $r[$m], $r[$m + 2]] | map(tonumber);
+				.[0] <= .[1] and .[1] <= .[2]))                # min <= median <= max
+		' "$T/cmp/plots/data/compare.dat" >/dev/null || die "compare.dat: $(cat "$T/cmp/plots/data/compare.dat")"
 	# the script alone on its data file
 	local err
 	err=$(gnuplot -e "datafile='$T/cmp/plots/data/compare.dat'; outbase='$T/alone'" \
@@ -298,21 +261,18 @@ wide_comparison_stays_readable() {
 	need_cmd gnuplot
 	make_results "$T/r"
 	mkdir -p "$T/A" "$T/B"
-	python3 - "$T/r/results.jsonl" "$T/A" "$T/B" <<'PY'
-import json, sys
-row = json.loads(open(sys.argv[1]).readline())
-ids = ["%s/%s/t%d/w%d/cold/fsync=file/bufsize=%d/qd=%d" % (d, s, t, w, 4096 << (t % 3), 1 << (w % 7))
-       for d in ("small", "medium-short", "medium-long", "big")
-       for s in ("stream", "buffer", "direct", "mmap", "uring")
-       for t in (1, 2, 3, 4) for w in (0, 100, 1000)]
-assert len(ids) == 240
-for k, d in enumerate(sys.argv[2:]):
-    with open(d + "/results.jsonl", "w") as f:
-        for i, c in enumerate(ids):
-            for rep in (1, 2, 3, 4):
-                t = (0.1 + 0.01 * i) * (1.5 if k and i % 3 == 0 else 1) * (1 + 0.01 * rep)
-                f.write(json.dumps(dict(row, config_id=c, rep=rep, elapsed_s=t)) + "\n")
-PY
+	local k
+	for k in 0 1; do # A, then B: a third of B's configurations 1.5 times slower
+		head -n 1 "$T/r/results.jsonl" | jq -c --argjson k $k '. as $row
+			| [("small", "medium-short", "medium-long", "big") as $d
+			   | ("stream", "buffer", "direct", "mmap", "uring") as $s | (1, 2, 3, 4) as $t | (0, 100, 1000) as $w
+			   | "\($d)/\($s)/t\($t)/w\($w)/cold/fsync=file/bufsize=\(4096 * pow(2; $t % 3))/qd=\(pow(2; $w % 7))"] as $ids
+			| if ($ids | length) != 240 then error("\($ids | length) configurations") else
+				range(240) as $i | (1, 2, 3, 4) as $rep
+				| $row + {config_id: $ids[$i], rep: $rep, elapsed_s: ((0.1 + 0.01 * $i)
+					* (if $k == 1 and $i % 3 == 0 then 1.5 else 1 end) * (1 + 0.01 * $rep))}
+			  end' >"$T/$([ $k = 0 ] && echo A || echo B)/results.jsonl"
+	done
 	"$IOSTRAT" plot --compare "$T/A" "$T/B" -o "$T/cmp" >"$T/out.txt" 2>"$T/err.txt" ||
 		die "plot --compare failed: $(cat "$T/err.txt")"
 	! grep -q "difficulty making room" "$T/err.txt" || die "gnuplot: $(grep -m1 difficulty "$T/err.txt")"
@@ -366,20 +326,13 @@ compare_csv_lacking_columns() {
 	for f in grid memory cpu; do grep -q "^  $f .*\.png" "$T/out.txt" || die "$f not rendered"; done
 	[ ! -e "$T/A/plots/compare.png" ] || die "compare.png drawn anyway"
 	# the table, but its max column gone
-	python3 - "$T/full.csv" "$T/A/compare.csv" <<'PY'
-import sys
-out, cut = [], None
-for l in open(sys.argv[1]).read().split("\n"):
-    f = l.split(",")
-    if l.startswith("config_id,run,"):
-        cut = f.index("max")
-    if not l:
-        cut = None
-    if cut is not None:
-        del f[cut]
-    out.append(",".join(f))
-open(sys.argv[2], "w").write("\n".join(out))
-PY
+	awk -F, '/^config_id,run,/ { cut = 0; for (i = 1; i <= NF; i++) if ($i == "max") cut = i
+			if (!cut) { print "no max column" >"/dev/stderr"; exit 1 } }
+		/^$/ { cut = 0 }
+		{ if (!cut) { print; next }
+		  out = ""; n = 0
+		  for (i = 1; i <= NF; i++) if (i != cut) out = out (n++ ? "," : "") $i
+		  print out }' "$T/full.csv" >"$T/A/compare.csv" || die "no max column in $(head -n 3 "$T/full.csv")"
 	rc=0
 	"$IOSTRAT" plot "$T/A" --only compare,memory >"$T/out.txt" 2>"$T/err.txt" || rc=$?
 	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
@@ -408,25 +361,22 @@ kernel_histogram_from_traced_run() {
 	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
 	! grep -q "note:" "$T/out.txt" || die "fell back: $(cat "$T/out.txt")"
 	check_image "$T/r/plots/kernel" kernel
-	python3 - "$T/r/results.jsonl" "$T/r/plots/data/kernel.dat" <<'PY'
-import json, shlex, sys
-blocks = open(sys.argv[2]).read().split("\n\n\n")
-assert len(blocks) == 3, len(blocks)
-lines = [shlex.split(l) for l in blocks[2].splitlines() if l.strip()]
-assert lines[0][0] == "bucket" and lines[1][0] == "seq", lines[:2]
-# each series: median shares of a strategy's buckets; the rows' own shares
-rows = [json.loads(l) for l in open(sys.argv[1])]
-direct = [r for r in rows if r["strategy"] == "direct" and r.get("seek_hist")]
-assert direct, "no direct rows with a histogram"
-col = lines[0].index("direct")
-for r in direct:
-    h = dict(map(int, e.split(":")) for e in r["seek_hist"].split(";"))
-    # the classified requests (a disk's first has no previous one)
-    assert sum(h.values()) <= r["blk_reqs"], (h, r["blk_reqs"])
-    assert abs(r["seq_pct"] - 100.0 * h.get(0, 0) / sum(h.values())) < 1e-6, (h, r["seq_pct"])
-for b, line in enumerate(lines[1:]):
-    assert 0 <= float(line[col + 1]) <= float(line[col]) <= float(line[col + 2]) <= 100, line
-PY
+	# each series: median shares of a strategy's buckets; the rows' own shares
+	jq -Rs --slurpfile rows "$T/r/results.jsonl" "$DAT_WORDS"'split("\n\n\n") as $blocks
+		| ($blocks | length) == 3
+		and ([$blocks[2] | split("\n")[] | select(test("\\S")) | words] as $lines
+		| $lines[0][0] == "bucket" and $lines[1][0] == "seq"
+		and ([$rows[] | select(.strategy == "direct" and (.seek_hist // "") != "")] as $direct
+		| ($direct | length) > 0
+		and ($lines[0] | index("direct")) as $col
+		| all($direct[]; (.seek_hist | split(";") | map(split(":") | map(tonumber))) as $h
+			| ([$h[][1]] | add) as $sum
+			# the classified requests (a disk'"'"'s first has no previous one)
+			| $sum <= .blk_reqs
+			and (.seq_pct - 100.0 * ([$h[] | select(.[0] == 0) | .[1]] | add // 0) / $sum | fabs) < 1e-6)
+		and all($lines[1:][]; (.[$col:$col + 3] | map(tonumber)) as [$median, $lo, $hi]
+			| 0 <= $lo and $lo <= $median and $median <= $hi and $hi <= 100)))' \
+		"$T/r/plots/data/kernel.dat" >/dev/null || die "kernel.dat: $(cat "$T/r/plots/data/kernel.dat")"
 }
 
 fio_ratio_is_the_measured_ratio() {
@@ -434,20 +384,16 @@ fio_ratio_is_the_measured_ratio() {
 	need_cmd fio
 	make_results "$T/r"
 	"$IOSTRAT" plot "$T/r" --only fio >/dev/null || die "plot failed"
-	python3 - "$T/r/results.jsonl" "$T/r/plots/data/fio.dat" <<'PY'
-import json, statistics as st, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-fio = st.median(r["mb_s"] for r in rows if r["kind"] == "fio")
-run = st.median(r["mb_s"] for r in rows if r["kind"] == "run" and r["dataset"] == "big"
-                and r["strategy"] == "stream" and r["threads"] == 1 and r["work"] == 0)
-for line in open(sys.argv[2]):
-    if '"big: stream t1 w0 / fio-seq-psync"' in line:
-        got = float(line.split('"')[-1].split()[0])
-        assert abs(got - run / fio) <= 1e-4 * got, (got, run / fio)
-        break
-else:
-    sys.exit("no stream t1 bar in fio.dat")
-PY
+	jq -Rn --slurpfile rows "$T/r/results.jsonl" 'def median: sort | length as $n
+			| if $n % 2 == 1 then .[($n - 1) / 2] else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
+		([$rows[] | select(.kind == "fio") | .mb_s] | median) as $fio
+		| ([$rows[] | select(.kind == "run" and .dataset == "big" and .strategy == "stream"
+			and .threads == 1 and .work == 0) | .mb_s] | median) as $run
+		| [inputs | select(contains("\"big: stream t1 w0 / fio-seq-psync\""))][0]
+		| if . == null then error("no stream t1 bar in fio.dat") else
+			(split("\"") | last | [scan("\\S+")][0] | tonumber) as $got
+			| ($got - $run / $fio | fabs) <= 1e-4 * $got end' \
+		"$T/r/plots/data/fio.dat" >/dev/null || die "fio.dat: $(cat "$T/r/plots/data/fio.dat")"
 }
 
 # plot reads rows through report's loader: a row whose maxrss_kb was set
@@ -455,14 +401,8 @@ PY
 plot_leaves_out_rows_that_are_not_measurements() {
 	need_cmd gnuplot
 	make_results "$T/r"
-	python3 - "$T/r/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-rows[2]["maxrss_kb"] = -1
-with open(sys.argv[1], "w") as f:
-    for r in rows:
-        f.write(json.dumps(r) + "\n")
-PY
+	jq -sc 'to_entries[] | if .key == 2 then .value.maxrss_kb = -1 else . end | .value' \
+		"$T/r/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/r/results.jsonl"
 	"$IOSTRAT" plot "$T/r" --only memory >/dev/null 2>"$T/err" || die "plot failed: $(cat "$T/err")"
 	grep -q "r/results.jsonl:3: not a measurement, left out: maxrss_kb -1 is negative (a size)" "$T/err" ||
 		die "row not named: $(cat "$T/err")"
@@ -475,14 +415,7 @@ PY
 missing_column_names_figure() {
 	need_cmd gnuplot
 	make_results "$T/r"
-	python3 - "$T/r/results.jsonl" <<'PY'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-with open(sys.argv[1], "w") as f:
-    for r in rows:
-        r.pop("maxrss_kb", None)
-        f.write(json.dumps(r) + "\n")
-PY
+	jq -c 'del(.maxrss_kb)' "$T/r/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/r/results.jsonl"
 	local rc=0
 	"$IOSTRAT" plot "$T/r" --only grid,memory,cpu >"$T/out.txt" 2>"$T/err.txt" || rc=$?
 	[ "$rc" -eq 1 ] || die "expected exit 1, got $rc"
@@ -533,44 +466,40 @@ figures_share_one_colour_per_strategy_and_ring_the_fastest() {
 	make_results "$T/r"
 	"$IOSTRAT" plot "$T/r" >/dev/null || die "plot failed"
 	local d=$T/r/plots/data f
-	python3 - "$d" <<'PY'
-import glob, math, re, shlex, sys
-d = sys.argv[1]
-want = {"stream": 1, "buffer": 2}
-def blocks(p):
-    return [b for b in open(p).read().split("\n\n\n") if b.strip()]
-seen = {}
-# grid and memory: the header names each strategy and its linetype
-for p in glob.glob(d + "/grid-*.dat") + [d + "/memory.dat"]:
-    for b in blocks(p):
-        h = shlex.split(b.strip().split("\n")[0])
-        for i, w in enumerate(h):
-            if w in want:
-                assert h[i + 1] == str(want[w]), (p, w, h[i + 1])
-                seen[p] = 1
-# cpu: a colour column per line, one fastest per work level, the lowest
-for p in glob.glob(d + "/cpu-*.dat"):
-    lines = [shlex.split(l) for l in open(p).read().strip().split("\n")[1:]]
-    best = {}
-    for l in lines:
-        strat, work = l[0].split()[0], l[0].split()[2]
-        assert int(l[6]) == want[strat], (p, l)
-        best.setdefault(work, []).append((float(l[3]), l[7]))
-    for work, v in best.items():
-        marked = [e for e, f in v if f != "NaN"]
-        assert marked == [min(e for e, _ in v)], (p, work, v)
-    seen[p] = 1
-# fio: colour column, one ringed bar per data set
-p = d + "/fio.dat"
-if glob.glob(p):
-    for b in blocks(p):
-        lines = [shlex.split(l) for l in b.strip().split("\n")[1:]]
-        for l in lines:
-            assert int(l[5]) == want[l[1].split()[1]], l
-        assert sum(l[6] != "NaN" for l in lines) == 1, lines
-    seen[p] = 1
-assert len(seen) >= 3, seen
-PY
+	local seen=0 want='{"stream": 1, "buffer": 2}'
+	# grid and memory: the header names each strategy and its linetype
+	for f in "$d"/grid-*.dat "$d/memory.dat"; do
+		[ -e "$f" ] || continue
+		case $(jq -Rsr --argjson want "$want" "$DAT_WORDS"'[split("\n\n\n")[] | select(test("\\S"))
+			| sub("^\\s+"; "") | split("\n")[0] | words
+			| . as $h | range(length) | select($want[$h[.]]) | [$h[.], $h[. + 1]]]
+			| if all(.[]; .[1] == ($want[.[0]] | tostring)) then length else error("\(.)") end' "$f") in
+		0) ;;
+		[1-9]*) seen=$((seen + 1)) ;;
+		*) die "$f: a strategy's linetype is not its colour" ;;
+		esac
+	done
+	# cpu: a colour column per line, one fastest per work level, the lowest
+	for f in "$d"/cpu-*.dat; do
+		[ -e "$f" ] || continue
+		jq -Rse --argjson want "$want" "$DAT_WORDS"'sub("^\\s+"; "") | sub("\\s+$"; "") | split("\n")[1:] | map(words)
+			| all(.[]; (.[6] | tonumber) == $want[.[0] | [scan("\\S+")][0]])
+			and all(group_by(.[0] | [scan("\\S+")][2])[];
+				(map(.[3] | tonumber) | min) as $min
+				| [.[] | select(.[7] != "NaN") | .[3] | tonumber] == [$min])' "$f" >/dev/null ||
+			die "$f: colours or fastest marks wrong: $(cat "$f")"
+		seen=$((seen + 1))
+	done
+	# fio: colour column, one ringed bar per data set
+	if [ -e "$d/fio.dat" ]; then
+		jq -Rse --argjson want "$want" "$DAT_WORDS"'[split("\n\n\n")[] | select(test("\\S"))]
+			| all(.[]; (sub("^\\s+"; "") | sub("\\s+$"; "") | split("\n")[1:] | map(words)) as $lines
+				| all($lines[]; (.[5] | tonumber) == $want[.[1] | [scan("\\S+")][1]])
+				and ([$lines[] | select(.[6] != "NaN")] | length) == 1)' "$d/fio.dat" >/dev/null ||
+			die "fio.dat: colours or rings wrong: $(cat "$d/fio.dat")"
+		seen=$((seen + 1))
+	fi
+	[ "$seen" -ge 3 ] || die "only $seen data files name the strategies' colours"
 	for f in "$T"/r/plots/*.svg; do
 		python3 "$TOP/tests/tools/svgfit.py" "$f" >"$T/fit" || die "$(basename "$f"): $(head -n 1 "$T/fit")"
 	done

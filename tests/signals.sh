@@ -45,7 +45,7 @@ bench_interrupted_then_resumed() {
 	[ "$rc" -ne 0 ] || die "exit 0 after $sig"
 	no_leftovers
 	n1=$(wc -l <"$T/r/results.jsonl")
-	python3 -c "import json;[json.loads(l) for l in open('$T/r/results.jsonl')]" || die "rows unreadable"
+	jq -e 'type == "object"' "$T/r/results.jsonl" >/dev/null || die "rows unreadable"
 	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench --resume "$T/r" >/dev/null 2>&1 || die "resume failed"
 	n2=$(wc -l <"$T/r/results.jsonl")
 	[ "$n2" -eq 16 ] || die "after resume $n2 rows (had $n1), wanted 16"
@@ -78,17 +78,14 @@ settings() {
 
 # results.jsonl: complete rows only, as many as results.csv holds
 rows_kept() { # DIR: prints the number of rows
-	python3 - "$1" <<'PY'
-import csv, json, sys
-d = sys.argv[1]
-raw = open(d + "/results.jsonl", "rb").read()
-assert raw.endswith(b"\n"), "last row incomplete"
-rows = [json.loads(l) for l in raw.splitlines()]
-assert all(r.get("error") is None for r in rows), "a failed row kept"
-c = list(csv.DictReader(open(d + "/results.csv")))
-assert [x["config_id"] for x in c] == [r["config_id"] for r in rows], "csv differs"
-print(len(rows))
-PY
+	if [ ! -s "$1/results.jsonl" ] || [ -n "$(tail -c 1 "$1/results.jsonl")" ]; then
+		echo "last row incomplete" >&2
+		return 1
+	fi
+	# no failed row kept; results.csv the same rows in the same order
+	jq -se --slurpfile c <(csv_rows "$1/results.csv") '
+		if all(.[]; .error == null) and [$c[].config_id] == [.[].config_id]
+		then length else false end' "$1/results.jsonl"
 }
 
 # iostrat fio with a job that runs 2 s a repetition, reading the inputs and

@@ -307,26 +307,18 @@ run_trace_rows_carry_figures() {
 	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
 		--trace --json >"$T/rows" 2>"$T/err"
 	[ ! -s "$T/err" ] || die "stderr: $(cat "$T/err")"
-	python3 - "$T/rows" <<'EOF' || die "bad rows: $(cat "$T/rows")"
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert len(rows) == 2
-for r in rows:
-    assert r["traced"] is True, r
-    for k in ("seq_pct", "pc_hits", "pc_misses", "pc_hit_ratio", "ra_pages",
-              "req_p50_kb", "lat_p50_us", "lat_p99_us"):
-        assert r[k] is not None, k
-    pages = r["bytes_in"] / 4096
-    # each repetition starts cold and is reset: the inputs miss once
-    assert abs(r["pc_misses"] - pages) <= pages * 0.05 + 4, r
-    assert r["pc_hit_ratio"] < 0.05, r
-    assert r["blk_read_reqs"] > 0, r
-EOF
+	# each repetition starts cold and is reset: the inputs miss once
+	jq -se 'length == 2 and all(.[]; (.bytes_in / 4096) as $p | .traced == true
+		and all(.seq_pct, .pc_hits, .pc_misses, .pc_hit_ratio, .ra_pages, .req_p50_kb,
+			.lat_p50_us, .lat_p99_us; . != null)
+		and (.pc_misses - $p | fabs) <= $p * 0.05 + 4
+		and .pc_hit_ratio < 0.05 and .blk_read_reqs > 0)' "$T/rows" >/dev/null ||
+		die "bad rows: $(cat "$T/rows")"
 	# warm: nearly all hits (again if something else dropped the cache)
 	for _ in 1 2 3; do
 		"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
 			--trace --json >"$T/rows"
-		python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(not (r["pc_hit_ratio"]>0.95 and r["blk_read_reqs"]==0))' "$T/rows" &&
+		jq -e '.pc_hit_ratio > 0.95 and .blk_read_reqs == 0' "$T/rows" >/dev/null &&
 			return 0
 		sleep 1 # let whatever dropped the cache be done before the next try
 	done
@@ -340,21 +332,15 @@ bench_trace_reuses_probes_per_rep() {
 	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
 	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
 		--data "$T/m/data" >"$T/out" 2>&1) || die "bench: $(tail -n 3 "$T/out")"
-	python3 - "$T/m/res/results.jsonl" <<'EOF'
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-if len(rows) != 6:
-    sys.exit("expected 6 rows, got %d" % len(rows))
-for r in rows:
-    pages = r["bytes_in"] / 4096
-    # traced, reset between repetitions, counted for the inputs only
-    ok = (r["traced"] is True and abs(r["pc_misses"] - pages) <= pages * 0.05 + 4
-          and r["pc_hit_ratio"] < 0.05 and r["mmap_pages"] == 0)
-    if not ok:
-        sys.exit("%s rep %s: traced %s, misses %s of %d pages, hit ratio %s, mmap %s" % (
-            r["strategy"], r["rep"], r["traced"], r["pc_misses"], pages,
-            r["pc_hit_ratio"], r["mmap_pages"]))
-EOF
+	# traced, reset between repetitions, counted for the inputs only
+	bad=$(jq -sr 'if length != 6 then "expected 6 rows, got \(length)" else .[]
+		| (.bytes_in / 4096) as $p
+		| select(.traced == true and (.pc_misses - $p | fabs) <= $p * 0.05 + 4
+			and (.pc_hit_ratio | type) == "number" and .pc_hit_ratio < 0.05
+			and .mmap_pages == 0 | not)
+		| "\(.strategy) rep \(.rep): traced \(.traced), misses \(.pc_misses) of \($p) pages, hit ratio \(.pc_hit_ratio), mmap \(.mmap_pages)"
+		end' "$T/m/res/results.jsonl") || die "rows unreadable: $bad"
+	[ -z "$bad" ] || die "$bad"
 	"$IOSTRAT" report "$T/m/res" >"$T/report" || die "report failed"
 	grep -q 'kernel view' "$T/report" || die "no kernel view in the report: $(cat "$T/report")"
 	grep -A6 'kernel view' "$T/report" | grep -q 'big/stream' || die "no stream row: $(cat "$T/report")"
@@ -369,12 +355,9 @@ untraced_rows_say_why() {
 		"$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 2 --cache asis --trace --json \
 		>"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"
-	python3 - "$T/rows" "$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")" <<'PY' ||
-import json, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-assert sys.argv[2], "no reason in the warning"
-assert len(rows) == 2 and all(r["traced"] is False and r["trace_error"] == sys.argv[2] for r in rows), rows
-PY
+	why=$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")
+	[ -n "$why" ] || die "no reason in the warning: $(cat "$T/err")"
+	jq -se --arg why "$why" 'length == 2 and all(.[]; .traced == false and .trace_error == $why)' "$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows"); warning: $(cat "$T/err")"
 }
 
@@ -393,10 +376,7 @@ unprivileged_run_warns_once() {
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "expected one warning: $(cat "$T/err")"
 	grep -q 'warning: --trace: .*not permitted.*traced=false' "$T/err" ||
 		die "unclear warning: $(cat "$T/err")"
-	python3 -c '
-import json,sys
-rows=[json.loads(l) for l in open(sys.argv[1])]
-assert len(rows)==2 and all(r["traced"] is False and r["pc_hits"] is None for r in rows), rows' "$T/rows" ||
+	jq -se 'length == 2 and all(.[]; .traced == false and has("pc_hits") and .pc_hits == null)' "$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows")"
 	expect_fail 'not permitted' "${as_nobody[@]}" "$IOSTRAT" trace -- true
 }

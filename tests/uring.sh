@@ -8,7 +8,7 @@
 urun() { "$IOSTRAT" run -s uring "$T/in" "$T/out" --reps 1 --cache asis --fsync none "$@"; }
 
 # $1: key, stdin: one --json row
-json_get() { python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1"; }
+json_get() { jq -rn --arg k "$1" 'input | if has($k) then .[$k] else error("no \($k)") end'; } # KEY: of the first row on stdin
 
 qd_and_chunk_sizes_match_reference() {
 	"$IOSTRAT" gen "$T/in" --files 3 --lines 150 --width 777 >/dev/null
@@ -90,14 +90,11 @@ memory_bounded_by_pool() {
 unset_chunk_and_qd_stay_empty() {
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 100 --width 99 >/dev/null
 	urun --json >"$T/row" || die "run failed"
-	python3 - "$T/row" <<'PY' || die "$(cat "$T/why")"
-import json, sys
-r = json.loads(open(sys.argv[1]).readline())
-bad = [f"{k}={r.get(k)!r}" for k in ("chunk", "qd") if r.get(k) not in (None, "")]
-bad += [f"{k}={r.get(k)!r}" for k in ("chunk_bytes", "qd_used") if not isinstance(r.get(k), int) or r[k] <= 0]
-open(sys.argv[1].replace("row", "why"), "w").write("unset chunk/qd: " + ", ".join(bad))
-sys.exit(1 if bad else 0)
-PY
+	# chunk and qd unset; chunk_bytes and qd_used whole numbers > 0
+	bad=$(jq -rn 'input | [(("chunk", "qd") as $k | select(.[$k] != null and .[$k] != "") | "\($k)=\(.[$k])"),
+		(("chunk_bytes", "qd_used") as $k | select((.[$k] | type) != "number" or .[$k] != (.[$k] | floor) or .[$k] <= 0)
+		| "\($k)=\(.[$k])")] | join(", ")' "$T/row") || die "row unreadable: $(cat "$T/row")"
+	[ -z "$bad" ] || die "unset chunk/qd: $bad"
 	urun --chunk 64k --qd 4 --json >"$T/row2" || die "run failed"
 	[ "$(json_get chunk <"$T/row2")" = 65536 ] || die "--chunk 64k: chunk $(json_get chunk <"$T/row2")"
 	[ "$(json_get qd_used <"$T/row2")" = 4 ] || die "--qd 4: qd_used $(json_get qd_used <"$T/row2")"

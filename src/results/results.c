@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +54,29 @@ static int open_jsonl(struct results_dir *r)
 	return 0;
 }
 
+/* The pid holding an flock on fd's file, from /proc/locks; 0 if unknown. */
+static long lock_holder(int fd)
+{
+	unsigned maj, min;
+	unsigned long long ino;
+	struct stat sb;
+	char line[256];
+	long pid = 0, p;
+	FILE *f;
+
+	if (fstat(fd, &sb) < 0)
+		return 0;
+	f = fopen("/proc/locks", "re");
+	while (f && !pid && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%*s FLOCK %*s %*s %ld %x:%x:%llu", &p, &maj, &min,
+			   &ino) == 4 && ino == sb.st_ino &&
+		    maj == major(sb.st_dev) && min == minor(sb.st_dev))
+			pid = p;
+	if (f)
+		fclose(f);
+	return pid;
+}
+
 /*
  * One writer per results directory: two benches on one --out would each
  * disturb the other's timings and interleave their rows.  flock() on the
@@ -68,10 +92,15 @@ static int lock_dir(struct results_dir *r)
 		r->locked = true;
 		return 0;
 	}
-	if (errno == EWOULDBLOCK)
-		errorf("%s: in use by another iostrat writing results there; "
-		       "wait for it or use another --out", r->path);
-	else
+	if (errno == EWOULDBLOCK) {
+		long pid = lock_holder(r->lock_fd);
+		char who[32] = "";
+
+		if (pid > 0)
+			snprintf(who, sizeof(who), " (pid %ld)", pid);
+		errorf("%s: in use by another iostrat%s writing results there; "
+		       "wait for it or use another --out", r->path, who);
+	} else
 		error_errno(-errno, r->path, "locking results directory");
 	close(r->lock_fd);
 	return -EBUSY;
