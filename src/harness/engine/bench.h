@@ -146,6 +146,40 @@ int bench_data_check(const struct bench_ctx *ctx, json_t *rec,
 /* The whole bench: 0 ok, 1 failures, 2 usage, 130 interrupted. */
 int bench_main(const struct bench_opts *o);
 
+/* ---- in-memory profiles: run, fio, net and sweep run through here ------ */
+
+/* What a command that builds its own profile asks of the engine around
+ * it; everything else (the repetition loop, the results directory with
+ * its lock and row-by-row fsync, the stop policy) is bench's. */
+struct engine_opts {
+	const char *out;     /* results directory; NULL: results/<time>-<name> */
+	bool no_results;     /* no results directory at all (run without
+			      * --results): rows go to on_row only */
+	bool resumable;      /* the "has results already" refusal names --resume */
+	const char *data;    /* data cache root; NULL: $IOSTRAT_DATA, else data */
+	json_t *env;         /* env.json (borrowed); NULL: captured here */
+	bool quiet;          /* no progress lines, no closing "results:" line */
+	/* each row, after it is kept (written to the results directory) */
+	void (*on_row)(void *arg, json_t *row);
+	void *arg;
+};
+
+/* Build a profile in memory: empty, named name (the rows' "bench", the
+ * default results directory's suffix).  0 or -ENOMEM. */
+int engine_profile_new(struct profile *p, const char *name);
+/* Add one configuration of kind in section (where: "iostrat run", for
+ * messages), its keys as key, value, ..., NULL (values copied).  The same
+ * keys a profile section takes; engine keys (reps ...) too. */
+int engine_profile_add(struct profile *p, const char *section,
+		       const struct bench_kind *kind, const char *where,
+		       const char *const *kv);
+
+/* Run prof, built in memory, as bench runs a loaded profile: plan, data
+ * sets, repetitions, results, stop policy (on SIGINT/SIGTERM/SIGHUP the
+ * running child is killed and its repetition is no row).  prof is freed.
+ * 0 ok, 1 failures, 2 a bad configuration, 128 + the signal on a stop. */
+int engine_run_profile(struct profile *prof, const struct engine_opts *o);
+
 /* queue_retry.c: under the reboot queue, a retry of the entry resumes the
  * --out its cut-off attempt began (o->out becomes o->resume).  0, or
  * -errno with the error printed. */
