@@ -25,7 +25,7 @@
 
 /* Data sets, generated once per bench into the data cache and shared. */
 struct bench_dataset {
-	char label[64];        /* the preset name, or the directory's name */
+	char label[1024];      /* the preset name, the directory's name, or run's --dataset */
 	char dir[4096];
 	double scale;
 	uint64_t seed;
@@ -46,6 +46,12 @@ struct bench_ctx {
 	size_t nds;
 	bool dry_run;
 	bool quiet;
+	/* A command's in-memory profile ("run", "fio"; NULL for a bench): its
+	 * kinds keep the command's own row columns and file names. */
+	const char *cmd;
+	const char *out_dir;    /* the outputs go here (run's OUT, fio's
+				 * --scratch), not into a scratch directory */
+	const char *data_label; /* the data sets' label (run --dataset) */
 };
 
 /* One configuration being run. */
@@ -73,7 +79,8 @@ struct bench_kind {
 	 * nothing may be created.  0 or negative after printing. */
 	int (*prepare)(struct bench_ctx *ctx, struct bench_item *it);
 	/* One measured repetition.  *row is set (with "error" on failure)
-	 * unless -ENOMEM; returns 0 or negative for a failed repetition. */
+	 * unless -ENOMEM, or is an array of rows (fio --client: one per
+	 * host); returns 0 or negative for a failed repetition. */
 	int (*rep)(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row);
 	void (*release)(struct bench_item *it);
@@ -162,6 +169,12 @@ struct engine_opts {
 	/* each row, after it is kept (written to the results directory) */
 	void (*on_row)(void *arg, json_t *row);
 	void *arg;
+	const char *cmd;        /* bench_ctx.cmd: the command's name */
+	const char *out_dir;    /* bench_ctx.out_dir (not removed; only the
+				 * temporaries of a stopped repetition are) */
+	const char *data_label; /* bench_ctx.data_label */
+	char *dir;              /* if set: the results directory's path here */
+	size_t dir_len;
 };
 
 /* Build a profile in memory: empty, named name (the rows' "bench", the

@@ -104,8 +104,15 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 	snprintf(ds->dir, sizeof(ds->dir), "%s", dir);
 	base = strrchr(dir, '/');
 	base = base && base[1] ? base + 1 : dir;
-	label_from_name(strchr(preset, '/') ? base : preset, ds->label, sizeof(ds->label));
-	snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
+	if (ctx->data_label)
+		snprintf(ds->label, sizeof(ds->label), "%s", ctx->data_label);
+	else
+		label_from_name(strchr(preset, '/') ? base : preset, ds->label,
+				sizeof(ds->label));
+	if (ctx->out_dir)
+		snprintf(ds->out, sizeof(ds->out), "%s", ctx->out_dir);
+	else
+		snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
 	ds->scale = scale;
 	ds->seed = seed;
 	ds->user_dir = strchr(preset, '/') != NULL;
