@@ -2,20 +2,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "harness/engine/bench.h"
 #include "harness/env.h"
 #include "config/jobopts.h"
-#include "results/results.h"
 #include "results/row.h"
 #include "harness/runner.h"
 #include "results/stats_math.h"
-#include "harness/stop.h"
 #include "lib/util.h"
 
 static void run_usage(FILE *f)
@@ -42,18 +40,7 @@ static void run_usage(FILE *f)
 			fprintf(f, "  --%-16s [%s] %s\n", o->name, s->name, o->help);
 }
 
-/* A stop signal: stop the repetition in progress now (its child is
- * killed; its partial outputs are only temporaries, removed below). */
-static bool kill_rep(int sig, unsigned count)
-{
-	pid_t child = runner_child_pid();
-
-	(void)sig;
-	(void)count;
-	if (child > 0)
-		kill(child, SIGKILL);
-	return false;
-}
+#define RUN_MAX_KEYS 64
 
 struct run_args {
 	struct run_config cfg;
@@ -61,7 +48,42 @@ struct run_args {
 	unsigned reps;
 	bool json, trace;
 	bool no_space_check;
+	/* the settings as given, KEY, VALUE, ..., NULL: the profile's section */
+	char *kv[2 * RUN_MAX_KEYS + 1];
+	size_t nkv;
+	json_t *rows; /* the rows, for the summary */
 };
+
+/* Keep a setting for the profile: a repeated one's last value, in the
+ * place of its first (as jobopt_set keeps a strategy's options). */
+static int keep_setting(struct run_args *a, const char *key, const char *val)
+{
+	char *v = strdup(val ? val : "1"), *k;
+
+	for (size_t i = 0; v && i < a->nkv; i += 2)
+		if (!strcmp(a->kv[i], key)) {
+			free(a->kv[i + 1]);
+			a->kv[i + 1] = v;
+			return 0;
+		}
+	k = strdup(key);
+	if (!k || !v || a->nkv + 2 >= ARRAY_SIZE(a->kv)) {
+		free(k);
+		free(v);
+		errorf("--%s: too many options", key);
+		return -E2BIG;
+	}
+	a->kv[a->nkv++] = k;
+	a->kv[a->nkv++] = v;
+	return 0;
+}
+
+static void free_settings(struct run_args *a)
+{
+	for (size_t i = 0; i < a->nkv; i++)
+		free(a->kv[i]);
+	a->nkv = 0;
+}
 
 /* The last --strategy given: a repeated option's last value wins, as for
  * every other option of run. */
@@ -139,7 +161,7 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 	if (ret == -ENOENT)
 		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
 		       key, a->cfg.strat->name);
-	return ret;
+	return ret ? ret : keep_setting(a, key, val);
 }
 
 static int parse_args(struct run_args *a, int argc, char **argv)
@@ -243,66 +265,59 @@ static void print_summary(const struct run_args *a, json_t *rows)
 }
 
 
-static int run_reps(struct run_args *a, const struct filelist *fl)
+static void take_row(void *arg, json_t *row)
+{
+	struct run_args *a = arg;
+
+	if (a->json) {
+		row_write_jsonl(stdout, row);
+		fflush(stdout);
+	}
+	json_array_append(a->rows, row);
+}
+
+/* The run as a profile of one configuration, through the bench engine
+ * (its repetition loop, results directory and stop policy).  The exit
+ * status: 0, 1, or 128 + a stop signal. */
+static int run_reps(struct run_args *a)
 {
 	const char *labels[] = { "in", "out", NULL };
 	const char *paths[] = { a->cfg.job.in_dir, a->cfg.job.out_dir, NULL };
-	const struct rep_hooks *hooks = NULL;
-	json_t *rows = json_array(), *row;
-	struct results_dir rd = { 0 };
-	char ref[17];
-	int ret = 0;
+	const char *kv[2 * RUN_MAX_KEYS + 9];
+	struct engine_opts eo = {
+		.out = a->results, .no_results = !a->results, .quiet = true,
+		.on_row = take_row, .arg = a, .cmd = "run",
+		.out_dir = a->cfg.job.out_dir, .data_label = a->cfg.dataset,
+	};
+	struct profile prof;
+	char reps[16];
+	size_t n = 0;
+	int ret;
 
-	a->cfg.env = env_capture(labels, paths);
-	if (a->results && results_open(&rd, a->results, "run", a->cfg.env, false)) {
-		json_decref(rows);
-		json_decref(a->cfg.env);
-		return -EIO;
+	snprintf(reps, sizeof(reps), "%u", a->reps);
+	kv[n++] = "strategy", kv[n++] = a->cfg.strat->name;
+	kv[n++] = "dataset", kv[n++] = a->cfg.job.in_dir;
+	kv[n++] = "reps", kv[n++] = reps;
+	if (a->trace)
+		kv[n++] = "trace", kv[n++] = "1";
+	for (size_t i = 0; i < a->nkv; i++)
+		kv[n++] = a->kv[i];
+	kv[n] = NULL;
+	if (engine_profile_new(&prof, "run") ||
+	    engine_profile_add(&prof, "run", bench_kind_find("run", &(bool){ 0 }),
+			       "iostrat run", kv)) {
+		profile_free(&prof);
+		errorf("out of memory");
+		return 1;
 	}
-	if (a->trace) {
-		if (tracer_open)
-			hooks = tracer_open(&a->cfg);
-		else
-			warnf("--trace: this iostrat was built without eBPF probes; running untraced");
-	}
-	a->cfg.hooks = hooks;
-	ret = runner_reference(&a->cfg, fl, ref);
-	for (unsigned r = 1; !ret && r <= a->reps && !stop_caught(); r++) {
-		ret = runner_rep(&a->cfg, fl, r, ref, &row);
-		if (row && a->trace && !hooks)
-			tracer_mark_untraced(row);
-		if (stop_caught()) {
-			json_decref(row);
-			break;
-		}
-		if (!row)
-			break;
-		if (a->json)
-			row_write_jsonl(stdout, row);
-		fflush(stdout);
-		if (a->results && results_append(&rd, row) && !ret)
-			ret = -EIO;
-		json_array_append_new(rows, row);
-	}
-	if (a->results) {
-		if (results_finish(&rd) && !ret)
-			ret = -EIO;
-		results_close(&rd);
-	}
-	if (stop_caught()) {
-		runner_clean_temporaries(a->cfg.job.out_dir, fl);
-		errorf("%s: interrupted by signal %d; the repetition in progress was "
-		       "discarded (%zu completed)", a->cfg.job.in_dir, stop_caught(),
-		       json_array_size(rows));
-		ret = -EINTR;
-	} else if (!ret && !a->json) {
-		print_summary(a, rows);
-	}
-	if (hooks && tracer_close)
-		tracer_close(hooks);
-	json_decref(rows);
-	json_decref(a->cfg.env);
-	return ret;
+	eo.env = env_capture(labels, paths);
+	a->rows = json_array();
+	ret = engine_run_profile(&prof, &eo);
+	if (!ret && !a->json)
+		print_summary(a, a->rows);
+	json_decref(a->rows);
+	json_decref(eo.env);
+	return ret == 2 ? 1 : ret;
 }
 
 /* The outputs must fit in OUT: an input's total, less what the outputs
@@ -351,10 +366,12 @@ int cmd_run(int argc, char **argv)
 		ret = -EINVAL;
 	}
 	if (ret) {
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 2;
 	}
 	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs))) {
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -364,6 +381,7 @@ int cmd_run(int argc, char **argv)
 		       "next run would take its files for data", a.results,
 		       path_inside_dir(a.results, in_abs) ? "input" : "output",
 		       path_inside_dir(a.results, in_abs) ? in_abs : out_abs);
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -373,6 +391,7 @@ int cmd_run(int argc, char **argv)
 		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
 		       "its content, so it is no data to measure" : strerror(-ret));
 		filelist_free(&fl);
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -384,6 +403,7 @@ int cmd_run(int argc, char **argv)
 		errorf("%s: no input files (names starting with '.' are skipped): "
 		       "nothing to run", a.in);
 		filelist_free(&fl);
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -397,22 +417,21 @@ int cmd_run(int argc, char **argv)
 	runner_set_files(&a.cfg, &fl);
 	if (check_out_space(&a, &fl)) {
 		filelist_free(&fl);
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
 	if (runner_mark_out(out_abs)) {
 		filelist_free(&fl);
+		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
-	stop_catch(STOP_NEVER_HARD, kill_rep, false); /* temporaries to remove */
-	ret = run_reps(&a, &fl);
-	stop_release();
+	ret = run_reps(&a);
 	filelist_free(&fl);
+	free_settings(&a);
 	jobopt_free(&a.cfg);
-	if (stop_caught())
-		return 128 + stop_caught();
-	return ret ? 1 : 0;
+	return ret;
 }
 
 /* Every option the parser above takes (cmdopt.h): main.c refuses the rest. */

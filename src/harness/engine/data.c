@@ -179,13 +179,24 @@ static void remove_stale_scratch(const char *root)
 	closedir(d);
 }
 
+/* The data cache is used (made, swept): a preset is generated there, or
+ * a scratch directory made (not with the user's own output directory). */
+static bool uses_data_root(const struct bench_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nds; i++)
+		if (!ctx->ds[i]->user_dir)
+			return true;
+	return !ctx->out_dir;
+}
+
 int bench_datasets_materialize(struct bench_ctx *ctx)
 {
-	int ret = mkdir_p(ctx->data_root, 0755);
+	int ret = uses_data_root(ctx) ? mkdir_p(ctx->data_root, 0755) : 0;
 
 	if (ret)
 		return error_errno(ret, ctx->data_root, "creating data directory");
-	remove_stale_scratch(ctx->data_root);
+	if (uses_data_root(ctx))
+		remove_stale_scratch(ctx->data_root);
 	for (size_t i = 0; i < ctx->nds; i++) {
 		ret = materialize(ctx, ctx->ds[i]);
 		if (ret)
