@@ -13,10 +13,12 @@
 #include "results/results.h"
 
 /*
- * The bench engine (src/bench/engine.c) runs the configurations of a
- * profile: repetitions interleaved across configurations (round r runs
- * rep r of every configuration that still needs one), adaptive
- * repetitions, progress, Ctrl-C, resume.  What one repetition of a
+ * The bench engine (engine.c) runs the configurations of a profile:
+ * repetitions interleaved across configurations (round r runs rep r of
+ * every configuration that still needs one), adaptive repetitions,
+ * progress, the stop signals, resume.  It is the one repetition loop:
+ * `iostrat bench` loads a profile from a file; run and fio (and net and
+ * sweep) build one in memory and call engine_run_profile.  What one repetition of a
  * configuration means is the business of its kind (struct bench_kind):
  * "run" (kind_run.c) runs a strategy on a data set; sweep, net, fio ...
  * add their own kind and get matrices, repetitions, statistics, results

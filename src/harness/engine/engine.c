@@ -4,7 +4,9 @@
  * runs repetition r of every configuration that still needs one, so drift
  * hits all alike), adaptive repetitions (Phoronix Test Suite style: add
  * repetitions while the RSD of the metric is above target_rsd, up to
- * max_reps), progress, Ctrl-C and --resume.
+ * max_reps), progress, the stop signals and --resume; for a loaded
+ * profile (bench_main) or one a command built in memory
+ * (engine_run_profile: run, fio, net, sweep).
  */
 #include <errno.h>
 #include <signal.h>

@@ -15,6 +15,12 @@
  * by default (its default_io, else 1 MiB).  QD:
  * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
  * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
+ *
+ * client=HOST[:PORT],... runs the job on those hosts through fio's own
+ * client: a repetition is then an array of rows, one per host.
+ * `iostrat fio` is this kind on an in-memory profile (ctx->cmd "fio"):
+ * its rows keep the command's config_id, fio's JSON lies beside them as
+ * fio-JOB-repN.json, and a job fio refused leaves no row.
  */
 #include <errno.h>
 #include <limits.h>
