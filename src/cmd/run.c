@@ -288,6 +288,7 @@ static int run_reps(struct run_args *a)
 		.out = a->results, .no_results = !a->results, .quiet = true,
 		.on_row = take_row, .arg = a, .cmd = "run",
 		.out_dir = a->cfg.job.out_dir, .data_label = a->cfg.dataset,
+		.never_hard = true,
 	};
 	struct profile prof;
 	char reps[16];

@@ -175,6 +175,8 @@ struct engine_opts {
 	const char *out_dir;    /* bench_ctx.out_dir (not removed; only the
 				 * temporaries of a stopped repetition are) */
 	const char *data_label; /* bench_ctx.data_label */
+	bool never_hard;        /* a second signal does not end the process
+				 * (run: OUT's temporaries must be removed) */
 	char *dir;              /* if set: the results directory's path here */
 	size_t dir_len;
 };

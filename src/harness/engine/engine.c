@@ -31,8 +31,8 @@
  * runs: the repetition's child is killed now (its repetition is no row), a
  * data set being generated is abandoned and removed; fio and net pass the
  * signal on to their own children (sigfwd.h).  A second signal ends the
- * process at once, unless the outputs are the user's directory (run's
- * OUT): then the engine always reaches its cleanup of the temporaries. */
+ * process at once, unless the command says never_hard (run: OUT's
+ * temporaries are removed at the cleanup, however many signals come). */
 static bool stop_rep(int sig, unsigned count)
 {
 	pid_t child = runner_child_pid();
@@ -631,7 +631,7 @@ static int go(struct bench *b, const struct bench_opts *o)
 		cleanup(b);
 		return ret ? 2 : 0;
 	}
-	stop_catch(b->ctx.out_dir ? STOP_NEVER_HARD : STOP_SECOND_ENDS, stop_rep,
+	stop_catch(b->eo->never_hard ? STOP_NEVER_HARD : STOP_SECOND_ENDS, stop_rep,
 		   false);
 	ret = o->resume ? resume_data(b, o) : new_data(b, o);
 	if (ret || stop_caught()) {
