@@ -48,9 +48,10 @@ struct run_args {
 	unsigned reps;
 	bool json, trace;
 	bool no_space_check;
-	/* the settings as given, KEY, VALUE, ..., NULL: the profile's section */
-	char *kv[2 * RUN_MAX_KEYS + 1];
-	size_t nkv;
+	/* the settings as given (values in argv): the profile's section */
+	char keys[RUN_MAX_KEYS][128];
+	const char *values[RUN_MAX_KEYS];
+	size_t nkeys;
 	json_t *rows; /* the rows, for the summary */
 };
 
@@ -58,31 +59,18 @@ struct run_args {
  * place of its first (as jobopt_set keeps a strategy's options). */
 static int keep_setting(struct run_args *a, const char *key, const char *val)
 {
-	char *v = strdup(val ? val : "1"), *k;
+	size_t i;
 
-	for (size_t i = 0; v && i < a->nkv; i += 2)
-		if (!strcmp(a->kv[i], key)) {
-			free(a->kv[i + 1]);
-			a->kv[i + 1] = v;
-			return 0;
-		}
-	k = strdup(key);
-	if (!k || !v || a->nkv + 2 >= ARRAY_SIZE(a->kv)) {
-		free(k);
-		free(v);
+	for (i = 0; i < a->nkeys && strcmp(a->keys[i], key); i++)
+		;
+	if (i == RUN_MAX_KEYS) {
 		errorf("--%s: too many options", key);
 		return -E2BIG;
 	}
-	a->kv[a->nkv++] = k;
-	a->kv[a->nkv++] = v;
+	snprintf(a->keys[i], sizeof(a->keys[i]), "%s", key);
+	a->values[i] = val ? val : "1";
+	a->nkeys += i == a->nkeys;
 	return 0;
-}
-
-static void free_settings(struct run_args *a)
-{
-	for (size_t i = 0; i < a->nkv; i++)
-		free(a->kv[i]);
-	a->nkv = 0;
 }
 
 /* The last --strategy given: a repeated option's last value wins, as for
@@ -301,8 +289,8 @@ static int run_reps(struct run_args *a)
 	kv[n++] = "reps", kv[n++] = reps;
 	if (a->trace)
 		kv[n++] = "trace", kv[n++] = "1";
-	for (size_t i = 0; i < a->nkv; i++)
-		kv[n++] = a->kv[i];
+	for (size_t i = 0; i < a->nkeys; i++)
+		kv[n++] = a->keys[i], kv[n++] = a->values[i];
 	kv[n] = NULL;
 	if (engine_profile_new(&prof, "run") ||
 	    engine_profile_add(&prof, "run", bench_kind_find("run", &(bool){ 0 }),
@@ -367,12 +355,10 @@ int cmd_run(int argc, char **argv)
 		ret = -EINVAL;
 	}
 	if (ret) {
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 2;
 	}
 	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs))) {
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -382,7 +368,6 @@ int cmd_run(int argc, char **argv)
 		       "next run would take its files for data", a.results,
 		       path_inside_dir(a.results, in_abs) ? "input" : "output",
 		       path_inside_dir(a.results, in_abs) ? in_abs : out_abs);
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -392,7 +377,6 @@ int cmd_run(int argc, char **argv)
 		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
 		       "its content, so it is no data to measure" : strerror(-ret));
 		filelist_free(&fl);
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -404,7 +388,6 @@ int cmd_run(int argc, char **argv)
 		errorf("%s: no input files (names starting with '.' are skipped): "
 		       "nothing to run", a.in);
 		filelist_free(&fl);
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
@@ -418,19 +401,16 @@ int cmd_run(int argc, char **argv)
 	runner_set_files(&a.cfg, &fl);
 	if (check_out_space(&a, &fl)) {
 		filelist_free(&fl);
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
 	if (runner_mark_out(out_abs)) {
 		filelist_free(&fl);
-		free_settings(&a);
 		jobopt_free(&a.cfg);
 		return 1;
 	}
 	ret = run_reps(&a);
 	filelist_free(&fl);
-	free_settings(&a);
 	jobopt_free(&a.cfg);
 	return ret;
 }
