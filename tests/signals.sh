@@ -51,6 +51,34 @@ bench_interrupted_then_resumed() {
 	[ "$n2" -eq 16 ] || die "after resume $n2 rows (had $n1), wanted 16"
 }
 
+# bench stopped in the middle of a long repetition (about 25 s of
+# transform on an idle machine): the engine kills the repetition's child,
+# so bench ends within seconds, exit 128+signal, and the cut repetition is
+# no row (it used to run to its end and be kept as a measurement).
+bench_long_rep_stopped() {
+	local sig=$1 t0
+	has_cmd bench
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 2000 --width 200 >/dev/null
+	printf '[a]\ndataset=%s\nstrategy=stream\nwork=1000000\nsink=null\ncache=asis\nreps=2\n' \
+		"$T/in" >"$T/p.ini"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>"$T/err" &
+	pid=$!
+	wait_for pgrep -P $pid >/dev/null
+	sleep 0.5
+	t0=$(date +%s)
+	kill -"$sig" $pid
+	for _ in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+	kill -0 $pid 2>/dev/null && { kill -9 $pid; die "still running 10 s after $sig"; }
+	rc=0; wait $pid || rc=$?
+	[ $(($(date +%s) - t0)) -le 5 ] || die "ended $(($(date +%s) - t0)) s after $sig"
+	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
+	grep -q "interrupted by signal $(signum "$sig"); the repetition in progress was stopped (no row); 0 repetitions kept" "$T/err" ||
+		die "no message: $(cat "$T/err")"
+	no_leftovers
+	[ -e "$T/r/results.jsonl" ] || die "no results.jsonl"
+	[ ! -s "$T/r/results.jsonl" ] || die "a row for the cut repetition: $(cat "$T/r/results.jsonl")"
+}
+
 # wait for PID (up to 30 s, then SIGKILL and fail); sets rc
 wait_exit() {
 	local pid=$1
@@ -227,6 +255,8 @@ t run_sigint_stops_child_and_leaves_no_temporaries run_interrupted INT 130
 t run_sigterm_stops_child_and_leaves_no_temporaries run_interrupted TERM 143
 t bench_sigint_keeps_rows_and_resumes bench_interrupted_then_resumed INT
 t bench_sigterm_keeps_rows_and_resumes bench_interrupted_then_resumed TERM
+t bench_sigterm_mid_repetition_kills_it_and_keeps_no_row bench_long_rep_stopped TERM
+t bench_sighup_mid_repetition_kills_it_and_keeps_no_row bench_long_rep_stopped HUP
 for sig in INT TERM; do
 	t "fio_sig${sig,,}_stops_fio_and_its_jobs_keeps_rows" fio_interrupted $sig
 	t "net_sig${sig,,}_ends_the_plan_keeps_rows" net_interrupted $sig

@@ -15,7 +15,6 @@
 #include "fio/fio.h"
 #include "results/results.h"
 #include "results/row.h"
-#include "harness/sigfwd.h"
 #include "lib/util.h"
 
 struct fio_args {
@@ -130,13 +129,15 @@ static int parse(struct fio_args *a, int argc, char **argv)
 	return 0;
 }
 
-/* A directory, or a preset generated (once) into $IOSTRAT_DATA. */
-static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
-			   const char **label)
+/* The data set: a directory (its name labels the rows, as bench does) or
+ * a preset, generated (once) by the engine into $IOSTRAT_DATA.  *key is
+ * the profile's dataset= (a directory with a '/' in it), dir where the
+ * files are. */
+static int resolve_dataset(struct fio_args *a, char *key, char *dir, size_t len,
+			   char *label, size_t llen)
 {
 	struct dataset_spec s = { .seed = 1 };
 	struct stat sb;
-	int reused;
 
 	if (!a->dataset)
 		a->dataset = "big";
@@ -146,9 +147,9 @@ static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 		snprintf(dir, len, "%s", a->dataset);
 		while (strlen(dir) > 1 && dir[strlen(dir) - 1] == '/')
 			dir[strlen(dir) - 1] = 0;
-		/* the directory's name labels the rows, as bench does */
 		base = strrchr(dir, '/');
-		*label = base && base[1] ? base + 1 : dir;
+		snprintf(label, llen, "%s", base && base[1] ? base + 1 : dir);
+		snprintf(key, len, "%s%s", strchr(dir, '/') ? "" : "./", dir);
 		return 0;
 	}
 	if (dataset_preset(a->dataset, a->scale, &s)) {
@@ -159,8 +160,9 @@ static int resolve_dataset(struct fio_args *a, char *dir, size_t len,
 	/* the directory a bench of the same preset uses: generated once */
 	bench_dataset_dir(bench_data_root(NULL), a->dataset, a->scale, s.seed, dir,
 			  len);
-	*label = a->dataset;
-	return dataset_generate(dir, &s, &reused);
+	snprintf(key, len, "%s", a->dataset);
+	label[0] = 0;
+	return 0;
 }
 
 static void print_row(json_t *r, bool host)
@@ -186,80 +188,85 @@ static void print_row(json_t *r, bool host)
 	       json_string_value(json_object_get(r, "baseline_of")) : "-");
 }
 
-static int run_all(struct fio_args *a, const char *job, const char *dir,
-		   const char *label, struct filelist *fl)
+static void take_row(void *arg, json_t *row)
+{
+	const struct fio_args *a = arg;
+
+	if (a->json)
+		row_write_jsonl(stdout, row);
+	else
+		print_row(row, a->nclients > 0);
+}
+
+/* The job as a profile of one fio configuration: its options as the
+ * fio kind's keys (bs as chunk=, the --no-fsync as fsync=none). */
+static int build_profile(const struct fio_args *a, const char *job,
+			 const char *key, const char *name, struct profile *prof)
+{
+	char scale[32], bs[32], qd[16], reps[16];
+	const char *kv[32] = {
+		"job", job, "dataset", key, "scale", scale, "seed", "1",
+		"chunk", bs, "qd", qd, "direct", a->direct ? "1" : "0",
+		"cache", cache_mode_name(a->cache), "reps", reps,
+	};
+	size_t n = 18;
+
+	snprintf(scale, sizeof(scale), "%.17g", a->scale);
+	snprintf(bs, sizeof(bs), "%llu", (unsigned long long)a->bs);
+	snprintf(qd, sizeof(qd), "%u", a->qd);
+	snprintf(reps, sizeof(reps), "%u", a->reps);
+	if (!a->fsync)
+		kv[n++] = "fsync", kv[n++] = "none";
+	if (a->client)
+		kv[n++] = "client", kv[n++] = a->client;
+	kv[n] = NULL;
+	if (engine_profile_new(prof, name) ||
+	    engine_profile_add(prof, name, bench_kind_find("fio"),
+			       "iostrat fio", kv)) {
+		errorf("out of memory");
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Through the bench engine: the repetitions, the results directory (by
+ * default results/TIME-fio-JOB, made here: it is also the scratch) and
+ * the stop policy.  The exit status. */
+static int run_all(struct fio_args *a, const char *job, const char *key,
+		   const char *dir, const char *label)
 {
 	const char *labels[] = { "in", NULL }, *paths[] = { dir, NULL };
-	char scratch[PATH_MAX], json_out[PATH_MAX], stem[128], name[160];
 	const char *base = strrchr(job, '/') ? strrchr(job, '/') + 1 : job;
-	struct results_dir rd;
-	json_t *env = env_capture(labels, paths);
+	char out[PATH_MAX], name[160];
+	struct engine_opts eo = {
+		.out = a->out, .quiet = true, .on_row = take_row, .arg = a,
+		.cmd = "fio", .out_dir = a->scratch, .dir = out,
+		.dir_len = sizeof(out), .data_label = *label ? label : NULL,
+	};
+	struct profile prof;
 	int ret;
 
-	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
-	snprintf(name, sizeof(name), "fio-%s", stem);
-	ret = results_open(&rd, a->out, name, env, false);
-	json_decref(env);
-	if (ret)
-		return ret;
-	snprintf(scratch, sizeof(scratch), "%s", a->scratch ? a->scratch : rd.path);
-	for (unsigned r = 1; !ret && r <= a->reps; r++) {
-		struct fio_params p = {
-			.job = job, .in_dir = dir, .fl = fl, .scratch = scratch,
-			.bs = a->bs, .qd = a->qd, .direct = a->direct, .fsync = a->fsync,
-			.cache = a->cache, .json_out = json_out, .bench = NULL,
-			.dataset = label,
-		};
-		json_t *row;
-
-		json_t *rows, *one;
-		size_t k;
-
-		snprintf(json_out, sizeof(json_out), "%s/fio-%s-rep%u.json", rd.path, stem, r);
-		p.clients = a->clients;
-		p.nclients = a->nclients;
-		if (a->nclients) {
-			ret = fio_run_clients(&p, &rows);
-		} else {
-			ret = fio_run(&p, &row);
-			rows = json_array();
-			json_array_append_new(rows, row);
-		}
-		if (sigfwd_caught()) { /* fio stopped half way: not a result */
-			json_decref(rows);
-			break;
-		}
-		/* a host whose job failed keeps its row (with its error): the
-		 * others' are results; fio itself failing (on this machine,
-		 * or on every host) leaves no rows, and its error is told */
-		json_array_foreach(rows, k, one) {
-			int r2;
-
-			json_object_set_new(one, "rep", json_integer(r));
-			if (ret && (ret != -EIO || !a->nclients))
-				break;
-			r2 = results_append(&rd, one);
-			ret = ret ? ret : r2;
-			if (a->json)
-				row_write_jsonl(stdout, one);
-			else
-				print_row(one, a->nclients > 0);
-		}
-		json_decref(rows);
+	snprintf(name, sizeof(name), "fio-%.*s", (int)strcspn(base, "."), base);
+	if (!a->out) {
+		ret = results_make_default_dir(out, sizeof(out), name);
+		if (ret)
+			return error_errno(ret, "results", "creating results directory"), 1;
+		eo.out = out;
 	}
-	if (sigfwd_caught()) {
-		ret = results_finish(&rd);
-		errorf("%s: interrupted by signal %d; %zu repetitions kept in %s",
-		       stem, sigfwd_caught(), json_array_size(rd.rows), rd.path);
-		results_close(&rd);
-		return 128 + sigfwd_caught();
+	if (!eo.out_dir)
+		eo.out_dir = eo.out;
+	if (build_profile(a, job, key, name, &prof)) {
+		profile_free(&prof);
+		return 1;
 	}
-	if (!ret)
-		ret = results_finish(&rd);
+	eo.env = env_capture(labels, paths);
+	ret = engine_run_profile(&prof, &eo);
+	json_decref(eo.env);
 	if (!ret && !a->json)
-		printf("results: %s\n", rd.path);
-	results_close(&rd);
-	return ret;
+		printf("results: %s\n", out);
+	if (ret && !a->out)
+		rmdir(out); /* the default directory, when nothing came into it */
+	return ret == 2 ? 1 : ret;
 }
 
 /* A --client output: a row per host it names (hostname and port). */
@@ -341,9 +348,8 @@ int cmd_fio(int argc, char **argv)
 
 static int fio_main(struct fio_args *a, int argc, char **argv)
 {
-	char job[PATH_MAX], dir[PATH_MAX], ver[64];
-	const char *label, *bad;
-	struct filelist fl;
+	char job[PATH_MAX], dir[PATH_MAX], key[PATH_MAX], ver[64];
+	char label[NAME_MAX + 1];
 	int ret;
 
 	for (int i = 1; i < argc; i++)
@@ -370,27 +376,9 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 		fio_job_error("", a->job, ret);
 		return 1;
 	}
-	/* a directory with results is refused before the data set is made */
-	if (a->out && results_check_fresh(a->out, false))
+	if (resolve_dataset(a, key, dir, sizeof(dir), label, sizeof(label)))
 		return 1;
-	if (resolve_dataset(a, dir, sizeof(dir), &label))
-		return 1;
-	ret = filelist_scan(dir, &fl, &bad);
-	if (ret) {
-		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" : strerror(-ret));
-		filelist_free(&fl);
-		return 1;
-	}
-	if (!fl.n) {
-		errorf("%s: no input files", dir);
-		filelist_free(&fl);
-		return 1;
-	}
-	sigfwd_catch(); /* before run_all: a signal while fio starts counts too */
-	ret = run_all(a, job, dir, label, &fl);
-	sigfwd_release();
-	filelist_free(&fl);
-	return ret > 0 ? ret : ret ? 1 : 0;
+	return run_all(a, job, key, dir, label);
 }
 
 /* Every option the parser above takes (settings.h): main.c refuses the rest. */

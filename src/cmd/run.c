@@ -3,20 +3,18 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "commands.h"
+#include "harness/engine/bench.h"
 #include "harness/env.h"
 #include "config/jobopts.h"
-#include "results/results.h"
 #include "results/row.h"
 #include "harness/runner.h"
 #include "results/stats_math.h"
-#include "harness/stop.h"
 #include "lib/util.h"
 
 static void run_usage(FILE *f)
@@ -46,18 +44,7 @@ static void run_usage(FILE *f)
 	}
 }
 
-/* A stop signal: stop the repetition in progress now (its child is
- * killed; its partial outputs are only temporaries, removed below). */
-static bool kill_rep(int sig, unsigned count)
-{
-	pid_t child = runner_child_pid();
-
-	(void)sig;
-	(void)count;
-	if (child > 0)
-		kill(child, SIGKILL);
-	return false;
-}
+#define RUN_MAX_KEYS 64
 
 struct run_args {
 	struct run_config cfg;
@@ -65,7 +52,30 @@ struct run_args {
 	unsigned reps;
 	bool json, trace;
 	bool no_space_check;
+	/* the settings as given (values in argv): the profile's section */
+	char keys[RUN_MAX_KEYS][128];
+	const char *values[RUN_MAX_KEYS];
+	size_t nkeys;
+	json_t *rows; /* the rows, for the summary */
 };
+
+/* Keep a setting for the profile: a repeated one's last value, in the
+ * place of its first (as jobopt_set keeps a strategy's options). */
+static int keep_setting(struct run_args *a, const char *key, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < a->nkeys && strcmp(a->keys[i], key); i++)
+		;
+	if (i == RUN_MAX_KEYS) {
+		errorf("--%s: too many options", key);
+		return -E2BIG;
+	}
+	snprintf(a->keys[i], sizeof(a->keys[i]), "%s", key);
+	a->values[i] = val ? val : "1";
+	a->nkeys += i == a->nkeys;
+	return 0;
+}
 
 /* The last --strategy given: a repeated option's last value wins, as for
  * every other option of run. */
@@ -143,7 +153,7 @@ static int parse_option(struct run_args *a, int argc, char **argv, int *i)
 	if (ret == -ENOENT)
 		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
 		       key, a->cfg.strat->name);
-	return ret;
+	return ret ? ret : keep_setting(a, key, val);
 }
 
 static int parse_args(struct run_args *a, int argc, char **argv)
@@ -246,61 +256,60 @@ static void print_summary(const struct run_args *a, json_t *rows)
 }
 
 
-static int run_reps(struct run_args *a, const struct filelist *fl)
+static void take_row(void *arg, json_t *row)
+{
+	struct run_args *a = arg;
+
+	if (a->json) {
+		row_write_jsonl(stdout, row);
+		fflush(stdout);
+	}
+	json_array_append(a->rows, row);
+}
+
+/* The run as a profile of one configuration, through the bench engine
+ * (its repetition loop, results directory and stop policy).  The exit
+ * status: 0, 1, or 128 + a stop signal. */
+static int run_reps(struct run_args *a)
 {
 	const char *labels[] = { "in", "out", NULL };
 	const char *paths[] = { a->cfg.job.in_dir, a->cfg.job.out_dir, NULL };
-	const struct rep_hooks *hooks = NULL;
-	json_t *rows = json_array(), *row;
-	struct results_dir rd = { 0 };
-	char ref[17];
-	int ret = 0;
+	const char *kv[2 * RUN_MAX_KEYS + 9];
+	struct engine_opts eo = {
+		.out = a->results, .no_results = !a->results, .quiet = true,
+		.on_row = take_row, .arg = a, .cmd = "run",
+		.out_dir = a->cfg.job.out_dir, .data_label = a->cfg.dataset,
+		.never_hard = true,
+	};
+	struct profile prof;
+	char reps[16];
+	size_t n = 0;
+	int ret;
 
-	a->cfg.env = env_capture(labels, paths);
-	if (a->results && results_open(&rd, a->results, "run", a->cfg.env, false)) {
-		json_decref(rows);
-		json_decref(a->cfg.env);
-		return -EIO;
-	}
+	snprintf(reps, sizeof(reps), "%u", a->reps);
+	kv[n++] = "strategy", kv[n++] = a->cfg.strat->name;
+	kv[n++] = "dataset", kv[n++] = a->cfg.job.in_dir;
+	kv[n++] = "reps", kv[n++] = reps;
 	if (a->trace)
-		hooks = tracer_open(&a->cfg);
-	a->cfg.hooks = hooks;
-	ret = runner_reference(&a->cfg, fl, ref);
-	for (unsigned r = 1; !ret && r <= a->reps && !stop_caught(); r++) {
-		ret = runner_rep(&a->cfg, fl, r, ref, &row);
-		if (row && a->trace && !hooks)
-			tracer_mark_untraced(row);
-		if (stop_caught()) {
-			json_decref(row);
-			break;
-		}
-		if (!row)
-			break;
-		if (a->json)
-			row_write_jsonl(stdout, row);
-		fflush(stdout);
-		if (a->results && results_append(&rd, row) && !ret)
-			ret = -EIO;
-		json_array_append_new(rows, row);
+		kv[n++] = "trace", kv[n++] = "1";
+	for (size_t i = 0; i < a->nkeys; i++)
+		kv[n++] = a->keys[i], kv[n++] = a->values[i];
+	kv[n] = NULL;
+	if (engine_profile_new(&prof, "run") ||
+	    engine_profile_add(&prof, "run", bench_kind_find("run"),
+			       "iostrat run", kv)) {
+		profile_free(&prof);
+		errorf("out of memory");
+		return 1;
 	}
-	if (a->results) {
-		if (results_finish(&rd) && !ret)
-			ret = -EIO;
-		results_close(&rd);
-	}
-	if (stop_caught()) {
-		runner_clean_temporaries(a->cfg.job.out_dir, fl);
-		errorf("%s: interrupted by signal %d; the repetition in progress was "
-		       "discarded (%zu completed)", a->cfg.job.in_dir, stop_caught(),
-		       json_array_size(rows));
-		ret = -EINTR;
-	} else if (!ret && !a->json) {
-		print_summary(a, rows);
-	}
-	tracer_close(hooks);
-	json_decref(rows);
-	json_decref(a->cfg.env);
-	return ret;
+	eo.env = env_capture(labels, paths);
+	a->rows = json_array();
+	ret = engine_run_profile(&prof, &eo);
+	if (!ret && !a->json)
+		print_summary(a, a->rows);
+	json_decref(a->rows);
+	json_decref(eo.env);
+	return ret == 2 ? 1 : ret;
 }
 
 /* The outputs must fit in OUT: an input's total, less what the outputs
@@ -405,14 +414,10 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 1;
 	}
-	stop_catch(STOP_NEVER_HARD, kill_rep, false); /* temporaries to remove */
-	ret = run_reps(&a, &fl);
-	stop_release();
+	ret = run_reps(&a);
 	filelist_free(&fl);
 	jobopt_free(&a.cfg);
-	if (stop_caught())
-		return 128 + stop_caught();
-	return ret ? 1 : 0;
+	return ret;
 }
 
 /* Every option the parser above takes (settings.h): main.c refuses the rest. */

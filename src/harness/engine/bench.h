@@ -14,10 +14,12 @@
 #include "results/results.h"
 
 /*
- * The bench engine (engine.c) runs the configurations of a
- * profile: repetitions interleaved across configurations (round r runs
- * rep r of every configuration that still needs one), adaptive
- * repetitions, progress, Ctrl-C, resume.  What one repetition of a
+ * The bench engine (engine.c) runs the configurations of a profile:
+ * repetitions interleaved across configurations (round r runs rep r of
+ * every configuration that still needs one), adaptive repetitions,
+ * progress, the stop signals, resume.  It is the one repetition loop:
+ * `iostrat bench` loads a profile from a file; run and fio (and net and
+ * sweep) build one in memory and call engine_run_profile.  What one repetition of a
  * configuration means is the business of its kind (struct bench_kind):
  * "run" (kind_run.c) runs a strategy on a data set; sweep, net, fio ...
  * add their own kind and get matrices, repetitions, statistics, results
@@ -26,7 +28,7 @@
 
 /* Data sets, generated once per bench into the data cache and shared. */
 struct bench_dataset {
-	char label[64];        /* the preset name, or the directory's name */
+	char label[1024];      /* the preset name, the directory's name, or run's --dataset */
 	char dir[4096];
 	double scale;
 	uint64_t seed;
@@ -47,6 +49,12 @@ struct bench_ctx {
 	size_t nds;
 	bool dry_run;
 	bool quiet;
+	/* A command's in-memory profile ("run", "fio"; NULL for a bench): its
+	 * kinds keep the command's own row columns and file names. */
+	const char *cmd;
+	const char *out_dir;    /* the outputs go here (run's OUT, fio's
+				 * --scratch), not into a scratch directory */
+	const char *data_label; /* the data sets' label (run --dataset) */
 };
 
 /* One configuration being run. */
@@ -74,7 +82,8 @@ struct bench_kind {
 	 * nothing may be created.  0 or negative after printing. */
 	int (*prepare)(struct bench_ctx *ctx, struct bench_item *it);
 	/* One measured repetition.  *row is set (with "error" on failure)
-	 * unless -ENOMEM; returns 0 or negative for a failed repetition. */
+	 * unless -ENOMEM, or is an array of rows (fio --client: one per
+	 * host); returns 0 or negative for a failed repetition. */
 	int (*rep)(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row);
 	void (*release)(struct bench_item *it);
@@ -146,6 +155,48 @@ int bench_data_check(const struct bench_ctx *ctx, json_t *rec,
 
 /* The whole bench: 0 ok, 1 failures, 2 usage, 130 interrupted. */
 int bench_main(const struct bench_opts *o);
+
+/* ---- in-memory profiles: run, fio, net and sweep run through here ------ */
+
+/* What a command that builds its own profile asks of the engine around
+ * it; everything else (the repetition loop, the results directory with
+ * its lock and row-by-row fsync, the stop policy) is bench's. */
+struct engine_opts {
+	const char *out;     /* results directory; NULL: results/<time>-<name> */
+	bool no_results;     /* no results directory at all (run without
+			      * --results): rows go to on_row only */
+	bool resumable;      /* the "has results already" refusal names --resume */
+	const char *data;    /* data cache root; NULL: $IOSTRAT_DATA, else data */
+	json_t *env;         /* env.json (borrowed); NULL: captured here */
+	bool quiet;          /* no progress lines, no closing "results:" line */
+	/* each row, after it is kept (written to the results directory) */
+	void (*on_row)(void *arg, json_t *row);
+	void *arg;
+	const char *cmd;        /* bench_ctx.cmd: the command's name */
+	const char *out_dir;    /* bench_ctx.out_dir (not removed; only the
+				 * temporaries of a stopped repetition are) */
+	const char *data_label; /* bench_ctx.data_label */
+	bool never_hard;        /* a second signal does not end the process
+				 * (run: OUT's temporaries must be removed) */
+	char *dir;              /* if set: the results directory's path here */
+	size_t dir_len;
+};
+
+/* Build a profile in memory: empty, named name (the rows' "bench", the
+ * default results directory's suffix).  0 or -ENOMEM. */
+int engine_profile_new(struct profile *p, const char *name);
+/* Add one configuration of kind in section (where: "iostrat run", for
+ * messages), its keys as key, value, ..., NULL (values copied).  The same
+ * keys a profile section takes; engine keys (reps ...) too. */
+int engine_profile_add(struct profile *p, const char *section,
+		       const struct bench_kind *kind, const char *where,
+		       const char *const *kv);
+
+/* Run prof, built in memory, as bench runs a loaded profile: plan, data
+ * sets, repetitions, results, stop policy (on SIGINT/SIGTERM/SIGHUP the
+ * running child is killed and its repetition is no row).  prof is freed.
+ * 0 ok, 1 failures, 2 a bad configuration, 128 + the signal on a stop. */
+int engine_run_profile(struct profile *prof, const struct engine_opts *o);
 
 /* queue_retry.c: under the reboot queue, a retry of the entry resumes the
  * --out its cut-off attempt began (o->out becomes o->resume).  0, or

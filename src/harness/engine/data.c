@@ -104,8 +104,15 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 	snprintf(ds->dir, sizeof(ds->dir), "%s", dir);
 	base = strrchr(dir, '/');
 	base = base && base[1] ? base + 1 : dir;
-	label_from_name(strchr(preset, '/') ? base : preset, ds->label, sizeof(ds->label));
-	snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
+	if (ctx->data_label)
+		snprintf(ds->label, sizeof(ds->label), "%s", ctx->data_label);
+	else
+		label_from_name(strchr(preset, '/') ? base : preset, ds->label,
+				sizeof(ds->label));
+	if (ctx->out_dir)
+		snprintf(ds->out, sizeof(ds->out), "%s", ctx->out_dir);
+	else
+		snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
 	ds->scale = scale;
 	ds->seed = seed;
 	ds->user_dir = strchr(preset, '/') != NULL;
@@ -172,13 +179,24 @@ static void remove_stale_scratch(const char *root)
 	closedir(d);
 }
 
+/* The data cache is used (made, swept): a preset is generated there, or
+ * a scratch directory made (not with the user's own output directory). */
+static bool uses_data_root(const struct bench_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nds; i++)
+		if (!ctx->ds[i]->user_dir)
+			return true;
+	return !ctx->out_dir;
+}
+
 int bench_datasets_materialize(struct bench_ctx *ctx)
 {
-	int ret = mkdir_p(ctx->data_root, 0755);
+	int ret = uses_data_root(ctx) ? mkdir_p(ctx->data_root, 0755) : 0;
 
 	if (ret)
 		return error_errno(ret, ctx->data_root, "creating data directory");
-	remove_stale_scratch(ctx->data_root);
+	if (uses_data_root(ctx))
+		remove_stale_scratch(ctx->data_root);
 	for (size_t i = 0; i < ctx->nds; i++) {
 		ret = materialize(ctx, ctx->ds[i]);
 		if (ret)

@@ -4,7 +4,9 @@
  * runs repetition r of every configuration that still needs one, so drift
  * hits all alike), adaptive repetitions (Phoronix Test Suite style: add
  * repetitions while the RSD of the metric is above target_rsd, up to
- * max_reps), progress, Ctrl-C and --resume.
+ * max_reps), progress, the stop signals and --resume; for a loaded
+ * profile (bench_main) or one a command built in memory
+ * (engine_run_profile: run, fio, net, sweep).
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,6 +18,7 @@
 
 #include "results/dataset.h"
 #include "harness/env.h"
+#include "harness/runner.h"
 #include "results/stats_math.h"
 #include "harness/stop.h"
 #include "lib/util.h"
@@ -25,26 +28,34 @@
 #define DEFAULT_REPS 3
 #define DEFAULT_TARGET_RSD 3.5
 
-/* A stop signal: the repetition in progress ends (the runner's child is
- * in our process group or killed by the runner), a data set being
- * generated is abandoned and removed; a second signal ends bench at once. */
-static bool stop_dataset(int sig, unsigned count)
+/* A stop signal (SIGINT, SIGTERM, SIGHUP), for every command the engine
+ * runs: the repetition's child is killed now (its repetition is no row), a
+ * data set being generated is abandoned and removed; fio and net pass the
+ * signal on to their own children (sigfwd.h).  A second signal ends the
+ * process at once, unless the command says never_hard (run: OUT's
+ * temporaries are removed at the cleanup, however many signals come). */
+static bool stop_rep(int sig, unsigned count)
 {
+	pid_t child = runner_child_pid();
+
 	(void)count;
 	dataset_stop = sig;
+	if (child > 0)
+		kill(child, SIGKILL);
 	return false;
 }
 
 struct bench {
 	struct bench_ctx ctx;
+	const struct engine_opts *eo;
 	struct profile prof;
 	struct bench_item *items;
 	size_t n;
 	struct results_dir res;
 	bool tty;
-	unsigned done_before, done_now, failed;
+	unsigned done_before, done_now, failed, interrupted;
 	double rep_wall;
-	const struct engine_hooks *h; /* NULL for a plain bench */
+	const struct engine_hooks *h; /* sched's; NULL for a plain bench */
 	size_t pass;
 };
 
@@ -313,6 +324,8 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
 	double per = b->done_now ? b->rep_wall / b->done_now : it->est_s;
 	char eta[72], a[32], z[32], total[32], target[32];
 
+	if (b->eo->quiet)
+		return;
 	fmt_range(idx - 1 + lo, idx - 1 + hi, total, sizeof(total));
 	fmt_range(MAX(it->reps, rep), it->max_reps, target, sizeof(target));
 	fmt_secs(per * lo, a, sizeof(a));
@@ -323,36 +336,72 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
 	fflush(stderr);
 }
 
+/* Keep one row: in the results directory (unless the command has none),
+ * then to the command's on_row. */
+static int keep_row(struct bench *b, json_t *row)
+{
+	int ret;
+
+	if (b->h && b->h->decorate)
+		b->h->decorate(b->h->arg, b->pass, row);
+	ret = b->eo->no_results ? 0 : results_append(&b->res, row);
+
+	if (!ret && b->eo->on_row)
+		b->eo->on_row(b->eo->arg, row);
+	return ret;
+}
+
+/* A repetition's rows: one, or an array of them (one per host). */
+static int keep_rows(struct bench *b, json_t *rows)
+{
+	json_t *one;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_array(rows))
+		return keep_row(b, rows);
+	json_array_foreach(rows, i, one)
+		if (!ret)
+			ret = keep_row(b, one);
+	return ret;
+}
+
+/* The row a repetition's metric is read from: its first. */
+static json_t *first_row(json_t *rows)
+{
+	return json_is_array(rows) ? json_array_get(rows, 0) : rows;
+}
+
 /* One repetition of it.  0, 1 to stop (a stop signal), negative on a
- * results write error. */
+ * results write error or a repetition that left no row. */
 static int one_rep(struct bench *b, struct bench_item *it)
 {
 	unsigned rep = (unsigned)it->nsamples + it->fails + 1;
 	double t0 = now_mono();
-	json_t *row = NULL;
+	json_t *row = NULL, *first;
 	int ret;
 
 	progress(b, it, rep);
 	ret = it->pc->kind->rep(&b->ctx, it, rep, &row);
 	if (stop_caught() && (ret || !row)) {
-		json_decref(row); /* cut short by the signal: not a result */
+		json_decref(row); /* its child was killed: interrupted, no row */
+		b->interrupted++;
 		return 1;
 	}
-	if (!row)
-		return ret;
+	if (!(first = first_row(row))) {
+		json_decref(row);
+		return ret ? ret : -EIO;
+	}
 	b->rep_wall += now_mono() - t0;
 	b->done_now++;
 	if (ret) {
 		it->fails++;
 		b->failed++;
 	} else {
-		json_t *v = json_object_get(row, results_metric(row));
-
-		add_sample(it, json_number_value(v));
+		add_sample(it, json_number_value(json_object_get(first,
+						 results_metric(first))));
 	}
-	if (b->h && b->h->decorate)
-		b->h->decorate(b->h->arg, b->pass, row);
-	ret = results_append(&b->res, row);
+	ret = keep_rows(b, row);
 	json_decref(row);
 	if (ret)
 		return ret;
@@ -425,16 +474,26 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 	int ret;
 
 	b->ctx.res = &b->res;
-	b->ctx.env = env_capture(labels, paths);
-	json_object_set_new(b->ctx.env, "profile", json_text(b->prof.name));
+	if (b->eo->env) {
+		b->ctx.env = json_incref(b->eo->env);
+	} else {
+		b->ctx.env = env_capture(labels, paths);
+		json_object_set_new(b->ctx.env, "profile", json_text(b->prof.name));
+	}
+	if (b->eo->no_results)
+		return 0;
 	if (o->resume) {
 		ret = results_resume(&b->res, o->resume);
 		if (!ret)
 			take_done(b);
 		return ret;
 	}
-	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env, true);
-	return ret ? ret : write_profile(b);
+	ret = results_open(&b->res, o->out, b->prof.name, b->ctx.env,
+			   b->eo->resumable);
+	if (!ret && b->eo->dir)
+		snprintf(b->eo->dir, b->eo->dir_len, "%s", b->res.path);
+	/* a command's profile is its options: nothing to resume from */
+	return ret || b->ctx.cmd ? ret : write_profile(b);
 }
 
 static void cleanup(struct bench *b)
@@ -447,26 +506,42 @@ static void cleanup(struct bench *b)
 	free(b->items);
 	if (b->ctx.scratch[0] && !b->ctx.dry_run)
 		rm_rf(b->ctx.scratch);
+	/* the user's output directory: only a stopped repetition's temporaries */
+	for (size_t i = 0; b->ctx.out_dir && i < b->ctx.nds; i++)
+		runner_clean_temporaries(b->ctx.ds[i]->out, &b->ctx.ds[i]->fl);
 	bench_datasets_free(&b->ctx);
 	json_decref(b->ctx.env);
 	results_close(&b->res);
 	profile_free(&b->prof);
 }
 
+/* A stop: one line for every command, and bench's way back in. */
+static int stopped(const struct bench *b)
+{
+	const char *dir = b->res.path;
+	unsigned kept = b->done_before + b->done_now;
+
+	errorf("%s: interrupted by signal %d; %s; %u repetitions kept%s%s",
+	       b->prof.name, stop_caught(), b->interrupted ?
+	       "the repetition in progress was stopped (no row)" :
+	       "between repetitions", kept, *dir ? " in " : "", dir);
+	if (b->eo->resumable && *dir)
+		fprintf(stderr, "resume with: iostrat bench --resume %s\n", dir);
+	return 128 + stop_caught();
+}
+
 static int finish(struct bench *b, int ret)
 {
 	const char *dir = b->res.path;
 
-	if (results_finish(&b->res))
+	if (!b->eo->no_results && results_finish(&b->res))
 		ret = ret ? ret : -EIO;
-	if (stop_caught()) {
-		fprintf(stderr, "interrupted: %u repetitions kept in %s\n"
-			"resume with: iostrat bench --resume %s\n",
-			b->done_before + b->done_now, dir, dir);
-		return 130;
-	}
+	if (stop_caught())
+		return stopped(b);
 	if (ret < 0)
 		return 1;
+	if (b->eo->quiet)
+		return b->failed ? 1 : 0; /* the command says it its way */
 	fprintf(stderr, "results: %s (%u repetitions%s); iostrat report %s\n", dir,
 		b->done_before + b->done_now, b->done_before ? ", some resumed" : "",
 		dir);
@@ -483,7 +558,8 @@ static int finish(struct bench *b, int ret)
 static int new_data(struct bench *b, const struct bench_opts *o)
 {
 	/* a directory with results is refused before minutes of gen */
-	int ret = o->out ? results_check_fresh(o->out, true) : 0;
+	int ret = o->out && !b->eo->no_results ?
+		results_check_fresh(o->out, b->eo->resumable) : 0;
 
 	if (!ret)
 		ret = bench_datasets_materialize(&b->ctx);
@@ -496,7 +572,7 @@ static int new_data(struct bench *b, const struct bench_opts *o)
 		}
 	if (!ret && !stop_caught())
 		ret = open_results(b, o);
-	if (!ret && !stop_caught())
+	if (!ret && !stop_caught() && !b->ctx.cmd)
 		ret = bench_data_record(&b->ctx, b->res.path);
 	return ret;
 }
@@ -537,6 +613,54 @@ static int resume_root(struct bench *b, const struct bench_opts *o)
 	return ret;
 }
 
+/* Plan the profile in b, then run it: the data, the results directory,
+ * the repetitions (bench and every command's in-memory profile alike). */
+static int go(struct bench *b, const struct bench_opts *o)
+{
+	int ret, status;
+
+	ret = plan(b);
+	if (ret) {
+		cleanup(b);
+		return 2;
+	}
+	if (o->dry_run) {
+		ret = check_user_data(b);
+		if (!ret && !o->quiet)
+			dry_run(b);
+		cleanup(b);
+		return ret ? 2 : 0;
+	}
+	stop_catch(b->eo->never_hard ? STOP_NEVER_HARD : STOP_SECOND_ENDS, stop_rep,
+		   false);
+	ret = o->resume ? resume_data(b, o) : new_data(b, o);
+	if (ret || stop_caught()) {
+		stop_release();
+		cleanup(b);
+		return stop_caught() ? 128 + stop_caught() : 1;
+	}
+	ret = run_all(b);
+	status = finish(b, ret);
+	stop_release();
+	cleanup(b);
+	return status;
+}
+
+/* A resumed bench keeps its first name (env.json). */
+static void resumed_name(struct bench *b, const char *resdir)
+{
+	char envp[4200];
+	json_t *env;
+
+	snprintf(envp, sizeof(envp), "%s/env.json", resdir);
+	env = json_load_file(envp, 0, NULL);
+	if (json_is_string(json_object_get(env, "profile"))) {
+		free(b->prof.name);
+		b->prof.name = strdup(json_string_value(json_object_get(env, "profile")));
+	}
+	json_decref(env);
+}
+
 int bench_main(const struct bench_opts *o)
 {
 	return bench_run_pass(o, NULL, 0);
@@ -545,10 +669,10 @@ int bench_main(const struct bench_opts *o)
 int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 		   size_t pass)
 {
-	struct bench b = { .h = h, .pass = pass };
+	static const struct engine_opts bench_eo = { .resumable = true };
+	struct bench b = { .eo = &bench_eo, .h = h, .pass = pass };
 	char profile_path[4200];
 	const char *path = o->profile;
-	int ret, status;
 
 	if (o->resume) {
 		snprintf(profile_path, sizeof(profile_path), "%s/profile.ini", o->resume);
@@ -561,45 +685,28 @@ int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 		 b.ctx.data_root, (int)getpid());
 	b.ctx.dry_run = o->dry_run;
 	b.tty = isatty(STDERR_FILENO);
-	ret = profile_load(path, o->defs, o->ndefs, &b.prof);
-	if (ret)
+	if (profile_load(path, o->defs, o->ndefs, &b.prof))
 		return 2;
+	if (o->resume)
+		resumed_name(&b, o->resume);
 	b.ctx.name = b.prof.name;
-	if (o->resume) { /* the bench keeps its first name (env.json) */
-		char envp[4200];
-		json_t *env;
+	return go(&b, o);
+}
 
-		snprintf(envp, sizeof(envp), "%s/env.json", o->resume);
-		env = json_load_file(envp, 0, NULL);
-		if (json_is_string(json_object_get(env, "profile"))) {
-			free(b.prof.name);
-			b.prof.name = strdup(json_string_value(json_object_get(env, "profile")));
-		}
-		json_decref(env);
-		b.ctx.name = b.prof.name;
-	}
-	ret = plan(&b);
-	if (ret) {
-		cleanup(&b);
-		return 2;
-	}
-	if (o->dry_run) {
-		ret = check_user_data(&b);
-		if (!ret && !o->quiet)
-			dry_run(&b);
-		cleanup(&b);
-		return ret ? 2 : 0;
-	}
-	stop_catch(STOP_SECOND_ENDS, stop_dataset, false);
-	ret = o->resume ? resume_data(&b, o) : new_data(&b, o);
-	if (ret || stop_caught()) {
-		stop_release();
-		cleanup(&b);
-		return stop_caught() ? 128 + stop_caught() : 1;
-	}
-	ret = run_all(&b);
-	status = finish(&b, ret);
-	stop_release();
-	cleanup(&b);
-	return status;
+int engine_run_profile(struct profile *prof, const struct engine_opts *eo)
+{
+	struct bench b = { .eo = eo, .prof = *prof };
+	const struct bench_opts o = { .out = eo->out, .data = eo->data };
+
+	memset(prof, 0, sizeof(*prof)); /* b owns it now */
+	b.ctx.data_root = bench_data_root(eo->data);
+	snprintf(b.ctx.scratch, sizeof(b.ctx.scratch), "%s/.scratch-%d",
+		 b.ctx.data_root, (int)getpid());
+	b.ctx.name = b.prof.name;
+	b.ctx.quiet = eo->quiet;
+	b.ctx.cmd = eo->cmd;
+	b.ctx.out_dir = eo->out_dir;
+	b.ctx.data_label = eo->data_label;
+	b.tty = isatty(STDERR_FILENO);
+	return go(&b, &o);
 }

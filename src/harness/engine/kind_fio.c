@@ -15,6 +15,12 @@
  * by default (its default_io, else 1 MiB).  QD:
  * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
  * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
+ *
+ * client=HOST[:PORT],... runs the job on those hosts through fio's own
+ * client: a repetition is then an array of rows, one per host.
+ * `iostrat fio` is this kind on an in-memory profile (ctx->cmd "fio"):
+ * its rows keep the command's config_id, fio's JSON lies beside them as
+ * fio-JOB-repN.json, and a job fio refused leaves no row.
  */
 #include <errno.h>
 #include <limits.h>
@@ -38,6 +44,8 @@ struct fiop {
 	bool direct;
 	bool fsync;
 	enum cache_mode cache;
+	struct fio_client *clients; /* client=HOST[:PORT],...: fio --client */
+	size_t nclients;
 	struct bench_dataset *ds;
 };
 
@@ -61,6 +69,10 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 		    !strcmp(kv->key, "job") || !strcmp(kv->key, "trace") ||
 		    !strcmp(kv->key, "fio"))
 			continue;
+		if (!strcmp(kv->key, "client")) {
+			ret = fio_clients_parse(kv->value, &fp->clients, &fp->nclients);
+			continue;
+		}
 		ret = bench_data_key(kv, &fp->preset, &fp->scale, &fp->seed);
 		if (ret != -ENOENT)
 			continue;
@@ -127,8 +139,10 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 static int fio_check(const struct pconf *c, char *why, size_t len)
 {
 	struct fiop fp;
+	int ret = apply(c, &fp, why, len);
 
-	return apply(c, &fp, why, len);
+	free(fp.clients);
+	return ret;
 }
 
 static const char *job_stem(const char *job, char *buf, size_t len)
@@ -152,6 +166,7 @@ static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
 		ret = bench_dataset_get(ctx, pconf_kv(it->pc, "dataset")->where,
 					fp->preset, fp->scale, fp->seed, &fp->ds);
 	if (ret) {
+		free(fp->clients);
 		free(fp);
 		return ret < 0 ? ret : -EINVAL;
 	}
@@ -167,44 +182,101 @@ static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	return 0;
 }
 
-static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
-		   json_t **row)
+/* Where fio's own JSON of a repetition is kept: a bench's under fio/,
+ * `iostrat fio`'s beside its rows, as it always was. */
+static int json_path(const struct bench_ctx *ctx, const struct bench_item *it,
+		     unsigned rep, char *out, size_t len)
 {
-	struct fiop *fp = it->priv;
-	char json_out[PATH_MAX], dir[PATH_MAX], stem[128];
-	struct fio_params p = {
-		.job = fp->job, .in_dir = fp->ds->dir, .fl = &fp->ds->fl,
-		.scratch = fp->ds->out, .bs = fp->bs, .qd = fp->qd,
-		.direct = fp->direct, .fsync = fp->fsync, .cache = fp->cache,
-		.json_out = json_out, .bench = ctx->name, .dataset = fp->ds->label,
-	};
+	const struct fiop *fp = it->priv;
+	char dir[PATH_MAX], stem[128];
 	int ret;
 
-	/* fio's own JSON is kept beside the rows, one file per repetition */
+	job_stem(fp->job, stem, sizeof(stem));
+	if (ctx->cmd) {
+		snprintf(out, len, "%s/fio-%s-rep%u.json", ctx->res->path, stem, rep);
+		return 0;
+	}
 	snprintf(dir, sizeof(dir), "%s/fio", ctx->res->path);
 	ret = mkdir_p(dir, 0755);
 	if (ret)
 		return error_errno(ret, dir, "creating");
-	ret = mkdir_p(fp->ds->out, 0755);
-	if (ret)
-		return error_errno(ret, fp->ds->out, "creating");
-	snprintf(json_out, sizeof(json_out), "%s/%s-%s-bs%llu-qd%u%s-%s-rep%u.json", dir,
-		 fp->ds->label, job_stem(fp->job, stem, sizeof(stem)),
-		 (unsigned long long)fp->bs, fp->qd, fp->direct ? "-direct" : "",
-		 cache_mode_name(fp->cache), rep);
-	ret = fio_run(&p, row);
-	if (*row) {
-		json_object_set_new(*row, "config_id", json_text(it->id));
-		json_object_set_new(*row, "rep", json_integer(rep));
-		json_object_set_new(*row, "section", json_text(it->pc->section));
-		json_object_set_new(*row, "scale", json_real(fp->scale));
-		json_object_set_new(*row, "seed", json_integer((json_int_t)fp->seed));
+	snprintf(out, len, "%s/%s-%s-bs%llu-qd%u%s-%s-rep%u.json", dir,
+		 fp->ds->label, stem, (unsigned long long)fp->bs, fp->qd,
+		 fp->direct ? "-direct" : "", cache_mode_name(fp->cache), rep);
+	return 0;
+}
+
+/* fio on every host (client=): an array of rows, one per host.  A host
+ * whose job failed (-EIO) keeps its row with its error beside the others';
+ * fio itself failing leaves none. */
+static int run_clients(const struct fio_params *p, json_t **row)
+{
+	int ret = fio_run_clients(p, row);
+
+	if (ret && ret != -EIO) {
+		json_decref(*row);
+		*row = NULL;
 	}
+	return ret;
+}
+
+static void label_row(const struct bench_ctx *ctx, const struct bench_item *it,
+		      unsigned rep, json_t *row)
+{
+	const struct fiop *fp = it->priv;
+
+	json_object_set_new(row, "rep", json_integer(rep));
+	if (ctx->cmd) /* `iostrat fio`: its own config_id (fio_fill_row) */
+		return;
+	json_object_set_new(row, "config_id", json_text(it->id));
+	json_object_set_new(row, "section", json_text(it->pc->section));
+	json_object_set_new(row, "scale", json_real(fp->scale));
+	json_object_set_new(row, "seed", json_integer((json_int_t)fp->seed));
+}
+
+static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+		   json_t **row)
+{
+	struct fiop *fp = it->priv;
+	char json_out[PATH_MAX];
+	struct fio_params p = {
+		.job = fp->job, .in_dir = fp->ds->dir, .fl = &fp->ds->fl,
+		.scratch = fp->ds->out, .bs = fp->bs, .qd = fp->qd,
+		.direct = fp->direct, .fsync = fp->fsync, .cache = fp->cache,
+		.json_out = json_out, .bench = ctx->cmd ? NULL : ctx->name,
+		.dataset = fp->ds->label, .clients = fp->clients,
+		.nclients = fp->nclients,
+	};
+	json_t *one;
+	size_t i;
+	int ret;
+
+	*row = NULL;
+	ret = json_path(ctx, it, rep, json_out, sizeof(json_out));
+	if (ret)
+		return ret;
+	/* the scratch of fio --client is on the hosts, not here */
+	if (!fp->nclients && (ret = mkdir_p(fp->ds->out, 0755)))
+		return error_errno(ret, fp->ds->out, "creating");
+	ret = fp->nclients ? run_clients(&p, row) : fio_run(&p, row);
+	if (ret && ctx->cmd && !fp->nclients) { /* `iostrat fio`: no row */
+		json_decref(*row);
+		*row = NULL;
+	}
+	if (json_is_array(*row))
+		json_array_foreach(*row, i, one)
+			label_row(ctx, it, rep, one);
+	else if (*row)
+		label_row(ctx, it, rep, *row);
 	return ret;
 }
 
 static void fio_release(struct bench_item *it)
 {
+	struct fiop *fp = it->priv;
+
+	if (fp)
+		free(fp->clients);
 	free(it->priv);
 	it->priv = NULL;
 }

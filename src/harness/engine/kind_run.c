@@ -148,7 +148,7 @@ static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
 		free(rp);
 		return ret < 0 ? ret : -EINVAL;
 	}
-	rp->cfg.bench = ctx->name;
+	rp->cfg.bench = ctx->cmd ? NULL : ctx->name; /* NULL: `iostrat run` */
 	rp->cfg.dataset = rp->ds->label;
 	rp->cfg.env = ctx->env;
 	make_id(it, rp);
@@ -198,7 +198,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	rp->cfg.hooks = NULL;
 	if (*row && untraced)
 		tracer_mark_untraced(*row);
-	if (*row) {
+	if (*row && !ctx->cmd) { /* a bench's: where in the profile */
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(rp->scale));
 		json_object_set_new(*row, "seed", json_integer((json_int_t)rp->seed));
