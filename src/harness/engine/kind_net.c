@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/stop.h"
 #include "net/net.h"
 #include "lib/util.h"
 #include "bench.h"
@@ -172,9 +173,13 @@ static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 
 	ret = net_run_once(np->remote ? np->host : NULL, np->port, np->m, &np->o,
 			   ctx->name, rep, row, why, sizeof(why));
-	if (ret && !ctx->quiet)
+	if (ret && ctx->cmd) {
+		if (!stop_caught()) /* a run cut short by the signal is not said */
+			errorf("%s", why);
+	} else if (ret && !ctx->quiet) {
 		errorf("[%s] %s", it->pc->section, why);
-	if (*row) {
+	}
+	if (*row && !ctx->cmd) {
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
 	}
