@@ -11,7 +11,9 @@
  * at connect=).  Keys inherited
  * from [global] or -D that belong to other kinds (dataset, threads...)
  * never reach here (net_inherits: profile.c leaves them out); any other
- * key is an error, a typo in [global] too.
+ * key is an error, a typo in [global] too.  `iostrat net` runs its own
+ * plan as sections of this kind (ctx->cmd "net"): its rows have no
+ * section or target_rsd column and its errors no [section].
  */
 #include <errno.h>
 #include <stdio.h>
