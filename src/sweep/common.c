@@ -503,7 +503,7 @@ static void take_rows(struct sweep_run *r, json_t *rows)
  * status (0, 1 failed, 2 refused, 128 + a stop signal), its errors
  * printed; r->results says whether the directory was made.
  */
-static int sweep_execute(struct sweep_run *r)
+static int sweep_through_engine(struct sweep_run *r)
 {
 	json_t *rows = json_array();
 	char dir[PATH_MAX] = "";
@@ -544,7 +544,7 @@ int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 	if (!ret)
 		ret = build(&r);
 	if (!ret)
-		ret = sweep_execute(&r);
+		ret = sweep_through_engine(&r);
 	if (!ret)
 		print_tables(&r, print, out);
 	if (r.results)
