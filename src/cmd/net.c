@@ -84,7 +84,7 @@ static int net_setting(struct net_args *a, const char *key, const char *v)
 	int ret = net_opt_set(&a->plan, "--", key, v);
 
 	if (!ret)
-		remember(a, net_opt_is_flag(key) ? "nagle" : key, v ? v : "1");
+		remember(a, key, v ? v : "1"); /* a flag (nagle) given bare: 1 */
 	return ret;
 }
 
