@@ -170,7 +170,7 @@ net_interrupted() {
 	kill -"$sig" $pid
 	wait_exit $pid
 	[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "exit $rc: $(cat "$T/err")"
-	grep -q 'interrupted by signal.*runs kept' "$T/err" || die "no message: $(cat "$T/err")"
+	grep -q 'net: interrupted by signal.*repetitions kept' "$T/err" || die "no message: $(cat "$T/err")"
 	no_leftovers
 	n=$(rows_kept "$T/r") || die "rows wrong"
 	[ "$n" -ge 1 ] && [ "$n" -lt 600 ] || die "$n rows"

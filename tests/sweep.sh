@@ -274,7 +274,7 @@ interrupt_keeps_rows() {
 	done
 	kill -INT $pid
 	wait $pid && die "exit 0 after SIGINT"
-	grep -q 'interrupted; the [0-9]* repetitions done are kept' "$T/err" || die "$(cat "$T/err")"
+	grep -Eq 'sweep-blocksize: interrupted by signal 2; .*[0-9]+ repetitions kept in' "$T/err" || die "$(cat "$T/err")"
 	[ -f "$T/r/results.csv" ] || die "results not finished"
 	[ ! -e "$T/r/data" ] || die "data left"
 	jq -e . "$T/r/results.jsonl" >/dev/null || die "broken jsonl"

@@ -8,12 +8,13 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "harness/engine/bench.h"
 #include "harness/env.h"
 #include "net/net.h"
-#include "results/results.h"
-#include "harness/sigfwd.h"
 #include "harness/stop.h"
 #include "lib/util.h"
+
+#define NET_MAX_KV 32 /* settings given, each once (a later one replaces) */
 
 static void net_usage(FILE *f)
 {
@@ -53,9 +54,39 @@ static void net_usage(FILE *f)
 struct net_args {
 	struct net_plan plan;
 	const char *listen, *connect, *out;
-	bool once;
+	bool once, verbose;
 	char host[256], port[16];
+	/* the net settings as given (mode and size apart): the keys of the
+	 * profile sections the measurement runs as */
+	struct { char key[16]; const char *value; } kv[NET_MAX_KV];
+	size_t nkv;
 };
+
+/* Keep key=value for the profile; mode and size come from the plan. */
+static void remember(struct net_args *a, const char *key, const char *v)
+{
+	size_t i = 0;
+
+	if (!strcmp(key, "mode") || !strcmp(key, "size"))
+		return;
+	while (i < a->nkv && strcmp(a->kv[i].key, key))
+		i++;
+	if (i == NET_MAX_KV)
+		return; /* more keys than net has: cannot happen */
+	snprintf(a->kv[i].key, sizeof(a->kv[i].key), "%s", key);
+	a->kv[i].value = v; /* in argv */
+	a->nkv = MAX(a->nkv, i + 1);
+}
+
+/* One net setting: into the plan (checked) and remembered. */
+static int net_setting(struct net_args *a, const char *key, const char *v)
+{
+	int ret = net_opt_set(&a->plan, "--", key, v);
+
+	if (!ret)
+		remember(a, key, v ? v : "1"); /* a flag (nagle) given bare: 1 */
+	return ret;
+}
 
 static int set_value(struct net_args *a, const char *key, const char *v)
 {
@@ -68,18 +99,18 @@ static int set_value(struct net_args *a, const char *key, const char *v)
 	else if (!strcmp(key, "out"))
 		a->out = v;
 	else
-		return net_opt_set(&a->plan, "--", key, v);
+		return net_setting(a, key, v);
 	return 0;
 }
 
 static int parse_flag(struct net_args *a, const char *key)
 {
 	if (net_opt_is_flag(key))
-		return net_opt_set(&a->plan, "--", key, NULL);
+		return net_setting(a, key, NULL);
 	if (!strcmp(key, "once"))
 		a->once = true;
 	else if (!strcmp(key, "verbose"))
-		a->plan.verbose = true;
+		a->verbose = true;
 	else
 		return -ENOENT;
 	return 0;
@@ -93,7 +124,7 @@ static int parse_args(struct net_args *a, int argc, char **argv)
 		int ret;
 
 		if (!strcmp(arg, "-v")) {
-			a->plan.verbose = true;
+			a->verbose = true;
 			continue;
 		}
 		if (strncmp(arg, "--", 2) || !arg[2] || strlen(arg) >= sizeof(key) + 2) {
@@ -257,48 +288,107 @@ static bool any_ok(json_t *rows)
 	return false;
 }
 
+/* The rows as the engine keeps them, for the table; -v: a line per run
+ * that delivered. */
+struct kept {
+	json_t *rows;
+	bool verbose;
+};
+
+static void keep_row(void *arg, json_t *row)
+{
+	struct kept *k = arg;
+
+	json_array_append(k->rows, row);
+	if (!k->verbose || !json_is_null(json_object_get(row, "error")))
+		return;
+	printf("rep %lld  %-20s %7lld B  %10.0f msgs/s  %.4f calls/msg\n",
+	       (long long)json_integer_value(json_object_get(row, "rep")),
+	       json_string_value(json_object_get(row, "mode")),
+	       (long long)json_integer_value(json_object_get(row, "msg_size")),
+	       json_real_value(json_object_get(row, "msgs_s")),
+	       json_real_value(json_object_get(row, "syscalls_per_msg")));
+}
+
+/* One [net] section: mode, size, the settings as given, connect, reps. */
+static int net_section(const struct net_args *a, struct profile *p,
+		       const struct bench_kind *kind, const char *mode,
+		       const char *size)
+{
+	const char *kv[2 * (NET_MAX_KV + 4) + 1];
+	char reps[16];
+	size_t n = 0;
+
+	snprintf(reps, sizeof(reps), "%u", a->plan.reps);
+	kv[n++] = "mode";
+	kv[n++] = mode;
+	kv[n++] = "size";
+	kv[n++] = size;
+	for (size_t k = 0; k < a->nkv; k++) {
+		kv[n++] = a->kv[k].key;
+		kv[n++] = a->kv[k].value;
+	}
+	if (a->connect) {
+		kv[n++] = "connect";
+		kv[n++] = a->connect;
+	}
+	kv[n++] = "reps";
+	kv[n++] = reps;
+	kv[n] = NULL;
+	return engine_profile_add(p, "net", kind, "iostrat net", kv);
+}
+
+/* The plan as a profile: a [net] section per size and mode (mode
+ * fastest), each run --reps times. */
+static int net_profile(const struct net_args *a, struct profile *p)
+{
+	bool known;
+	const struct bench_kind *kind = bench_kind_find("net", &known);
+	int ret = engine_profile_new(p, "net");
+
+	for (size_t s = 0; !ret && s < a->plan.nsizes; s++)
+		for (size_t i = 0; !ret && i < a->plan.nmodes; i++) {
+			char size[32];
+
+			snprintf(size, sizeof(size), "%u", a->plan.sizes[s]);
+			ret = net_section(a, p, kind, a->plan.modes[i]->name, size);
+		}
+	if (ret)
+		profile_free(p);
+	return ret;
+}
+
+/* The measuring client: the engine runs the plan as a profile (its
+ * repetitions, results directory and stop line); the table and where the
+ * rows are, here. */
 static int measure(struct net_args *a)
 {
-	struct results_dir res;
-	json_t *env;
-	char why[512];
-	int ret;
+	struct kept k = { json_array(), a->verbose };
+	char why[512], dir[PATH_MAX] = "";
+	struct engine_opts eo = {
+		.out = a->out, .quiet = true, .stop_on_fail = true, .cmd = "net",
+		.on_row = keep_row, .arg = &k, .dir = dir, .dir_len = sizeof(dir),
+	};
+	struct profile prof;
+	int status = 1;
 
-	if (a->connect) {
-		a->plan.host = a->host;
-		a->plan.port = a->port;
-	} else if (a->plan.o.family == NET_UNIX &&
-		   net_unix_check_path(a->plan.o.path, false, why, sizeof(why))) {
+	if (!a->connect && a->plan.o.family == NET_UNIX &&
+	    net_unix_check_path(a->plan.o.path, false, why, sizeof(why))) {
 		errorf("--unix: %s", why); /* before the results directory */
+		json_decref(k.rows);
 		return 1;
 	}
-	env = env_capture(NULL, NULL);
-	ret = results_open(&res, a->out, "net", env, false);
-	json_decref(env);
-	if (ret)
-		return 1;
-	/* a signal ends the plan after the run in progress (bounded by
-	 * --count and --timeout); the rows so far are kept */
-	sigfwd_catch();
-	ret = net_run_plan(&a->plan, &res, "net", why, sizeof(why));
-	if (ret && !sigfwd_caught())
-		errorf("%s", why);
-	if (results_finish(&res))
-		ret = ret ? ret : -EIO;
-	if (sigfwd_caught()) {
-		errorf("net: interrupted by signal %d; %zu runs kept in %s",
-		       sigfwd_caught(), json_array_size(res.rows), res.path);
-		ret = 128 + sigfwd_caught();
-		sigfwd_release();
-		results_close(&res);
-		return ret;
+	eo.env = env_capture(NULL, NULL);
+	if (k.rows && !net_profile(a, &prof))
+		status = engine_run_profile(&prof, &eo);
+	json_decref(eo.env);
+	if (dir[0] && status < 128) {
+		if (any_ok(k.rows))
+			net_print_table(stdout, k.rows);
+		printf("results: %s\n", dir);
 	}
-	sigfwd_release();
-	if (any_ok(res.rows))
-		net_print_table(stdout, res.rows);
-	printf("results: %s\n", res.path);
-	results_close(&res);
-	return ret ? 1 : 0;
+	json_decref(k.rows);
+	return status;
 }
 
 int cmd_net(int argc, char **argv)

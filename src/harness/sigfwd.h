@@ -8,7 +8,7 @@
 
 /*
  * SIGINT, SIGTERM and SIGHUP while a subcommand runs an outside program
- * (fio, the command of `iostrat trace`) or a series of measurements (net):
+ * (fio, the command of `iostrat trace`):
  * a catch of the stop module (stop.h) whose hook passes the signal on to
  * the child -- its whole process group when it has its own -- so nothing
  * keeps running behind our back; a second signal passes SIGKILL on (with

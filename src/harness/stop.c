@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The stop signals: see stop.h. */
+#include <errno.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ static bool never_hard(void)
 
 static void on_signal(int sig)
 {
+	int saved = errno; /* the interrupted code reads its own errno after */
 	bool keep = false;
 	unsigned n;
 
@@ -42,6 +44,7 @@ static void on_signal(int sig)
 		sigaction(sig, &dfl, NULL);
 		raise(sig); /* delivered when we return: the default action */
 	}
+	errno = saved;
 }
 
 static void install(bool restart)

@@ -258,11 +258,11 @@ struct net_served {
 int net_serve(int fd, const struct net_opts *o, struct net_served *s,
 	      char *why, size_t wlen);
 
-/* run.c: a plan of modes x sizes x repetitions, one session each, against
- * a server thread of this process (host NULL) or a remote --listen. */
+/* opts.c and cmd/net.c: what the command line sets, modes x sizes, each
+ * a configuration of the net kind (src/harness/engine/kind_net.c) that
+ * the bench engine runs reps times. */
 #define NET_MAX_MODES 16
 #define NET_MAX_SIZES 32
-struct results_dir;
 struct net_plan {
 	const struct net_mode *modes[NET_MAX_MODES];
 	size_t nmodes;
@@ -271,15 +271,8 @@ struct net_plan {
 	size_t nsizes;
 	struct net_opts o;     /* o.size is set per run */
 	unsigned reps;
-	const char *host, *port; /* host NULL: a server here; non-NULL with
-				  * NET_UNIX: the server at o.path is not ours */
-	bool verbose;
 };
-/* Every run becomes a row in res (bench names the rows); prints the table.
- * Stops at the first failing run: -errno, why filled. */
-int net_run_plan(const struct net_plan *p, struct results_dir *res,
-		 const char *bench, char *why, size_t wlen);
-/* One session (host NULL: against a server thread on a fresh 127.0.0.1
+/* run.c: one session (host NULL: against a server thread on a fresh 127.0.0.1
  * listener, or at the Unix socket o->path); *row is its result row, with
  * "error" when it failed. */
 int net_run_once(const char *host, const char *port, const struct net_mode *m,

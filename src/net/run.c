@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* A plan: every mode at every size, R times, interleaved (repetition
- * outermost) so a noisy neighbour hits every mode alike.  Locally the
- * server is a thread of this process accepting on 127.0.0.1, port 0, or
- * on a Unix socket made fresh at --unix PATH for each session and removed
- * as soon as the client is in (and on the stop signals). */
+/* One session of a net run, the repetition of the net kind (the bench
+ * engine repeats it).  Locally the server is a thread of this process
+ * accepting on 127.0.0.1, port 0, or on a Unix socket made fresh at
+ * --unix PATH for each session and removed as soon as the client is in
+ * (and on the stop signals). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include "net.h"
-#include "results/results.h"
-#include "harness/sigfwd.h"
 #include "lib/util.h"
 
 struct server_thread {
@@ -117,51 +115,4 @@ int net_run_once(const char *host, const char *port, const struct net_mode *m,
 	ret = session(host, port, m, o, &r, why, wlen);
 	*row = net_row(bench, m, o, rep, ret ? NULL : &r, ret ? why : NULL);
 	return ret;
-}
-
-static int one_run(const struct net_plan *p, struct results_dir *res,
-		   const char *bench, const struct net_mode *m,
-		   const struct net_opts *o, unsigned rep, char *why, size_t wlen)
-{
-	json_t *row;
-	int ret = net_run_once(p->host, p->port, m, o, bench, rep, &row, why, wlen);
-	int aret;
-
-	if (sigfwd_caught() && ret) { /* cut short by the signal: not a result */
-		json_decref(row);
-		return -EINTR;
-	}
-	aret = results_append(res, row);
-
-	if (!ret && p->verbose)
-		printf("rep %u  %-20s %7u B  %10.0f msgs/s  %.4f calls/msg\n", rep,
-		       m->name, o->size,
-		       json_real_value(json_object_get(row, "msgs_s")),
-		       json_real_value(json_object_get(row, "syscalls_per_msg")));
-	json_decref(row);
-	if (aret && !ret) {
-		snprintf(why, wlen, "%s: could not append a row", res->path);
-		ret = aret;
-	}
-	return ret;
-}
-
-int net_run_plan(const struct net_plan *p, struct results_dir *res,
-		 const char *bench, char *why, size_t wlen)
-{
-	for (unsigned rep = 1; rep <= p->reps; rep++)
-		for (size_t s = 0; s < p->nsizes; s++)
-			for (size_t i = 0; i < p->nmodes; i++) {
-				struct net_opts o = p->o;
-				int ret;
-
-				if (sigfwd_caught()) /* cmd/net.c says so */
-					return -EINTR;
-				o.size = p->sizes[s];
-				ret = one_run(p, res, bench, p->modes[i], &o, rep,
-					      why, wlen);
-				if (ret)
-					return ret;
-			}
-	return 0;
 }

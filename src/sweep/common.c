@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* Running the configurations of a sweep: one forked child per repetition,
- * verified, one result row each. */
+/* One repetition of a sweep configuration (a forked child, verified, a
+ * result row), and `iostrat sweep` as a profile the bench engine runs. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/checksum.h"
+#include "harness/engine/bench.h"
 #include "harness/env.h"
 #include "results/row.h"
 #include "results/stats_math.h"
@@ -329,7 +330,10 @@ int sweep_rep(struct sweep_run *r, struct sweep_cfg *c, unsigned rep,
 	v.fsync = r->o->fsync;
 	v.seed = 1;
 	v.corrupt = r->o->corrupt && !strcmp(r->o->corrupt, sweep_api_name(c->api));
+	measure_stop = 0;
+	stop_catch(STOP_SECOND_ENDS, stop_measure, false);
 	ret = measure_variant(c->fn, &v, c->op == OP_WRITE, &m);
+	stop_release();
 	if (ret) {
 		json_decref(row);
 		return error_errno(ret, r->dir, "starting a measured child");
@@ -343,29 +347,6 @@ int sweep_rep(struct sweep_run *r, struct sweep_cfg *c, unsigned rep,
 		return fail_row(row, m.err, msg);
 	}
 	return verify(r, c, &m, row);
-}
-
-static int run_one(struct sweep_run *r, struct sweep_cfg *c, unsigned rep)
-{
-	json_t *row;
-	int ret = sweep_rep(r, c, rep, &row), aret;
-
-	if (stop_caught()) { /* the child got the signal too: not a result */
-		json_decref(row);
-		return -EINTR;
-	}
-	if (!row)
-		return ret;
-	if (!ret) {
-		c->el[c->n] = json_real_value(json_object_get(row, "elapsed_s"));
-		c->us[c->n] = json_real_value(json_object_get(row, "user_s"));
-		c->sy[c->n] = json_real_value(json_object_get(row, "sys_s"));
-		c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
-		c->n++;
-	}
-	aret = results_append(&r->res, row);
-	json_decref(row);
-	return ret ? ret : aret;
 }
 
 /* ---- all of them -------------------------------------------------------- */
@@ -393,57 +374,6 @@ static void medians(struct sweep_run *r)
 	}
 }
 
-static void progress(const struct sweep_run *r, size_t done, size_t total,
-		     const struct sweep_cfg *c, unsigned rep)
-{
-	char sz[32];
-
-	if (!isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\r[%zu/%zu] %s %s %s rep %u/%u   ", done, total,
-		c->variant, sweep_op_name(c->op),
-		sweep_size_str(c->block, c->whole, sz, sizeof(sz)), rep, r->o->reps);
-	if (done == total)
-		fputs("\r\033[K", stderr);
-}
-
-int sweep_execute(struct sweep_run *r)
-{
-	size_t total = r->ncfgs * r->o->reps, done = 0;
-	int ret = 0;
-
-	measure_stop = 0;
-	stop_catch(STOP_SECOND_ENDS, stop_measure, false);
-	for (unsigned rep = 1; !ret && rep <= r->o->reps; rep++) {
-		/*
-		 * Each repetition starts at another place in the list, so no
-		 * variant always runs right after the same one: what a variant
-		 * leaves behind (on a VM, a write after mmap's write gets its
-		 * page cache from long-idle memory, see README) would otherwise
-		 * land on the same neighbour every time.
-		 */
-		size_t off = (size_t)(rep - 1) * r->ncfgs / r->o->reps;
-
-		for (size_t k = 0; !ret && k < r->ncfgs; k++) {
-			struct sweep_cfg *c = &r->cfgs[(k + off) % r->ncfgs];
-
-			progress(r, ++done, total, c, rep);
-			ret = run_one(r, c, rep);
-			if (!ret && stop_caught())
-				ret = -EINTR;
-		}
-	}
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);
-	stop_release();
-	if (ret == -EINTR)
-		errorf("%s: interrupted; the %zu repetitions done are kept there",
-		       r->out, json_array_size(r->res.rows));
-	if (!ret)
-		medians(r);
-	return ret;
-}
-
 /* The tables go to out and to OUT/sweep.txt. */
 static void print_tables(const struct sweep_run *r,
 			 void (*print)(const struct sweep_run *r, FILE *f),
@@ -469,6 +399,139 @@ static void print_tables(const struct sweep_run *r,
 	free(text);
 }
 
+/* The settings that make c, as a [sweep-KIND] section's keys. */
+static int conf_of(const struct sweep_run *r, const struct sweep_cfg *c,
+		   struct profile *p, const struct bench_kind *kind)
+{
+	const struct sweep_opts *o = r->o;
+	char block[32], buf[32], size[32], files[32], reps[16], sec[64];
+	const char *kv[24];
+	size_t n = 0;
+
+	snprintf(block, sizeof(block), "%zu", c->block);
+	snprintf(buf, sizeof(buf), "%zu", c->lib_buf);
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)r->data_size);
+	snprintf(files, sizeof(files), "%u", o->files);
+	snprintf(reps, sizeof(reps), "%u", o->reps);
+	snprintf(sec, sizeof(sec), "sweep-%s", sweep_kind_name(o->kind));
+	if (o->kind != SWEEP_BUFSIZE) {
+		kv[n++] = "op";
+		kv[n++] = sweep_op_name(c->op);
+		kv[n++] = "api";
+		kv[n++] = o->kind == SWEEP_API ? c->variant : sweep_api_name(c->api);
+	}
+	kv[n++] = "block";
+	kv[n++] = c->whole ? "whole" : block;
+	if (o->kind == SWEEP_BLOCKSIZE && c->lib_buf) {
+		kv[n++] = "buffer";
+		kv[n++] = buf;
+	}
+	kv[n++] = "size";
+	kv[n++] = size;
+	if (o->kind == SWEEP_BUFSIZE) {
+		kv[n++] = "files";
+		kv[n++] = files;
+	}
+	kv[n++] = "cache";
+	kv[n++] = cache_mode_name(o->cache);
+	kv[n++] = "fsync";
+	kv[n++] = o->fsync ? "file" : "none";
+	kv[n++] = "reps";
+	kv[n++] = reps;
+	kv[n] = NULL;
+	return engine_profile_add(p, sec, kind, "iostrat sweep", kv);
+}
+
+/* The configurations, in order, as a profile named as the rows' bench. */
+static int sweep_profile(const struct sweep_run *r, struct profile *p)
+{
+	char name[64];
+	bool known;
+	const struct bench_kind *kind = bench_kind_find("sweep", &known);
+	int ret;
+
+	snprintf(name, sizeof(name), "sweep-%s", sweep_kind_name(r->o->kind));
+	ret = engine_profile_new(p, r->o->bench ? r->o->bench : name);
+	for (size_t i = 0; !ret && i < r->ncfgs; i++)
+		ret = conf_of(r, &r->cfgs[i], p, kind);
+	if (ret)
+		profile_free(p);
+	return ret;
+}
+
+static void keep_row(void *arg, json_t *row)
+{
+	json_array_append(arg, row);
+}
+
+/* The measured repetitions of each configuration, from the rows kept. */
+static void take_rows(struct sweep_run *r, json_t *rows)
+{
+	json_t *index = json_object(), *row, *k;
+	size_t i;
+
+	for (i = 0; index && i < r->ncfgs; i++)
+		json_object_set_new(index, r->cfgs[i].id, json_integer((json_int_t)i));
+	json_array_foreach(rows, i, row) {
+		struct sweep_cfg *c;
+		json_t *buf = json_object_get(row, "bufsize");
+
+		k = json_object_get(index, json_string_value(json_object_get(row, "config_id")));
+		if (!k || !json_is_null(json_object_get(row, "error")))
+			continue;
+		c = &r->cfgs[json_integer_value(k)];
+		if (c->n == r->o->reps)
+			continue;
+		c->el[c->n] = json_real_value(json_object_get(row, "elapsed_s"));
+		c->us[c->n] = json_real_value(json_object_get(row, "user_s"));
+		c->sy[c->n] = json_real_value(json_object_get(row, "sys_s"));
+		c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
+		c->n++;
+		if (!c->lib_buf && (c->api == API_STDIO || c->api == API_IOSTREAM))
+			c->lib_buf_used = (uint64_t)json_integer_value(buf);
+	}
+	json_decref(index);
+}
+
+/*
+ * The configurations through the bench engine: repetition r starts
+ * further down the list each time (bench_cmd.rotate), so no variant
+ * always runs right after the same one: what a variant leaves behind (on
+ * a VM, a write after mmap's write gets its page cache from long-idle
+ * memory, see README) would otherwise land on the same neighbour every
+ * time.  The first failed repetition stops the sweep.  The engine's
+ * status (0, 1 failed, 2 refused, 128 + a stop signal), its errors
+ * printed; r->results says whether the directory was made.
+ */
+static int sweep_through_engine(struct sweep_run *r)
+{
+	json_t *rows = json_array();
+	char dir[PATH_MAX] = "";
+	struct engine_opts eo = {
+		.out = r->out, .env = r->env, .quiet = true, .stop_on_fail = true,
+		.rotate = true, .cmd = "sweep", .on_row = keep_row, .arg = rows,
+		.dir = dir, .dir_len = sizeof(dir),
+	};
+	struct profile prof;
+	int ret = rows ? sweep_profile(r, &prof) : -ENOMEM;
+
+	if (!ret && (ret = sweep_kind_lend(r)))
+		profile_free(&prof);
+	if (ret) {
+		json_decref(rows);
+		return error_errno(ret, r->out, "sweep configurations");
+	}
+	ret = engine_run_profile(&prof, &eo);
+	sweep_kind_unlend();
+	r->results = dir[0] != 0;
+	if (!ret) {
+		take_rows(r, rows);
+		medians(r);
+	}
+	json_decref(rows);
+	return ret;
+}
+
 int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 	       uint64_t size, int (*build)(struct sweep_run *r),
 	       void (*print)(const struct sweep_run *r, FILE *f))
@@ -481,10 +544,10 @@ int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 	if (!ret)
 		ret = build(&r);
 	if (!ret)
-		ret = sweep_execute(&r);
+		ret = sweep_through_engine(&r);
 	if (!ret)
 		print_tables(&r, print, out);
-	if (r.res.rows)
+	if (r.results)
 		fprintf(out, "results: %s\n", r.out);
 	return sweep_teardown(&r, ret);
 }

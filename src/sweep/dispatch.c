@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Running a sweep by its kind (blocksize, bufsize, api). */
+/* iostrat sweep KIND: the sweep of that kind, and its exit status. */
 #include <stdio.h>
 
 #include "sweep.h"
@@ -12,5 +12,7 @@ int sweep_run_opts(const struct sweep_opts *o, FILE *out)
 		[SWEEP_API] = sweep_api,
 	};
 
-	return fns[o->kind](o, out) ? 1 : 0;
+	int ret = fns[o->kind](o, out);
+
+	return ret < 0 ? 1 : ret; /* -errno, or the engine's status */
 }

@@ -17,6 +17,10 @@
  * against the reference like the command's.  Data files live in the
  * bench's scratch directory, one set per (sweep, files, size), shared by
  * the configurations that need it and removed with the scratch.
+ *
+ * `iostrat sweep` runs its configurations as sections of this kind too
+ * (common.c): it lends its own data files (sweep_kind_lend), and its rows
+ * keep the command's config_id and have no section column.
  */
 #include <errno.h>
 #include <limits.h>
@@ -34,6 +38,7 @@
 struct kdata {
 	struct sweep_opts o;  /* the shape: kind, files, size */
 	struct sweep_run run; /* owns the files and references */
+	const struct sweep_run *lent; /* the command's own (sweep_kind_lend) */
 	bool ready;
 	unsigned refs;
 	struct kdata *next;
@@ -201,6 +206,44 @@ static struct kdata *data_for(const struct sweep_opts *o)
 	return d;
 }
 
+int sweep_kind_lend(const struct sweep_run *r)
+{
+	struct kdata *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	d->o = *r->o;
+	d->o.size = r->data_size; /* the shape as file_size() finds it */
+	d->o.scale = 1;
+	d->lent = r;
+	d->ready = true;
+	d->next = datasets;
+	datasets = d;
+	return 0;
+}
+
+static void unlink_data(struct kdata *d)
+{
+	struct kdata **pp;
+
+	for (pp = &datasets; *pp != d; pp = &(*pp)->next)
+		;
+	*pp = d->next;
+}
+
+void sweep_kind_unlend(void)
+{
+	struct kdata *d = datasets, *next;
+
+	for (; d; d = next) {
+		next = d->next;
+		if (!d->lent)
+			continue;
+		unlink_data(d);
+		free(d);
+	}
+}
+
 static int data_ready(struct bench_ctx *ctx, struct kdata *d)
 {
 	char dir[PATH_MAX];
@@ -250,7 +293,6 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 	size_t block;
 	int ret;
 
-	(void)ctx;
 	if (!it)
 		return -ENOMEM;
 	ret = apply(bi->pc, it);
@@ -274,6 +316,8 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 	if (!it->d)
 		return error_errno(-ENOMEM, bi->pc->where, "sweep configuration");
 	id_of(it, bi);
+	if (ctx->cmd) /* iostrat sweep's own ids: "api/read/mmap/4K" */
+		snprintf(bi->id, sizeof(bi->id), "%s", it->cfg->id);
 	/* a rough guess for the dry run and the eta: a microsecond a call */
 	bi->est_s = 0.05 + (double)it->run.data_size * nfiles(&it->o) /
 		(double)(it->cfg->block ? it->cfg->block : 1) * 1e-6;
@@ -283,7 +327,7 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 /* This item's view of the shared files, with its own options. */
 static void view(struct kitem *it)
 {
-	const struct sweep_run *s = &it->d->run;
+	const struct sweep_run *s = it->d->lent ? it->d->lent : &it->d->run;
 
 	memcpy(it->run.dir, s->dir, sizeof(it->run.dir));
 	memcpy(it->run.wpath, s->wpath, sizeof(it->run.wpath));
@@ -308,7 +352,7 @@ static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
 	it->o.bench = ctx->name;
 	it->cfg->n = 0; /* the engine keeps the samples */
 	ret = sweep_rep(&it->run, it->cfg, rep, row);
-	if (*row) {
+	if (*row && !ctx->cmd) {
 		json_object_set_new(*row, "config_id", json_text(bi->id));
 		json_object_set_new(*row, "section", json_text(bi->pc->section));
 	}
@@ -321,12 +365,8 @@ static void sweep_release(struct bench_item *bi)
 
 	if (!it)
 		return;
-	if (it->d && --it->d->refs == 0) {
-		struct kdata **pp;
-
-		for (pp = &datasets; *pp != it->d; pp = &(*pp)->next)
-			;
-		*pp = it->d->next;
+	if (it->d && --it->d->refs == 0 && !it->d->lent) {
+		unlink_data(it->d);
 		sweep_data_free(&it->d->run);
 		free(it->d);
 	}

@@ -157,16 +157,11 @@ struct sweep_run {
 	uint64_t ref_write;     /* xxh3 of what a write must produce */
 	struct sweep_cfg *cfgs;
 	size_t ncfgs;
-	struct results_dir res;
+	bool results;           /* the results directory was made (r->out) */
 	json_t *env;
 	struct filelist *fl;    /* the data files, for cache_prepare */
 };
 
-/* common.c: run every configuration R times, interleaved (rep 1 of all,
- * then rep 2 ..., each repetition starting further down the list), into
- * r->res; medians into each cfg.  0 or -errno
- * after printing. */
-int sweep_execute(struct sweep_run *r);
 /* One measured, verified repetition of c.  *row is set (with "error" on
  * failure, printed) unless nothing could be measured (-errno, printed).
  * Appending it is the caller's business. */
@@ -181,7 +176,8 @@ struct sweep_cfg *sweep_add_api_cfg(struct sweep_run *r, enum sweep_op op,
 				    enum api_variant av, size_t block, bool whole);
 variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op);
 
-/* setup.c: results directory, data directory and files, references. */
+/* setup.c: the results directory made and checked fresh (the bench
+ * engine writes it, common.c), data directory and files, references. */
 int sweep_setup(struct sweep_run *r, const struct sweep_opts *o,
 		unsigned nfiles, uint64_t size, bool need_write);
 /* Only the data: o->dir (must be set) created if missing, the files to
@@ -190,11 +186,16 @@ int sweep_data_setup(struct sweep_run *r, const struct sweep_opts *o,
 		     unsigned nfiles, uint64_t size);
 /* Free what a run holds (files stay). */
 void sweep_data_free(struct sweep_run *r);
-/* Remove the data files (unless --keep), finish and close the results. */
+/* Remove the data files (unless --keep). */
 int sweep_teardown(struct sweep_run *r, int status);
 
-/* Set up (nfiles of size bytes), build the configurations, execute,
- * print the tables, tear down.  0 or -errno (printed). */
+/* Set up (nfiles of size bytes), build the configurations, run them as
+ * a profile of sections of the sweep kind through the bench engine
+ * (every configuration R times, interleaved: rep 1 of all, then rep 2
+ * ..., each repetition starting further down the list), medians into
+ * each cfg, print the tables, tear down.  0, -errno (printed), or the
+ * engine's status: 1 a repetition failed, 2 a configuration refused,
+ * 128 + the stop signal (its line printed by the engine). */
 int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 	       uint64_t size, int (*build)(struct sweep_run *r),
 	       void (*print)(const struct sweep_run *r, FILE *f));
@@ -203,7 +204,13 @@ int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 int sweep_blocksize(const struct sweep_opts *o, FILE *out);
 int sweep_bufsize(const struct sweep_opts *o, FILE *out);
 int sweep_api(const struct sweep_opts *o, FILE *out);
-/* Dispatch on o->kind: 0 or 1 (failure printed). */
+/* kind.c: the command's data files, lent to the sweep kind for the
+ * configurations of their shape until sweep_kind_unlend. */
+int sweep_kind_lend(const struct sweep_run *r);
+void sweep_kind_unlend(void);
+
+/* Dispatch on o->kind: 0, 1 (failure printed), 2, or 128 + a stop
+ * signal. */
 int sweep_run_opts(const struct sweep_opts *o, FILE *out);
 
 /* Human sizes for tables: "32", "4K", "1M", "whole". */

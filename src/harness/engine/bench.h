@@ -169,6 +169,11 @@ struct engine_opts {
 	const char *data;    /* data cache root; NULL: $IOSTRAT_DATA, else data */
 	json_t *env;         /* env.json (borrowed); NULL: captured here */
 	bool quiet;          /* no progress lines, no closing "results:" line */
+	bool stop_on_fail;   /* the first failed repetition (its row kept)
+			      * ends the run: net, sweep */
+	bool rotate;         /* round r starts (r-1)*n/reps down the list, so
+			      * no configuration always runs right after the
+			      * same one (sweep) */
 	/* each row, after it is kept (written to the results directory) */
 	void (*on_row)(void *arg, json_t *row);
 	void *arg;

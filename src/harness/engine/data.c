@@ -186,7 +186,8 @@ static bool uses_data_root(const struct bench_ctx *ctx)
 	for (size_t i = 0; i < ctx->nds; i++)
 		if (!ctx->ds[i]->user_dir)
 			return true;
-	return !ctx->out_dir;
+	/* a command without data sets (net, sweep) has no scratch either */
+	return !ctx->out_dir && !(ctx->cmd && !ctx->nds);
 }
 
 int bench_datasets_materialize(struct bench_ctx *ctx)

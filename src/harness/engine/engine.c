@@ -379,10 +379,10 @@ static int one_rep(struct bench *b, struct bench_item *it)
 	unsigned rep = (unsigned)it->nsamples + it->fails + 1;
 	double t0 = now_mono();
 	json_t *row = NULL, *first;
-	int ret;
+	int ret, failed;
 
 	progress(b, it, rep);
-	ret = it->pc->kind->rep(&b->ctx, it, rep, &row);
+	ret = failed = it->pc->kind->rep(&b->ctx, it, rep, &row);
 	if (stop_caught() && (ret || !row)) {
 		json_decref(row); /* its child was killed: interrupted, no row */
 		b->interrupted++;
@@ -405,7 +405,18 @@ static int one_rep(struct bench *b, struct bench_item *it)
 	json_decref(row);
 	if (ret)
 		return ret;
+	if (failed && b->eo->stop_on_fail) /* kept, and the run ends */
+		return failed < 0 ? failed : -ECANCELED;
 	return stop_caught() ? 1 : 0;
+}
+
+/* Where round starts in the list: the top, or (engine_opts.rotate)
+ * further down each round. */
+static size_t round_start(const struct bench *b, unsigned round)
+{
+	if (!b->eo->rotate)
+		return 0;
+	return (size_t)(round - 1) * b->n / b->items[0].reps % b->n;
 }
 
 static int run_all(struct bench *b)
@@ -413,10 +424,11 @@ static int run_all(struct bench *b)
 	int ret = 0;
 
 	for (unsigned round = 1; !ret; round++) {
+		size_t off = round_start(b, round);
 		bool more = false;
 
-		for (size_t i = 0; i < b->n && !ret; i++) {
-			struct bench_item *it = &b->items[i];
+		for (size_t k = 0; k < b->n && !ret; k++) {
+			struct bench_item *it = &b->items[(k + off) % b->n];
 
 			if (!needs_more(it))
 				continue;

@@ -11,13 +11,16 @@
  * at connect=).  Keys inherited
  * from [global] or -D that belong to other kinds (dataset, threads...)
  * never reach here (net_inherits: profile.c leaves them out); any other
- * key is an error, a typo in [global] too.
+ * key is an error, a typo in [global] too.  `iostrat net` runs its own
+ * plan as sections of this kind (ctx->cmd "net"): its rows have no
+ * section or target_rsd column and its errors no [section].
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "harness/stop.h"
 #include "net/net.h"
 #include "lib/util.h"
 #include "bench.h"
@@ -172,9 +175,13 @@ static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 
 	ret = net_run_once(np->remote ? np->host : NULL, np->port, np->m, &np->o,
 			   ctx->name, rep, row, why, sizeof(why));
-	if (ret && !ctx->quiet)
+	if (ret && ctx->cmd) {
+		if (!stop_caught()) /* a run cut short by the signal is not said */
+			errorf("%s", why);
+	} else if (ret && !ctx->quiet) {
 		errorf("[%s] %s", it->pc->section, why);
-	if (*row) {
+	}
+	if (*row && !ctx->cmd) {
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
 	}
