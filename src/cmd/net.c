@@ -342,8 +342,7 @@ static int net_section(const struct net_args *a, struct profile *p,
  * fastest), each run --reps times. */
 static int net_profile(const struct net_args *a, struct profile *p)
 {
-	bool known;
-	const struct bench_kind *kind = bench_kind_find("net", &known);
+	const struct bench_kind *kind = bench_kind_find("net");
 	int ret = engine_profile_new(p, "net");
 
 	for (size_t s = 0; !ret && s < a->plan.nsizes; s++)

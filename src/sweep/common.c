@@ -446,8 +446,7 @@ static int conf_of(const struct sweep_run *r, const struct sweep_cfg *c,
 static int sweep_profile(const struct sweep_run *r, struct profile *p)
 {
 	char name[64];
-	bool known;
-	const struct bench_kind *kind = bench_kind_find("sweep", &known);
+	const struct bench_kind *kind = bench_kind_find("sweep");
 	int ret;
 
 	snprintf(name, sizeof(name), "sweep-%s", sweep_kind_name(r->o->kind));
