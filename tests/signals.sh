@@ -57,7 +57,6 @@ bench_interrupted_then_resumed() {
 # no row (it used to run to its end and be kept as a measurement).
 bench_long_rep_stopped() {
 	local sig=$1 t0
-	has_cmd bench
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 2000 --width 200 >/dev/null
 	printf '[a]\ndataset=%s\nstrategy=stream\nwork=1000000\nsink=null\ncache=asis\nreps=2\n' \
 		"$T/in" >"$T/p.ini"

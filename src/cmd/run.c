@@ -19,190 +19,119 @@
 
 static void run_usage(FILE *f)
 {
-	const struct strategy *s;
-
 	fputs("usage: iostrat run --strategy NAME IN OUT [options]\n\n"
 	      "Transform every file of IN into OUT with one strategy, R times,\n"
-	      "each repetition a forked child, verified against the reference.\n\n"
-	      "  -s, --strategy NAME  one of `iostrat list`\n"
-	      "  -r, --reps R       repetitions (default 3)\n"
-	      "  --json             one JSON object per repetition on stdout\n"
-	      "  --trace            eBPF figures in each row (root)\n"
-	      "  --dataset LABEL    label for the rows (default: the name of IN)\n"
-	      "  --no-space-check   start even if OUT's free space looks too small for\n"
-	      "                     the outputs (compressing filesystems; tests of a\n"
-	      "                     disk filling up mid-run)\n"
-	      "  --results DIR      also write a results directory: env.json (the machine\n"
-	      "                     context), results.jsonl/csv, summary.csv\n", f);
-	for (const struct setting *o = run_settings; o->name; o++)
-		setting_help(o, f);
-	for (size_t i = 0; (s = strategy_at(i)); i++) {
-		if (s->opts)
-			fprintf(f, "\noptions of --strategy %s:\n", s->name);
-		for (const struct setting *o = s->opts; o && o->name; o++)
-			setting_help(o, f);
-	}
+	      "each repetition a forked child, verified against the reference.\n"
+	      "A strategy's own options (below the run settings) are taken with\n"
+	      "that strategy only.\n\n", f);
 }
-
-#define RUN_MAX_KEYS 64
 
 struct run_args {
 	struct run_config cfg;
-	const char *in, *out, *results;
+	const char *strategy, *in, *out, *results, *dataset;
 	unsigned reps;
 	bool json, trace;
 	bool no_space_check;
-	/* the settings as given (values in argv): the profile's section */
-	char keys[RUN_MAX_KEYS][128];
-	const char *values[RUN_MAX_KEYS];
-	size_t nkeys;
 	json_t *rows; /* the rows, for the summary */
 };
 
-/* Keep a setting for the profile: a repeated one's last value, in the
- * place of its first (as jobopt_set keeps a strategy's options). */
-static int keep_setting(struct run_args *a, const char *key, const char *val)
-{
-	size_t i;
+#define ARG(f) offsetof(struct run_args, f)
 
-	for (i = 0; i < a->nkeys && strcmp(a->keys[i], key); i++)
-		;
-	if (i == RUN_MAX_KEYS) {
-		errorf("--%s: too many options", key);
-		return -E2BIG;
-	}
-	snprintf(a->keys[i], sizeof(a->keys[i]), "%s", key);
-	a->values[i] = val ? val : "1";
-	a->nkeys += i == a->nkeys;
-	return 0;
+static int dataset_label(const struct setting *s, const char *v, void *obj)
+{
+	struct run_args *a = obj;
+
+	(void)s;
+	a->dataset = v;
+	return label_check("--dataset", v);
 }
 
-/* The last --strategy given: a repeated option's last value wins, as for
- * every other option of run. */
-static const char *find_strategy(int argc, char **argv)
-{
-	const char *name = NULL;
+/* run's own options; the run settings and the strategy's follow them */
+static const struct setting run_table[] = {
+	{ .name = "strategy", .shortname = 's', .type = SET_STRING,
+	  .off = ARG(strategy), .metavar = "NAME", .help = "one of `iostrat list`" },
+	{ .name = "reps", .shortname = 'r', .type = SET_UINT, .off = ARG(reps),
+	  .min = 1, .max = 100000, .metavar = "R", .help = "repetitions (default 3)" },
+	{ .name = "json", .type = SET_BOOL, .off = ARG(json),
+	  .help = "one JSON object per repetition on stdout" },
+	{ .name = "trace", .type = SET_BOOL, .off = ARG(trace),
+	  .help = "eBPF figures in each row (root)" },
+	{ .name = "dataset", .type = SET_CALL, .arg = true, .call = dataset_label,
+	  .metavar = "LABEL", .help = "label for the rows (default: the name of IN)" },
+	{ .name = "no-space-check", .type = SET_BOOL, .off = ARG(no_space_check),
+	  .help = "start even if OUT's free space looks too small for\n"
+		  "the outputs (compressing filesystems; tests of a\n"
+		  "disk filling up mid-run)" },
+	{ .name = "results", .type = SET_STRING, .off = ARG(results), .metavar = "DIR",
+	  .help = "also write a results directory: env.json (the machine\n"
+		  "context), results.jsonl/csv, summary.csv" },
+	{ 0 },
+};
 
-	for (int i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "--strategy") || !strcmp(argv[i], "-s")) &&
-		    i + 1 < argc)
-			name = argv[++i];
-		else if (!strncmp(argv[i], "--strategy=", 11))
-			name = argv[i] + 11;
-	}
-	return name;
+/* Every strategy's own options, for the listing and the help. */
+static void strategy_options(setting_fn fn, void *ctx)
+{
+	const struct strategy *st;
+
+	for (size_t i = 0; (st = strategy_at(i)); i++)
+		for (const struct setting *s = st->opts; s && s->name; s++)
+			fn(s, ctx);
 }
 
-static int parse_option(struct run_args *a, int argc, char **argv, int *i)
+const struct cmd_opts run_cmdopts = {
+	.cmd = "run", .tables = { run_table, run_settings },
+	.more = strategy_options, .usage = run_usage,
+};
+
+/* Every option, the chosen strategy's among them; IN and OUT. */
+static int parse_with_strategy(struct run_args *a, int argc, char **argv)
 {
-	char key[128];
-	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *val = NULL;
-	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-	int ret;
+	char unknown[96];
+	struct cmd_opts o = run_cmdopts;
+	int npos;
 
-	if (klen >= sizeof(key)) {
-		errorf("%s: unknown option", argv[*i]);
-		return -EINVAL;
-	}
-	memcpy(key, arg, klen);
-	key[klen] = 0;
-	if (!strcmp(key, "no-space-check")) {
-		a->no_space_check = true;
-		return 0;
-	}
-	if (!strcmp(key, "json") || !strcmp(key, "trace")) {
-		*(strcmp(key, "json") ? &a->trace : &a->json) = true;
-		return 0;
-	}
-	if (!strcmp(key, "results")) {
-		if (eq)
-			a->results = eq + 1;
-		else if (*i + 1 < argc)
-			a->results = argv[++*i];
-		else {
-			errorf("--results: missing value");
-			return -EINVAL;
-		}
-		return 0;
-	}
-	if (strcmp(key, "strategy") && strcmp(key, "reps") && strcmp(key, "dataset") &&
-	    !jobopt_known(&a->cfg, key)) { /* before "missing value" for a last --frob */
-		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
-		       key, a->cfg.strat->name);
-		return -EINVAL;
-	}
-	if (eq)
-		val = eq + 1;
-	else if (!jobopt_is_flag(&a->cfg, key) || !strcmp(key, "strategy") ||
-		 !strcmp(key, "reps") || !strcmp(key, "dataset")) {
-		if (*i + 1 >= argc) {
-			errorf("--%s: missing value", key);
-			return -EINVAL;
-		}
-		val = argv[++*i];
-	}
-	if (!strcmp(key, "strategy"))
-		return 0; /* found up front */
-	if (!strcmp(key, "reps"))
-		return opt_uint("--reps", val, 1, 100000, &a->reps);
-	if (!strcmp(key, "dataset")) {
-		a->cfg.dataset = val;
-		return label_check("--dataset", val);
-	}
-	ret = jobopt_set(&a->cfg, "run", key, val);
-	if (ret == -ENOENT)
-		errorf("--%s: unknown option for strategy %s (iostrat run --help)",
-		       key, a->cfg.strat->name);
-	return ret ? ret : keep_setting(a, key, val);
-}
-
-static int parse_args(struct run_args *a, int argc, char **argv)
-{
-	const char *name = find_strategy(argc, argv);
-	int npos = 0;
-
-	if (!name) {
-		errorf("run: --strategy is required (iostrat list)");
-		return -EINVAL;
-	}
-	if (jobopt_strategy(&a->cfg, name)) {
-		errorf("%s: unknown strategy (iostrat list shows them)", name);
-		return -EINVAL;
-	}
-	for (int i = 1; i < argc; i++) {
-		int ret;
-
-		if (!strcmp(argv[i], "-s")) {
-			i++;
-			continue;
-		}
-		if (!strcmp(argv[i], "-r")) {
-			if (i + 1 >= argc) {
-				errorf("-r: missing value");
-				return -EINVAL;
-			}
-			ret = opt_uint("--reps", argv[++i], 1, 100000, &a->reps);
-		} else if (!strncmp(argv[i], "--", 2) && argv[i][2]) {
-			ret = parse_option(a, argc, argv, &i);
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			errorf("%s: unknown option (iostrat run --help)", argv[i]);
-			ret = -EINVAL;
-		} else {
-			if (npos == 0)
-				a->in = argv[i];
-			else if (npos == 1)
-				a->out = argv[i];
-			npos++;
-			ret = 0;
-		}
-		if (ret)
-			return ret;
-	}
+	snprintf(unknown, sizeof(unknown), "for strategy %s", a->cfg.strat->name);
+	o.tables[2] = a->cfg.strat->opts;
+	o.more = NULL;
+	o.unknown = unknown;
+	npos = cmdopt_parse(&o, (void *[]){ a, &a->cfg, a->cfg.sopts }, argc, argv);
+	if (npos < 0)
+		return npos;
 	if (npos != 2) {
 		errorf("run: need IN and OUT directories (got %d paths)", npos);
 		return -EINVAL;
 	}
+	a->in = argv[1];
+	a->out = argv[2];
+	a->cfg.dataset = a->dataset;
 	return 0;
+}
+
+/* The strategy first (a first pass over a copy of argv: its options are
+ * known only once it is), then every option by the three tables. */
+static int parse_args(struct run_args *a, int argc, char **argv)
+{
+	struct cmd_opts o = run_cmdopts;
+	char **copy = calloc((size_t)argc + 1, sizeof(char *));
+	int npos;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, argv, (size_t)argc * sizeof(char *));
+	o.flags |= CMDOPT_SKIP_UNKNOWN;
+	npos = cmdopt_parse(&o, (void *[]){ a, &a->cfg }, argc, copy);
+	free(copy);
+	if (npos < 0)
+		return npos;
+	if (!a->strategy) {
+		errorf("run: --strategy is required (iostrat list)");
+		return -EINVAL;
+	}
+	if (jobopt_strategy(&a->cfg, a->strategy)) {
+		errorf("%s: unknown strategy (iostrat list shows them)", a->strategy);
+		return -EINVAL;
+	}
+	return parse_with_strategy(a, argc, argv);
 }
 
 static void print_summary(const struct run_args *a, json_t *rows)
@@ -267,6 +196,28 @@ static void take_row(void *arg, json_t *row)
 	json_array_append(a->rows, row);
 }
 
+#define RUN_MAX_KEYS 64
+
+/* The run settings and the strategy's not at their defaults, as the profile's keys (their values
+ * as text in text[]): appended to kv at n; the new n. */
+static size_t settings_as_keys(const struct run_args *a, const char **kv,
+			       size_t n, char text[][64])
+{
+	const struct setting *tables[] = { run_settings, a->cfg.strat->opts };
+	const void *objs[] = { &a->cfg, a->cfg.sopts };
+	size_t k = 0;
+
+	for (size_t t = 0; t < 2; t++)
+		for (const struct setting *s = tables[t]; s && s->name && k < RUN_MAX_KEYS; s++) {
+			if (setting_at_default(s, objs[t]))
+				continue;
+			kv[n++] = s->name;
+			kv[n++] = setting_text(s, objs[t], text[k], sizeof(text[k]));
+			k++;
+		}
+	return n;
+}
+
 /* The run as a profile of one configuration, through the bench engine
  * (its repetition loop, results directory and stop policy).  The exit
  * status: 0, 1, or 128 + a stop signal. */
@@ -275,6 +226,7 @@ static int run_reps(struct run_args *a)
 	const char *labels[] = { "in", "out", NULL };
 	const char *paths[] = { a->cfg.job.in_dir, a->cfg.job.out_dir, NULL };
 	const char *kv[2 * RUN_MAX_KEYS + 9];
+	char text[RUN_MAX_KEYS][64];
 	struct engine_opts eo = {
 		.out = a->results, .no_results = !a->results, .quiet = true,
 		.on_row = take_row, .arg = a, .cmd = "run",
@@ -292,8 +244,7 @@ static int run_reps(struct run_args *a)
 	kv[n++] = "reps", kv[n++] = reps;
 	if (a->trace)
 		kv[n++] = "trace", kv[n++] = "1";
-	for (size_t i = 0; i < a->nkeys; i++)
-		kv[n++] = a->keys[i], kv[n++] = a->values[i];
+	n = settings_as_keys(a, kv, n, text);
 	kv[n] = NULL;
 	if (engine_profile_new(&prof, "run") ||
 	    engine_profile_add(&prof, "run", bench_kind_find("run"),
@@ -341,13 +292,12 @@ int cmd_run(int argc, char **argv)
 	const char *bad;
 	int ret;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			run_usage(stdout);
-			return 0;
-		}
 	jobopt_defaults(&a.cfg);
 	ret = parse_args(&a, argc, argv);
+	if (ret == -ECANCELED) { /* --help */
+		jobopt_free(&a.cfg);
+		return 0;
+	}
 	if (!ret && a.trace)
 		ret = tracer_check();
 	if (!ret && a.cfg.job.direct && !(a.cfg.strat->flags & STRAT_DIRECT)) {
@@ -419,13 +369,3 @@ int cmd_run(int argc, char **argv)
 	jobopt_free(&a.cfg);
 	return ret;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting run_table[] = {
-	{ .name = "strategy", .shortname = 's', .type = SET_STRING }, { .name = "reps", .shortname = 'r', .type = SET_STRING }, { .name = "json" },
-	{ .name = "trace" }, { .name = "dataset", .type = SET_STRING }, { .name = "no-space-check" },
-	{ .name = "results", .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts run_cmdopts = { .cmd = "run", .tables = { run_table }, .more = jobopt_each };

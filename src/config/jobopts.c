@@ -70,13 +70,6 @@ static const struct setting *find(const struct run_config *cfg, const char *key)
 	return s;
 }
 
-bool jobopt_is_flag(const struct run_config *cfg, const char *key)
-{
-	const struct setting *s = find(cfg, key);
-
-	return s && !setting_takes_arg(s);
-}
-
 bool jobopt_known(const struct run_config *cfg, const char *key)
 {
 	return find(cfg, key) != NULL;
@@ -119,15 +112,4 @@ void jobopt_free(struct run_config *cfg)
 	free(cfg->sopts);
 	cfg->sopts = NULL;
 	cfg->job.sopts = NULL;
-}
-
-void jobopt_each(setting_fn fn, void *ctx)
-{
-	const struct strategy *st;
-
-	for (const struct setting *s = run_settings; s->name; s++)
-		fn(s, ctx);
-	for (size_t i = 0; (st = strategy_at(i)); i++)
-		for (const struct setting *s = st->opts; s && s->name; s++)
-			fn(s, ctx);
 }

@@ -24,16 +24,11 @@ int jobopt_set(struct run_config *cfg, const char *where, const char *key,
 /* Choose the strategy called name, its options at their defaults:
  * 0, -ENOENT (unknown; the caller names it) or -ENOMEM. */
 int jobopt_strategy(struct run_config *cfg, const char *name);
-/* Does KEY take no value (a bool, like direct)? */
-bool jobopt_is_flag(const struct run_config *cfg, const char *key);
 /* Whether jobopt_set takes KEY (for the strategy cfg names). */
 bool jobopt_known(const struct run_config *cfg, const char *key);
 /* Every setting at its default. */
 void jobopt_defaults(struct run_config *cfg);
 /* Free the strategy's options. */
 void jobopt_free(struct run_config *cfg);
-/* Every key, as an option of `iostrat run`: the run settings, then every
- * strategy's own. */
-void jobopt_each(setting_fn fn, void *ctx);
 
 #endif

@@ -182,9 +182,12 @@ static int one_option(const struct cmd_opts *o, void *const *objs, int argc,
 	char where[128];
 	int ret;
 
+	if (!f.s && (o->flags & CMDOPT_SKIP_UNKNOWN))
+		return 0;
 	if (!f.s) {
-		errorf("%.*s: unknown option (iostrat %s --help)",
-		       (int)strcspn(a, "="), a, o->cmd);
+		errorf("%.*s: unknown option%s%s (iostrat %s --help)",
+		       (int)strcspn(a, "="), a, o->unknown ? " " : "",
+		       o->unknown ? o->unknown : "", o->cmd);
 		return -EINVAL;
 	}
 	ret = option_value(f.s, argc, argv, i, &v);
@@ -265,13 +268,13 @@ void setting_help(const struct setting *s, FILE *f)
 	if (!h)
 		return;
 	flag_text(s, flag, sizeof(flag));
-	fprintf(f, "  %-18s", flag);
-	if (strlen(flag) > 18) /* its help below it */
-		fprintf(f, "\n  %-18s", "");
+	fprintf(f, "  %-20s", flag);
+	if (strlen(flag) > 20) /* its help below it */
+		fprintf(f, "\n  %-20s", "");
 	for (bool first = true; h; first = false, h = nl ? nl + 1 : NULL) {
 		nl = strchr(h, '\n');
 		if (!first)
-			fprintf(f, "  %-18s", "");
+			fprintf(f, "  %-20s", "");
 		fprintf(f, " %.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
 	}
 }
@@ -386,8 +389,7 @@ const char *setting_text(const struct setting *s, const void *obj,
 	return buf;
 }
 
-/* The value of s in obj: zero, or the same as its default? */
-static bool at_default(const struct setting *s, const void *obj)
+bool setting_at_default(const struct setting *s, const void *obj)
 {
 	union { bool b; unsigned u; int i; uint64_t n; double d; const char *p; } v;
 	struct setting scratch = *s;
@@ -436,7 +438,7 @@ size_t settings_id(const struct setting *table, const void *obj, char *buf,
 
 	for (const struct setting *s = table; s->name || s->shortname; s++) {
 		if (!s->id || at >= len ||
-		    ((s->flags & SETF_ID_OPTIONAL) && at_default(s, obj)))
+		    ((s->flags & SETF_ID_OPTIONAL) && setting_at_default(s, obj)))
 			continue;
 		if (s->type == SET_BOOL && !strchr(s->id, '%')) {
 			if (setting_number(s, obj))

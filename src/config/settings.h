@@ -83,6 +83,8 @@ void settings_defaults(const struct setting *table, void *obj);
 /* The value of s in obj as text: "1"/"0" for a bool, an enum's name. */
 const char *setting_text(const struct setting *s, const void *obj,
 			 char *buf, size_t len);
+/* Is the value of s in obj its default (zero without one)? */
+bool setting_at_default(const struct setting *s, const void *obj);
 struct json_t;
 /* Each column of table's entries, set in row from obj. */
 void settings_row(const struct setting *table, const void *obj,
@@ -106,10 +108,15 @@ struct cmd_opts {
 	void (*more)(setting_fn fn, void *ctx);
 	void (*usage)(FILE *f);			/* what --help prints first */
 	unsigned flags;
+	const char *unknown;	/* said of an unknown option ("for strategy
+				 * mmap"), or NULL */
 };
 /* Options end at the first argument that is not one (trace CMD ARGS...);
  * otherwise they may come anywhere before "--". */
 #define CMDOPT_STOP_AT_ARG 1u
+/* An option not in the tables is passed over, not refused (a first pass
+ * that only looks for one option: run's --strategy). */
+#define CMDOPT_SKIP_UNKNOWN 2u
 
 /* Every option of o, to fn: the tables in order, then o->more. */
 void cmdopt_each(const struct cmd_opts *o, setting_fn fn, void *ctx);
