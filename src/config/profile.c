@@ -59,8 +59,7 @@ const char *bench_kind_by_section(const char *s)
 
 bool profile_engine_key(const char *k)
 {
-	return !strcmp(k, "kind") || !strcmp(k, "reps") ||
-	       !strcmp(k, "max_reps") || !strcmp(k, "target_rsd");
+	return !strcmp(k, "kind") || setting_find(engine_settings, k);
 }
 
 bool profile_true(const char *v)

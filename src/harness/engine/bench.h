@@ -11,6 +11,7 @@
 
 #include "core/filelist.h"
 #include "config/profile.h"
+#include "config/settings.h"
 #include "results/results.h"
 
 /*
@@ -70,6 +71,9 @@ struct bench_item {
 	double est_s;      /* rough seconds per repetition (dry run, eta) */
 	void *priv;        /* the kind's */
 };
+
+/* reps, max_reps, target_rsd over a bench_item: every section's keys. */
+extern const struct setting engine_settings[];
 
 struct bench_kind {
 	const char *name;

@@ -9,6 +9,7 @@
  * (engine_run_profile: run, fio, net, sweep).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +26,6 @@
 #include "bench.h"
 #include "hooks.h"
 
-#define DEFAULT_REPS 3
-#define DEFAULT_TARGET_RSD 3.5
 
 /* A stop signal (SIGINT, SIGTERM, SIGHUP), for every command the engine
  * runs: the repetition's child is killed now (its repetition is no row), a
@@ -61,34 +60,40 @@ struct bench {
 
 /* ---- configurations ------------------------------------------------------ */
 
+#define ITEM(f) offsetof(struct bench_item, f)
+
+/* The engine's keys of every section, whatever its kind. */
+const struct setting engine_settings[] = {
+	{ .name = "reps", .type = SET_UINT, .off = ITEM(reps), .min = 1, .max = 10000,
+	  .def = "3", .where = SET_PROFILE,
+	  .help = "repetitions of each configuration (default 3)" },
+	{ .name = "max_reps", .type = SET_UINT, .off = ITEM(max_reps), .min = 1,
+	  .max = 10000, .where = SET_PROFILE,
+	  .help = "with target_rsd: add repetitions up to this many (default reps)" },
+	{ .name = "target_rsd", .type = SET_DOUBLE, .off = ITEM(target_rsd),
+	  .max = 1000, .def = "3.5", .where = SET_PROFILE,
+	  .help = "stop adding repetitions once the RSD is this percentage or less" },
+	{ 0 },
+};
+
 static int engine_keys(const struct pconf *c, struct bench_item *it)
 {
 	const struct pkv *kv;
 	char opt[512];
 
-	it->reps = DEFAULT_REPS;
-	it->target_rsd = DEFAULT_TARGET_RSD;
-	if ((kv = pconf_kv(c, "reps"))) {
-		snprintf(opt, sizeof(opt), "%s: reps", kv->where);
-		if (opt_uint(opt, kv->value, 1, 10000, &it->reps))
+	settings_defaults(engine_settings, it);
+	for (const struct setting *s = engine_settings; s->name; s++) {
+		if (!(kv = pconf_kv(c, s->name)))
+			continue;
+		snprintf(opt, sizeof(opt), "%s: %s", kv->where, s->name);
+		if (setting_store(s, it, opt, kv->value))
 			return -EINVAL;
 	}
-	it->max_reps = it->reps;
-	if ((kv = pconf_kv(c, "max_reps"))) {
-		snprintf(opt, sizeof(opt), "%s: max_reps", kv->where);
-		if (opt_uint(opt, kv->value, 1, 10000, &it->max_reps))
-			return -EINVAL;
-		if (it->max_reps < it->reps) {
-			errorf("%s: max_reps %u is below reps %u", kv->where,
-			       it->max_reps, it->reps);
-			return -EINVAL;
-		}
-	}
-	if ((kv = pconf_kv(c, "target_rsd")) &&
-	    (parse_double(kv->value, &it->target_rsd) || it->target_rsd < 0 ||
-	     it->target_rsd > 1000)) {
-		errorf("%s: target_rsd: bad value '%s' (a percentage, e.g. 3.5)",
-		       kv->where, kv->value);
+	if (!pconf_kv(c, "max_reps"))
+		it->max_reps = it->reps;
+	if (it->max_reps < it->reps) {
+		errorf("%s: max_reps %u is below reps %u", pconf_kv(c, "max_reps")->where,
+		       it->max_reps, it->reps);
 		return -EINVAL;
 	}
 	return 0;
