@@ -74,7 +74,6 @@ _iostrat() {
 		case $prev in
 		-s | --strategy)
 			mapfile -t COMPREPLY < <(compgen -W "$("$bin" list 2>/dev/null | awk '/^[a-z]/ { print $1 }')" -- "$cur") ;;
-		-f | --format) mapfile -t COMPREPLY < <(compgen -W "text csv json markdown html" -- "$cur") ;;
 		--preset) mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur") ;;
 		--dataset)
 			if [ "$cmd" = fio ]; then

@@ -64,7 +64,7 @@ static void print_opt(const struct setting *o, void *ctx)
  *   iostrat __commands      the subcommands, one a line
  *   iostrat __options CMD   CMD's options, one a line: "-s --strategy =",
  *                           "--json" ("=": takes a value)
- *   iostrat __values CMD OPT  the values OPT ("--cache") takes, one a
+ *   iostrat __values CMD OPT  the values OPT ("--cache", "-f") takes, one a
  *                           line, when its table lists them
  */
 struct values_of {
@@ -75,8 +75,11 @@ static void print_values(const struct setting *o, void *ctx)
 {
 	const struct values_of *v = ctx;
 
-	if (o->type != SET_ENUM || !o->name || strncmp(v->opt, "--", 2) ||
-	    strcmp(v->opt + 2, o->name))
+	const char *a = v->opt;
+	bool named = a[0] == '-' && (a[1] == '-' ? o->name && !strcmp(a + 2, o->name)
+				   : o->shortname && a[1] == o->shortname && !a[2]);
+
+	if (o->type != SET_ENUM || !named)
 		return;
 	for (const char *const *a = o->values; *a; a++)
 		puts(*a);

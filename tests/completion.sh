@@ -48,7 +48,8 @@ values_of_options() {
 	expect "end file none" "$IOSTRAT" run --fsync ""
 	expect "dontneed none noreuse sequential" "$IOSTRAT" run --fadvise ""
 	expect "willneed" "$IOSTRAT" run --madvise w
-	expect "csv html json markdown text" "$IOSTRAT" report -f ""
+	expect "csv html json markdown md text" "$IOSTRAT" report -f ""
+	expect "markdown md" "$IOSTRAT" compare --format m
 	# a value is not an option: after --threads, no option list
 	expect "" "$IOSTRAT" run --threads -
 	# net --unix takes a socket file path

@@ -95,7 +95,8 @@ html_to_a_bad_place_is_one_line_and_clobbers_nothing() {
 	expect_fail 'nosuchdir' "$IOSTRAT" report "$T/r" --format html -o "$T/nosuchdir/x.html"
 	expect_fail 'no result rows|results.jsonl' "$IOSTRAT" report "$T/empty" --format html -o "$T/old.html"
 	[ "$(cat "$T/old.html")" = keep ] || die "old.html clobbered"
-	expect_fail 'needs a file' "$IOSTRAT" report "$T/r" --format html -o
+	expect_fail '^iostrat: -o: missing value$' "$IOSTRAT" report "$T/r" --format html -o
+	expect_fail 'needs a file name' "$IOSTRAT" report "$T/r" --format html -o ''
 	expect_fail "bad value 'htm'" "$IOSTRAT" report "$T/r" --format htm
 }
 

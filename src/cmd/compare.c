@@ -29,19 +29,9 @@ static void compare_usage(FILE *f)
 	      "whether the runs agree (docs/fleet.md).\n\n", f);
 }
 
-/* --format: text, csv, json, markdown (or md) or html */
-static int set_format(const struct setting *s, const char *v, void *obj)
-{
-	(void)s;
-	if (!rfmt_parse(v, obj))
-		return 0;
-	errorf("--format: bad value '%s' (text, csv, json, markdown or html)", v);
-	return -EINVAL;
-}
-
 static const struct setting compare_table[] = {
-	{ .name = "format", .shortname = 'f', .type = SET_CALL, .arg = true,
-	  .call = set_format, .metavar = "FMT",
+	{ .name = "format", .shortname = 'f', .type = SET_ENUM, .off = 0,
+	  .values = rfmt_values, .metavar = "FMT",
 	  .help = "text, csv, json, markdown or html (default text);\n"
 		  "html is the tables as one self-contained page" },
 	{ 0 },
@@ -79,14 +69,16 @@ int cmd_compare(int argc, char **argv)
 {
 	struct rrun runs[MAX_RUNS];
 	struct rdoc d;
-	enum rfmt fmt = RF_TEXT;
+	int fmt_i = RF_TEXT;	/* an index of rfmt_values */
+	enum rfmt fmt;
 	char **dirs = argv + 1;
 	size_t n, loaded = 0;
-	int ret = cmdopt_parse(&compare_cmdopts, (void *[]){ &fmt }, argc, argv);
+	int ret = cmdopt_parse(&compare_cmdopts, (void *[]){ &fmt_i }, argc, argv);
 
 	if (ret < 0)
 		return cmdopt_exit(ret);
 	n = (size_t)ret;
+	fmt = rfmt_of(fmt_i);
 	ret = 0;
 	if (n < 2 || n > MAX_RUNS) {
 		errorf("compare: need 2 to %d results directories (got %zu)", MAX_RUNS, n);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* `iostrat plot DIR`: its arguments, then the figures of a results directory. */
+/* iostrat plot: the gnuplot figures of a results directory, or of a comparison. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,14 +21,10 @@ static void plot_usage(FILE *f)
 	      "and print the list.  Figure 6 (compare) is drawn from DIR/compare.csv\n"
 	      "(`iostrat compare ... --format csv`); for an `iostrat sched` output\n"
 	      "directory DIR it is made from DIR/sched.json's settings first.\n\n"
-	      "  --only FIG,...   only these figure kinds\n"
-	      "  --compare        compare the runs DIR_A DIR_B ... as `iostrat compare`\n"
-	      "                   does, write OUT/compare.csv and draw figure 6 into\n"
-	      "                   OUT/plots/ (OUT: -o, default DIR_A)\n"
-	      "  -o, --out OUT    with --compare: where compare.csv and plots/ go\n\n"
 	      "figures:\n", f);
 	for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
 		fprintf(f, "  %-8s %s\n", fg->name, fg->what);
+	fputs("\noptions:\n", f);
 }
 
 /* Every element of --only names a figure: an empty one ('' or "a,,b")
@@ -54,48 +51,51 @@ static int check_only(const char *only)
 	return 0;
 }
 
+/* What plot's options fill. */
 struct plot_args {
 	const char *only, *out;
-	char **dirs;
-	size_t ndirs;
 	bool compare;
 };
 
-static int parse(int argc, char **argv, struct plot_args *a)
+/* --only FIG,...: checked as it is given */
+static int set_only(const struct setting *s, const char *v, void *obj)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
+	(void)s;
+	((struct plot_args *)obj)->only = v;
+	return check_only(v);
+}
 
-		if (!strcmp(s, "--help") || !strcmp(s, "-h")) {
-			plot_usage(stdout);
-			return 1;
-		}
-		if ((!strcmp(s, "--only") || !strcmp(s, "-o") || !strcmp(s, "--out")) &&
-		    i + 1 < argc) {
-			*(!strcmp(s, "--only") ? &a->only : &a->out) = argv[++i];
-		} else if (!strncmp(s, "--only=", 7)) {
-			a->only = s + 7;
-		} else if (!strncmp(s, "--out=", 6)) {
-			a->out = s + 6;
-		} else if (!strcmp(s, "--compare")) {
-			a->compare = true;
-		} else if (s[0] == '-') {
-			errorf("%s: unknown option (iostrat plot --help)", s);
-			return 2;
-		} else {
-			a->dirs[a->ndirs++] = argv[i];
-		}
-	}
-	if (!a->compare && a->ndirs > 1) {
-		errorf("%s: one DIR only (iostrat plot --help)", a->dirs[1]);
+static const struct setting plot_table[] = {
+	{ .name = "only", .type = SET_CALL, .arg = true, .call = set_only,
+	  .metavar = "FIG,...", .help = "only these figure kinds" },
+	{ .name = "compare", .type = SET_BOOL,
+	  .off = offsetof(struct plot_args, compare),
+	  .help = "compare the runs DIR_A DIR_B ... as `iostrat compare`\n"
+		  "does, write OUT/compare.csv and draw figure 6 into\n"
+		  "OUT/plots/ (OUT: -o, default DIR_A)" },
+	{ .name = "out", .shortname = 'o', .type = SET_STRING,
+	  .off = offsetof(struct plot_args, out), .metavar = "OUT",
+	  .help = "with --compare: where compare.csv and plots/ go" },
+	{ 0 },
+};
+
+const struct cmd_opts plot_cmdopts = {
+	.cmd = "plot", .tables = { plot_table }, .usage = plot_usage,
+};
+
+/* The npos directories in argv[1..] for a's mode: 0, or 2 after one line. */
+static int check_dirs(const struct plot_args *a, int npos, char **argv)
+{
+	if (!a->compare && npos > 1) {
+		errorf("%s: one DIR only (iostrat plot --help)", argv[2]);
 		return 2;
 	}
-	if (a->compare && (a->ndirs < 2 || a->ndirs > RUNS_MAX)) {
-		errorf("plot --compare: need 2 to %d results directories (got %zu)",
-		       RUNS_MAX, a->ndirs);
+	if (a->compare && (npos < 2 || npos > RUNS_MAX)) {
+		errorf("plot --compare: need 2 to %d results directories (got %d)",
+		       RUNS_MAX, npos);
 		return 2;
 	}
-	if (!a->ndirs) {
+	if (!npos) {
 		errorf("plot: need a results directory (iostrat plot --help)");
 		return 2;
 	}
@@ -103,33 +103,26 @@ static int parse(int argc, char **argv, struct plot_args *a)
 		errorf("plot: -o is for --compare (figures of DIR go to DIR/plots)");
 		return 2;
 	}
-	return check_only(a->only) ? 2 : 0;
+	return 0;
 }
 
 int cmd_plot(int argc, char **argv)
 {
-	char *dirv[argc > 0 ? argc : 1];
-	struct plot_args a = { .dirs = dirv };
+	struct plot_args a = { 0 };
 	const char *dir;
 	json_t *cmp = NULL;
-	int ret = parse(argc, argv, &a);
+	int ret = cmdopt_parse(&plot_cmdopts, (void *[]){ &a }, argc, argv);
 
-	if (ret)
-		return ret == 1 ? 0 : ret;
+	if (ret < 0)
+		return cmdopt_exit(ret);
+	if (check_dirs(&a, ret, argv))
+		return 2;
 	if (!a.compare)
-		return plot_draw(a.dirs[0], a.only, NULL, stdout);
-	dir = a.out ? a.out : a.dirs[0];
-	if (plot_compare(dir, a.dirs, a.ndirs, &cmp))
+		return plot_draw(argv[1], a.only, NULL, stdout);
+	dir = a.out ? a.out : argv[1];
+	if (plot_compare(dir, argv + 1, (size_t)ret, &cmp))
 		return 1;
 	ret = plot_draw(dir, "compare", cmp, stdout);
 	json_decref(cmp);
 	return ret;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting plot_table[] = {
-	{ .name = "only", .type = SET_STRING }, { .name = "out", .shortname = 'o', .type = SET_STRING }, { .name = "compare" },
-	{ 0 },
-};
-
-const struct cmd_opts plot_cmdopts = { .cmd = "plot", .tables = { plot_table } };

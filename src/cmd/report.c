@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* `iostrat report DIR`: its arguments and output format, then the report's tables. */
+	      "strategy against the best of %s, and one line per\n"
+	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);
 #include <stdio.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <stdlib.h>
 
@@ -21,59 +23,42 @@ static void report_usage(FILE *f)
 	      "strategy, its margin with the test's p, or 'not distinguishable', and\n"
 	      "why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
+<<<<<<< HEAD
 	      "strategy against the best of %s, and one line per\n"
 	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);
 	fputs("  --format html  one self-contained page: the verdict, every figure of\n"
 	      "                 DIR/plots inline (drawn first when there are none),\n"
 	      "                 the tables, the profile and the machine context\n"
 	      "  -o FILE        write FILE (atomically) instead of standard output\n", f);
+=======
+	      "strategy against the best of stream/buffer, and one line per\n"
+	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", f);
+>>>>>>> argv2
 }
 
-/* Shared by report and compare: --format, -f; the rest are dirs. */
-int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *), const char **outp);
-int report_args(int argc, char **argv, enum rfmt *fmt, char **dirs,
-		size_t *ndirs, void (*usage)(FILE *), const char **outp)
-{
-	*fmt = RF_TEXT;
-	*ndirs = 0;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
+/* What report's options fill. */
+struct report_args {
+	int format;		/* an index of rfmt_values */
+	const char *out;
+};
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return 1;
-		}
-		if (outp && !strncmp(a, "--out=", 6) && a[6]) {
-			*outp = a + 6;
-			continue;
-		}
-		if (outp && (!strcmp(a, "-o") || !strcmp(a, "--out"))) {
-			if (i + 1 >= argc || !argv[i + 1][0]) {
-				errorf("%s: needs a file name", a);
-				return 2;
-			}
-			*outp = argv[++i];
-			continue;
-		}
-		if (!strncmp(a, "--format=", 9))
-			v = a + 9;
-		else if (!strcmp(a, "--format") || !strcmp(a, "-f"))
-			v = i + 1 < argc ? argv[++i] : "";
-		else if (a[0] == '-' && a[1]) {
-			errorf("%s: unknown option (%s --help)", a, argv[0]);
-			return 2;
-		} else {
-			dirs[(*ndirs)++] = argv[i];
-			continue;
-		}
-		if (rfmt_parse(v, fmt)) {
-			errorf("--format: bad value '%s' (text, csv, json, markdown or html)", v);
-			return 2;
-		}
-	}
-	return 0;
-}
+static const struct setting report_table[] = {
+	{ .name = "format", .shortname = 'f', .type = SET_ENUM,
+	  .off = offsetof(struct report_args, format), .values = rfmt_values,
+	  .metavar = "FMT",
+	  .help = "text, csv, json, markdown or html (default text); html is\n"
+		  "one self-contained page: the verdict, every figure of\n"
+		  "DIR/plots inline (drawn first when there are none),\n"
+		  "the tables, the profile and the machine context" },
+	{ .name = "out", .shortname = 'o', .type = SET_STRING,
+	  .off = offsetof(struct report_args, out), .metavar = "FILE",
+	  .help = "write FILE (atomically) instead of standard output" },
+	{ 0 },
+};
+
+const struct cmd_opts report_cmdopts = {
+	.cmd = "report", .tables = { report_table }, .usage = report_usage,
+};
 
 /* DIR's figures for the page: drawn first when DIR/plots has none
  * (plot_draw, its list on stderr: standard output stays the page). */
@@ -127,40 +112,32 @@ static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
 
 int cmd_report(int argc, char **argv)
 {
-	char *dirs[argc > 0 ? argc : 1];
-	const char *out = NULL;
+	struct report_args a = { .format = RF_TEXT };
 	struct rrun r;
 	struct rdoc d;
-	enum rfmt fmt;
-	size_t n;
-	int ret = report_args(argc, argv, &fmt, dirs, &n, report_usage, &out);
+	int ret = cmdopt_parse(&report_cmdopts, (void *[]){ &a }, argc, argv);
 
-	if (ret)
-		return ret == 1 ? 0 : ret;
-	if (n != 1) {
-		errorf("report: need one results directory (got %zu)", n);
+	if (ret < 0)
+		return cmdopt_exit(ret);
+	if (ret != 1) {
+		errorf("report: need one results directory (got %d)", ret);
 		return 2;
 	}
-	if (rrun_load(dirs[0], &r))
+	if (a.out && !a.out[0]) {
+		errorf("--out: needs a file name");
+		return 2;
+	}
+	if (rrun_load(argv[1], &r))
 		return 1;
 	if (!json_array_size(r.rows)) { /* nothing measured: not a success */
-		errorf("%s: no result rows: nothing to report", dirs[0]);
+		errorf("%s: no result rows: nothing to report", argv[1]);
 		rrun_free(&r);
 		return 1;
 	}
 	rdoc_init(&d);
 	report_build(&r, &d);
-	ret = emit(&r, &d, fmt, out);
+	ret = emit(&r, &d, rfmt_of(a.format), a.out);
 	rdoc_free(&d);
 	rrun_free(&r);
 	return ret ? 1 : 0;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting report_table[] = {
-	{ .name = "format", .shortname = 'f', .type = SET_STRING },
-	{ .name = "out", .shortname = 'o', .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts report_cmdopts = { .cmd = "report", .tables = { report_table } };

@@ -5,6 +5,7 @@
  * by the next iostrat (src/sched/sysq.h). */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,81 +31,89 @@ static void sched_usage(FILE *f)
 	      "(each scheduler crossed with each --set value), verify each setting\n"
 	      "took, add it to every row, then `iostrat compare` the runs.  DEV's\n"
 	      "settings are restored at the end, on error and on Ctrl-C/SIGTERM; after\n"
-	      "a SIGKILL the next `iostrat sched` or `iostrat bench` restores them.\n\n"
-	      "  --device DEV       disk to tune (default: the disk under --data)\n"
-	      "  --schedulers LIST  e.g. none,mq-deadline,kyber,bfq (default: current)\n"
-	      "  --set ATTR=LIST    read_ahead_kb, nr_requests or wbt_lat_usec values\n"
-	      "  --interleave       rep 1 of every setting, then rep 2, ... (drift hits\n"
-	      "                     all settings alike); --reps rounds (default 3)\n"
-	      "  --reps N           repetitions per configuration (default: the profile's)\n"
-	      "  -o, --out DIR      results (default results/<time>-sched-<profile>),\n"
-	      "                     one bench results directory per setting inside\n"
-	      "  --data DIR         data set cache, on DEV (default $IOSTRAT_DATA, else ./data)\n"
-	      "  -D KEY=VALUE       passed to the bench (as iostrat bench -D)\n", f);
+	      "a SIGKILL the next `iostrat sched` or `iostrat bench` restores them.\n\n", f);
 }
 
+/* What sched's options fill. */
 struct sched_args {
 	const char *device, *schedulers, *out, *data, *profile;
 	const char *sets[SCHED_AXES];
 	size_t nsets;
-	char **defs;
+	char **defs;	/* room for one per argument */
 	size_t ndefs;
 	bool interleave;
 	unsigned reps;
 };
 
-
-static int parse_args(struct sched_args *a, int argc, char **argv)
+/* --set ATTR=LIST, repeatable up to SCHED_AXES times */
+static int add_set(const struct setting *s, const char *v, void *obj)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *s = argv[i];
-		const char **slot = NULL;
+	struct sched_args *a = obj;
 
-		if (!strcmp(s, "--interleave")) {
-			a->interleave = true;
-			continue;
-		}
-		if (!strcmp(s, "--device")) slot = &a->device;
-		else if (!strcmp(s, "--schedulers")) slot = &a->schedulers;
-		else if (!strcmp(s, "--out") || !strcmp(s, "-o")) slot = &a->out;
-		else if (!strcmp(s, "--data")) slot = &a->data;
-		else if (!strcmp(s, "--set") || !strcmp(s, "-D") || !strcmp(s, "--reps")) {
-			if (i + 1 >= argc) {
-				errorf("%s: missing value", s);
-				return -EINVAL;
-			}
-			if (!strcmp(s, "--reps")) {
-				if (opt_uint("--reps", argv[++i], 1, 1000, &a->reps))
-					return -EINVAL;
-			} else if (!strcmp(s, "-D")) {
-				a->defs[a->ndefs++] = argv[++i];
-			} else if (a->nsets >= SCHED_AXES) {
-				errorf("--set: at most %d", SCHED_AXES);
-				return -EINVAL;
-			} else {
-				a->sets[a->nsets++] = argv[++i];
-			}
-			continue;
-		} else if (s[0] == '-' && s[1]) {
-			errorf("%s: unknown option (iostrat sched --help)", s);
-			return -EINVAL;
-		} else if (!a->profile) {
-			a->profile = s;
-			continue;
-		} else {
-			errorf("%s: one PROFILE only", s);
-			return -EINVAL;
-		}
-		if (i + 1 >= argc) {
-			errorf("%s: missing value", s);
-			return -EINVAL;
-		}
-		*slot = argv[++i];
-	}
-	if (!a->profile) {
-		errorf("sched: give a PROFILE (iostrat sched --help)");
+	(void)s;
+	if (a->nsets >= SCHED_AXES) {
+		errorf("--set: at most %d", SCHED_AXES);
 		return -EINVAL;
 	}
+	a->sets[a->nsets++] = v;
+	return 0;
+}
+
+/* -D KEY=VALUE, repeatable: passed to the bench */
+static int add_define(const struct setting *s, const char *v, void *obj)
+{
+	struct sched_args *a = obj;
+
+	(void)s;
+	a->defs[a->ndefs++] = (char *)v;
+	return 0;
+}
+
+static const struct setting sched_table[] = {
+	{ .name = "device", .type = SET_STRING,
+	  .off = offsetof(struct sched_args, device), .metavar = "DEV",
+	  .help = "disk to tune (default: the disk under --data)" },
+	{ .name = "schedulers", .type = SET_STRING,
+	  .off = offsetof(struct sched_args, schedulers), .metavar = "LIST",
+	  .help = "e.g. none,mq-deadline,kyber,bfq (default: current)" },
+	{ .name = "set", .type = SET_CALL, .arg = true, .call = add_set,
+	  .metavar = "ATTR=LIST",
+	  .help = "read_ahead_kb, nr_requests or wbt_lat_usec values" },
+	{ .name = "interleave", .type = SET_BOOL,
+	  .off = offsetof(struct sched_args, interleave),
+	  .help = "rep 1 of every setting, then rep 2, ... (drift hits\n"
+		  "all settings alike); --reps rounds (default 3)" },
+	{ .name = "reps", .type = SET_UINT, .off = offsetof(struct sched_args, reps),
+	  .min = 1, .max = 1000, .metavar = "N",
+	  .help = "repetitions per configuration (default: the profile's)" },
+	{ .name = "out", .shortname = 'o', .type = SET_STRING,
+	  .off = offsetof(struct sched_args, out), .metavar = "DIR",
+	  .help = "results (default results/<time>-sched-<profile>),\n"
+		  "one bench results directory per setting inside" },
+	{ .name = "data", .type = SET_STRING,
+	  .off = offsetof(struct sched_args, data), .metavar = "DIR",
+	  .help = "data set cache, on DEV (default $IOSTRAT_DATA, else ./data)" },
+	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
+	  .metavar = "KEY=VALUE", .help = "passed to the bench (as iostrat bench -D)" },
+	{ 0 },
+};
+
+const struct cmd_opts sched_cmdopts = {
+	.cmd = "sched", .tables = { sched_table }, .usage = sched_usage,
+};
+
+/* PROFILE, the one positional left in argv[1..npos]: 0, or 2 after one line. */
+static int pick_profile(struct sched_args *a, int npos, char **argv)
+{
+	if (npos > 1) {
+		errorf("%s: one PROFILE only", argv[2]);
+		return 2;
+	}
+	if (!npos) {
+		errorf("sched: give a PROFILE (iostrat sched --help)");
+		return 2;
+	}
+	a->profile = argv[1];
 	return 0;
 }
 
@@ -356,24 +365,14 @@ int cmd_sched(int argc, char **argv)
 	int ret;
 
 	sysq_recover(); /* settings a SIGKILLed iostrat left changed */
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		sched_usage(stdout);
-		return 0;
-	}
 	a.defs = calloc((size_t)argc + 1, sizeof(char *));
 	if (!a.defs)
 		return 1;
-	ret = parse_args(&a, argc, argv) ? 2 : sched_main(&a);
+	ret = cmdopt_parse(&sched_cmdopts, (void *[]){ &a }, argc, argv);
+	if (ret < 0)
+		ret = cmdopt_exit(ret);
+	else
+		ret = pick_profile(&a, ret, argv) ? 2 : sched_main(&a);
 	free(a.defs);
 	return ret;
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting sched_table[] = {
-	{ .name = "device", .type = SET_STRING }, { .name = "schedulers", .type = SET_STRING }, { .name = "set", .type = SET_STRING },
-	{ .name = "interleave" }, { .name = "reps", .type = SET_STRING }, { .name = "out", .shortname = 'o', .type = SET_STRING },
-	{ .name = "data", .type = SET_STRING }, { .shortname = 'D', .type = SET_STRING },
-	{ 0 },
-};
-
-const struct cmd_opts sched_cmdopts = { .cmd = "sched", .tables = { sched_table } };

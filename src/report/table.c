@@ -9,17 +9,9 @@
 #include "table.h"
 #include "lib/util.h"
 
-int rfmt_parse(const char *s, enum rfmt *f)
-{
-	static const char *const names[] = { "text", "csv", "json", "markdown", "html" };
-
-	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
-		if (!strcmp(s, names[i]) || (i == RF_MD && !strcmp(s, "md"))) {
-			*f = (enum rfmt)i;
-			return 0;
-		}
-	return -1;
-}
+const char *const rfmt_values[] = {
+	"text", "csv", "json", "markdown", "html", "md", NULL
+};
 
 void rdoc_init(struct rdoc *d)
 {

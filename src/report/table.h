@@ -33,7 +33,14 @@ struct rdoc {
 	size_t n;
 };
 
-int rfmt_parse(const char *s, enum rfmt *f);
+/* The --format values (a SET_ENUM's values): enum rfmt's names in its
+ * order, then "md", markdown's short name. */
+extern const char *const rfmt_values[];
+/* The format of rfmt_values[i]. */
+static inline enum rfmt rfmt_of(int i)
+{
+	return i > RF_HTML ? RF_MD : (enum rfmt)i;
+}
 void rdoc_init(struct rdoc *d);
 void rdoc_free(struct rdoc *d);
 void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
