@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-	      "strategy against the best of %s, and one line per\n"
-	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);
+/* `iostrat report DIR`: its arguments and output format, then the report's tables. */
 #include <stdio.h>
 #include <errno.h>
 #include <stddef.h>
@@ -23,17 +22,8 @@ static void report_usage(FILE *f)
 	      "strategy, its margin with the test's p, or 'not distinguishable', and\n"
 	      "why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
-<<<<<<< HEAD
 	      "strategy against the best of %s, and one line per\n"
 	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);
-	fputs("  --format html  one self-contained page: the verdict, every figure of\n"
-	      "                 DIR/plots inline (drawn first when there are none),\n"
-	      "                 the tables, the profile and the machine context\n"
-	      "  -o FILE        write FILE (atomically) instead of standard output\n", f);
-=======
-	      "strategy against the best of stream/buffer, and one line per\n"
-	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", f);
->>>>>>> argv2
 }
 
 /* What report's options fill. */
