@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The "net" kind: a profile section [net] (or [net-NAME], or kind=net) runs
- * `iostrat net` configurations.  Keys are the options of iostrat net:
+ * `iostrat net` configurations.  Keys are the profile keys of net_settings
+ * (src/net/opts.c), stored through the table, and connect=:
  *   mode=nodelay,buffered   size=12,1k   count=10000   buffer=64k
- *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   unix=PATH
+ *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   io_max=   unix=PATH
  *   connect=HOST:PORT or connect=unix:PATH
  * Lists expand into one configuration each (one mode and one size per
  * configuration); one repetition = one session against a server thread on
