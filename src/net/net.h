@@ -303,7 +303,6 @@ int net_opts_check(struct net_opts *o, const char *prefix);
 /* net_opts_check, and mode nagle in the plan's list refused on a Unix
  * socket, or left out with a note when it came with "all". */
 int net_plan_check(struct net_plan *p, const char *prefix);
-const char *net_family_name(enum net_family f);
 /* What the errors call the server: "unix:PATH" or "HOST:PORT". */
 void net_where(const struct net_opts *o, const char *host, const char *port,
 	       char *out, size_t len);

@@ -162,11 +162,6 @@ int net_plan_check(struct net_plan *p, const char *prefix)
 	return 0;
 }
 
-const char *net_family_name(enum net_family f)
-{
-	return family_names[f == NET_UNIX];
-}
-
 void net_where(const struct net_opts *o, const char *host, const char *port,
 	       char *out, size_t len)
 {
