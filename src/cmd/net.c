@@ -2,6 +2,7 @@
 /* iostrat net: buffered network streams over TCP or Unix stream sockets
  * (see src/net/net.h). */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +14,6 @@
 #include "net/net.h"
 #include "harness/stop.h"
 #include "lib/util.h"
-
-#define NET_MAX_KV 32 /* settings given, each once (a later one replaces) */
 
 static void net_usage(FILE *f)
 {
@@ -28,27 +27,10 @@ static void net_usage(FILE *f)
 	      "payload) over TCP or a Unix stream socket in each mode, verify every\n"
 	      "byte with xxh3 on both sides, and report messages/s, MB/s, system\n"
 	      "calls and TCP segments per message and, for ping-pong, round-trip\n"
-	      "percentiles.\n\n"
-	      "  --unix PATH       a Unix stream socket, made fresh at PATH and removed\n"
-	      "                    after (an existing non-socket PATH is refused); no\n"
-	      "                    --nagle, --rcvbuf or mode nagle there\n"
-	      "  --mode LIST       comma list of modes, or all (default all)\n"
-	      "  --size LIST       payload bytes per message, comma list (default 12)\n"
-	      "  --count N         messages per run (default 10000)\n"
-	      "  --reps R          repetitions of every mode and size (default 3)\n"
-	      "  --buffer SIZE     user-space buffer of the buffered modes (default 64k)\n"
-	      "  --batch K         messages per writev / io_uring submit, MSG_MORE run,\n"
-	      "                    requests in flight when pipelined (default 64)\n"
-	      "  --timeout SEC     give up when the peer makes no progress (default 10)\n"
-	      "  --sndbuf SIZE     SO_SNDBUF of both sides (default: the kernel's)\n"
-	      "  --rcvbuf SIZE     SO_RCVBUF of both sides (default: the kernel's)\n"
-	      "  --nagle           leave Nagle's algorithm on in every mode\n"
-	      "  --io-max N        cap every read and write at N bytes (testing;\n"
-	      "                    also spelt --io_max, as in profiles)\n"
-	      "  --out DIR         results directory (default results/<time>-net)\n"
-	      "  -v, --verbose     a line per run\n\nmodes:\n", f);
+	      "percentiles.\n\nmodes:\n", f);
 	for (size_t i = 0; (m = net_mode_at(i)); i++)
 		fprintf(f, "  %-20s %s\n", m->name, m->summary);
+	fputs("\noptions:\n", f);
 }
 
 struct net_args {
@@ -56,105 +38,101 @@ struct net_args {
 	const char *listen, *connect, *out;
 	bool once, verbose;
 	char host[256], port[16];
-	/* the net settings as given (mode and size apart): the keys of the
-	 * profile sections the measurement runs as */
-	struct { char key[16]; const char *value; } kv[NET_MAX_KV];
-	size_t nkv;
 };
 
-/* Keep key=value for the profile; mode and size come from the plan. */
-static void remember(struct net_args *a, const char *key, const char *v)
+/* --mode LIST: each a value of the mode setting, or all. */
+static int mode_list(const struct setting *opt, const char *list, void *obj)
 {
-	size_t i = 0;
+	const struct setting *s = setting_find(net_settings, opt->name);
+	struct net_plan *p = &((struct net_args *)obj)->plan;
+	char buf[512], *save = NULL, *tok;
+	struct net_opts one;
 
-	if (!strcmp(key, "mode") || !strcmp(key, "size"))
-		return;
-	while (i < a->nkv && strcmp(a->kv[i].key, key))
-		i++;
-	if (i == NET_MAX_KV)
-		return; /* more keys than net has: cannot happen */
-	snprintf(a->kv[i].key, sizeof(a->kv[i].key), "%s", key);
-	a->kv[i].value = v; /* in argv */
-	a->nkv = MAX(a->nkv, i + 1);
-}
-
-/* One net setting: into the plan (checked) and remembered. */
-static int net_setting(struct net_args *a, const char *key, const char *v)
-{
-	int ret = net_opt_set(&a->plan, "--", key, v);
-
-	if (!ret)
-		remember(a, key, v ? v : "1"); /* a flag (nagle) given bare: 1 */
-	return ret;
-}
-
-static int set_value(struct net_args *a, const char *key, const char *v)
-{
-	if (!strcmp(key, "reps"))
-		return opt_uint("--reps", v, 1, 10000, &a->plan.reps);
-	if (!strcmp(key, "listen"))
-		a->listen = v;
-	else if (!strcmp(key, "connect"))
-		a->connect = v;
-	else if (!strcmp(key, "out"))
-		a->out = v;
-	else
-		return net_setting(a, key, v);
-	return 0;
-}
-
-static int parse_flag(struct net_args *a, const char *key)
-{
-	if (net_opt_is_flag(key))
-		return net_setting(a, key, NULL);
-	if (!strcmp(key, "once"))
-		a->once = true;
-	else if (!strcmp(key, "verbose"))
-		a->verbose = true;
-	else
-		return -ENOENT;
-	return 0;
-}
-
-static int parse_args(struct net_args *a, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *eq;
-		char key[64];
-		int ret;
-
-		if (!strcmp(arg, "-v")) {
-			a->verbose = true;
-			continue;
-		}
-		if (strncmp(arg, "--", 2) || !arg[2] || strlen(arg) >= sizeof(key) + 2) {
-			errorf("%s: unexpected argument (iostrat net --help)", arg);
+	p->nmodes = 0;
+	p->modes_all = !strcmp(list, "all");
+	snprintf(buf, sizeof(buf), "%s", p->modes_all ? "" : list);
+	for (size_t i = 0; p->modes_all && net_mode_at(i); i++)
+		p->modes[p->nmodes++] = net_mode_at(i);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (setting_store(s, &one, "--mode", tok))
+			return -EINVAL;
+		if (p->nmodes == NET_MAX_MODES) {
+			errorf("--mode: more than %d modes", NET_MAX_MODES);
 			return -EINVAL;
 		}
-		eq = strchr(arg, '=');
-		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - arg - 2 : (long)strlen(arg + 2)), arg + 2);
-		if (!eq && !parse_flag(a, key))
-			continue;
-		if (!eq && i + 1 >= argc) {
-			ret = -ENOENT;
-			if (net_opt_known(key) || !strcmp(key, "reps") || !strcmp(key, "listen") ||
-			    !strcmp(key, "connect") || !strcmp(key, "out")) {
-				errorf("--%s: missing value", key);
-				return -EINVAL;
-			}
-		} else {
-			ret = set_value(a, key, eq ? eq + 1 : argv[++i]);
-		}
-		if (ret == -ENOENT)
-			errorf("--%s: unknown option (iostrat net --help)", key);
-		if (ret)
-			return ret;
+		p->modes[p->nmodes++] = net_mode_at((size_t)one.mode);
 	}
-	if (a->listen && a->connect) {
-		errorf("--listen and --connect: choose one (or neither, for both here)");
+	if (!p->nmodes) {
+		errorf("--mode: no mode given");
 		return -EINVAL;
 	}
 	return 0;
+}
+
+/* --size LIST: each a value of the size setting. */
+static int size_list(const struct setting *opt, const char *list, void *obj)
+{
+	const struct setting *s = setting_find(net_settings, opt->name);
+	struct net_plan *p = &((struct net_args *)obj)->plan;
+	char buf[512], *save = NULL, *tok;
+	struct net_opts one;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	p->nsizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (setting_store(s, &one, "--size", tok))
+			return -EINVAL;
+		if (p->nsizes == NET_MAX_SIZES) {
+			errorf("--size: more than %d sizes", NET_MAX_SIZES);
+			return -EINVAL;
+		}
+		p->sizes[p->nsizes++] = one.size;
+	}
+	if (!p->nsizes) {
+		errorf("--size: no size given");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+#define NA(f) offsetof(struct net_args, f)
+
+/* The options of the command itself; the net settings are net_settings
+ * (opts.c), mode and size there as lists collected here. */
+static const struct setting net_table[] = {
+	{ .name = "listen", .type = SET_STRING, .off = NA(listen), .metavar = "ADDR",
+	  .help = "server only, at [HOST:]PORT or unix:PATH" },
+	{ .name = "once", .type = SET_BOOL, .off = NA(once),
+	  .help = "with --listen: serve one session, then exit" },
+	{ .name = "connect", .type = SET_STRING, .off = NA(connect), .metavar = "ADDR",
+	  .help = "client only, against HOST:PORT or unix:PATH" },
+	{ .name = "mode", .type = SET_CALL, .arg = true, .call = mode_list,
+	  .metavar = "LIST", .help = "comma list of modes, or all (default all)" },
+	{ .name = "size", .type = SET_CALL, .arg = true, .call = size_list,
+	  .metavar = "LIST", .help = "payload bytes per message, comma list (default 12)" },
+	{ .name = "reps", .type = SET_UINT, .off = NA(plan.reps), .min = 1, .max = 10000,
+	  .metavar = "R", .help = "repetitions of every mode and size (default 3)" },
+	{ .name = "out", .type = SET_STRING, .off = NA(out), .metavar = "DIR",
+	  .help = "results directory (default results/<time>-net)" },
+	{ .name = "verbose", .shortname = 'v', .type = SET_BOOL, .off = NA(verbose),
+	  .help = "a line per run" },
+	{ 0 },
+};
+
+const struct cmd_opts net_cmdopts = {
+	.cmd = "net", .tables = { net_table, net_settings }, .usage = net_usage,
+};
+
+/* The defaults: every mode, the size setting's default, 3 repetitions. */
+static void plan_defaults(struct net_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	net_opts_defaults(&p->o);
+	p->reps = 3;
+	p->sizes[p->nsizes++] = p->o.size;
+	p->modes_all = true;
+	for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
+		p->modes[p->nmodes++] = m;
 }
 
 /* After the last session: close, remove the socket file, release. */
@@ -180,7 +158,7 @@ static int unix_address(struct net_args *a, const char *opt, const char *spec)
 		       NET_UNIX_PATH_MAX - 1);
 		return -EINVAL;
 	}
-	if (a->plan.o.family == NET_UNIX) { /* from --unix */
+	if (a->plan.o.unix_at) {
 		errorf("--unix and %s: choose one (%s unix:PATH is a Unix socket's server alone)",
 		       opt, opt);
 		return -EINVAL;
@@ -310,13 +288,37 @@ static void keep_row(void *arg, json_t *row)
 	       json_real_value(json_object_get(row, "syscalls_per_msg")));
 }
 
-/* One [net] section: mode, size, the settings as given, connect, reps. */
+/* The net settings given (those not at their default) as key, value
+ * pairs into kv; text in buf.  The number of pairs. */
+static size_t settings_given(const struct net_opts *o, const char **kv,
+			     char (*buf)[64])
+{
+	struct net_opts d;
+	size_t n = 0;
+	char t[64];
+
+	net_opts_defaults(&d);
+	for (const struct setting *s = net_settings; s->name; s++) {
+		const char *v = setting_text(s, o, buf[n], sizeof(buf[n]));
+
+		if ((s->where & SET_BOTH) != SET_BOTH ||
+		    (s > net_settings && s[-1].off == s->off) || /* a spelling */
+		    !strcmp(v, setting_text(s, &d, t, sizeof(t))))
+			continue;
+		kv[2 * n] = s->name;
+		kv[2 * n + 1] = v;
+		n++;
+	}
+	return n;
+}
+
+/* One [net] section: mode, size, the settings given, connect, reps. */
 static int net_section(const struct net_args *a, struct profile *p,
 		       const struct bench_kind *kind, const char *mode,
 		       const char *size)
 {
-	const char *kv[2 * (NET_MAX_KV + 4) + 1];
-	char reps[16];
+	char reps[16], text[NET_MAX_SETTINGS][64];
+	const char *kv[2 * (NET_MAX_SETTINGS + 4) + 1];
 	size_t n = 0;
 
 	snprintf(reps, sizeof(reps), "%u", a->plan.reps);
@@ -324,10 +326,7 @@ static int net_section(const struct net_args *a, struct profile *p,
 	kv[n++] = mode;
 	kv[n++] = "size";
 	kv[n++] = size;
-	for (size_t k = 0; k < a->nkv; k++) {
-		kv[n++] = a->kv[k].key;
-		kv[n++] = a->kv[k].value;
-	}
+	n += 2 * settings_given(&a->plan.o, kv + n, text);
 	if (a->connect) {
 		kv[n++] = "connect";
 		kv[n++] = a->connect;
@@ -349,7 +348,7 @@ static int net_profile(const struct net_args *a, struct profile *p)
 		for (size_t i = 0; !ret && i < a->plan.nmodes; i++) {
 			char size[32];
 
-			snprintf(size, sizeof(size), "%u", a->plan.sizes[s]);
+			snprintf(size, sizeof(size), "%llu", (unsigned long long)a->plan.sizes[s]);
 			ret = net_section(a, p, kind, a->plan.modes[i]->name, size);
 		}
 	if (ret)
@@ -393,24 +392,23 @@ static int measure(struct net_args *a)
 int cmd_net(int argc, char **argv)
 {
 	struct net_args a;
+	void *const objs[] = { &a, &a.plan.o };
+	int n;
 
 	memset(&a, 0, sizeof(a));
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			net_usage(stdout);
-			return 0;
-		}
-	net_plan_defaults(&a.plan);
-	if (parse_args(&a, argc, argv) || addresses(&a))
+	plan_defaults(&a.plan);
+	n = cmdopt_parse(&net_cmdopts, objs, argc, argv);
+	if (n < 0)
+		return cmdopt_exit(n);
+	if (n) {
+		errorf("%s: unexpected argument (iostrat net --help)", argv[1]);
+		return 2;
+	}
+	if (a.listen && a.connect) {
+		errorf("--listen and --connect: choose one (or neither, for both here)");
+		return 2;
+	}
+	if (addresses(&a))
 		return 2;
 	return a.listen ? serve(&a) : measure(&a);
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting net_table[] = {
-	{ .name = "listen", .type = SET_STRING }, { .name = "connect", .type = SET_STRING }, { .name = "once" },
-	{ .name = "reps", .type = SET_STRING }, { .name = "out", .type = SET_STRING }, { .name = "verbose", .shortname = 'v' },
-	{ 0 },
-};
-
-const struct cmd_opts net_cmdopts = { .cmd = "net", .tables = { net_table }, .more = net_opt_each };

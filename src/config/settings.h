@@ -32,6 +32,7 @@ enum setting_type {
 #define SET_ARGV	1u	/* a command-line option */
 #define SET_PROFILE	2u	/* a profile key */
 #define SET_BOTH	(SET_ARGV | SET_PROFILE)
+#define SET_RECORDED	4u	/* neither: its owner sets it; a column, an id part */
 
 struct setting;
 typedef int (*setting_call_fn)(const struct setting *s, const char *value,

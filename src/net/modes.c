@@ -130,13 +130,15 @@ static const struct net_mode modes[] = {
 	  "--batch requests in flight, buffered both ways (poll loop)", net_pingpong_pipelined },
 };
 
-const struct net_mode *net_mode_find(const char *name)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
-		if (!strcmp(modes[i].name, name))
-			return &modes[i];
-	return NULL;
-}
+/* The modes' names, in modes[] order: the values of the mode setting
+ * (opts.c), whose index is struct net_opts' mode (tests/unit/config_id_net.c
+ * holds the two lists together). */
+const char *const net_mode_names[] = {
+	"nodelay", "nagle", "buffered", "writev", "cork", "uring",
+	"pingpong-unbuffered", "pingpong-buffered", "pingpong-pipelined", NULL,
+};
+_Static_assert(ARRAY_SIZE(net_mode_names) == ARRAY_SIZE(modes) + 1,
+	       "a name for every mode");
 
 const struct net_mode *net_mode_at(size_t i)
 {

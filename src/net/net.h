@@ -46,17 +46,21 @@ enum net_kind { NET_ONEWAY = 1, NET_PINGPONG = 2 };
 enum net_family { NET_TCP = 0, NET_UNIX = 1 };
 #define NET_UNIX_PATH_MAX 108           /* sizeof(sun_path), with the NUL */
 
-/* What one run does: set from the command line or a profile section. */
+/* What one run does: one configuration, set through net_settings (opts.c)
+ * from the command line or a profile section. */
 struct net_opts {
+	int mode;         /* index of net_mode_names[] (modes.c) */
+	uint64_t size;    /* payload bytes per message */
 	uint64_t count;   /* messages */
-	uint32_t size;    /* payload bytes per message */
-	size_t buffer;    /* user-space buffer of the buffered modes */
+	uint64_t buffer;  /* user-space buffer of the buffered modes */
 	unsigned batch;   /* K: writev, cork, uring, pipelined */
-	int timeout_ms;   /* no progress for this long = stuck peer */
-	int sndbuf;       /* SO_SNDBUF, 0 = kernel default */
-	int rcvbuf;       /* SO_RCVBUF, 0 = kernel default */
+	double timeout_s; /* no progress for this long = stuck peer */
+	int timeout_ms;   /* timeout_s rounded up (net_opts_check) */
+	uint64_t sndbuf;  /* SO_SNDBUF, 0 = kernel default */
+	uint64_t rcvbuf;  /* SO_RCVBUF, 0 = kernel default */
 	unsigned io_max;  /* testing: cap every read and write at this many bytes */
 	bool nagle;       /* leave Nagle on in every mode */
+	const char *unix_at; /* --unix / unix= PATH as given (net_opts_check) */
 	enum net_family family;
 	char path[NET_UNIX_PATH_MAX]; /* the socket file (NET_UNIX) */
 };
@@ -208,7 +212,8 @@ struct net_mode {
 	const char *summary;
 	int (*run)(struct net_client *cl);
 };
-const struct net_mode *net_mode_find(const char *name);
+/* The modes' names, NULL-terminated; net_mode_at(i) is net_mode_names[i]. */
+extern const char *const net_mode_names[];
 const struct net_mode *net_mode_at(size_t i);
 
 /* client.c: one session from the client's side. */
@@ -258,49 +263,56 @@ struct net_served {
 int net_serve(int fd, const struct net_opts *o, struct net_served *s,
 	      char *why, size_t wlen);
 
-/* opts.c and cmd/net.c: what the command line sets, modes x sizes, each
- * a configuration of the net kind (src/harness/engine/kind_net.c) that
- * the bench engine runs reps times. */
+/* cmd/net.c: what the command line sets, modes x sizes, each a
+ * configuration of the net kind (src/harness/engine/kind_net.c) that the
+ * bench engine runs reps times. */
 #define NET_MAX_MODES 16
 #define NET_MAX_SIZES 32
 struct net_plan {
 	const struct net_mode *modes[NET_MAX_MODES];
 	size_t nmodes;
 	bool modes_all;        /* the modes are "all" (the default) */
-	uint32_t sizes[NET_MAX_SIZES];
+	uint64_t sizes[NET_MAX_SIZES];
 	size_t nsizes;
-	struct net_opts o;     /* o.size is set per run */
+	struct net_opts o;     /* o.mode and o.size are set per run */
 	unsigned reps;
 };
-/* run.c: one session (host NULL: against a server thread on a fresh 127.0.0.1
- * listener, or at the Unix socket o->path); *row is its result row, with
- * "error" when it failed. */
-int net_run_once(const char *host, const char *port, const struct net_mode *m,
-		 const struct net_opts *o, const char *bench, unsigned rep,
-		 json_t **row, char *why, size_t wlen);
-/* config_id: net/MODE/sSIZE/nCOUNT[/bBUFFER][/kBATCH][/sndbuf=..]...
- * [/unix]: TCP's ids have no family part, as before Unix sockets came. */
-void net_config_id(const struct net_mode *m, const struct net_opts *o,
-		   char *id, size_t len);
+/* run.c: one session of the mode o->mode (host NULL: against a server
+ * thread on a fresh 127.0.0.1 listener, or at the Unix socket o->path);
+ * *row is its result row, with "error" when it failed. */
+int net_run_once(const char *host, const char *port, const struct net_opts *o,
+		 const char *bench, unsigned rep, json_t **row, char *why,
+		 size_t wlen);
 
-/* opts.c: settings by name, for the command line and profile sections.
- * mode and size take "all" / comma lists.  0, -ENOENT for a key that is
- * not a net setting, -EINVAL after printing "PREFIXKEY: bad value ...". */
-void net_plan_defaults(struct net_plan *p);
-int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
-		const char *value);
-bool net_opt_is_flag(const char *key);
-/* What the family rules out, after every key is set: --nagle, --rcvbuf
- * and mode nagle on a Unix socket are refused (prefix as above); mode
- * nagle that came with "all" is left out with a note.  0 or -EINVAL. */
+/* opts.c: the net settings, one table (settings.h) over struct net_opts:
+ * the options of `iostrat net`, the keys of a [net] profile section, the
+ * help lines, the row columns and the parts of config_id.  mode and size
+ * are profile keys only: on the command line they are lists, collected by
+ * cmd/net.c through the same entries. */
+extern const struct setting net_settings[];
+#define NET_MAX_SETTINGS 16 /* entries of net_settings, at most */
+/* o at the defaults of net_settings. */
+void net_opts_defaults(struct net_opts *o);
+/* The profile key called key, or NULL. */
+const struct setting *net_profile_key(const char *key);
+/* What the settings leave to check once all are in: the timeout, --unix
+ * PATH (into o->path and o->family), and on a Unix socket --nagle,
+ * --rcvbuf and mode nagle (o->mode: a configuration's) refused.  prefix
+ * starts each error line's name ("--", "p.ini:3: [net]: ").  0 or -EINVAL. */
+int net_opts_check(struct net_opts *o, const char *prefix);
+/* net_opts_check, and mode nagle in the plan's list refused on a Unix
+ * socket, or left out with a note when it came with "all". */
 int net_plan_check(struct net_plan *p, const char *prefix);
-const char *net_family_name(enum net_family f);
 /* What the errors call the server: "unix:PATH" or "HOST:PORT". */
 void net_where(const struct net_opts *o, const char *host, const char *port,
 	       char *out, size_t len);
-bool net_opt_known(const char *key);
-/* Every key net_opt_known takes, as options of `iostrat net` (cmdopt.h). */
-void net_opt_each(setting_fn fn, void *ctx);
+/* config_id of o's configuration (config_id_make): net/MODE/sSIZE/nCOUNT
+ * [/bBUFFER][/kBATCH][/sndbuf=..][/rcvbuf=..][/nagle][/io_max=..][/unix];
+ * TCP's ids have no family part, as before Unix sockets came. */
+void net_config_id(const struct net_opts *o, char *id, size_t len);
+/* The settings' columns of o's configuration into row (those the mode
+ * does not use left as they are). */
+void net_settings_row(const struct net_opts *o, json_t *row);
 
 /* stats.c */
 void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r);
@@ -308,8 +320,7 @@ double net_tv_s(const struct timeval *tv);
 /* TCP segments with data sent on fd so far (tcpi_data_segs_out), or -1. */
 long long net_segs_out(int fd);
 /* One result row (docs/results.md); r NULL for a failed run. */
-json_t *net_row(const char *bench, const struct net_mode *m,
-		const struct net_opts *o, unsigned rep,
+json_t *net_row(const char *bench, const struct net_opts *o, unsigned rep,
 		const struct net_result *r, const char *error);
 /* The side-by-side table of the rows' medians, with the ratio of each
  * mode's messages/s to nodelay at the same size. */

@@ -1,149 +1,165 @@
 // SPDX-License-Identifier: MIT
-/* The settings of a net run, by name: shared by the command line
- * (--size 12) and profile sections (size=12), so both take the same
- * values and report errors alike ("--size: bad value" or
- * "FILE:LINE: size: bad value"). */
+/* The net settings: one table for `iostrat net`, [net] profile sections, help, rows and config_id. */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "net.h"
 #include "lib/util.h"
+#include "results/config_id.h"
 
-void net_plan_defaults(struct net_plan *p)
+#define NO(f) offsetof(struct net_opts, f)
+
+/* Settings a mode may not use (struct net_mode): where it does not, the
+ * setting has no id part and its column stays null (NETF_NODELAY: the id
+ * part alone; Nagle's algorithm is on anyway in a mode without NODELAY). */
+#define NETF_BUFFER	(1u << 8)
+#define NETF_BATCH	(1u << 9)
+#define NETF_NODELAY	(1u << 10)
+
+static const char *const family_names[] = { "tcp", "unix", NULL };
+
+/* Table order is config_id order: net/MODE/sSIZE/nCOUNT/bBUF/kBATCH/... */
+const struct setting net_settings[] = {
+	{ .name = "mode", .type = SET_ENUM, .off = NO(mode), .values = net_mode_names,
+	  .where = SET_PROFILE, .column = "mode",
+	  .help = "the mode (config_id's head)" },
+	{ .name = "size", .type = SET_SIZE, .off = NO(size), .max = NET_MAX_SIZE,
+	  .def = "12", .where = SET_PROFILE, .column = "msg_size", .id = "s%s",
+	  .help = "payload bytes per message (default 12)" },
+	{ .name = "count", .type = SET_COUNT, .off = NO(count), .min = 1,
+	  .max = NET_MAX_COUNT, .def = "10000", .metavar = "N", .where = SET_BOTH,
+	  .column = "count", .id = "n%s", .help = "messages per run (default 10000)" },
+	{ .name = "buffer", .type = SET_SIZE, .off = NO(buffer), .min = 16,
+	  .max = 1u << 30, .def = "64k", .metavar = "SIZE", .where = SET_BOTH,
+	  .column = "buffer", .id = "b%s", .flags = NETF_BUFFER,
+	  .help = "user-space buffer of the buffered modes (default 64k)" },
+	{ .name = "batch", .type = SET_UINT, .off = NO(batch), .min = 1,
+	  .max = NET_MAX_BATCH, .def = "64", .metavar = "K", .where = SET_BOTH,
+	  .column = "batch", .id = "k%s", .flags = NETF_BATCH,
+	  .help = "messages per writev / io_uring submit, MSG_MORE run,\n"
+		  "requests in flight when pipelined (default 64)" },
+	{ .name = "timeout", .type = SET_DOUBLE, .off = NO(timeout_s), .max = 86400,
+	  .def = "10", .metavar = "SEC", .where = SET_BOTH, .column = "timeout_s",
+	  .help = "give up when the peer makes no progress (default 10)" },
+	{ .name = "sndbuf", .type = SET_SIZE, .off = NO(sndbuf), .min = 1,
+	  .max = 1u << 30, .metavar = "SIZE", .where = SET_BOTH, .column = "sndbuf",
+	  .id = "sndbuf=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
+	  .help = "SO_SNDBUF of both sides (default: the kernel's)" },
+	{ .name = "rcvbuf", .type = SET_SIZE, .off = NO(rcvbuf), .min = 1,
+	  .max = 1u << 30, .metavar = "SIZE", .where = SET_BOTH, .column = "rcvbuf",
+	  .id = "rcvbuf=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
+	  .help = "SO_RCVBUF of both sides (default: the kernel's)" },
+	{ .name = "nagle", .type = SET_BOOL, .off = NO(nagle), .def = "0",
+	  .where = SET_BOTH, .column = "nagle", .id = "nagle",
+	  .flags = SETF_ID_OPTIONAL | NETF_NODELAY,
+	  .help = "leave Nagle's algorithm on in every mode" },
+	{ .name = "io-max", .type = SET_UINT, .off = NO(io_max), .min = 1,
+	  .max = 1u << 30, .metavar = "N", .where = SET_BOTH, .column = "io_max",
+	  .id = "io_max=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
+	  .help = "cap every read and write at N bytes (testing;\n"
+		  "also spelt --io_max, as in profiles)" },
+	{ .name = "io_max", .type = SET_UINT, .off = NO(io_max), .min = 1,
+	  .max = 1u << 30, .metavar = "N", .where = SET_BOTH }, /* io-max */
+	{ .name = "unix", .type = SET_STRING, .off = NO(unix_at), .metavar = "PATH",
+	  .where = SET_BOTH,
+	  .help = "a Unix stream socket, made fresh at PATH and removed\n"
+		  "after (an existing non-socket PATH is refused); no\n"
+		  "--nagle, --rcvbuf or mode nagle there" },
+	{ .name = "family", .type = SET_ENUM, .off = NO(family), .values = family_names,
+	  .def = "tcp", .where = SET_RECORDED, .column = "family", .id = "%s",
+	  .flags = SETF_ID_OPTIONAL }, /* from unix (or connect=unix:PATH) */
+	{ 0 },
+};
+
+_Static_assert(ARRAY_SIZE(net_settings) <= NET_MAX_SETTINGS + 1, "NET_MAX_SETTINGS");
+
+void net_opts_defaults(struct net_opts *o)
 {
-	memset(p, 0, sizeof(*p));
-	p->o.count = 10000;
-	p->o.buffer = 64 << 10;
-	p->o.batch = 64;
-	p->o.timeout_ms = 10000;
-	p->reps = 3;
-	p->sizes[p->nsizes++] = 12; /* "Hello Server" */
-	p->modes_all = true;
-	for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
-		p->modes[p->nmodes++] = m;
+	memset(o, 0, sizeof(*o));
+	settings_defaults(net_settings, o);
 }
 
-static int plan_modes(struct net_plan *p, const char *opt, const char *list)
+const struct setting *net_profile_key(const char *key)
 {
-	char buf[512], *save = NULL, *tok;
+	const struct setting *s = setting_find(net_settings, key);
 
-	p->nmodes = 0;
-	p->modes_all = !strcmp(list, "all");
-	if (p->modes_all) {
-		for (const struct net_mode *m; (m = net_mode_at(p->nmodes));)
-			p->modes[p->nmodes++] = m;
+	return s && (s->where & SET_PROFILE) ? s : NULL;
+}
+
+/* --unix PATH into the path and the family. */
+static int unix_path(struct net_opts *o, const char *prefix)
+{
+	if (!o->unix_at)
 		return 0;
+	if (!*o->unix_at || strlen(o->unix_at) >= sizeof(o->path)) {
+		errorf("%sunix: bad value '%s' (a socket file path of 1..%zu bytes)",
+		       prefix, o->unix_at, sizeof(o->path) - 1);
+		return -EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const struct net_mode *m = net_mode_find(tok);
+	snprintf(o->path, sizeof(o->path), "%s", o->unix_at);
+	o->family = NET_UNIX;
+	return 0;
+}
 
-		if (!m) {
-			errorf("%s: unknown mode '%s' (iostrat net --help lists them)", opt, tok);
+int net_opts_check(struct net_opts *o, const char *prefix)
+{
+	if (o->timeout_s <= 0) {
+		errorf("%stimeout: bad value '%g' (seconds, > 0)", prefix, o->timeout_s);
+		return -EINVAL;
+	}
+	o->timeout_ms = (int)ceil(o->timeout_s * 1000);
+	if (unix_path(o, prefix))
+		return -EINVAL;
+	if (o->family != NET_UNIX)
+		return 0;
+	if (o->nagle) {
+		errorf("%snagle: a Unix socket has no Nagle's algorithm (no TCP stack)", prefix);
+		return -EINVAL;
+	}
+	if (o->rcvbuf) {
+		errorf("%srcvbuf: a Unix stream socket does not use SO_RCVBUF (the sender's sndbuf bounds what is queued)",
+		       prefix);
+		return -EINVAL;
+	}
+	if (!net_mode_at((size_t)o->mode)->nodelay) {
+		errorf("%smode: %s: a Unix socket has no Nagle's algorithm (nodelay is the same there)",
+		       prefix, net_mode_at((size_t)o->mode)->name);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Drop the modes that leave Nagle on (nagle) from "all": on a Unix
+ * socket they are nodelay. */
+static void drop_nagle(struct net_plan *p)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < p->nmodes; i++)
+		if (p->modes[i]->nodelay)
+			p->modes[j++] = p->modes[i];
+	if (j < p->nmodes)
+		warnf("unix: mode nagle left out (a Unix socket has no Nagle's algorithm: it is nodelay there)");
+	p->nmodes = j;
+}
+
+int net_plan_check(struct net_plan *p, const char *prefix)
+{
+	if (net_opts_check(&p->o, prefix))
+		return -EINVAL;
+	if (p->o.family != NET_UNIX)
+		return 0;
+	for (size_t i = 0; i < p->nmodes && !p->modes_all; i++)
+		if (!p->modes[i]->nodelay) {
+			errorf("%smode: %s: a Unix socket has no Nagle's algorithm (nodelay is the same there)",
+			       prefix, p->modes[i]->name);
 			return -EINVAL;
 		}
-		if (p->nmodes == NET_MAX_MODES) {
-			errorf("%s: more than %d modes", opt, NET_MAX_MODES);
-			return -EINVAL;
-		}
-		p->modes[p->nmodes++] = m;
-	}
-	if (!p->nmodes) {
-		errorf("%s: no mode given", opt);
-		return -EINVAL;
-	}
+	drop_nagle(p);
 	return 0;
-}
-
-static int plan_sizes(struct net_plan *p, const char *opt, const char *list)
-{
-	char buf[512], *save = NULL, *tok;
-
-	snprintf(buf, sizeof(buf), "%s", list);
-	p->nsizes = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-
-		if (opt_size(opt, tok, 0, NET_MAX_SIZE, &v))
-			return -EINVAL;
-		if (p->nsizes == NET_MAX_SIZES) {
-			errorf("%s: more than %d sizes", opt, NET_MAX_SIZES);
-			return -EINVAL;
-		}
-		p->sizes[p->nsizes++] = (uint32_t)v;
-	}
-	if (!p->nsizes) {
-		errorf("%s: no size given", opt);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int set_count(struct net_plan *p, const char *opt, const char *v)
-{
-	uint64_t u;
-
-	if (parse_u64(v, &u) || !u || u > NET_MAX_COUNT) {
-		errorf("%s: bad value '%s' (must be 1..%llu)", opt, v, NET_MAX_COUNT);
-		return -EINVAL;
-	}
-	p->o.count = u;
-	return 0;
-}
-
-static int set_timeout(struct net_plan *p, const char *opt, const char *v)
-{
-	double s;
-
-	if (parse_double(v, &s) || s <= 0 || s > 86400) {
-		errorf("%s: bad value '%s' (seconds, > 0)", opt, v);
-		return -EINVAL;
-	}
-	p->o.timeout_ms = (int)ceil(s * 1000);
-	return 0;
-}
-
-static int set_size(const char *opt, const char *v, uint64_t min, uint64_t max,
-		    size_t *out)
-{
-	uint64_t b;
-	int ret = opt_size(opt, v, min, max, &b);
-
-	if (!ret)
-		*out = (size_t)b;
-	return ret;
-}
-
-static int set_bool(const char *opt, const char *v, bool *out)
-{
-	if (!v) {
-		*out = true;
-		return 0;
-	}
-	if (!parse_bool(v, out))
-		return 0;
-	errorf("%s: bad value '%s' (1/0, true/false, yes/no or on/off)", opt, v);
-	return -EINVAL;
-}
-
-/* --unix PATH: a Unix stream socket at PATH instead of TCP. */
-static int set_unix(struct net_plan *p, const char *opt, const char *v)
-{
-	if (!*v || strlen(v) >= sizeof(p->o.path)) {
-		errorf("%s: bad value '%s' (a socket file path of 1..%zu bytes)", opt, v,
-		       sizeof(p->o.path) - 1);
-		return -EINVAL;
-	}
-	snprintf(p->o.path, sizeof(p->o.path), "%s", v);
-	p->o.family = NET_UNIX;
-	return 0;
-}
-
-const char *net_family_name(enum net_family f)
-{
-	return f == NET_UNIX ? "unix" : "tcp";
 }
 
 void net_where(const struct net_opts *o, const char *host, const char *port,
@@ -155,99 +171,39 @@ void net_where(const struct net_opts *o, const char *host, const char *port,
 		snprintf(out, len, "%s:%s", host, port);
 }
 
-/* Drop mode nagle from "all" (it is nodelay on a Unix socket). */
-static void drop_nagle(struct net_plan *p)
+/* net_settings as o's mode uses them: a setting the mode does not use
+ * has no id part (and, but for NETF_NODELAY, no column). */
+static void for_mode(const struct net_opts *o, struct setting *t, size_t n)
 {
-	size_t j = 0;
+	const struct net_mode *m = net_mode_at((size_t)o->mode);
 
-	for (size_t i = 0; i < p->nmodes; i++)
-		if (strcmp(p->modes[i]->name, "nagle"))
-			p->modes[j++] = p->modes[i];
-	if (j < p->nmodes)
-		warnf("unix: mode nagle left out (a Unix socket has no Nagle's algorithm: it is nodelay there)");
-	p->nmodes = j;
-}
+	for (size_t i = 0; i < n; i++) {
+		unsigned f = net_settings[i].flags;
+		bool unused = ((f & NETF_BUFFER) && !m->uses_buffer) ||
+			      ((f & NETF_BATCH) && !m->uses_batch);
 
-int net_plan_check(struct net_plan *p, const char *prefix)
-{
-	if (p->o.family != NET_UNIX)
-		return 0;
-	if (p->o.nagle) {
-		errorf("%snagle: a Unix socket has no Nagle's algorithm (no TCP stack)", prefix);
-		return -EINVAL;
-	}
-	if (p->o.rcvbuf) {
-		errorf("%srcvbuf: a Unix stream socket does not use SO_RCVBUF (the sender's sndbuf bounds what is queued)",
-		       prefix);
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < p->nmodes && !p->modes_all; i++)
-		if (!strcmp(p->modes[i]->name, "nagle")) {
-			errorf("%smode: nagle: a Unix socket has no Nagle's algorithm (nodelay is the same there)",
-			       prefix);
-			return -EINVAL;
-		}
-	drop_nagle(p);
-	return 0;
-}
-
-static const char *const keys[] = {
-	"mode", "size", "count", "buffer", "batch", "timeout", "io-max",
-	"io_max", "nagle", "sndbuf", "rcvbuf", "unix", NULL,
-};
-
-void net_opt_each(setting_fn fn, void *ctx)
-{
-	for (size_t i = 0; keys[i]; i++) {
-		struct setting o = { .name = keys[i], .type = net_opt_is_flag(keys[i]) ? SET_BOOL : SET_STRING };
-
-		fn(&o, ctx);
+		t[i] = net_settings[i];
+		if (unused || ((f & NETF_NODELAY) && !m->nodelay))
+			t[i].id = NULL;
+		if (unused)
+			t[i].column = NULL;
 	}
 }
 
-bool net_opt_known(const char *key)
+void net_config_id(const struct net_opts *o, char *id, size_t len)
 {
-	for (size_t i = 0; keys[i]; i++)
-		if (!strcmp(keys[i], key))
-			return true;
-	return false;
+	struct setting t[ARRAY_SIZE(net_settings)];
+	const struct setting *const tables[] = { t, NULL };
+	const void *const objs[] = { o, NULL };
+
+	for_mode(o, t, ARRAY_SIZE(t));
+	config_id_make(id, len, "net", net_mode_names[o->mode], tables, objs);
 }
 
-bool net_opt_is_flag(const char *key)
+void net_settings_row(const struct net_opts *o, json_t *row)
 {
-	return !strcmp(key, "nagle");
-}
+	struct setting t[ARRAY_SIZE(net_settings)];
 
-int net_opt_set(struct net_plan *p, const char *prefix, const char *key,
-		const char *v)
-{
-	char opt[320];
-	size_t sb;
-	int ret;
-
-	snprintf(opt, sizeof(opt), "%s%s", prefix, key);
-	if (!strcmp(key, "mode"))
-		return plan_modes(p, opt, v);
-	if (!strcmp(key, "size"))
-		return plan_sizes(p, opt, v);
-	if (!strcmp(key, "count"))
-		return set_count(p, opt, v);
-	if (!strcmp(key, "buffer"))
-		return set_size(opt, v, 16, 1 << 30, &p->o.buffer);
-	if (!strcmp(key, "batch"))
-		return opt_uint(opt, v, 1, NET_MAX_BATCH, &p->o.batch);
-	if (!strcmp(key, "timeout"))
-		return set_timeout(p, opt, v);
-	if (!strcmp(key, "io-max") || !strcmp(key, "io_max"))
-		return opt_uint(opt, v, 1, 1u << 30, &p->o.io_max);
-	if (!strcmp(key, "nagle"))
-		return set_bool(opt, v, &p->o.nagle);
-	if (!strcmp(key, "unix"))
-		return set_unix(p, opt, v);
-	if (strcmp(key, "sndbuf") && strcmp(key, "rcvbuf"))
-		return -ENOENT;
-	ret = set_size(opt, v, 1, 1 << 30, &sb);
-	if (!ret)
-		*(strcmp(key, "sndbuf") ? &p->o.rcvbuf : &p->o.sndbuf) = (int)sb;
-	return ret;
+	for_mode(o, t, ARRAY_SIZE(t));
+	settings_row(t, o, row);
 }

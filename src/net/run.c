@@ -103,16 +103,17 @@ static int session(const char *host, const char *port, const struct net_mode *m,
 	return ret ? ret : st.ret;
 }
 
-int net_run_once(const char *host, const char *port, const struct net_mode *m,
-		 const struct net_opts *o, const char *bench, unsigned rep,
-		 json_t **row, char *why, size_t wlen)
+int net_run_once(const char *host, const char *port, const struct net_opts *o,
+		 const char *bench, unsigned rep, json_t **row, char *why,
+		 size_t wlen)
 {
+	const struct net_mode *m = net_mode_at((size_t)o->mode);
 	struct net_result r;
 	int ret;
 
 	/* a peer that goes away must be an error message, not a dead process */
 	signal(SIGPIPE, SIG_IGN);
 	ret = session(host, port, m, o, &r, why, wlen);
-	*row = net_row(bench, m, o, rep, ret ? NULL : &r, ret ? why : NULL);
+	*row = net_row(bench, o, rep, ret ? NULL : &r, ret ? why : NULL);
 	return ret;
 }

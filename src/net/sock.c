@@ -80,9 +80,9 @@ int net_sock_options(int fd, const struct net_opts *o)
 		.tv_usec = (o->timeout_ms % 1000) * 1000,
 	};
 
-	if (o->sndbuf && set_int(fd, SOL_SOCKET, SO_SNDBUF, o->sndbuf))
+	if (o->sndbuf && set_int(fd, SOL_SOCKET, SO_SNDBUF, (int)o->sndbuf))
 		return -errno;
-	if (o->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, o->rcvbuf))
+	if (o->rcvbuf && set_int(fd, SOL_SOCKET, SO_RCVBUF, (int)o->rcvbuf))
 		return -errno;
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) < 0 ||
 	    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)

@@ -58,29 +58,6 @@ static json_t *real_or_null(double v)
 	return v < 0 ? json_null() : json_real(v);
 }
 
-void net_config_id(const struct net_mode *m, const struct net_opts *o,
-		   char *id, size_t len)
-{
-	size_t n = (size_t)snprintf(id, len, "net/%s/s%u/n%llu", m->name, o->size,
-				    (unsigned long long)o->count);
-
-	if (m->uses_buffer && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/b%zu", o->buffer);
-	if (m->uses_batch && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/k%u", o->batch);
-	if (o->sndbuf && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/sndbuf=%d", o->sndbuf);
-	if (o->rcvbuf && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/rcvbuf=%d", o->rcvbuf);
-	if (o->nagle && m->nodelay && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/nagle");
-	if (o->io_max && n < len)
-		n += (size_t)snprintf(id + n, len - n, "/io_max=%u", o->io_max);
-	/* TCP ids stay as they were, so older TCP rows still compare */
-	if (o->family == NET_UNIX && n < len)
-		snprintf(id + n, len - n, "/unix");
-}
-
 static void set_figures(json_t *row, const struct net_result *r)
 {
 	double n = (double)r->msgs, el = r->elapsed_s > 0 ? r->elapsed_s : 1e-9;
@@ -111,9 +88,9 @@ static void set_figures(json_t *row, const struct net_result *r)
 	set(row, "srv_sys_s", json_real(r->srv_sys_s));
 }
 
-/* Own columns, in a fixed order, all present (null when not measured). */
-static void own_columns(json_t *row, const struct net_mode *m,
-			const struct net_opts *o)
+/* Own columns, in a fixed order, all present (null when not measured or
+ * not used by the mode); the settings' from their table. */
+static void own_columns(json_t *row, const struct net_opts *o)
 {
 	static const char *const cols[] = {
 		"mode", "msg_size", "count", "msgs_s", "syscalls_per_msg",
@@ -125,28 +102,18 @@ static void own_columns(json_t *row, const struct net_mode *m,
 
 	for (size_t i = 0; cols[i]; i++)
 		set(row, cols[i], json_null());
-	set(row, "mode", json_text(m->name));
-	set(row, "msg_size", json_integer(o->size));
-	set(row, "count", json_integer((json_int_t)o->count));
-	set(row, "batch", m->uses_batch ? json_integer(o->batch) : json_null());
-	set(row, "buffer", m->uses_buffer ? json_integer((json_int_t)o->buffer) : json_null());
-	set(row, "sndbuf", o->sndbuf ? json_integer(o->sndbuf) : json_null());
-	set(row, "rcvbuf", o->rcvbuf ? json_integer(o->rcvbuf) : json_null());
-	set(row, "nagle", json_boolean(o->nagle)); /* --nagle */
-	set(row, "io_max", o->io_max ? json_integer(o->io_max) : json_null());
-	set(row, "timeout_s", json_real(o->timeout_ms / 1000.0));
+	net_settings_row(o, row);
 	set(row, "metric", json_text("msgs_s"));
-	set(row, "family", json_text(net_family_name(o->family)));
 }
 
-json_t *net_row(const char *bench, const struct net_mode *m,
-		const struct net_opts *o, unsigned rep,
+json_t *net_row(const char *bench, const struct net_opts *o, unsigned rep,
 		const struct net_result *r, const char *error)
 {
+	const struct net_mode *m = net_mode_at((size_t)o->mode);
 	json_t *row = row_new(bench, "net");
 	char id[256];
 
-	net_config_id(m, o, id, sizeof(id));
+	net_config_id(o, id, sizeof(id));
 	set(row, "config_id", json_text(id));
 	set(row, "rep", json_integer(rep));
 	set(row, "threads", json_integer(1));
@@ -156,7 +123,7 @@ json_t *net_row(const char *bench, const struct net_mode *m,
 		set(row, "qd", json_integer(o->batch));
 	set(row, "kernel", json_text(env_kernel()));
 	set(row, "host", json_text(env_host()));
-	own_columns(row, m, o);
+	own_columns(row, o);
 	if (r)
 		set_figures(row, r);
 	else
@@ -200,21 +167,17 @@ static void cell(FILE *f, int width, const char *fmt, double v)
 		fprintf(f, fmt, width, v);
 }
 
-static int int_of(json_t *row, const char *key)
-{
-	return (int)json_integer_value(json_object_get(row, key));
-}
-
 /* nodelay's median msgs/s with this row's size, count and socket
  * settings, or -1. */
 static double baseline(json_t *rows, json_t *row)
 {
 	struct net_opts o = {
-		.size = (uint32_t)int_of(row, "msg_size"),
+		.mode = 0, /* nodelay */
+		.size = (uint64_t)json_integer_value(json_object_get(row, "msg_size")),
 		.count = (uint64_t)json_integer_value(json_object_get(row, "count")),
-		.sndbuf = int_of(row, "sndbuf"),
-		.rcvbuf = int_of(row, "rcvbuf"),
-		.io_max = (unsigned)int_of(row, "io_max"),
+		.sndbuf = (uint64_t)json_integer_value(json_object_get(row, "sndbuf")),
+		.rcvbuf = (uint64_t)json_integer_value(json_object_get(row, "rcvbuf")),
+		.io_max = (unsigned)json_integer_value(json_object_get(row, "io_max")),
 		.nagle = json_is_true(json_object_get(row, "nagle")),
 	};
 	const char *fam = json_string_value(json_object_get(row, "family"));
@@ -222,7 +185,7 @@ static double baseline(json_t *rows, json_t *row)
 
 	/* rows from before the family column are TCP's */
 	o.family = fam && !strcmp(fam, "unix") ? NET_UNIX : NET_TCP;
-	net_config_id(net_mode_find("nodelay"), &o, id, sizeof(id));
+	net_config_id(&o, id, sizeof(id));
 	return median_of(rows, id, "msgs_s");
 }
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The "net" kind: a profile section [net] (or [net-NAME], or kind=net) runs
- * `iostrat net` configurations.  Keys are the options of iostrat net:
+ * `iostrat net` configurations.  Keys are the profile keys of net_settings
+ * (src/net/opts.c), stored through the table, and connect=:
  *   mode=nodelay,buffered   size=12,1k   count=10000   buffer=64k
- *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   unix=PATH
+ *   batch=64   timeout=10   sndbuf=   rcvbuf=   nagle=0   io_max=   unix=PATH
  *   connect=HOST:PORT or connect=unix:PATH
  * Lists expand into one configuration each (one mode and one size per
  * configuration); one repetition = one session against a server thread on
@@ -26,9 +27,7 @@
 #include "bench.h"
 
 struct netp {
-	struct net_plan plan;
 	struct net_opts o;
-	const struct net_mode *m;
 	char host[256], port[16];
 	char unix_at[NET_UNIX_PATH_MAX]; /* connect=unix:PATH */
 	const char *connect_where;
@@ -64,34 +63,47 @@ static int family(const struct pconf *c, struct netp *np)
 {
 	char prefix[300];
 
-	if (np->remote && np->plan.o.family == NET_UNIX) {
+	if (np->remote && np->o.unix_at) {
 		errorf("%s: [%s]: unix= and connect=: choose one (connect=unix:PATH for a server of its own)",
 		       np->connect_where, c->section);
 		return -EINVAL;
 	}
 	if (np->unix_at[0]) {
-		np->plan.o.family = NET_UNIX;
-		snprintf(np->plan.o.path, sizeof(np->plan.o.path), "%s", np->unix_at);
+		np->o.family = NET_UNIX;
+		snprintf(np->o.path, sizeof(np->o.path), "%s", np->unix_at);
 	}
 	snprintf(prefix, sizeof(prefix), "%s: [%s]: ", c->where, c->section);
-	return net_plan_check(&np->plan, prefix);
+	return net_opts_check(&np->o, prefix);
+}
+
+/* "mode, size, ..., connect": the keys a [net] section takes */
+static void key_list(char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (const struct setting *s = net_settings; s->name && n < len; s++)
+		if (s->where & SET_PROFILE)
+			n += (size_t)snprintf(buf + n, len - n, "%s, ", s->name);
+	if (n < len)
+		snprintf(buf + n, len - n, "connect");
 }
 
 static int one_key(struct netp *np, const struct pkv *kv)
 {
-	char prefix[300];
-	int ret;
+	const struct setting *s;
+	char where[300], keys[256];
 
 	if (profile_engine_key(kv->key))
 		return 0;
 	if (!strcmp(kv->key, "connect"))
 		return connect_key(np, kv);
-	snprintf(prefix, sizeof(prefix), "%s: ", kv->where);
-	ret = net_opt_set(&np->plan, prefix, kv->key, kv->value);
-	if (ret != -ENOENT)
-		return ret;
-	errorf("%s: %s: not a net key (mode, size, count, buffer, batch, timeout, sndbuf, rcvbuf, nagle, unix, connect)",
-	       kv->where, kv->key);
+	snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+	s = net_profile_key(kv->key);
+	if (s)
+		return setting_store(s, &np->o, where, kv->value);
+	key_list(keys, sizeof(keys));
+	errorf("%s: not a net key (%s)", where, keys);
 	return -EINVAL;
 }
 
@@ -100,29 +112,19 @@ static int apply(const struct pconf *c, struct netp *np)
 	int ret;
 
 	memset(np, 0, sizeof(*np));
-	net_plan_defaults(&np->plan);
-	np->plan.nmodes = 0;
+	net_opts_defaults(&np->o);
+	np->o.mode = -1;
 	for (size_t i = 0; i < c->nkv; i++) {
 		ret = one_key(np, &c->kv[i]);
 		if (ret)
 			return ret;
 	}
-	if (!np->plan.nmodes) {
+	if (np->o.mode < 0) {
 		errorf("%s: [%s]: needs mode= (one mode or a comma list: mode=nodelay,buffered)",
 		       c->where, c->section);
 		return -EINVAL;
 	}
-	if (np->plan.nmodes > 1) {
-		errorf("%s: [%s]: mode=all works on the command line only; list the modes (mode=nodelay,buffered,...)",
-		       c->where, c->section);
-		return -EINVAL;
-	}
-	if (family(c, np))
-		return -EINVAL;
-	np->m = np->plan.modes[0];
-	np->o = np->plan.o;
-	np->o.size = np->plan.sizes[0];
-	return 0;
+	return family(c, np) ? -EINVAL : 0;
 }
 
 static int net_check(const struct pconf *c, char *why, size_t len)
@@ -155,12 +157,13 @@ static int net_prepare(struct bench_ctx *ctx, struct bench_item *it)
 		free(np);
 		return -EINVAL;
 	}
-	net_config_id(np->m, &np->o, it->id, sizeof(it->id));
-	snprintf(it->label, sizeof(it->label), "net %s size=%u count=%llu%s",
-		 np->m->name, np->o.size, (unsigned long long)np->o.count,
+	net_config_id(&np->o, it->id, sizeof(it->id));
+	snprintf(it->label, sizeof(it->label), "net %s size=%llu count=%llu%s",
+		 net_mode_names[np->o.mode], (unsigned long long)np->o.size,
+		 (unsigned long long)np->o.count,
 		 np->o.family == NET_UNIX ? " unix" : "");
 	/* a rough guess for the eta: ~20 us a message and ~1 GB/s */
-	per_msg = (np->m->kind == NET_PINGPONG ? 40e-6 : 10e-6) + np->o.size / 1e9;
+	per_msg = (net_mode_at((size_t)np->o.mode)->kind == NET_PINGPONG ? 40e-6 : 10e-6) + np->o.size / 1e9;
 	it->est_s = 0.01 + (double)np->o.count * per_msg;
 	it->priv = np;
 	return 0;
@@ -173,7 +176,7 @@ static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	char why[512];
 	int ret;
 
-	ret = net_run_once(np->remote ? np->host : NULL, np->port, np->m, &np->o,
+	ret = net_run_once(np->remote ? np->host : NULL, np->port, &np->o,
 			   ctx->name, rep, row, why, sizeof(why));
 	if (ret && ctx->cmd) {
 		if (!stop_caught()) /* a run cut short by the signal is not said */
@@ -198,7 +201,7 @@ static bool net_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
 	(void)c;
-	if (net_opt_known(kv->key) || !strcmp(kv->key, "connect"))
+	if (net_profile_key(kv->key) || !strcmp(kv->key, "connect"))
 		return true;
 	snprintf(why, len, "not a net key");
 	return false;
