@@ -12,6 +12,7 @@
 #include "core/checksum.h"
 #include "harness/engine/bench.h"
 #include "harness/env.h"
+#include "harness/runner.h"
 #include "results/row.h"
 #include "results/stats_math.h"
 #include "harness/stop.h"
@@ -153,7 +154,7 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	json_object_set_new(row, "whole_file", json_boolean(c->whole));
 	json_object_set_new(row, "file_size", json_integer((json_int_t)r->data_size));
 	json_object_set_new(row, "fsync", c->op == OP_WRITE ?
-			    json_text(o->fsync ? "file" : "none") : json_null());
+			    json_text(fsync_mode_name(o->fsync)) : json_null());
 	json_object_set_new(row, "metric", json_text("elapsed_s"));
 	return row;
 }
@@ -435,7 +436,7 @@ static int conf_of(const struct sweep_run *r, const struct sweep_cfg *c,
 	kv[n++] = "cache";
 	kv[n++] = cache_mode_name(o->cache);
 	kv[n++] = "fsync";
-	kv[n++] = o->fsync ? "file" : "none";
+	kv[n++] = fsync_mode_name(o->fsync);
 	kv[n++] = "reps";
 	kv[n++] = reps;
 	kv[n] = NULL;

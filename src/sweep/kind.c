@@ -270,7 +270,7 @@ static void id_of(struct kitem *it, struct bench_item *bi)
 		 sweep_kind_name(o->kind), nfiles(o),
 		 (unsigned long long)file_size(o), sweep_op_name(c->op), c->variant,
 		 strrchr(c->id, '/') + 1, c->op == OP_READ ?
-		 cache_mode_name(o->cache) : o->fsync ? "fsync" : "nofsync");
+		 cache_mode_name(o->cache) : o->fsync == FSYNC_FILE ? "fsync" : "nofsync");
 	snprintf(bi->label, sizeof(bi->label), "sweep %s %s %s %s",
 		 sweep_kind_name(o->kind), sweep_op_name(c->op), c->variant,
 		 strrchr(c->id, '/') + 1);

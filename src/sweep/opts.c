@@ -59,7 +59,7 @@ void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind)
 	o->scale = 1.0;
 	o->ops = 1u << OP_WRITE | 1u << OP_READ;
 	o->cache = CACHE_WARM;
-	o->fsync = true;
+	o->fsync = FSYNC_FILE;
 	o->knee_tol = 5.0;
 	o->corrupt = getenv("IOSTRAT_SWEEP_CORRUPT");
 	switch (kind) {
@@ -305,7 +305,7 @@ static int set_enum(struct sweep_opts *o, const char *where, const char *key,
 		return -EINVAL;
 	}
 	if (val && (!strcmp(val, "file") || !strcmp(val, "none"))) {
-		o->fsync = !strcmp(val, "file");
+		o->fsync = !strcmp(val, "file") ? FSYNC_FILE : FSYNC_NONE;
 		return 0;
 	}
 	bad(where, key, val, "file or none");

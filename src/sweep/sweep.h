@@ -19,6 +19,7 @@
 
 #include <jansson.h>
 
+#include "core/strategy.h"
 #include "harness/cache.h"
 #include "config/settings.h"
 #include "results/results.h"
@@ -95,7 +96,7 @@ struct sweep_opts {
 	unsigned apis;        /* 1 << API_* (blocksize: syscall, stdio) */
 	unsigned avariants;   /* api sweep: 1 << AV_* */
 	enum cache_mode cache;
-	bool fsync;
+	enum fsync_mode fsync; /* file or none (a sweep has no "end") */
 	bool keep;
 	double knee_tol;      /* percent */
 	const char *corrupt;  /* test hook (IOSTRAT_SWEEP_CORRUPT=API) */
