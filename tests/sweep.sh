@@ -207,7 +207,7 @@ bad_arguments() {
 	expect_fail -- "--cache: bad value 'hot'" "$IOSTRAT" sweep api --cache hot
 	expect_fail -- "--fsync: bad value 'end'" "$IOSTRAT" sweep api --fsync end
 	expect_fail -- "--scale: bad value '-1'" "$IOSTRAT" sweep bufsize --scale -1
-	expect_fail -- "--files: unknown option for sweep blocksize" "$IOSTRAT" sweep blocksize --files 3
+	expect_fail -- "--files: unknown option \\(iostrat sweep blocksize --help\\)" "$IOSTRAT" sweep blocksize --files 3
 	expect_fail -- "--bogus: unknown option" "$IOSTRAT" sweep api --bogus
 	: >"$T/file"
 	expect_fail "$T/file/d: data directory: Not a directory" \

@@ -53,20 +53,6 @@ struct kitem {
 
 static struct kdata *datasets;
 
-static const char *alias(const char *key)
-{
-	static const char *const map[][2] = {
-		{ "op", "ops" }, { "operation", "ops" }, { "api", "apis" },
-		{ "variant", "apis" }, { "variants", "apis" }, { "block", "sizes" },
-		{ "block_size", "sizes" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strcmp(key, map[i][0]))
-			return map[i][1];
-	return key;
-}
-
 static int sweep_of(const struct pconf *c, enum sweep_kind *k)
 {
 	const struct pkv *kv = pconf_kv(c, "sweep");
@@ -86,14 +72,35 @@ static int sweep_of(const struct pconf *c, enum sweep_kind *k)
 	return -EINVAL;
 }
 
-/* A list in one key of an expanded configuration (e.g. sizes=32..1k). */
-static int one_value(const struct pkv *kv, unsigned n, const char *what)
+/* A list in one key of an expanded configuration (e.g. block=32..1k). */
+static int one_value(const struct pkv *kv, const struct setting *s,
+		     const struct sweep_opts *o)
 {
+	const char *what;
+	unsigned n = sweep_opt_count(s, o, &what);
+
 	if (n == 1)
 		return 0;
 	errorf("%s: %s: one %s per configuration, not '%s' (a list a,b,c "
 	       "expands into configurations)", kv->where, kv->key, what, kv->value);
 	return -EINVAL;
+}
+
+/* One key of a section into o: 0, or -errno after one line. */
+static int apply_key(const struct pkv *kv, struct sweep_opts *o)
+{
+	const struct setting *s = sweep_setting_find(o->kind, kv->key, SET_PROFILE);
+	char where[256];
+	int ret;
+
+	if (!s) { /* out, dir, keep and reps: the bench decides these */
+		errorf("%s: %s: unknown key for a sweep %s section", kv->where,
+		       kv->key, sweep_kind_name(o->kind));
+		return -ENOENT;
+	}
+	snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+	ret = sweep_opt_set(o, s, where, kv->value);
+	return ret ? ret : one_value(kv, s, o);
 }
 
 static unsigned bits(unsigned mask)
@@ -123,32 +130,9 @@ static int apply(const struct pconf *c, struct kitem *it)
 	sweep_opts_defaults(&it->o, kind);
 	it->o.nsizes = 0;
 	it->o.reps = 1; /* the engine counts repetitions */
-	for (size_t i = 0; i < c->nkv && !ret; i++) {
-		const struct pkv *kv = &c->kv[i];
-		const char *key = alias(kv->key);
-
-		if (profile_engine_key(kv->key) || !strcmp(kv->key, "sweep"))
-			continue;
-		if (!strcmp(key, "out") || !strcmp(key, "dir") || !strcmp(key, "keep") ||
-		    !strcmp(key, "reps"))
-			ret = -ENOENT; /* the bench decides these */
-		else
-			ret = sweep_opt_set(&it->o, kv->where, key, kv->value);
-		if (ret == -ENOENT)
-			errorf("%s: %s: unknown key for a sweep %s section", kv->where,
-			       kv->key, sweep_kind_name(kind));
-		else if (!ret && !strcmp(key, "ops"))
-			ret = one_value(kv, bits(it->o.ops), "operation");
-		else if (!ret && !strcmp(key, "apis"))
-			ret = one_value(kv, bits(kind == SWEEP_API ? it->o.avariants :
-						 it->o.apis), kind == SWEEP_API ?
-					"variant (e.g. stdio-default or stdio-callsize)" :
-					"api");
-		else if (!ret && !strcmp(key, "sizes"))
-			ret = one_value(kv, (unsigned)it->o.nsizes, "block size");
-		else if (!ret && !strcmp(key, "buffer"))
-			ret = one_value(kv, (unsigned)it->o.nbuffers, "buffer");
-	}
+	for (size_t i = 0; i < c->nkv && !ret; i++)
+		if (!profile_engine_key(c->kv[i].key) && strcmp(c->kv[i].key, "sweep"))
+			ret = apply_key(&c->kv[i], &it->o);
 	if (!ret && !it->o.nsizes) {
 		errorf("%s: [%s]: block= is missing (the %s size, e.g. 4k%s)", c->where,
 		       c->section, kind == SWEEP_BUFSIZE ? "buffer" : "block",
@@ -379,24 +363,10 @@ static void sweep_release(struct bench_item *bi)
 	bi->priv = NULL;
 }
 
-/* The keys sweep_opt_set takes in a section of sweep k (after alias()),
- * less out, dir, keep and reps, which the bench decides. */
+/* Does a section of sweep k take key? */
 static bool sweep_key(enum sweep_kind k, const char *key)
 {
-	static const char *const any[] = { "sweep", "size", "sizes", "cache", "fsync" };
-	static const char *const bufsize[] = { "files", "scale", "knee-tol" };
-	static const char *const others[] = { "ops", "apis", "variants" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(any); i++)
-		if (!strcmp(key, any[i]))
-			return true;
-	for (size_t i = 0; k == SWEEP_BUFSIZE && i < ARRAY_SIZE(bufsize); i++)
-		if (!strcmp(key, bufsize[i]))
-			return true;
-	for (size_t i = 0; k != SWEEP_BUFSIZE && i < ARRAY_SIZE(others); i++)
-		if (!strcmp(key, others[i]))
-			return true;
-	return k == SWEEP_BLOCKSIZE && !strcmp(key, "buffer");
+	return !strcmp(key, "sweep") || sweep_setting_find(k, key, SET_PROFILE);
 }
 
 /* A key from [global] or -D: taken if the sweep takes it, but a scale
@@ -412,13 +382,13 @@ static bool sweep_inherits(const struct pconf *c, const struct pkv *kv,
 
 	if (!c) {
 		for (int i = 0; i < SWEEP_NKINDS; i++)
-			if (sweep_key((enum sweep_kind)i, alias(kv->key)))
+			if (sweep_key((enum sweep_kind)i, kv->key))
 				return true;
 		return false;
 	}
 	if (!name || sweep_kind_parse(name, &k))
 		return true; /* which sweep is the check's to say */
-	if (!sweep_key(k, alias(kv->key))) {
+	if (!sweep_key(k, kv->key)) {
 		snprintf(why, len, "not a key of sweep %s", sweep_kind_name(k));
 		return false;
 	}

@@ -6,8 +6,8 @@
  * reference xxh3 before its time counts, and every repetition becomes a
  * result row (results.h) with the sweep's own columns after the core ones.
  *
- * The options are KEY=VALUE pairs shared by the command line (--KEY VALUE)
- * and profiles ([sweep-KIND] sections): sweep_opt_set().
+ * The options are one settings table (opts.c) shared by the command line
+ * (--KEY VALUE, cmdopt_parse) and profiles ([sweep-KIND] sections).
  */
 #ifndef IOSTRAT_SWEEP_SWEEP_H
 #define IOSTRAT_SWEEP_SWEEP_H
@@ -100,6 +100,8 @@ struct sweep_opts {
 	bool keep;
 	double knee_tol;      /* percent */
 	const char *corrupt;  /* test hook (IOSTRAT_SWEEP_CORRUPT=API) */
+	const char *where;    /* the profile line being stored (sweep_opt_set),
+			       * NULL on argv: errors of the lists name it */
 };
 
 /* Kind from "blocksize" etc.; -EINVAL when unknown. */
@@ -110,21 +112,28 @@ const char *sweep_op_name(enum sweep_op op);
 /* Defaults of the issue for kind. */
 void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind);
 /*
- * Set KEY to VALUE (VALUE NULL for a flag such as keep).  where is NULL on
- * the command line (errors name "--KEY") or "file.ini:12" in a profile.
- * 0, -ENOENT for an unknown key (not printed: the caller names it), or
- * -EINVAL/-ERANGE after printing one line.
+ * The settings table (opts.c): sweep_settings holds every sweep's
+ * entries, the others those of some sweeps; sweep_kind_cmdopts(k) gives
+ * sweep k's tables (its argv and --help).
  */
-int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
-		  const char *value);
-/* Does KEY take no value? */
-bool sweep_opt_is_flag(const char *key);
-/* Every key sweep_opt_set takes for some sweep, as options of `iostrat
- * sweep` (cmdopt.h); a key missing here is refused before it gets there. */
-void sweep_opt_each(setting_fn fn, void *ctx);
+extern const struct setting sweep_settings[];
+extern const struct setting sweep_rw_settings[];        /* blocksize, api */
+extern const struct setting sweep_blocksize_settings[];
+extern const struct setting sweep_bufsize_settings[];
+const struct cmd_opts *sweep_kind_cmdopts(enum sweep_kind k);
+/* Sweep k's entry called key that may be given where (SET_PROFILE...), or NULL. */
+const struct setting *sweep_setting_find(enum sweep_kind k, const char *key,
+					 unsigned where);
+/* Store value into s's field of o; where ("file.ini:12: key") names the
+ * place in the one error line.  0, or -EINVAL/-ERANGE after printing. */
+int sweep_opt_set(struct sweep_opts *o, const struct setting *s,
+		  const char *where, const char *value);
+/* How many values a list setting s holds in o (*what: "block size"...),
+ * 1 for a setting that is no list (*what NULL). */
+unsigned sweep_opt_count(const struct setting *s, const struct sweep_opts *o,
+			 const char **what);
 /* Checks across options (after all are set); prints, -EINVAL. */
 int sweep_opts_check(const struct sweep_opts *o);
-void sweep_opts_help(FILE *f, enum sweep_kind kind);
 
 /* One configuration: one variant at one size for one operation. */
 struct sweep_cfg {
