@@ -245,19 +245,16 @@ static int data_ready(struct bench_ctx *ctx, struct kdata *d)
 	return ret;
 }
 
-static void id_of(struct kitem *it, struct bench_item *bi)
+/* The id is the configuration's own (sweep_add_cfg), whoever runs it. */
+static void name_item(struct kitem *it, struct bench_item *bi)
 {
 	const struct sweep_cfg *c = it->cfg;
-	const struct sweep_opts *o = &it->o;
+	char sz[32];
 
-	snprintf(bi->id, sizeof(bi->id), "sweep-%s/%ux%llu/%s/%s/%s/%s",
-		 sweep_kind_name(o->kind), nfiles(o),
-		 (unsigned long long)file_size(o), sweep_op_name(c->op), c->variant,
-		 strrchr(c->id, '/') + 1, c->op == OP_READ ?
-		 cache_mode_name(o->cache) : o->fsync == FSYNC_FILE ? "fsync" : "nofsync");
+	snprintf(bi->id, sizeof(bi->id), "%s", c->id);
 	snprintf(bi->label, sizeof(bi->label), "sweep %s %s %s %s",
-		 sweep_kind_name(o->kind), sweep_op_name(c->op), c->variant,
-		 strrchr(c->id, '/') + 1);
+		 sweep_kind_name(it->o.kind), sweep_op_name(c->op), c->variant,
+		 sweep_size_str(c->block, c->whole, sz, sizeof(sz)));
 }
 
 static int first_bit(unsigned mask)
@@ -299,9 +296,8 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 	bi->priv = it;
 	if (!it->d)
 		return error_errno(-ENOMEM, bi->pc->where, "sweep configuration");
-	id_of(it, bi);
-	if (ctx->cmd) /* iostrat sweep's own ids: "api/read/mmap/4K" */
-		snprintf(bi->id, sizeof(bi->id), "%s", it->cfg->id);
+	(void)ctx;
+	name_item(it, bi);
 	/* a rough guess for the dry run and the eta: a microsecond a call */
 	bi->est_s = 0.05 + (double)it->run.data_size * nfiles(&it->o) /
 		(double)(it->cfg->block ? it->cfg->block : 1) * 1e-6;
@@ -336,10 +332,8 @@ static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
 	it->o.bench = ctx->name;
 	it->cfg->n = 0; /* the engine keeps the samples */
 	ret = sweep_rep(&it->run, it->cfg, rep, row);
-	if (*row && !ctx->cmd) {
-		json_object_set_new(*row, "config_id", json_text(bi->id));
+	if (*row && !ctx->cmd)
 		json_object_set_new(*row, "section", json_text(bi->pc->section));
-	}
 	return ret;
 }
 

@@ -14,8 +14,8 @@
 #define O(f) offsetof(struct sweep_opts, f)
 
 static const char *const kind_names[] = { "blocksize", "bufsize", "api" };
-static const char *const api_names[] = { "syscall", "stdio", "iostream", "mmap" };
-static const char *const op_names[] = { "write", "read" };
+static const char *const api_names[] = { "syscall", "stdio", "iostream", "mmap", NULL };
+static const char *const op_names[] = { "write", "read", NULL };
 
 int sweep_kind_parse(const char *s, enum sweep_kind *k)
 {
@@ -345,6 +345,29 @@ const struct setting sweep_settings[] = {
 	  .column = "fsync", .id = "fsync=%s",
 	  .help = "blocksize, api: fsync written files inside the time\n"
 		  "(default file)" },
+	{ 0 },
+};
+
+#define P(f) offsetof(struct sweep_point, f)
+
+/*
+ * What one configuration is, beside sweep_settings' cache and fsync: its
+ * row columns and, in table order, its config_id parts
+ * (DATASET/sweep-KIND/VARIANT/OP/BLOCK[/whole]/CACHE/fsync=F, made by
+ * config_id_make in sweep_add_cfg).  Not options: a list option or a
+ * section's key chooses them.
+ */
+const struct setting sweep_point_settings[] = {
+	{ .name = "variant", .type = SET_STRING, .off = P(variant),
+	  .column = "variant", .id = "%s" },
+	{ .name = "operation", .type = SET_ENUM, .off = P(op), .values = op_names,
+	  .column = "operation", .id = "%s" },
+	{ .name = "api", .type = SET_ENUM, .off = P(api), .values = api_names,
+	  .column = "api" },
+	{ .name = "block_size", .type = SET_SIZE, .off = P(block),
+	  .column = "block_size", .id = "%s" },
+	{ .name = "whole_file", .type = SET_BOOL, .off = P(whole),
+	  .column = "whole_file", .id = "whole" },
 	{ 0 },
 };
 

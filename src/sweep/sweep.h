@@ -22,6 +22,7 @@
 #include "core/strategy.h"
 #include "harness/cache.h"
 #include "config/settings.h"
+#include "results/config_id.h"
 #include "results/results.h"
 #include "measure.h"
 
@@ -135,9 +136,22 @@ unsigned sweep_opt_count(const struct setting *s, const struct sweep_opts *o,
 /* Checks across options (after all are set); prints, -EINVAL. */
 int sweep_opts_check(const struct sweep_opts *o);
 
+/*
+ * One configuration's own values, as its row and config_id record them:
+ * sweep_point_settings (opts.c) names their columns and id parts.
+ */
+struct sweep_point {
+	const char *variant;    /* the rows' variant: "stdio-65536" */
+	int op;                 /* enum sweep_op */
+	int api;                /* enum sweep_api */
+	uint64_t block;         /* bytes per call */
+	bool whole;             /* the whole file at once */
+};
+extern const struct setting sweep_point_settings[];
+
 /* One configuration: one variant at one size for one operation. */
 struct sweep_cfg {
-	char id[160];
+	char id[CONFIG_ID_MAX]; /* sweep_cfg_id() */
 	char variant[48];       /* "syscall", "stdio", "stdio-65536", "mmap" */
 	enum sweep_api api;
 	enum sweep_op op;
@@ -222,6 +236,12 @@ void sweep_kind_unlend(void);
 /* Dispatch on o->kind: 0, 1 (failure printed), 2, or 128 + a stop
  * signal. */
 int sweep_run_opts(const struct sweep_opts *o, FILE *out);
+
+/* c's values as a point (sweep_point_settings). */
+struct sweep_point sweep_point_of(const struct sweep_cfg *c);
+/* The data set of c's rows: "FILESxBYTES" (a write makes one file). */
+const char *sweep_dataset(const struct sweep_run *r, const struct sweep_cfg *c,
+			  char *buf, size_t len);
 
 /* Human sizes for tables: "32", "4K", "1M", "whole". */
 const char *sweep_size_str(size_t v, bool whole, char *buf, size_t len);
