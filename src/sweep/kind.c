@@ -9,18 +9,20 @@
  *   size=1M                     ; block size for one operation
  *
  * Keys: sweep (blocksize|bufsize|api, else the part of the section name
- * after "sweep-"), op, api (or variant), block (a size, or whole for
- * api; alias block_size), buffer (blocksize: a stdio buffer, else stdio's default), size,
- * files and scale (bufsize), cache, fsync -- the options of `iostrat
- * sweep`, one value each; ops/apis/variants/sizes are accepted as
- * aliases.  One repetition = one measured child (measure.h), verified
+ * after "sweep-"), then the profile keys of the sweep's settings table
+ * (opts.c: sweep_setting_find): op, api (or variant), block (a size, or
+ * whole for api; alias block_size), buffer (blocksize: a stdio buffer,
+ * else stdio's default), size, files and scale (bufsize), cache, fsync,
+ * one value each; ops/apis/variants/sizes are the same entries' argv
+ * names.  One repetition = one measured child (measure.h), verified
  * against the reference like the command's.  Data files live in the
  * bench's scratch directory, one set per (sweep, files, size), shared by
  * the configurations that need it and removed with the scratch.
  *
  * `iostrat sweep` runs its configurations as sections of this kind too
  * (common.c): it lends its own data files (sweep_kind_lend), and its rows
- * keep the command's config_id and have no section column.
+ * have no section column.  Both make a configuration's config_id in
+ * sweep_add_cfg, so the same settings get the same id.
  */
 #include <errno.h>
 #include <limits.h>
