@@ -103,7 +103,7 @@ bench_global_keys_a_kind_does_not_take() {
 	dataset=small
 	INI
 	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1) || die "refused: $out"
-	echo "$out" | grep -q 'sweep-bufsize/10x1048576/' || die "the section's size=1M was changed: $out"
+	echo "$out" | grep -q '10x1048576/sweep-bufsize/' || die "the section's size=1M was changed: $out"
 	echo "$out" | grep -q "\[sweep-bufsize\] ignores global scale (.*p.ini:3: its own size=1M is not scaled)" || die "scale not listed: $out"
 	echo "$out" | grep -q "\[sweep-api\] ignores global seed (.*p.ini:2: not a key of sweep api)" || die "seed not listed: $out"
 	echo "$out" | grep -q 'small-s0.0025-seed7' || die "the run section lost its global keys: $out"

@@ -207,7 +207,7 @@ bad_arguments() {
 	expect_fail -- "--cache: bad value 'hot'" "$IOSTRAT" sweep api --cache hot
 	expect_fail -- "--fsync: bad value 'end'" "$IOSTRAT" sweep api --fsync end
 	expect_fail -- "--scale: bad value '-1'" "$IOSTRAT" sweep bufsize --scale -1
-	expect_fail -- "--files: unknown option for sweep blocksize" "$IOSTRAT" sweep blocksize --files 3
+	expect_fail -- "--files: unknown option \\(iostrat sweep blocksize --help\\)" "$IOSTRAT" sweep blocksize --files 3
 	expect_fail -- "--bogus: unknown option" "$IOSTRAT" sweep api --bogus
 	: >"$T/file"
 	expect_fail "$T/file/d: data directory: Not a directory" \
@@ -310,7 +310,7 @@ profile_sections_run_sweeps() {
 	[ "$(rows "$T/b" | jq -r 'select(.sweep == "bufsize") | .bytes_in' | sort -u)" = 6000 ] || die "bufsize files"
 	rows "$T/b" | jq -e 'select(.bench != "p")' >/dev/null && die "bench name"
 	"$IOSTRAT" report "$T/b" >"$T/report" || die "report failed"
-	grep -q 'sweep-api/1x20000/read/mmap/whole' "$T/report" || die "report lacks the sweep rows"
+	grep -q '1x20000/sweep-api/mmap/read/20000/whole/warm/fsync=file' "$T/report" || die "report lacks the sweep rows"
 	[ -z "$(ls -A "$T/data" 2>/dev/null)" ] || die "scratch left: $(ls -A "$T/data")"
 }
 

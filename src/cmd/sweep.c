@@ -20,67 +20,59 @@ static void usage(FILE *f)
 	      "             32 KiB and whole-file, with a score table per set of variants\n\n"
 	      "Every variant runs in its own child process, and its data must match\n"
 	      "the reference xxh3 or the sweep stops.  `iostrat sweep KIND --help`\n"
-	      "lists the options of one sweep.\n", f);
+	      "lists the options of one sweep; every sweep's options:\n\n", f);
 }
 
-/* --key value, --key=value, or a flag */
-static int parse_one(struct sweep_opts *o, int argc, char **argv, int *i)
-{
-	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *val = NULL;
-	char key[64];
-	size_t klen = eq ? (size_t)(eq - arg) : strlen(arg);
-	int ret;
+/* Every option of every sweep (the tables in src/sweep/opts.c): main.c's
+ * gate, `iostrat __options sweep` and `iostrat sweep --help`. */
+const struct cmd_opts sweep_cmdopts = {
+	.cmd = "sweep", .usage = usage,
+	.tables = { sweep_settings, sweep_rw_settings, sweep_blocksize_settings,
+		    sweep_bufsize_settings },
+};
 
-	if (strncmp(argv[*i], "--", 2) || klen == 0 || klen >= sizeof(key)) {
-		errorf("%s: unknown option (iostrat sweep %s --help)", argv[*i],
-		       sweep_kind_name(o->kind));
-		return -EINVAL;
-	}
-	memcpy(key, arg, klen);
-	key[klen] = 0;
-	if (eq)
-		val = eq + 1;
-	else if (!sweep_opt_is_flag(key) && *i + 1 < argc)
-		val = argv[++*i];
-	ret = sweep_opt_set(o, NULL, key, val);
-	if (ret == -ENOENT)
-		errorf("--%s: unknown option for sweep %s (iostrat sweep %s --help)",
-		       key, sweep_kind_name(o->kind), sweep_kind_name(o->kind));
-	return ret;
-}
-
-int cmd_sweep(int argc, char **argv)
+/* No sweep named: --help, or one line and 2. */
+static int no_kind(int argc, char **argv)
 {
 	struct sweep_opts o;
-	enum sweep_kind kind;
+	void *const objs[] = { &o, &o, &o, &o };
+	int ret;
 
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage(stdout);
-		return 0;
-	}
-	if (sweep_kind_parse(argv[1], &kind)) {
+	if (argv[1][0] != '-') {
 		errorf("sweep: %s: unknown sweep (blocksize, bufsize or api)", argv[1]);
 		return 2;
 	}
+	sweep_opts_defaults(&o, SWEEP_BLOCKSIZE);
+	ret = cmdopt_parse(&sweep_cmdopts, objs, argc, argv);
+	if (ret < 0)
+		return cmdopt_exit(ret);
+	errorf("sweep: which sweep? (iostrat sweep blocksize|bufsize|api)");
+	return 2;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+	struct sweep_opts o;
+	void *const objs[] = { &o, &o, &o };
+	enum sweep_kind kind;
+	int n;
+
+	if (argc < 2 || sweep_kind_parse(argv[1], &kind))
+		return no_kind(argc, argv);
 	sweep_opts_defaults(&o, kind);
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			printf("usage: iostrat sweep %s [options]\n\n", argv[1]);
-			sweep_opts_help(stdout, kind);
-			return 0;
-		}
+	n = cmdopt_parse(sweep_kind_cmdopts(kind), objs, argc - 1, argv + 1);
+	if (n < 0)
+		return cmdopt_exit(n);
+	if (n > 0) {
+		errorf("sweep %s: %s: unexpected argument (iostrat sweep %s --help)",
+		       argv[1], argv[2], argv[1]);
+		return 2;
 	}
-	for (int i = 2; i < argc; i++)
-		if (parse_one(&o, argc, argv, &i))
-			return 2;
 	if (sweep_opts_check(&o))
 		return 2;
 	return sweep_run_opts(&o, stdout);
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-const struct cmd_opts sweep_cmdopts = { .cmd = "sweep", .more = sweep_opt_each };

@@ -188,7 +188,7 @@ static void print_table(const struct sweep_run *r, FILE *f)
 	fprintf(f, "sweep api: one %llu-byte file, %u repetitions (medians), reads "
 		"%s cache, writes %s\n", (unsigned long long)r->data_size,
 		r->o->reps, cache_mode_name(r->o->cache),
-		r->o->fsync ? "fsync'd inside the time" : "not fsync'd");
+		r->o->fsync == FSYNC_FILE ? "fsync'd inside the time" : "not fsync'd");
 	print_legend(r, f);
 	/*
 	 * Points depend on who competes: score each set on its own.  A set

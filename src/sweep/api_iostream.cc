@@ -155,7 +155,7 @@ extern "C" int iostream_write(struct vctx *c)
 	} catch (...) {
 		ret = vctx_fail(c, -EIO, c->paths[0], "iostream exception");
 	}
-	if (!ret && c->fsync)
+	if (!ret && c->fsync == FSYNC_FILE)
 		ret = fsync_path(c, c->paths[0]);
 	vctx_stop(c);
 	return ret;

@@ -64,7 +64,7 @@ static void print_table(const struct sweep_run *r, FILE *f)
 	fprintf(f, "sweep blocksize: one %llu-byte file, %u repetitions (medians), "
 		"reads %s cache, writes %s\n",
 		(unsigned long long)r->data_size, o->reps, cache_mode_name(o->cache),
-		o->fsync ? "fsync'd inside the time" : "not fsync'd (page cache only)");
+		o->fsync == FSYNC_FILE ? "fsync'd inside the time" : "not fsync'd (page cache only)");
 	fprintf(f, "%-6s %-14s %8s %10s %9s %9s %10s %9s %8s\n", "op", "variant",
 		"block", "elapsed_s", "user_s", "sys_s", "syscalls", "MB/s",
 		"vs_sys");

@@ -12,6 +12,7 @@
 #include "core/checksum.h"
 #include "harness/engine/bench.h"
 #include "harness/env.h"
+#include "harness/runner.h"
 #include "results/row.h"
 #include "results/stats_math.h"
 #include "harness/stop.h"
@@ -52,13 +53,35 @@ variant_fn sweep_variant_fn(enum sweep_api api, enum sweep_op op)
 	return fns[api][op];
 }
 
-/* "api/read/stdio-default/4K": groups the repetitions of one variant */
-static void name_cfg(const struct sweep_run *r, struct sweep_cfg *c, char *sz,
-		     size_t len)
+struct sweep_point sweep_point_of(const struct sweep_cfg *c)
 {
-	snprintf(c->id, sizeof(c->id), "%s/%s/%s/%s", sweep_kind_name(r->o->kind),
-		 sweep_op_name(c->op), c->variant,
-		 sweep_size_str(c->block, c->whole, sz, len));
+	return (struct sweep_point){ .variant = c->variant, .op = (int)c->op,
+		.api = (int)c->api, .block = c->block, .whole = c->whole };
+}
+
+const char *sweep_dataset(const struct sweep_run *r, const struct sweep_cfg *c,
+			  char *buf, size_t len)
+{
+	unsigned files = r->o->kind == SWEEP_BUFSIZE ? r->o->files : 1;
+
+	snprintf(buf, len, "%ux%llu", c->op == OP_READ ? files : 1,
+		 (unsigned long long)r->data_size);
+	return buf;
+}
+
+/* The one id of c, for `iostrat sweep` and a bench's sections alike:
+ * groups the repetitions of one configuration. */
+static void sweep_cfg_id(const struct sweep_run *r, struct sweep_cfg *c)
+{
+	const struct sweep_point pt = sweep_point_of(c);
+	const struct setting *const tables[] = { sweep_point_settings,
+						 sweep_settings, NULL };
+	const void *const objs[] = { &pt, r->o };
+	char ds[64], head[32];
+
+	snprintf(head, sizeof(head), "sweep-%s", sweep_kind_name(r->o->kind));
+	config_id_make(c->id, sizeof(c->id), sweep_dataset(r, c, ds, sizeof(ds)),
+		       head, tables, objs);
 }
 
 struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
@@ -67,7 +90,6 @@ struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 {
 	struct sweep_cfg *nc = realloc(r->cfgs, (r->ncfgs + 1) * sizeof(*nc)), *c;
 	unsigned reps = r->o->reps;
-	char sz[32];
 
 	if (!nc)
 		return NULL;
@@ -91,7 +113,7 @@ struct sweep_cfg *sweep_add_cfg(struct sweep_run *r, enum sweep_op op,
 		snprintf(c->variant, sizeof(c->variant), "stdio-%zu", lib_buf);
 	else
 		snprintf(c->variant, sizeof(c->variant), "%s", sweep_api_name(api));
-	name_cfg(r, c, sz, sizeof(sz));
+	sweep_cfg_id(r, c);
 	return c;
 }
 
@@ -102,13 +124,12 @@ struct sweep_cfg *sweep_add_api_cfg(struct sweep_run *r, enum sweep_op op,
 	size_t call = whole ? (size_t)r->data_size : block;
 	struct sweep_cfg *c = sweep_add_cfg(r, op, d->api, block, whole,
 					    sweep_api_libbuf(av, call));
-	char sz[32];
 
 	if (!c)
 		return NULL;
 	c->av = av;
 	snprintf(c->variant, sizeof(c->variant), "%s", d->name);
-	name_cfg(r, c, sz, sizeof(sz));
+	sweep_cfg_id(r, c);
 	return c;
 }
 
@@ -120,17 +141,16 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	const struct sweep_opts *o = r->o;
 	json_t *row = row_new(o->bench ? o->bench : NULL, "sweep");
 	json_t *data = json_object_get(r->env, "in");
+	const struct sweep_point pt = sweep_point_of(c);
 	char bench[64], ds[64];
 
 	if (!o->bench) {
 		snprintf(bench, sizeof(bench), "sweep-%s", sweep_kind_name(o->kind));
 		json_object_set_new(row, "bench", json_text(bench));
 	}
-	snprintf(ds, sizeof(ds), "%zux%llu", c->op == OP_READ ? r->ndata : (size_t)1,
-		 (unsigned long long)r->data_size);
 	json_object_set_new(row, "config_id", json_text(c->id));
 	json_object_set_new(row, "rep", json_integer(rep));
-	json_object_set_new(row, "dataset", json_text(ds));
+	json_object_set_new(row, "dataset", json_text(sweep_dataset(r, c, ds, sizeof(ds))));
 	json_object_set_new(row, "files", json_integer(c->op == OP_READ ?
 						       (json_int_t)r->ndata : 1));
 	json_object_set_new(row, "strategy", json_text(c->variant));
@@ -146,14 +166,10 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	}
 	/* the sweep's own columns, after the core ones */
 	json_object_set_new(row, "sweep", json_text(sweep_kind_name(o->kind)));
-	json_object_set_new(row, "variant", json_text(c->variant));
-	json_object_set_new(row, "operation", json_text(sweep_op_name(c->op)));
-	json_object_set_new(row, "api", json_text(sweep_api_name(c->api)));
-	json_object_set_new(row, "block_size", json_integer((json_int_t)c->block));
-	json_object_set_new(row, "whole_file", json_boolean(c->whole));
+	settings_row(sweep_point_settings, &pt, row);
 	json_object_set_new(row, "file_size", json_integer((json_int_t)r->data_size));
 	json_object_set_new(row, "fsync", c->op == OP_WRITE ?
-			    json_text(o->fsync ? "file" : "none") : json_null());
+			    json_text(fsync_mode_name(o->fsync)) : json_null());
 	json_object_set_new(row, "metric", json_text("elapsed_s"));
 	return row;
 }
@@ -435,7 +451,7 @@ static int conf_of(const struct sweep_run *r, const struct sweep_cfg *c,
 	kv[n++] = "cache";
 	kv[n++] = cache_mode_name(o->cache);
 	kv[n++] = "fsync";
-	kv[n++] = o->fsync ? "file" : "none";
+	kv[n++] = fsync_mode_name(o->fsync);
 	kv[n++] = "reps";
 	kv[n++] = reps;
 	kv[n] = NULL;

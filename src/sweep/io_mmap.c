@@ -92,7 +92,7 @@ int mmap_write(struct vctx *c)
 		return vctx_fail(c, -errno, path, "open");
 	ret = fill_map(c, fd, path);
 	/* fsync writes back the dirty shared pages, as msync would */
-	if (!ret && c->fsync && fsync(fd) < 0)
+	if (!ret && c->fsync == FSYNC_FILE && fsync(fd) < 0)
 		ret = vctx_fail(c, -errno, path, "fsync");
 	if (close(fd) < 0 && !ret)
 		ret = vctx_fail(c, -errno, path, "close");

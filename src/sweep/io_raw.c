@@ -83,7 +83,7 @@ int raw_write(struct vctx *c)
 	if (fd < 0)
 		return vctx_fail(c, -errno, path, "open");
 	ret = write_blocks(c, fd, path);
-	if (!ret && c->fsync && fsync(fd) < 0)
+	if (!ret && c->fsync == FSYNC_FILE && fsync(fd) < 0)
 		ret = vctx_fail(c, -errno, path, "fsync");
 	if (close(fd) < 0 && !ret)
 		ret = vctx_fail(c, -errno, path, "close");

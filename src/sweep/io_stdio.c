@@ -75,7 +75,7 @@ static int write_blocks(struct vctx *c, FILE *f, const char *path)
 	}
 	if (fflush(f))
 		return vctx_fail(c, errno ? -errno : -EIO, path, "fflush");
-	if (c->fsync && fsync(fileno(f)) < 0)
+	if (c->fsync == FSYNC_FILE && fsync(fileno(f)) < 0)
 		return vctx_fail(c, -errno, path, "fsync");
 	return 0;
 }

@@ -9,18 +9,20 @@
  *   size=1M                     ; block size for one operation
  *
  * Keys: sweep (blocksize|bufsize|api, else the part of the section name
- * after "sweep-"), op, api (or variant), block (a size, or whole for
- * api; alias block_size), buffer (blocksize: a stdio buffer, else stdio's default), size,
- * files and scale (bufsize), cache, fsync -- the options of `iostrat
- * sweep`, one value each; ops/apis/variants/sizes are accepted as
- * aliases.  One repetition = one measured child (measure.h), verified
+ * after "sweep-"), then the profile keys of the sweep's settings table
+ * (opts.c: sweep_setting_find): op, api (or variant), block (a size, or
+ * whole for api; alias block_size), buffer (blocksize: a stdio buffer,
+ * else stdio's default), size, files and scale (bufsize), cache, fsync,
+ * one value each; ops/apis/variants/sizes are the same entries' argv
+ * names.  One repetition = one measured child (measure.h), verified
  * against the reference like the command's.  Data files live in the
  * bench's scratch directory, one set per (sweep, files, size), shared by
  * the configurations that need it and removed with the scratch.
  *
  * `iostrat sweep` runs its configurations as sections of this kind too
  * (common.c): it lends its own data files (sweep_kind_lend), and its rows
- * keep the command's config_id and have no section column.
+ * have no section column.  Both make a configuration's config_id in
+ * sweep_add_cfg, so the same settings get the same id.
  */
 #include <errno.h>
 #include <limits.h>
@@ -53,20 +55,6 @@ struct kitem {
 
 static struct kdata *datasets;
 
-static const char *alias(const char *key)
-{
-	static const char *const map[][2] = {
-		{ "op", "ops" }, { "operation", "ops" }, { "api", "apis" },
-		{ "variant", "apis" }, { "variants", "apis" }, { "block", "sizes" },
-		{ "block_size", "sizes" },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(map); i++)
-		if (!strcmp(key, map[i][0]))
-			return map[i][1];
-	return key;
-}
-
 static int sweep_of(const struct pconf *c, enum sweep_kind *k)
 {
 	const struct pkv *kv = pconf_kv(c, "sweep");
@@ -86,14 +74,35 @@ static int sweep_of(const struct pconf *c, enum sweep_kind *k)
 	return -EINVAL;
 }
 
-/* A list in one key of an expanded configuration (e.g. sizes=32..1k). */
-static int one_value(const struct pkv *kv, unsigned n, const char *what)
+/* A list in one key of an expanded configuration (e.g. block=32..1k). */
+static int one_value(const struct pkv *kv, const struct setting *s,
+		     const struct sweep_opts *o)
 {
+	const char *what;
+	unsigned n = sweep_opt_count(s, o, &what);
+
 	if (n == 1)
 		return 0;
 	errorf("%s: %s: one %s per configuration, not '%s' (a list a,b,c "
 	       "expands into configurations)", kv->where, kv->key, what, kv->value);
 	return -EINVAL;
+}
+
+/* One key of a section into o: 0, or -errno after one line. */
+static int apply_key(const struct pkv *kv, struct sweep_opts *o)
+{
+	const struct setting *s = sweep_setting_find(o->kind, kv->key, SET_PROFILE);
+	char where[256];
+	int ret;
+
+	if (!s) { /* out, dir, keep and reps: the bench decides these */
+		errorf("%s: %s: unknown key for a sweep %s section", kv->where,
+		       kv->key, sweep_kind_name(o->kind));
+		return -ENOENT;
+	}
+	snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+	ret = sweep_opt_set(o, s, where, kv->value);
+	return ret ? ret : one_value(kv, s, o);
 }
 
 static unsigned bits(unsigned mask)
@@ -123,32 +132,9 @@ static int apply(const struct pconf *c, struct kitem *it)
 	sweep_opts_defaults(&it->o, kind);
 	it->o.nsizes = 0;
 	it->o.reps = 1; /* the engine counts repetitions */
-	for (size_t i = 0; i < c->nkv && !ret; i++) {
-		const struct pkv *kv = &c->kv[i];
-		const char *key = alias(kv->key);
-
-		if (profile_engine_key(kv->key) || !strcmp(kv->key, "sweep"))
-			continue;
-		if (!strcmp(key, "out") || !strcmp(key, "dir") || !strcmp(key, "keep") ||
-		    !strcmp(key, "reps"))
-			ret = -ENOENT; /* the bench decides these */
-		else
-			ret = sweep_opt_set(&it->o, kv->where, key, kv->value);
-		if (ret == -ENOENT)
-			errorf("%s: %s: unknown key for a sweep %s section", kv->where,
-			       kv->key, sweep_kind_name(kind));
-		else if (!ret && !strcmp(key, "ops"))
-			ret = one_value(kv, bits(it->o.ops), "operation");
-		else if (!ret && !strcmp(key, "apis"))
-			ret = one_value(kv, bits(kind == SWEEP_API ? it->o.avariants :
-						 it->o.apis), kind == SWEEP_API ?
-					"variant (e.g. stdio-default or stdio-callsize)" :
-					"api");
-		else if (!ret && !strcmp(key, "sizes"))
-			ret = one_value(kv, (unsigned)it->o.nsizes, "block size");
-		else if (!ret && !strcmp(key, "buffer"))
-			ret = one_value(kv, (unsigned)it->o.nbuffers, "buffer");
-	}
+	for (size_t i = 0; i < c->nkv && !ret; i++)
+		if (!profile_engine_key(c->kv[i].key) && strcmp(c->kv[i].key, "sweep"))
+			ret = apply_key(&c->kv[i], &it->o);
 	if (!ret && !it->o.nsizes) {
 		errorf("%s: [%s]: block= is missing (the %s size, e.g. 4k%s)", c->where,
 		       c->section, kind == SWEEP_BUFSIZE ? "buffer" : "block",
@@ -261,19 +247,16 @@ static int data_ready(struct bench_ctx *ctx, struct kdata *d)
 	return ret;
 }
 
-static void id_of(struct kitem *it, struct bench_item *bi)
+/* The id is the configuration's own (sweep_add_cfg), whoever runs it. */
+static void name_item(struct kitem *it, struct bench_item *bi)
 {
 	const struct sweep_cfg *c = it->cfg;
-	const struct sweep_opts *o = &it->o;
+	char sz[32];
 
-	snprintf(bi->id, sizeof(bi->id), "sweep-%s/%ux%llu/%s/%s/%s/%s",
-		 sweep_kind_name(o->kind), nfiles(o),
-		 (unsigned long long)file_size(o), sweep_op_name(c->op), c->variant,
-		 strrchr(c->id, '/') + 1, c->op == OP_READ ?
-		 cache_mode_name(o->cache) : o->fsync ? "fsync" : "nofsync");
+	snprintf(bi->id, sizeof(bi->id), "%s", c->id);
 	snprintf(bi->label, sizeof(bi->label), "sweep %s %s %s %s",
-		 sweep_kind_name(o->kind), sweep_op_name(c->op), c->variant,
-		 strrchr(c->id, '/') + 1);
+		 sweep_kind_name(it->o.kind), sweep_op_name(c->op), c->variant,
+		 sweep_size_str(c->block, c->whole, sz, sizeof(sz)));
 }
 
 static int first_bit(unsigned mask)
@@ -315,9 +298,8 @@ static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 	bi->priv = it;
 	if (!it->d)
 		return error_errno(-ENOMEM, bi->pc->where, "sweep configuration");
-	id_of(it, bi);
-	if (ctx->cmd) /* iostrat sweep's own ids: "api/read/mmap/4K" */
-		snprintf(bi->id, sizeof(bi->id), "%s", it->cfg->id);
+	(void)ctx;
+	name_item(it, bi);
 	/* a rough guess for the dry run and the eta: a microsecond a call */
 	bi->est_s = 0.05 + (double)it->run.data_size * nfiles(&it->o) /
 		(double)(it->cfg->block ? it->cfg->block : 1) * 1e-6;
@@ -352,10 +334,8 @@ static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
 	it->o.bench = ctx->name;
 	it->cfg->n = 0; /* the engine keeps the samples */
 	ret = sweep_rep(&it->run, it->cfg, rep, row);
-	if (*row && !ctx->cmd) {
-		json_object_set_new(*row, "config_id", json_text(bi->id));
+	if (*row && !ctx->cmd)
 		json_object_set_new(*row, "section", json_text(bi->pc->section));
-	}
 	return ret;
 }
 
@@ -379,24 +359,10 @@ static void sweep_release(struct bench_item *bi)
 	bi->priv = NULL;
 }
 
-/* The keys sweep_opt_set takes in a section of sweep k (after alias()),
- * less out, dir, keep and reps, which the bench decides. */
+/* Does a section of sweep k take key? */
 static bool sweep_key(enum sweep_kind k, const char *key)
 {
-	static const char *const any[] = { "sweep", "size", "sizes", "cache", "fsync" };
-	static const char *const bufsize[] = { "files", "scale", "knee-tol" };
-	static const char *const others[] = { "ops", "apis", "variants" };
-
-	for (size_t i = 0; i < ARRAY_SIZE(any); i++)
-		if (!strcmp(key, any[i]))
-			return true;
-	for (size_t i = 0; k == SWEEP_BUFSIZE && i < ARRAY_SIZE(bufsize); i++)
-		if (!strcmp(key, bufsize[i]))
-			return true;
-	for (size_t i = 0; k != SWEEP_BUFSIZE && i < ARRAY_SIZE(others); i++)
-		if (!strcmp(key, others[i]))
-			return true;
-	return k == SWEEP_BLOCKSIZE && !strcmp(key, "buffer");
+	return !strcmp(key, "sweep") || sweep_setting_find(k, key, SET_PROFILE);
 }
 
 /* A key from [global] or -D: taken if the sweep takes it, but a scale
@@ -412,13 +378,13 @@ static bool sweep_inherits(const struct pconf *c, const struct pkv *kv,
 
 	if (!c) {
 		for (int i = 0; i < SWEEP_NKINDS; i++)
-			if (sweep_key((enum sweep_kind)i, alias(kv->key)))
+			if (sweep_key((enum sweep_kind)i, kv->key))
 				return true;
 		return false;
 	}
 	if (!name || sweep_kind_parse(name, &k))
 		return true; /* which sweep is the check's to say */
-	if (!sweep_key(k, alias(kv->key))) {
+	if (!sweep_key(k, kv->key)) {
 		snprintf(why, len, "not a key of sweep %s", sweep_kind_name(k));
 		return false;
 	}

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The sweeps' options: defaults per kind, parsing from argv and profiles, help. */
+/* The sweeps' settings table: argv, profile keys, help, row columns and config_id parts. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,9 +11,11 @@
 #define MAX_BLOCK (1ULL << 30)
 #define MAX_FILE (1ULL << 40)
 #define MAX_FILES 10000
+#define O(f) offsetof(struct sweep_opts, f)
 
 static const char *const kind_names[] = { "blocksize", "bufsize", "api" };
-static const char *const api_names[] = { "syscall", "stdio", "iostream", "mmap" };
+static const char *const api_names[] = { "syscall", "stdio", "iostream", "mmap", NULL };
+static const char *const op_names[] = { "write", "read", NULL };
 
 int sweep_kind_parse(const char *s, enum sweep_kind *k)
 {
@@ -37,7 +39,7 @@ const char *sweep_api_name(enum sweep_api a)
 
 const char *sweep_op_name(enum sweep_op op)
 {
-	return op == OP_WRITE ? "write" : "read";
+	return op_names[op];
 }
 
 static void set_sizes(struct sweep_opts *o, const size_t *v, size_t n)
@@ -53,14 +55,11 @@ void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind)
 
 	memset(o, 0, sizeof(*o));
 	o->kind = kind;
-	o->reps = 3;
-	o->size = 10ULL << 20;
 	o->files = 1;
 	o->scale = 1.0;
+	for (const struct setting *const *t = sweep_kind_cmdopts(kind)->tables; *t; t++)
+		settings_defaults(*t, o);
 	o->ops = 1u << OP_WRITE | 1u << OP_READ;
-	o->cache = CACHE_WARM;
-	o->fsync = true;
-	o->knee_tol = 5.0;
 	o->corrupt = getenv("IOSTRAT_SWEEP_CORRUPT");
 	switch (kind) {
 	case SWEEP_BLOCKSIZE:
@@ -72,7 +71,6 @@ void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind)
 			v[n++] = s;
 		set_sizes(o, v, n);
 		o->size = 50000000; /* the study's 10 files x 50 MB */
-		o->files = 10;
 		o->ops = 1u << OP_READ;
 		o->apis = 1u << API_SYSCALL;
 		o->cache = CACHE_COLD;
@@ -88,19 +86,24 @@ void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind)
 	}
 }
 
-/* ---- error helpers: "--KEY: ..." or "file.ini:12: KEY: ..." ------------- */
+/* ---- the list values (SET_CALL): errors "--KEY: ..." or "file.ini:12: KEY: ..." */
 
-static void bad(const char *where, const char *key, const char *val,
-		const char *why)
+/* Where s's value came from: the profile line (o->where) or "--NAME". */
+static const char *where_of(const struct setting *s, const struct sweep_opts *o,
+			    char *buf, size_t len)
 {
-	if (where)
-		errorf("%s: %s: bad value '%s' (%s)", where, key, val ? val : "", why);
-	else
-		errorf("--%s: bad value '%s' (%s)", key, val ? val : "", why);
+	if (o->where)
+		return o->where;
+	snprintf(buf, len, "--%s", s->name);
+	return buf;
 }
 
-static int size_item(const char *where, const char *key, const char *s,
-		     uint64_t *v)
+static void bad(const char *where, const char *val, const char *why)
+{
+	errorf("%s: bad value '%s' (%s)", where, val ? val : "", why);
+}
+
+static int size_item(const char *where, const char *s, uint64_t *v)
 {
 	int ret = parse_size(s, v);
 
@@ -108,21 +111,21 @@ static int size_item(const char *where, const char *key, const char *s,
 		char why[128];
 
 		snprintf(why, sizeof(why), "'%s' is not a size like 32, 4k, 1M", s);
-		bad(where, key, s, why);
+		bad(where, s, why);
 		return -EINVAL;
 	}
 	if (*v == 0 || *v > MAX_BLOCK) {
-		bad(where, key, s, "sizes must be 1 byte .. 1 GiB");
+		bad(where, s, "sizes must be 1 byte .. 1 GiB");
 		return -ERANGE;
 	}
 	return 0;
 }
 
-static int list_add(const char *where, const char *key, const char *val,
-		    size_t *list, size_t *n, size_t v)
+static int list_add(const char *where, const char *val, size_t *list,
+		    size_t *n, size_t v)
 {
 	if (*n >= SWEEP_MAX_SIZES) {
-		bad(where, key, val, "more than 64 sizes");
+		bad(where, val, "more than 64 sizes");
 		return -ERANGE;
 	}
 	list[(*n)++] = v;
@@ -130,43 +133,48 @@ static int list_add(const char *where, const char *key, const char *val,
 }
 
 /* "A..B": A, 2A, 4A ... up to B */
-static int range_item(const char *where, const char *key, const char *val,
-		      char *item, size_t *list, size_t *n)
+static int range_item(const char *where, const char *val, char *item,
+		      size_t *list, size_t *n)
 {
 	char *dots = strstr(item, "..");
 	uint64_t a, b;
 	int ret;
 
 	*dots = 0;
-	ret = size_item(where, key, item, &a);
+	ret = size_item(where, item, &a);
 	if (!ret)
-		ret = size_item(where, key, dots + 2, &b);
+		ret = size_item(where, dots + 2, &b);
 	if (ret)
 		return ret;
 	if (a > b) {
-		bad(where, key, val, "a range A..B needs A <= B");
+		bad(where, val, "a range A..B needs A <= B");
 		return -EINVAL;
 	}
 	for (uint64_t s = a; !ret && s <= b; s *= 2)
-		ret = list_add(where, key, val, list, n, (size_t)s);
+		ret = list_add(where, val, list, n, (size_t)s);
 	return ret;
 }
 
+/* A comma-separated list with no empty item: 0, or -EINVAL after why. */
+static int list_shape(const char *where, const char *val, const char *why)
+{
+	if (val && *val && val[0] != ',' && val[strlen(val) - 1] != ',' &&
+	    !strstr(val, ",,"))
+		return 0;
+	bad(where, val, why);
+	return -EINVAL;
+}
+
 /* Comma-separated sizes, ranges A..B (doubling) and, if allowed, "whole". */
-static int parse_size_list(const char *where, const char *key, const char *val,
+static int parse_size_list(const char *where, const char *val,
 			   bool allow_whole, size_t *list, size_t *n)
 {
 	char *copy, *item, *save = NULL;
-	int ret = 0;
+	int ret = list_shape(where, val, val && *val ? "an empty item in the list" :
+			     "an empty list");
 
-	if (!val || !*val) {
-		bad(where, key, val, "an empty list");
-		return -EINVAL;
-	}
-	if (val[strlen(val) - 1] == ',' || val[0] == ',' || strstr(val, ",,")) {
-		bad(where, key, val, "an empty item in the list");
-		return -EINVAL;
-	}
+	if (ret)
+		return ret;
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
@@ -176,222 +184,341 @@ static int parse_size_list(const char *where, const char *key, const char *val,
 		uint64_t v;
 
 		if (!strcmp(item, "whole") && allow_whole)
-			ret = list_add(where, key, val, list, n, SWEEP_WHOLE);
+			ret = list_add(where, val, list, n, SWEEP_WHOLE);
 		else if (strstr(item, ".."))
-			ret = range_item(where, key, val, item, list, n);
-		else if (!(ret = size_item(where, key, item, &v)))
-			ret = list_add(where, key, val, list, n, (size_t)v);
+			ret = range_item(where, val, item, list, n);
+		else if (!(ret = size_item(where, item, &v)))
+			ret = list_add(where, val, list, n, (size_t)v);
 	}
 	free(copy);
 	return ret;
 }
 
-/* Comma-separated names of a table into a bit mask. */
-static int parse_names(const char *where, const char *key, const char *val,
+/* One name of names[count] into *mask, or -EINVAL after one line. */
+static int name_bit(const char *where, const char *item,
+		    const char *const *names, unsigned count, unsigned *mask)
+{
+	char why[160] = "expected ";
+
+	for (unsigned i = 0; i < count; i++)
+		if (!strcmp(item, names[i])) {
+			*mask |= 1u << i;
+			return 0;
+		}
+	for (unsigned j = 0; j < count; j++)
+		snprintf(why + strlen(why), sizeof(why) - strlen(why), "%s%s",
+			 j ? "," : "", names[j]);
+	bad(where, item, why);
+	return -EINVAL;
+}
+
+/* A variant of the api sweep or an alias (sweep_api_variant_mask). */
+static int variant_bits(const char *where, const char *item, unsigned *mask)
+{
+	char why[300];
+	unsigned m;
+
+	if (!sweep_api_variant_mask(item, &m)) {
+		*mask |= m;
+		return 0;
+	}
+	snprintf(why, sizeof(why), "expected %s", sweep_api_variant_names());
+	bad(where, item, why);
+	return -EINVAL;
+}
+
+/* Comma-separated names into a bit mask: names[count], or (names NULL)
+ * the api sweep's variants. */
+static int parse_names(const char *where, const char *val,
 		       const char *const *names, unsigned count, unsigned *mask)
 {
 	char *copy, *item, *save = NULL;
-	int ret = 0;
+	int ret = list_shape(where, val, "a comma-separated list");
 
-	if (!val || !*val || strstr(val, ",,") || val[0] == ',' ||
-	    val[strlen(val) - 1] == ',') {
-		bad(where, key, val, "a comma-separated list");
-		return -EINVAL;
-	}
+	if (ret)
+		return ret;
 	copy = strdup(val);
 	if (!copy)
 		return -ENOMEM;
 	*mask = 0;
 	for (item = strtok_r(copy, ",", &save); !ret && item;
-	     item = strtok_r(NULL, ",", &save)) {
-		unsigned i;
-
-		for (i = 0; i < count && strcmp(item, names[i]); i++)
-			;
-		if (i == count) {
-			char why[160] = "expected ";
-
-			for (unsigned j = 0; j < count; j++)
-				snprintf(why + strlen(why), sizeof(why) - strlen(why),
-					 "%s%s", j ? "," : "", names[j]);
-			bad(where, key, item, why);
-			ret = -EINVAL;
-		}
-		*mask |= 1u << i;
-	}
+	     item = strtok_r(NULL, ",", &save))
+		ret = names ? name_bit(where, item, names, count, mask)
+			    : variant_bits(where, item, mask);
 	free(copy);
 	return ret;
 }
 
-/* The api sweep's variants: names and aliases (sweep_api_variant_mask). */
-static int parse_api_variants(const char *where, const char *key,
-			      const char *val, unsigned *mask)
+/* sizes= / block=: the block (bufsize: buffer) sizes; api also takes whole */
+static int set_size_list(const struct setting *s, const char *v, void *obj)
 {
-	char *copy, *item, *save = NULL;
-	int ret = 0;
+	struct sweep_opts *o = obj;
+	char w[64];
 
-	if (!val || !*val || strstr(val, ",,") || val[0] == ',' ||
-	    val[strlen(val) - 1] == ',') {
-		bad(where, key, val, "a comma-separated list");
-		return -EINVAL;
-	}
-	copy = strdup(val);
-	if (!copy)
-		return -ENOMEM;
-	*mask = 0;
-	for (item = strtok_r(copy, ",", &save); !ret && item;
-	     item = strtok_r(NULL, ",", &save)) {
-		unsigned m;
-		char why[300];
-
-		if (!sweep_api_variant_mask(item, &m)) {
-			*mask |= m;
-			continue;
-		}
-		snprintf(why, sizeof(why), "expected %s", sweep_api_variant_names());
-		bad(where, key, item, why);
-		ret = -EINVAL;
-	}
-	free(copy);
-	return ret;
+	return parse_size_list(where_of(s, o, w, sizeof(w)), v,
+			       o->kind == SWEEP_API, o->sizes, &o->nsizes);
 }
 
-static int set_size(struct sweep_opts *o, const char *where, const char *key,
-		    const char *val)
+/* buffer=: blocksize's extra stdio buffers */
+static int set_buffer_list(const struct setting *s, const char *v, void *obj)
 {
-	if (parse_size(val, &o->size)) {
-		bad(where, key, val, "a size like 10M, 50000000");
-		return -EINVAL;
-	}
-	if (o->size == 0 || o->size > MAX_FILE) {
-		bad(where, key, val, "the file size must be 1 byte .. 1 TiB");
-		return -ERANGE;
-	}
-	return 0;
+	struct sweep_opts *o = obj;
+	char w[64];
+
+	return parse_size_list(where_of(s, o, w, sizeof(w)), v, false,
+			       o->buffers, &o->nbuffers);
 }
 
-static int set_uint(const char *where, const char *key, const char *val,
-		    unsigned min, unsigned max, unsigned *out)
+static int set_op_list(const struct setting *s, const char *v, void *obj)
 {
-	char why[64];
-	int ret = parse_uint(val, min, max, out);
+	struct sweep_opts *o = obj;
+	char w[64];
 
-	if (!ret)
+	return parse_names(where_of(s, o, w, sizeof(w)), v, op_names, 2, &o->ops);
+}
+
+/* apis= / variants=: the api sweep's variants, or blocksize's APIs */
+static int set_api_list(const struct setting *s, const char *v, void *obj)
+{
+	struct sweep_opts *o = obj;
+	char w[64];
+
+	if (o->kind == SWEEP_API)
+		return parse_names(where_of(s, o, w, sizeof(w)), v, NULL, 0,
+				   &o->avariants);
+	return parse_names(where_of(s, o, w, sizeof(w)), v, api_names, API_N,
+			   &o->apis);
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+static const char *const cache_names[] = { "cold", "warm", "asis", NULL };
+static const char *const fsync_names[] = { "file", "end", "none", NULL };
+
+#define SIZES_HELP "block/buffer sizes: 1,5,4k,64k or ranges 32..1M (doubling);\n" \
+	"default blocksize 1,5,50,500,4096,65536,1048576, bufsize 32..1M,\n" \
+	"api 32..32k,whole ('whole' = the file at once)"
+#define OPS_HELP "blocksize, api: write,read (default both, write first)"
+#define APIS_HELP "blocksize: syscall,stdio,iostream,mmap (default syscall,stdio);\n" \
+	"api: the variants (default all): syscall, stdio-default,\n" \
+	"iostream-default (the library's own buffer, as the original\n" \
+	"study), stdio-callsize, iostream-callsize (setvbuf/pubsetbuf =\n" \
+	"call size), mmap; stdio and iostream name both of theirs, study\n" \
+	"and callsize a scored set"
+
+/*
+ * Every sweep's settings.  A list (sizes, ops, apis, buffer) is a SET_CALL
+ * entry that collects it: on argv it expands into configurations, in a
+ * bench section it must hold one value (kind.c).  Profile-only entries
+ * are the keys a section may also use (block=, op=, api=).  cache and
+ * fsync are typed: their columns and config_id parts come from here.
+ */
+const struct setting sweep_settings[] = {
+	{ .name = "out", .type = SET_STRING, .off = O(out), .metavar = "DIR",
+	  .where = SET_ARGV,
+	  .help = "results directory (default results/<UTC time>-sweep-KIND)" },
+	{ .name = "dir", .type = SET_STRING, .off = O(dir), .metavar = "DIR",
+	  .where = SET_ARGV,
+	  .help = "where the data files go (default OUT/data); removed\n"
+		  "afterwards unless --keep" },
+	{ .name = "keep", .type = SET_BOOL, .off = O(keep), .def = "0",
+	  .where = SET_ARGV, .help = "keep the data files" },
+	{ .name = "reps", .type = SET_UINT, .off = O(reps), .min = 1, .max = 1000,
+	  .def = "3", .metavar = "N", .where = SET_ARGV,
+	  .help = "measured repetitions per variant (default 3; medians shown)" },
+	{ .name = "size", .type = SET_SIZE, .off = O(size), .min = 1, .max = MAX_FILE,
+	  .def = "10M", .metavar = "SIZE", .where = SET_BOTH,
+	  .help = "file size (blocksize, api: default 10MiB; bufsize: bytes\n"
+		  "per file, default 50000000)" },
+	{ .name = "sizes", .type = SET_CALL, .arg = true, .call = set_size_list,
+	  .off = O(sizes), .metavar = "LIST", .where = SET_BOTH, .help = SIZES_HELP },
+	{ .name = "block", .type = SET_CALL, .arg = true, .call = set_size_list,
+	  .off = O(sizes), .where = SET_PROFILE },
+	{ .name = "block_size", .type = SET_CALL, .arg = true, .call = set_size_list,
+	  .off = O(sizes), .where = SET_PROFILE },
+	{ .name = "cache", .type = SET_ENUM, .off = O(cache), .values = cache_names,
+	  .def = "warm", .where = SET_BOTH, .column = "cache", .id = "%s",
+	  .help = "before every read (blocksize, api: default warm;\n"
+		  "bufsize: cold, caches dropped before every read)" },
+	{ .name = "fsync", .type = SET_ENUM, .off = O(fsync), .values = fsync_names,
+	  .def = "file", .metavar = "file|none", .where = SET_BOTH,
+	  .column = "fsync", .id = "fsync=%s",
+	  .help = "blocksize, api: fsync written files inside the time\n"
+		  "(default file)" },
+	{ 0 },
+};
+
+#define P(f) offsetof(struct sweep_point, f)
+
+/*
+ * What one configuration is, beside sweep_settings' cache and fsync: its
+ * row columns and, in table order, its config_id parts
+ * (DATASET/sweep-KIND/VARIANT/OP/BLOCK[/whole]/CACHE/fsync=F, made by
+ * config_id_make in sweep_add_cfg).  Not options: a list option or a
+ * section's key chooses them.
+ */
+const struct setting sweep_point_settings[] = {
+	{ .name = "variant", .type = SET_STRING, .off = P(variant),
+	  .column = "variant", .id = "%s" },
+	{ .name = "operation", .type = SET_ENUM, .off = P(op), .values = op_names,
+	  .column = "operation", .id = "%s" },
+	{ .name = "api", .type = SET_ENUM, .off = P(api), .values = api_names,
+	  .column = "api" },
+	{ .name = "block_size", .type = SET_SIZE, .off = P(block),
+	  .column = "block_size", .id = "%s" },
+	{ .name = "whole_file", .type = SET_BOOL, .off = P(whole),
+	  .column = "whole_file", .id = "whole" },
+	{ 0 },
+};
+
+/* blocksize and api: what runs */
+const struct setting sweep_rw_settings[] = {
+	{ .name = "ops", .type = SET_CALL, .arg = true, .call = set_op_list,
+	  .off = O(ops), .metavar = "LIST", .where = SET_BOTH, .help = OPS_HELP },
+	{ .name = "op", .type = SET_CALL, .arg = true, .call = set_op_list,
+	  .off = O(ops), .where = SET_PROFILE },
+	{ .name = "operation", .type = SET_CALL, .arg = true, .call = set_op_list,
+	  .off = O(ops), .where = SET_PROFILE },
+	{ .name = "apis", .type = SET_CALL, .arg = true, .call = set_api_list,
+	  .off = O(apis), .metavar = "LIST", .where = SET_BOTH, .help = APIS_HELP },
+	{ .name = "variants", .type = SET_CALL, .arg = true, .call = set_api_list,
+	  .off = O(apis), .metavar = "LIST", .where = SET_BOTH,
+	  .help = "the same as --apis" },
+	{ .name = "api", .type = SET_CALL, .arg = true, .call = set_api_list,
+	  .off = O(apis), .where = SET_PROFILE },
+	{ .name = "variant", .type = SET_CALL, .arg = true, .call = set_api_list,
+	  .off = O(apis), .where = SET_PROFILE },
+	{ 0 },
+};
+
+const struct setting sweep_blocksize_settings[] = {
+	{ .name = "buffer", .type = SET_CALL, .arg = true, .call = set_buffer_list,
+	  .off = O(buffers), .metavar = "LIST", .where = SET_BOTH,
+	  .help = "blocksize: also run stdio with these setvbuf buffer sizes" },
+	{ 0 },
+};
+
+const struct setting sweep_bufsize_settings[] = {
+	{ .name = "files", .type = SET_UINT, .off = O(files), .min = 1,
+	  .max = MAX_FILES, .def = "10", .metavar = "N", .where = SET_BOTH,
+	  .help = "bufsize: number of files (default 10)" },
+	{ .name = "scale", .type = SET_DOUBLE, .off = O(scale), .max = 1000,
+	  .def = "1", .metavar = "X", .where = SET_BOTH,
+	  .help = "bufsize: multiply the file size (default 1; 0.01 = 500 kB)" },
+	{ .name = "knee-tol", .type = SET_DOUBLE, .off = O(knee_tol), .max = 1000,
+	  .def = "5", .metavar = "PCT", .where = SET_BOTH,
+	  .help = "bufsize: the knee is the smallest buffer whose median\n"
+		  "elapsed is within PCT% of the best median (default 5)" },
+	{ 0 },
+};
+
+static void usage_of(FILE *f, enum sweep_kind k)
+{
+	fprintf(f, "usage: iostrat sweep %s [options]\n\n", sweep_kind_name(k));
+}
+
+static void blocksize_usage(FILE *f)
+{
+	usage_of(f, SWEEP_BLOCKSIZE);
+}
+
+static void bufsize_usage(FILE *f)
+{
+	usage_of(f, SWEEP_BUFSIZE);
+}
+
+static void api_usage(FILE *f)
+{
+	usage_of(f, SWEEP_API);
+}
+
+/* The options of each sweep, in the order of enum sweep_kind. */
+static const struct cmd_opts kind_cmdopts[SWEEP_NKINDS] = {
+	{ .cmd = "sweep blocksize", .usage = blocksize_usage,
+	  .tables = { sweep_settings, sweep_rw_settings, sweep_blocksize_settings } },
+	{ .cmd = "sweep bufsize", .usage = bufsize_usage,
+	  .tables = { sweep_settings, sweep_bufsize_settings } },
+	{ .cmd = "sweep api", .usage = api_usage,
+	  .tables = { sweep_settings, sweep_rw_settings } },
+};
+
+const struct cmd_opts *sweep_kind_cmdopts(enum sweep_kind k)
+{
+	return &kind_cmdopts[k];
+}
+
+const struct setting *sweep_setting_find(enum sweep_kind k, const char *key,
+					 unsigned where)
+{
+	const struct cmd_opts *c = &kind_cmdopts[k];
+
+	for (int t = 0; t < CMD_MAX_TABLES && c->tables[t]; t++) {
+		const struct setting *s = setting_find(c->tables[t], key);
+
+		if (s && (s->where & where))
+			return s;
+	}
+	return NULL;
+}
+
+/* A sweep fsyncs each written file before close, or not: no "end". */
+static int fsync_check(const struct sweep_opts *o, const char *where)
+{
+	if (o->fsync != FSYNC_END)
 		return 0;
-	snprintf(why, sizeof(why), "a whole number %u..%u", min, max);
-	bad(where, key, val, why);
-	return ret;
-}
-
-static int set_double(const char *where, const char *key, const char *val,
-		      double min, double max, double *out)
-{
-	char why[64];
-
-	if (!parse_double(val, out) && *out >= min && *out <= max)
-		return 0;
-	snprintf(why, sizeof(why), "a number %g..%g", min, max);
-	bad(where, key, val, why);
+	errorf("%s: bad value 'end' (file or none)", where);
 	return -EINVAL;
 }
 
-static int set_enum(struct sweep_opts *o, const char *where, const char *key,
-		    const char *val)
+int sweep_opt_set(struct sweep_opts *o, const struct setting *s,
+		  const char *where, const char *value)
 {
-	if (!strcmp(key, "cache")) {
-		if (val && !cache_mode_parse(val, &o->cache))
-			return 0;
-		bad(where, key, val, "cold, warm or asis");
-		return -EINVAL;
+	int ret;
+
+	o->where = where;
+	ret = setting_store(s, o, where, value);
+	o->where = NULL;
+	return ret ? ret : s->off == O(fsync) ? fsync_check(o, where) : 0;
+}
+
+unsigned sweep_opt_count(const struct setting *s, const struct sweep_opts *o,
+			 const char **what)
+{
+	*what = NULL;
+	if (s->off == O(ops)) {
+		*what = "operation";
+		return (unsigned)__builtin_popcount(o->ops);
 	}
-	if (val && (!strcmp(val, "file") || !strcmp(val, "none"))) {
-		o->fsync = !strcmp(val, "file");
+	if (s->off == O(apis) && o->kind == SWEEP_API) {
+		*what = "variant (e.g. stdio-default or stdio-callsize)";
+		return (unsigned)__builtin_popcount(o->avariants);
+	}
+	if (s->off == O(apis)) {
+		*what = "api";
+		return (unsigned)__builtin_popcount(o->apis);
+	}
+	if (s->off == O(sizes) || s->off == O(buffers))
+		*what = s->off == O(sizes) ? "block size" : "buffer";
+	return s->off == O(sizes) ? (unsigned)o->nsizes :
+	       s->off == O(buffers) ? (unsigned)o->nbuffers : 1;
+}
+
+/* An empty path is no path. */
+static int path_check(const char *v, const char *opt)
+{
+	if (!v || *v)
 		return 0;
-	}
-	bad(where, key, val, "file or none");
+	errorf("%s: bad value '' (an empty path)", opt);
 	return -EINVAL;
-}
-
-void sweep_opt_each(setting_fn fn, void *ctx)
-{
-	static const char *const keys[] = {
-		"out", "dir", "keep", "reps", "size", "sizes", "cache", "fsync",
-		"files", "scale", "knee-tol", "buffer", "ops", "apis", "variants",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		struct setting o = { .name = keys[i], .type = sweep_opt_is_flag(keys[i]) ? SET_BOOL : SET_STRING };
-
-		fn(&o, ctx);
-	}
-}
-
-bool sweep_opt_is_flag(const char *key)
-{
-	return !strcmp(key, "keep");
-}
-
-int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
-		  const char *val)
-{
-	static const char *const op_names[] = { "write", "read" };
-
-	if (!strcmp(key, "keep")) {
-		o->keep = true;
-		if (!val || !parse_bool(val, &o->keep))
-			return 0;
-		errorf("%s: %s: bad value '%s' (1/0, true/false, yes/no or on/off)", where ? where : "sweep",
-		       key, val);
-		return -EINVAL;
-	}
-	if (!val) {
-		if (where)
-			errorf("%s: %s: missing value", where, key);
-		else
-			errorf("--%s: missing value", key);
-		return -EINVAL;
-	}
-	if (!strcmp(key, "out") || !strcmp(key, "dir")) {
-		if (!*val) {
-			bad(where, key, val, "an empty path");
-			return -EINVAL;
-		}
-		*(!strcmp(key, "out") ? &o->out : &o->dir) = val;
-		return 0;
-	}
-	if (!strcmp(key, "reps"))
-		return set_uint(where, key, val, 1, 1000, &o->reps);
-	if (!strcmp(key, "size"))
-		return set_size(o, where, key, val);
-	if (!strcmp(key, "files") && o->kind == SWEEP_BUFSIZE)
-		return set_uint(where, key, val, 1, MAX_FILES, &o->files);
-	if (!strcmp(key, "scale") && o->kind == SWEEP_BUFSIZE)
-		return set_double(where, key, val, 1e-6, 1000, &o->scale);
-	if (!strcmp(key, "knee-tol") && o->kind == SWEEP_BUFSIZE)
-		return set_double(where, key, val, 0, 1000, &o->knee_tol);
-	if (!strcmp(key, "sizes"))
-		return parse_size_list(where, key, val, o->kind == SWEEP_API,
-				       o->sizes, &o->nsizes);
-	if (!strcmp(key, "buffer") && o->kind == SWEEP_BLOCKSIZE)
-		return parse_size_list(where, key, val, false, o->buffers,
-				       &o->nbuffers);
-	if (!strcmp(key, "ops") && o->kind != SWEEP_BUFSIZE)
-		return parse_names(where, key, val, op_names, 2, &o->ops);
-	if ((!strcmp(key, "apis") || !strcmp(key, "variants")) &&
-	    o->kind == SWEEP_API)
-		return parse_api_variants(where, key, val, &o->avariants);
-	if ((!strcmp(key, "apis") || !strcmp(key, "variants")) &&
-	    o->kind != SWEEP_BUFSIZE)
-		return parse_names(where, key, val, api_names, API_N, &o->apis);
-	if (!strcmp(key, "cache") || !strcmp(key, "fsync"))
-		return set_enum(o, where, key, val);
-	return -ENOENT;
 }
 
 int sweep_opts_check(const struct sweep_opts *o)
 {
 	double scaled = (double)o->size * o->scale;
 
+	if (path_check(o->out, "--out") || path_check(o->dir, "--dir") ||
+	    fsync_check(o, "--fsync"))
+		return -EINVAL;
 	if (o->kind == SWEEP_BUFSIZE && (scaled < 1 || scaled > (double)MAX_FILE)) {
 		errorf("--scale: %g x %llu bytes is not a usable file size", o->scale,
 		       (unsigned long long)o->size);
@@ -405,51 +532,4 @@ int sweep_opts_check(const struct sweep_opts *o)
 			return -EINVAL;
 		}
 	return 0;
-}
-
-void sweep_opts_help(FILE *f, enum sweep_kind kind)
-{
-	fputs("common options:\n"
-	      "  --out DIR         results directory (default results/<UTC time>-sweep-KIND)\n"
-	      "  --dir DIR         where the data files go (default OUT/data); removed\n"
-	      "                    afterwards unless --keep\n"
-	      "  --keep            keep the data files\n"
-	      "  --reps N          measured repetitions per variant (default 3; medians shown)\n"
-	      "  --sizes LIST      block/buffer sizes: 1,5,4k,64k or ranges 32..1M (doubling)\n"
-	      "  --cache MODE      cold|warm|asis before every read\n", f);
-	switch (kind) {
-	case SWEEP_BLOCKSIZE:
-		fputs("blocksize:\n"
-		      "  --size SIZE       file size (default 10MiB)\n"
-		      "  --sizes LIST      default 1,5,50,500,4096,65536,1048576\n"
-		      "  --ops LIST        write,read (default both, write first)\n"
-		      "  --variants LIST   syscall,stdio,iostream,mmap (default syscall,stdio)\n"
-		      "  --buffer LIST     also run stdio with these setvbuf buffer sizes\n"
-		      "  --fsync MODE      file|none: fsync written files inside the time (file)\n"
-		      "  --cache MODE      default warm\n", f);
-		break;
-	case SWEEP_BUFSIZE:
-		fputs("bufsize:\n"
-		      "  --files N         number of files (default 10)\n"
-		      "  --size SIZE       bytes per file (default 50000000)\n"
-		      "  --scale X         multiply the file size (default 1; 0.01 = 500 kB)\n"
-		      "  --sizes LIST      default 32..1M\n"
-		      "  --knee-tol PCT    knee: the smallest buffer whose median elapsed is\n"
-		      "                    within PCT% of the best median (default 5)\n"
-		      "  --cache MODE      default cold (caches dropped before every read)\n", f);
-		break;
-	default:
-		fputs("api:\n"
-		      "  --size SIZE       file size (default 10MiB)\n"
-		      "  --sizes LIST      default 32..32k,whole ('whole' = the file at once)\n"
-		      "  --ops LIST        write,read (default both)\n"
-		      "  --apis LIST       variants (default all): syscall, stdio-default,\n"
-		      "                    iostream-default (the library's own buffer, as the\n"
-		      "                    original study), stdio-callsize, iostream-callsize\n"
-		      "                    (setvbuf/pubsetbuf = call size), mmap; stdio and\n"
-		      "                    iostream name both of theirs, study and callsize a\n"
-		      "                    scored set\n"
-		      "  --fsync MODE      file|none (default file)\n"
-		      "  --cache MODE      default warm\n", f);
-	}
 }

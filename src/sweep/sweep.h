@@ -6,8 +6,8 @@
  * reference xxh3 before its time counts, and every repetition becomes a
  * result row (results.h) with the sweep's own columns after the core ones.
  *
- * The options are KEY=VALUE pairs shared by the command line (--KEY VALUE)
- * and profiles ([sweep-KIND] sections): sweep_opt_set().
+ * The options are one settings table (opts.c) shared by the command line
+ * (--KEY VALUE, cmdopt_parse) and profiles ([sweep-KIND] sections).
  */
 #ifndef IOSTRAT_SWEEP_SWEEP_H
 #define IOSTRAT_SWEEP_SWEEP_H
@@ -19,8 +19,10 @@
 
 #include <jansson.h>
 
+#include "core/strategy.h"
 #include "harness/cache.h"
 #include "config/settings.h"
+#include "results/config_id.h"
 #include "results/results.h"
 #include "measure.h"
 
@@ -95,10 +97,12 @@ struct sweep_opts {
 	unsigned apis;        /* 1 << API_* (blocksize: syscall, stdio) */
 	unsigned avariants;   /* api sweep: 1 << AV_* */
 	enum cache_mode cache;
-	bool fsync;
+	enum fsync_mode fsync; /* file or none (a sweep has no "end") */
 	bool keep;
 	double knee_tol;      /* percent */
 	const char *corrupt;  /* test hook (IOSTRAT_SWEEP_CORRUPT=API) */
+	const char *where;    /* the profile line being stored (sweep_opt_set),
+			       * NULL on argv: errors of the lists name it */
 };
 
 /* Kind from "blocksize" etc.; -EINVAL when unknown. */
@@ -109,25 +113,45 @@ const char *sweep_op_name(enum sweep_op op);
 /* Defaults of the issue for kind. */
 void sweep_opts_defaults(struct sweep_opts *o, enum sweep_kind kind);
 /*
- * Set KEY to VALUE (VALUE NULL for a flag such as keep).  where is NULL on
- * the command line (errors name "--KEY") or "file.ini:12" in a profile.
- * 0, -ENOENT for an unknown key (not printed: the caller names it), or
- * -EINVAL/-ERANGE after printing one line.
+ * The settings table (opts.c): sweep_settings holds every sweep's
+ * entries, the others those of some sweeps; sweep_kind_cmdopts(k) gives
+ * sweep k's tables (its argv and --help).
  */
-int sweep_opt_set(struct sweep_opts *o, const char *where, const char *key,
-		  const char *value);
-/* Does KEY take no value? */
-bool sweep_opt_is_flag(const char *key);
-/* Every key sweep_opt_set takes for some sweep, as options of `iostrat
- * sweep` (cmdopt.h); a key missing here is refused before it gets there. */
-void sweep_opt_each(setting_fn fn, void *ctx);
+extern const struct setting sweep_settings[];
+extern const struct setting sweep_rw_settings[];        /* blocksize, api */
+extern const struct setting sweep_blocksize_settings[];
+extern const struct setting sweep_bufsize_settings[];
+const struct cmd_opts *sweep_kind_cmdopts(enum sweep_kind k);
+/* Sweep k's entry called key that may be given where (SET_PROFILE...), or NULL. */
+const struct setting *sweep_setting_find(enum sweep_kind k, const char *key,
+					 unsigned where);
+/* Store value into s's field of o; where ("file.ini:12: key") names the
+ * place in the one error line.  0, or -EINVAL/-ERANGE after printing. */
+int sweep_opt_set(struct sweep_opts *o, const struct setting *s,
+		  const char *where, const char *value);
+/* How many values a list setting s holds in o (*what: "block size"...),
+ * 1 for a setting that is no list (*what NULL). */
+unsigned sweep_opt_count(const struct setting *s, const struct sweep_opts *o,
+			 const char **what);
 /* Checks across options (after all are set); prints, -EINVAL. */
 int sweep_opts_check(const struct sweep_opts *o);
-void sweep_opts_help(FILE *f, enum sweep_kind kind);
+
+/*
+ * One configuration's own values, as its row and config_id record them:
+ * sweep_point_settings (opts.c) names their columns and id parts.
+ */
+struct sweep_point {
+	const char *variant;    /* the rows' variant: "stdio-65536" */
+	int op;                 /* enum sweep_op */
+	int api;                /* enum sweep_api */
+	uint64_t block;         /* bytes per call */
+	bool whole;             /* the whole file at once */
+};
+extern const struct setting sweep_point_settings[];
 
 /* One configuration: one variant at one size for one operation. */
 struct sweep_cfg {
-	char id[160];
+	char id[CONFIG_ID_MAX]; /* sweep_cfg_id() */
 	char variant[48];       /* "syscall", "stdio", "stdio-65536", "mmap" */
 	enum sweep_api api;
 	enum sweep_op op;
@@ -212,6 +236,12 @@ void sweep_kind_unlend(void);
 /* Dispatch on o->kind: 0, 1 (failure printed), 2, or 128 + a stop
  * signal. */
 int sweep_run_opts(const struct sweep_opts *o, FILE *out);
+
+/* c's values as a point (sweep_point_settings). */
+struct sweep_point sweep_point_of(const struct sweep_cfg *c);
+/* The data set of c's rows: "FILESxBYTES" (a write makes one file). */
+const char *sweep_dataset(const struct sweep_run *r, const struct sweep_cfg *c,
+			  char *buf, size_t len);
 
 /* Human sizes for tables: "32", "4K", "1M", "whole". */
 const char *sweep_size_str(size_t v, bool whole, char *buf, size_t len);

@@ -21,6 +21,8 @@
 
 #include <xxhash.h>
 
+#include "core/strategy.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -37,7 +39,8 @@ struct vctx {
 	uint64_t size;        /* write: bytes to write; read: unused */
 	size_t block;         /* bytes per call/buffer (whole file: == size) */
 	size_t stdio_buf;     /* stdio/iostream buffer; 0 = library default */
-	bool fsync;           /* writes: fsync before close, inside the time */
+	enum fsync_mode fsync; /* writes: FSYNC_FILE fsyncs before close, inside
+	                        * the time; FSYNC_NONE does not */
 	uint64_t seed;        /* source data of a write (sweep_pattern) */
 	bool corrupt;         /* test hook: flip one bit of the data */
 
