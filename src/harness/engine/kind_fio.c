@@ -276,12 +276,15 @@ static void fio_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
-/* A baseline reads a run section's keys, and job= */
+/* A baseline reads its table's keys and a run section's (the strategy,
+ * the data set; the rest it has no use for) */
 static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
+	const struct setting *s = setting_find(fio_settings, kv->key);
+
 	(void)c;
-	if (bench_run_key(kv->key) || !strcmp(kv->key, "job"))
+	if ((s && (s->where & SET_PROFILE)) || bench_run_key(kv->key))
 		return true;
 	snprintf(why, len, "not an fio key");
 	return false;
