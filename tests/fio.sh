@@ -105,9 +105,9 @@ cache=asis
 bufsize=64k
 fsync=end
 INI
-	export IOSTRAT_DATA="$T/data"
-	"$IOSTRAT" bench "$T/p.ini" --out "$T/b" >/dev/null 2>&1 || die "bench failed"
-	"$IOSTRAT" fio seq-psync --dataset small --scale 0.001 --bs 64k --cache asis \
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/b" >/dev/null 2>&1 ||
+		die "bench failed"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" fio seq-psync --dataset small --scale 0.001 --bs 64k --cache asis \
 		--fsync end --out "$T/f" --json >/dev/null || die "fio failed"
 	a=$(jq -r .config_id "$T/b/results.jsonl")
 	b=$(jq -r .config_id "$T/f/results.jsonl")
