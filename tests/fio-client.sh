@@ -66,12 +66,12 @@ fio_client_rows_one_per_host() {
 		and all(.[]; .error == null and .fio_server == .host
 			and .bytes_in == $size and .bytes_out == $size
 			and .elapsed_s > 0 and .mb_s > 0 and .cache == "asis" and .kernel == null
-			and .config_id == "in/fio-seq-psync/b65536/q8/asis/host=" + .host)' \
+			and .config_id == "in/fio-seq-psync/asis/bs=65536/qd=8/fsync=1/host=" + .host)' \
 		"$T/r/results.jsonl" >/dev/null || die "rows: $(cat "$T/r/results.jsonl")"
 	# the report keeps the hosts apart: one configuration each, 2 repetitions
 	"$IOSTRAT" report "$T/r" >"$T/report" || die "report failed"
 	for p in "$P1" "$P2"; do
-		grep -Eq "^  in/fio-seq-psync/b65536/q8/asis/host=127.0.0.1:$p +elapsed_s +2 " "$T/report" ||
+		grep -Eq "^  in/fio-seq-psync/asis/bs=65536/qd=8/fsync=1/host=127.0.0.1:$p +elapsed_s +2 " "$T/report" ||
 			die "host $p not its own configuration: $(grep fio-seq "$T/report")"
 	done
 	[ -z "$(ls -A "$T/scratch")" ] || die "the hosts left their write files: $(ls "$T/scratch")"

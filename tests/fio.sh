@@ -13,7 +13,7 @@ every_job_file_parses() {
 		head -1 "$j" | grep -q '^; iostrat baseline:' || die "$j: no opening comment"
 		grep -q '^; mirrors:' "$j" || die "$j: no mirrors line"
 		IOSTRAT_FILES=/tmp/a:/tmp/b IOSTRAT_OUTFILES=/tmp/c:/tmp/d IOSTRAT_SIZE=1m \
-		IOSTRAT_BS=64k IOSTRAT_QD=4 IOSTRAT_DIRECT=0 IOSTRAT_FSYNC=1 \
+		IOSTRAT_BS=64k IOSTRAT_QD=4 IOSTRAT_DIRECT=0 IOSTRAT_FSYNC_ON_CLOSE=1 IOSTRAT_END_FSYNC=0 \
 			fio --parse-only "$j" >/dev/null 2>&1 || die "$j does not parse"
 	done
 }
@@ -68,6 +68,55 @@ bad_arguments() {
 	expect_fail -- '--bs: bad value' "$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 0
 }
 
+# --fsync MODE reaches fio as the option that does it (file: the write
+# job's fsync_on_close, end: its end_fsync, none: neither), and the row
+# records that mode
+fsync_mode_is_what_fio_did() {
+	need_fio
+	mkdata
+	for m in file end none; do
+		"$IOSTRAT" fio seq-psync --dataset "$T/in" --bs 64k --cache asis --fsync "$m" \
+			--out "$T/r-$m" --json >"$T/row" || die "--fsync $m failed"
+		jq -e --arg m "$m" '.fsync == $m' "$T/row" >/dev/null ||
+			die "--fsync $m: row says $(jq -r .fsync "$T/row")"
+		jq -e --arg m "$m" '[.jobs[] | select(.jobname == "write") | .["job options"]][0]
+			| .fsync_on_close == (if $m == "file" then "1" else "0" end)
+			and .end_fsync == (if $m == "end" then "1" else "0" end)' \
+			"$T/r-$m/fio-seq-psync-rep1.json" >/dev/null ||
+			die "--fsync $m: fio was given $(jq -c '.jobs[-1]["job options"]' "$T/r-$m/fio-seq-psync-rep1.json")"
+	done
+	expect_fail -- '--no-fsync: unknown option' "$IOSTRAT" fio seq-psync --dataset "$T/in" --no-fsync
+	expect_fail -- "--fsync: bad value 'sometimes' (file, end or none)" \
+		"$IOSTRAT" fio seq-psync --dataset "$T/in" --fsync sometimes
+}
+
+# `iostrat fio` and a bench's fio section with the same settings make the
+# same config_id (the bench form: DATASET/fio-JOB/CACHE/bs=B/qd=N/fsync=F)
+fio_and_bench_make_the_same_config_id() {
+	need_fio
+	cat >"$T/p.ini" <<INI
+[b]
+kind=fio
+job=seq-psync
+dataset=small
+scale=0.001
+reps=1
+cache=asis
+bufsize=64k
+fsync=end
+INI
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/b" >/dev/null 2>&1 ||
+		die "bench failed"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" fio seq-psync --dataset small --scale 0.001 --bs 64k --cache asis \
+		--fsync end --out "$T/f" --json >/dev/null || die "fio failed"
+	a=$(jq -r .config_id "$T/b/results.jsonl")
+	b=$(jq -r .config_id "$T/f/results.jsonl")
+	[ "$a" = "$b" ] && [ "$a" = small/fio-seq-psync/asis/bs=65536/qd=8/fsync=end ] ||
+		die "config_id differs: bench $a, fio $b"
+}
+
+t fsync_mode_is_what_fio_did fsync_mode_is_what_fio_did
+t fio_and_bench_make_the_same_config_id fio_and_bench_make_the_same_config_id
 t every_job_file_parses_and_says_what_it_mirrors every_job_file_parses
 t every_job_runs_and_rows_carry_fios_numbers every_job_runs_on_a_data_set
 t parser_reads_real_fio_json_and_names_missing_sections parser_reads_real_fio_json

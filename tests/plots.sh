@@ -27,7 +27,7 @@ fresh_results() {
 		die "bench failed"
 	if command -v fio >/dev/null; then
 		"$IOSTRAT" fio seq-psync --dataset "$T"/data/big-* --bs 64k --reps 2 --json \
-			--cache asis --no-fsync 2>/dev/null |
+			--cache asis --fsync none 2>/dev/null |
 			sed "s#\"dataset\":\"[^\"]*\"#\"dataset\":\"big\"#" >>"$dir/results.jsonl" ||
 			die "iostrat fio failed"
 	fi

@@ -140,7 +140,7 @@ filename=${IOSTRAT_OUTFILES}
 size=${IOSTRAT_SIZE}
 FIO
 	before=$(settings)
-	"$IOSTRAT" fio "$T/long.fio" --dataset "$T/in" --cache asis --no-fsync --reps 5 \
+	"$IOSTRAT" fio "$T/long.fio" --dataset "$T/in" --cache asis --fsync none --reps 5 \
 		--out "$T/r" >"$T/log" 2>"$T/err" &
 	pid=$!
 	wait_for test -s "$T/r/results.jsonl"

@@ -2,6 +2,7 @@
 /* `iostrat fio JOB`: an fio baseline job run on a data set, alone or against fio servers. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +18,33 @@
 #include "results/row.h"
 #include "lib/util.h"
 
+/* What `iostrat fio`'s own options fill; the baseline's settings are
+ * fio_settings' (fio/fio_opts.c), as a bench's fio section reads them. */
 struct fio_args {
-	const char *job, *dataset, *out, *scratch, *parse_only, *client;
+	const char *job, *dataset, *out, *scratch, *parse_only;
 	struct fio_client *clients;
 	size_t nclients;
-	bool cache_set;
 	double scale;
-	uint64_t bs;
-	unsigned qd, reps;
-	bool direct, fsync, json;
-	enum cache_mode cache;
+	unsigned reps;
+	bool json;
+	struct fio_config set;
 };
+
+/* --cache not given (it is asis with --client, the table's default else) */
+#define CACHE_UNSET ((enum cache_mode)-1)
 
 static void fio_usage(FILE *f)
 {
 	fputs("usage: iostrat fio JOB [--dataset PRESET|DIR] [--scale F] [--bs B] [--qd N]\n"
-	      "                       [--direct] [--cache cold|warm|asis] [--no-fsync]\n"
-	      "                       [--reps R] [--out DIR] [--scratch DIR] [--json]\n"
-	      "                       [--client HOST[:PORT][,HOST[:PORT]...]]\n\n"
+	      "                       [--direct] [--cache cold|warm|asis]\n"
+	      "                       [--fsync file|end|none] [--reps R] [--out DIR]\n"
+	      "                       [--scratch DIR] [--json]\n"
+	      "                       [--client HOST[:PORT][,HOST[:PORT]...]]\n"
+	      "       iostrat fio --parse FIO.json\n\n"
 	      "Run one fio baseline (fio-jobs/JOB.fio, or a path) on the files of a data\n"
 	      "set: a directory, or a preset generated at --scale (default 0.01) into\n"
 	      "$IOSTRAT_DATA (default data/).  Rows (kind=fio) and fio's own JSON go to\n"
-	      "the results directory (--out, default results/<time>-fio-JOB).\n"
-	      "Defaults: --bs 1M --qd 8 --cache cold, fsync on close.\n\n"
+	      "the results directory (--out, default results/<time>-fio-JOB).\n\n"
 	      "--client HOSTS runs the job on every host at once through fio's own\n"
 	      "client (each host runs `fio --server`, port 8765 unless given): one row\n"
 	      "per host, labelled by it.  The data set must be at the same path on\n"
@@ -47,85 +52,76 @@ static void fio_usage(FILE *f)
 	      "the same IOSTRAT_DATA and --scale is the same files), --scratch\n"
 	      "(default /tmp) on every host too; the cache is as the hosts left it\n"
 	      "(asis; iostrat cannot drop a remote cache).\n\n"
-	      "       iostrat fio --parse FIO.json\n"
-	      "Read an fio JSON output (--output-format=json) and print the row iostrat\n"
-	      "makes of it.\n", f);
+	      "--parse reads an fio JSON output (--output-format=json) and prints the\n"
+	      "row iostrat makes of it.\n\n", f);
 }
 
+/* The command's own options; fio_settings' argv entries follow them. */
+static const struct setting fio_cmd_table[] = {
+	{ .name = "dataset", .type = SET_STRING, .off = offsetof(struct fio_args, dataset),
+	  .metavar = "PRESET|DIR", .help = "a directory, or a preset (small, medium-short,\n"
+	  "medium-long, big; default big)" },
+	{ .name = "scale", .type = SET_DOUBLE, .off = offsetof(struct fio_args, scale),
+	  .max = 1000, .metavar = "F", .help = "the preset's scale (above 0, default 0.01)" },
+	{ .name = "reps", .type = SET_UINT, .off = offsetof(struct fio_args, reps),
+	  .min = 1, .max = 1000, .def = "1", .metavar = "R",
+	  .help = "repetitions (1..1000, default 1)" },
+	{ .name = "out", .type = SET_STRING, .off = offsetof(struct fio_args, out),
+	  .metavar = "DIR", .help = "the results directory (default results/<time>-fio-JOB)" },
+	{ .name = "scratch", .type = SET_STRING, .off = offsetof(struct fio_args, scratch),
+	  .metavar = "DIR", .help = "where the job writes its outputs" },
+	{ .name = "json", .type = SET_BOOL, .off = offsetof(struct fio_args, json),
+	  .help = "the rows as JSON on standard output" },
+	{ .name = "parse", .type = SET_STRING, .off = offsetof(struct fio_args, parse_only),
+	  .metavar = "FIO.json", .help = "print the row of an fio JSON output; run nothing" },
+	{ 0 },
+};
+
+const struct cmd_opts fio_cmdopts = {
+	.cmd = "fio", .tables = { fio_cmd_table, fio_settings }, .usage = fio_usage,
+};
+
+/* --client: the hosts' cache is as they left it (asis), the scratch /tmp. */
+static int client_settings(struct fio_args *a)
+{
+	if (a->set.cache != CACHE_UNSET && a->set.cache != CACHE_ASIS) {
+		errorf("--client: --cache %s cannot be prepared on other hosts "
+		       "(their cache is as they left it: asis)", cache_mode_name(a->set.cache));
+		return -EINVAL;
+	}
+	a->set.cache = CACHE_ASIS;
+	if (!a->scratch)
+		a->scratch = "/tmp";
+	return fio_clients_parse(a->set.client, &a->clients, &a->nclients);
+}
+
+/* argv by the tables: JOB the one argument left. */
 static int parse(struct fio_args *a, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int ret = 0, takes = 1;
+	enum cache_mode def = a->set.cache;
+	int n;
 
-		if (!strcmp(o, "--direct") || !strcmp(o, "--no-fsync") || !strcmp(o, "--json")) {
-			*(!strcmp(o, "--direct") ? &a->direct : !strcmp(o, "--json") ?
-			  &a->json : &a->fsync) = strcmp(o, "--no-fsync") != 0;
-			continue;
-		}
-		if (o[0] != '-') {
-			if (a->job) {
-				errorf("fio: one JOB only ('%s' and '%s')", a->job, o);
-				return -EINVAL;
-			}
-			a->job = o;
-			continue;
-		}
-		if (!v) {
-			errorf("%s: missing value", o);
-			return -EINVAL;
-		}
-		if (!strcmp(o, "--parse"))
-			a->parse_only = v;
-		else if (!strcmp(o, "--client"))
-			a->client = v;
-		else if (!strcmp(o, "--dataset"))
-			a->dataset = v;
-		else if (!strcmp(o, "--out"))
-			a->out = v;
-		else if (!strcmp(o, "--scratch"))
-			a->scratch = v;
-		else if (!strcmp(o, "--scale")) {
-			if (parse_double(v, &a->scale) || a->scale <= 0) {
-				errorf("--scale: bad value '%s'", v);
-				ret = -EINVAL;
-			}
-		} else if (!strcmp(o, "--bs"))
-			ret = opt_size("--bs", v, 512, 1ULL << 30, &a->bs);
-		else if (!strcmp(o, "--qd"))
-			ret = opt_uint("--qd", v, 1, 4096, &a->qd);
-		else if (!strcmp(o, "--reps"))
-			ret = opt_uint("--reps", v, 1, 1000, &a->reps);
-		else if (!strcmp(o, "--cache")) {
-			a->cache_set = true;
-			if (cache_mode_parse(v, &a->cache)) {
-				errorf("--cache: bad value '%s' (cold, warm or asis)", v);
-				ret = -EINVAL;
-			}
-		} else {
-			errorf("%s: unknown option (iostrat fio --help)", o);
-			ret = -EINVAL;
-			takes = 0;
-		}
-		if (ret)
-			return ret;
-		i += takes;
+	a->set.cache = CACHE_UNSET;
+	n = cmdopt_parse(&fio_cmdopts, (void *[]){ a, &a->set }, argc, argv);
+	if (n < 0)
+		return n;
+	if (n > 1) {
+		errorf("fio: one JOB only ('%s' and '%s')", argv[1], argv[2]);
+		return -EINVAL;
+	}
+	a->job = n ? argv[1] : NULL;
+	if (a->scale <= 0) {
+		errorf("--scale: bad value '%g' (above 0)", a->scale);
+		return -EINVAL;
 	}
 	if (!a->job && !a->parse_only) {
 		errorf("fio: JOB is required (a name in fio-jobs/ or a path)");
 		return -EINVAL;
 	}
-	if (a->client) {
-		if (a->cache_set && a->cache != CACHE_ASIS) {
-			errorf("--client: --cache %s cannot be prepared on other hosts "
-			       "(their cache is as they left it: asis)", cache_mode_name(a->cache));
-			return -EINVAL;
-		}
-		a->cache = CACHE_ASIS;
-		if (!a->scratch)
-			a->scratch = "/tmp";
-		return fio_clients_parse(a->client, &a->clients, &a->nclients);
-	}
+	if (a->set.client)
+		return client_settings(a);
+	if (a->set.cache == CACHE_UNSET)
+		a->set.cache = def;
 	return 0;
 }
 
@@ -198,27 +194,39 @@ static void take_row(void *arg, json_t *row)
 		print_row(row, a->nclients > 0);
 }
 
-/* The job as a profile of one fio configuration: its options as the
- * fio kind's keys (bs as chunk=, the --no-fsync as fsync=none). */
+/* Is text, s's value, one to pass on ("" or 0 is unset: the kind's
+ * default)? */
+static bool given(const struct setting *s, const char *text)
+{
+	return *text && (s->type == SET_BOOL || strcmp(text, "0"));
+}
+
+/* The job as a profile of one fio configuration: every fio_settings entry
+ * given as the fio kind's key of the same name, the data set's keys and
+ * reps. */
 static int build_profile(const struct fio_args *a, const char *job,
 			 const char *key, const char *name, struct profile *prof)
 {
-	char scale[32], bs[32], qd[16], reps[16];
-	const char *kv[32] = {
-		"job", job, "dataset", key, "scale", scale, "seed", "1",
-		"chunk", bs, "qd", qd, "direct", a->direct ? "1" : "0",
-		"cache", cache_mode_name(a->cache), "reps", reps,
+	char scale[32], reps[16], vals[16][64];
+	const char *kv[48] = {
+		"job", job, "dataset", key, "scale", scale, "seed", "1", "reps", reps,
 	};
-	size_t n = 18;
+	size_t n = 10, v = 0;
 
 	snprintf(scale, sizeof(scale), "%.17g", a->scale);
-	snprintf(bs, sizeof(bs), "%llu", (unsigned long long)a->bs);
-	snprintf(qd, sizeof(qd), "%u", a->qd);
 	snprintf(reps, sizeof(reps), "%u", a->reps);
-	if (!a->fsync)
-		kv[n++] = "fsync", kv[n++] = "none";
-	if (a->client)
-		kv[n++] = "client", kv[n++] = a->client;
+	for (const struct setting *s = fio_settings; s->name && v < 16; s++) {
+		const char *t;
+
+		if ((s->where & SET_BOTH) != SET_BOTH)
+			continue;
+		t = setting_text(s, &a->set, vals[v], sizeof(vals[v]));
+		if (!given(s, t))
+			continue;
+		kv[n++] = s->name;
+		kv[n++] = t;
+		v++;
+	}
 	kv[n] = NULL;
 	if (engine_profile_new(prof, name) ||
 	    engine_profile_add(prof, name, bench_kind_find("fio"),
@@ -338,10 +346,12 @@ static int fio_main(struct fio_args *a, int argc, char **argv);
 
 int cmd_fio(int argc, char **argv)
 {
-	struct fio_args a = { .scale = 0.01, .bs = 1 << 20, .qd = 8, .reps = 1,
-			      .fsync = true, .cache = CACHE_COLD };
-	int ret = fio_main(&a, argc, argv);
+	struct fio_args a = { .scale = 0.01 };
+	int ret;
 
+	settings_defaults(fio_cmd_table, &a);
+	settings_defaults(fio_settings, &a.set);
+	ret = fio_main(&a, argc, argv);
 	free(a.clients);
 	return ret;
 }
@@ -352,14 +362,9 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 	char label[NAME_MAX + 1];
 	int ret;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fio_usage(stdout);
-			return 0;
-		}
 	ret = parse(a, argc, argv); /* a->clients: cmd_fio frees them */
 	if (ret)
-		return 2;
+		return cmdopt_exit(ret);
 	if (a->parse_only)
 		return parse_file(a->parse_only);
 	if (fio_version(ver, sizeof(ver))) {
@@ -380,14 +385,3 @@ static int fio_main(struct fio_args *a, int argc, char **argv)
 		return 1;
 	return run_all(a, job, key, dir, label);
 }
-
-/* Every option the parser above takes (settings.h): main.c refuses the rest. */
-static const struct setting fio_table[] = {
-	{ .name = "parse", .type = SET_STRING }, { .name = "dataset", .type = SET_STRING }, { .name = "scale", .type = SET_STRING },
-	{ .name = "bs", .type = SET_STRING }, { .name = "qd", .type = SET_STRING }, { .name = "direct" },
-	{ .name = "cache", .type = SET_STRING }, { .name = "no-fsync" }, { .name = "reps", .type = SET_STRING },
-	{ .name = "out", .type = SET_STRING }, { .name = "scratch", .type = SET_STRING }, { .name = "json" },
-	{ .name = "client", .type = SET_STRING }, { 0 },
-};
-
-const struct cmd_opts fio_cmdopts = { .cmd = "fio", .tables = { fio_table } };

@@ -431,6 +431,15 @@ void settings_row(const struct setting *table, const void *obj, json_t *row)
 	}
 }
 
+/* The value of s in obj as its id part writes it. */
+static const char *id_text(const struct setting *s, const void *obj, char *buf,
+			   size_t len)
+{
+	if (s->type == SET_ENUM && s->id_values)
+		return s->id_values[*(const int *)((const char *)obj + s->off)];
+	return setting_text(s, obj, buf, len);
+}
+
 size_t settings_id(const struct setting *table, const void *obj, char *buf,
 		   size_t len, size_t at)
 {
@@ -446,8 +455,8 @@ size_t settings_id(const struct setting *table, const void *obj, char *buf,
 			continue;
 		}
 		buf[at++] = '/';
-		at += (size_t)snprintf(buf + at, len - at, s->id,
-				       setting_text(s, obj, val, sizeof(val)));
+		at += (size_t)snprintf(buf + at, len - at, s->id, id_text(s, obj, val,
+									 sizeof(val)));
 	}
 	return at < len ? at : len - 1;
 }

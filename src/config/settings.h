@@ -57,6 +57,9 @@ struct setting {
 	 * true ("direct"); NULL: not part of it */
 	const char *id;
 	unsigned flags;		/* SETF_* */
+	/* SET_ENUM: each value as its config_id part writes it, in the order
+	 * of values (NULL: its name), so an id keeps an older spelling */
+	const char *const *id_values;
 };
 
 #define SETF_ID_OPTIONAL  1u	/* no id part at its default (or zero) */

@@ -11,8 +11,10 @@
 
 #include <jansson.h>
 
+#include "config/settings.h"
 #include "harness/cache.h"
 #include "core/filelist.h"
+#include "core/strategy.h"
 
 /*
  * fio baselines: the job files in fio-jobs/ run on the very files of a
@@ -20,7 +22,9 @@
  * row of kind "fio".  Parameters reach the job files as environment
  * variables: IOSTRAT_FILES (inputs, ':'-separated, in name order),
  * IOSTRAT_OUTFILES (as many scratch outputs), IOSTRAT_SIZE (total input
- * bytes), IOSTRAT_BS, IOSTRAT_QD, IOSTRAT_DIRECT (0/1), IOSTRAT_FSYNC (0/1).
+ * bytes), IOSTRAT_BS, IOSTRAT_QD, IOSTRAT_DIRECT (0/1), and the fsync setting
+ * as fio's two options: IOSTRAT_FSYNC_ON_CLOSE (0/1: fsync=file) and
+ * IOSTRAT_END_FSYNC (0/1: fsync=end), both 0 for fsync=none.
  * Each job file says which strategies it mirrors in a "; mirrors:" line
  * (NAME, or NAME+direct for the strategy's --direct variant, or -).
  */
@@ -35,16 +39,32 @@ struct fio_client {
 	char opt[300];   /* fio's option: --client=ip:HOST,PORT (ip6: for IPv6) */
 };
 
+/* The settings of one fio baseline: `iostrat fio`'s options and a fio
+ * section's keys alike, by the one table fio_settings (fio_opts.c), which
+ * also makes the row's columns and config_id. */
+struct fio_config {
+	const char *job;         /* job=: a name in fio-jobs/ or a path */
+	enum cache_mode cache;
+	uint64_t bs, chunk, bufsize; /* 0: unset */
+	unsigned qd;             /* 0: unset */
+	bool direct;
+	enum fsync_mode fsync;   /* file: fsync_on_close, end: end_fsync */
+	const char *client;      /* HOST[:PORT],...: fio --client */
+};
+extern const struct setting fio_settings[];
+/* The block size, depth and direct a baseline runs at: bs, else chunk,
+ * else bufsize, else the strategy's; qd, else the strategy's; direct, or
+ * always for a strategy that is always O_DIRECT. */
+void fio_config_resolve(struct fio_config *c, const char *strategy,
+			bool always_direct);
+
 struct fio_params {
 	const char *job;         /* path of the job file */
 	const char *in_dir;
 	const struct filelist *fl;
 	const char *scratch;     /* directory for the write phase's files */
-	uint64_t bs;
-	unsigned qd;
-	bool direct;
-	bool fsync;
-	enum cache_mode cache;
+	const struct fio_config *set; /* resolved (fio_config_resolve) */
+	const char *config_id;   /* the row's (config_id_make) */
 	const char *json_out;    /* fio's own JSON is kept here */
 	const char *bench;       /* row's bench, may be NULL */
 	const char *dataset;     /* row's dataset label, may be NULL */

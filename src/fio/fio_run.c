@@ -266,10 +266,11 @@ int fio_job_env(const struct fio_params *p)
 	free(in);
 	free(out);
 	set_env_u64("IOSTRAT_SIZE", p->fl->total);
-	set_env_u64("IOSTRAT_BS", p->bs);
-	set_env_u64("IOSTRAT_QD", p->qd);
-	set_env_u64("IOSTRAT_DIRECT", p->direct);
-	set_env_u64("IOSTRAT_FSYNC", p->fsync);
+	set_env_u64("IOSTRAT_BS", p->set->bs);
+	set_env_u64("IOSTRAT_QD", p->set->qd);
+	set_env_u64("IOSTRAT_DIRECT", p->set->direct);
+	set_env_u64("IOSTRAT_FSYNC_ON_CLOSE", p->set->fsync == FSYNC_FILE);
+	set_env_u64("IOSTRAT_END_FSYNC", p->set->fsync == FSYNC_END);
 	return 0;
 }
 
@@ -396,25 +397,19 @@ static void set_device_columns(const char *dir, json_t *row)
 void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
 		  const struct rusage *ru, double wall)
 {
-	char id[512], mirrors[256];
+	char mirrors[256];
 	const char *base = strrchr(p->job, '/') ? strrchr(p->job, '/') + 1 : p->job;
 	char stem[128];
 
 	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
 	fio_job_mirrors(p->job, mirrors, sizeof(mirrors));
-	snprintf(id, sizeof(id), "%s/fio-%s/b%llu/q%u/%s%s", p->dataset ? p->dataset : "-",
-		 stem, (unsigned long long)p->bs, p->qd, p->direct ? "direct/" : "",
-		 cache_mode_name(p->cache));
-	json_object_set_new(row, "config_id", json_text(id));
+	json_object_set_new(row, "config_id", json_text(p->config_id));
 	if (p->dataset)
 		json_object_set_new(row, "dataset", json_text(p->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)p->fl->n));
 	json_object_set_new(row, "strategy", json_sprintf("fio-%s", stem));
 	json_object_set_new(row, "threads", json_integer(1));
-	json_object_set_new(row, "bufsize", json_integer((json_int_t)p->bs));
-	json_object_set_new(row, "qd", json_integer(p->qd));
-	json_object_set_new(row, "direct", json_boolean(p->direct));
-	json_object_set_new(row, "cache", json_text(cache_mode_name(p->cache)));
+	settings_row(fio_settings, p->set, row); /* cache bufsize qd direct fsync */
 	json_object_set_new(row, "resident_pct_before", json_real(resident));
 	json_object_set_new(row, "user_s", json_real((double)ru->ru_utime.tv_sec +
 						     ru->ru_utime.tv_usec / 1e6));
@@ -431,7 +426,6 @@ void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
 	json_object_set_new(row, "baseline_of", json_text(mirrors));
 	json_object_set_new(row, "fio_job", json_text(base));
 	json_object_set_new(row, "fio_wall_s", json_real(wall));
-	json_object_set_new(row, "fsync", json_text(p->fsync ? "file" : "none"));
 	set_device_columns(p->in_dir, row);
 }
 
@@ -474,7 +468,7 @@ int fio_run(const struct fio_params *p, json_t **rowp)
 	if (!ret) {
 		remove_outputs(p);
 		sync();
-		ret = cache_prepare(p->in_dir, p->fl, p->cache, &how, &bad);
+		ret = cache_prepare(p->in_dir, p->fl, p->set->cache, &how, &bad);
 		if (!ret)
 			ret = cache_residency(p->in_dir, p->fl, &resident, &method, &bad);
 		if (ret)

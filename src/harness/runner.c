@@ -36,19 +36,6 @@ const char *fsync_mode_name(enum fsync_mode m)
 	return names[m];
 }
 
-int fsync_mode_parse(const char *s, enum fsync_mode *m)
-{
-	if (!strcmp(s, "file"))
-		*m = FSYNC_FILE;
-	else if (!strcmp(s, "end"))
-		*m = FSYNC_END;
-	else if (!strcmp(s, "none"))
-		*m = FSYNC_NONE;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 void runner_set_files(struct run_config *cfg, const struct filelist *fl)
 {
 	cfg->job.files = fl->names;

@@ -76,7 +76,6 @@ void runner_clean_outputs(const char *out, const struct filelist *fl);
 /* Remove only the temporaries (.NAME.iostrat-tmp) of an interrupted rep. */
 void runner_clean_temporaries(const char *out, const struct filelist *fl);
 const char *fsync_mode_name(enum fsync_mode m);
-int fsync_mode_parse(const char *s, enum fsync_mode *m);
 
 /*
  * The eBPF tracer (src/trace/hooks.c, always built; without probes it

@@ -11,15 +11,16 @@
  * data set, cache state, block size and queue depth, not one per thread
  * count.
  *
- * Block size: --chunk if set, else --bufsize, else what the strategy uses
- * by default (its default_io, else 1 MiB).  QD:
- * --qd, else the strategy's default_qd, else 8 (only the io_uring jobs
- * use it).  fsync=file|end -> fsync_on_close=1, none -> 0.
+ * The keys are fio_settings' (fio/fio_opts.c).  Block size: bs= if set,
+ * else chunk=, else bufsize=, else what the strategy uses by default (its
+ * default_io, else 1 MiB).  QD: qd=, else the strategy's default_qd, else
+ * 8 (only the io_uring jobs use it).  fsync=file -> fio's fsync_on_close=1, end -> end_fsync=1,
+ * none -> neither; the row's fsync is the one fio was given.
  *
  * client=HOST[:PORT],... runs the job on those hosts through fio's own
  * client: a repetition is then an array of rows, one per host.
  * `iostrat fio` is this kind on an in-memory profile (ctx->cmd "fio"):
- * its rows keep the command's config_id, fio's JSON lies beside them as
+ * the same keys make the same config_id, fio's JSON lies beside them as
  * fio-JOB-repN.json, and a job fio refused leaves no row.
  */
 #include <errno.h>
@@ -29,8 +30,8 @@
 #include <string.h>
 
 #include "fio/fio.h"
-#include "config/jobopts.h"
 #include "harness/runner.h"
+#include "results/config_id.h"
 #include "lib/util.h"
 #include "bench.h"
 
@@ -39,11 +40,7 @@ struct fiop {
 	const char *preset;
 	double scale;
 	uint64_t seed;
-	uint64_t bs;
-	unsigned qd;
-	bool direct;
-	bool fsync;
-	enum cache_mode cache;
+	struct fio_config set;      /* the section's keys (fio_settings) */
 	struct fio_client *clients; /* client=HOST[:PORT],...: fio --client */
 	size_t nclients;
 	struct bench_dataset *ds;
@@ -51,49 +48,39 @@ struct fiop {
 
 static int fio_ok = -1; /* fio installed? asked once */
 
-/* Settings through jobopt_set, as a run configuration would read them. */
+/* The section's keys by fio_settings, the data set's by the engine; a
+ * run's other keys (threads, work, a strategy's options) are of no use to
+ * the baseline.  Then bs, qd and direct as the strategy runs. */
 static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 {
-	struct run_config cfg = { 0 };
-	const struct job *j = &cfg.job;
+	const struct strategy *st;
 	int ret = 0;
 
-	jobopt_defaults(&cfg);
+	settings_defaults(fio_settings, &fp->set);
 	*strat = pconf_get(c, "strategy");
-	if (*strat && jobopt_strategy(&cfg, *strat) == -ENOMEM)
-		return -ENOMEM;
 	for (size_t i = 0; i < c->nkv && !ret; i++) {
 		const struct pkv *kv = &c->kv[i];
+		const struct setting *s = setting_find(fio_settings, kv->key);
+		char where[256];
 
-		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy") ||
-		    !strcmp(kv->key, "job") || !strcmp(kv->key, "trace") ||
-		    !strcmp(kv->key, "fio"))
-			continue;
-		if (!strcmp(kv->key, "client")) {
-			ret = fio_clients_parse(kv->value, &fp->clients, &fp->nclients);
-			continue;
-		}
-		ret = bench_data_key(kv, &fp->preset, &fp->scale, &fp->seed);
-		if (ret != -ENOENT)
-			continue;
-		ret = jobopt_set(&cfg, kv->where, kv->key, kv->value);
-		if (ret == -ENOENT)
-			ret = 0; /* a strategy option: the baseline has no use for it */
+		if (s && (s->where & SET_PROFILE)) {
+			snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+			ret = setting_store(s, &fp->set, where, kv->value);
+		} else if ((ret = bench_data_key(kv, &fp->preset, &fp->scale,
+						 &fp->seed)) == -ENOENT)
+			ret = 0;
 	}
-	fp->bs = fio_bs_for(*strat, j->chunk, j->bufsize);
-	fp->qd = fio_qd_for(*strat, j->qd);
-	fp->direct = j->direct ||
-		(cfg.strat && (cfg.strat->flags & STRAT_ALWAYS_DIRECT));
-	fp->fsync = j->fsync != FSYNC_NONE;
-	fp->cache = cfg.cache;
-	jobopt_free(&cfg);
+	if (!ret && fp->set.client)
+		ret = fio_clients_parse(fp->set.client, &fp->clients, &fp->nclients);
+	st = *strat ? strategy_find(*strat) : NULL;
+	fio_config_resolve(&fp->set, *strat, st && (st->flags & STRAT_ALWAYS_DIRECT));
 	return ret;
 }
 
 /* 0, 1 (skip, *why), or negative after printing. */
 static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 {
-	const char *strat, *job = pconf_get(c, "job");
+	const char *strat, *job;
 	char ver[64];
 	int ret;
 
@@ -103,6 +90,7 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 	ret = settings(c, fp, &strat);
 	if (ret)
 		return ret;
+	job = fp->set.job;
 	if (!fp->preset) {
 		errorf("%s: [%s]: no dataset= for the fio baseline", c->where, c->section);
 		return -EINVAL;
@@ -119,7 +107,7 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 	if (job)
 		ret = fio_job_path(job, fp->job, sizeof(fp->job));
 	else if (strat)
-		ret = fio_job_for(strat, fp->direct, fp->job, sizeof(fp->job));
+		ret = fio_job_for(strat, fp->set.direct, fp->job, sizeof(fp->job));
 	else
 		ret = -ENOENT;
 	if (ret && job) {
@@ -130,7 +118,7 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 		return ret; /* a job file without "; mirrors:", named */
 	if (ret) {
 		snprintf(why, len, "no fio job mirrors strategy '%s'%s; no baseline for it",
-			 strat ? strat : "(none)", fp->direct ? " with direct=1" : "");
+			 strat ? strat : "(none)", fp->set.direct ? " with direct=1" : "");
 		return 1;
 	}
 	return 0;
@@ -153,6 +141,18 @@ static const char *job_stem(const char *job, char *buf, size_t len)
 	return buf;
 }
 
+/* DATASET/fio-JOB/ and the id parts of fio_settings: `iostrat fio` and a
+ * bench's fio section alike (--client adds /host=HOST per row). */
+static void fio_config_id(const struct fiop *fp, char *id, size_t len)
+{
+	const struct setting *const tables[] = { fio_settings, NULL };
+	const void *const objs[] = { &fp->set };
+	char stem[128], head[160];
+
+	snprintf(head, sizeof(head), "fio-%s", job_stem(fp->job, stem, sizeof(stem)));
+	config_id_make(id, len, fp->ds->label, head, tables, objs);
+}
+
 static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct fiop *fp = calloc(1, sizeof(*fp));
@@ -170,13 +170,10 @@ static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
 		free(fp);
 		return ret < 0 ? ret : -EINVAL;
 	}
+	fio_config_id(fp, it->id, sizeof(it->id));
 	job_stem(fp->job, stem, sizeof(stem));
-	snprintf(it->id, sizeof(it->id), "%s/fio-%s/%s/bs=%llu/qd=%u%s/fsync=%d",
-		 fp->ds->label, stem, cache_mode_name(fp->cache),
-		 (unsigned long long)fp->bs, fp->qd, fp->direct ? "/direct" : "",
-		 fp->fsync);
 	snprintf(it->label, sizeof(it->label), "fio %s bs=%llu %s", stem,
-		 (unsigned long long)fp->bs, fp->ds->label);
+		 (unsigned long long)fp->set.bs, fp->ds->label);
 	it->est_s = 0.3 + (double)bench_dataset_bytes(fp->preset, fp->scale) / 300e6;
 	it->priv = fp;
 	return 0;
@@ -201,8 +198,8 @@ static int json_path(const struct bench_ctx *ctx, const struct bench_item *it,
 	if (ret)
 		return error_errno(ret, dir, "creating");
 	snprintf(out, len, "%s/%s-%s-bs%llu-qd%u%s-%s-rep%u.json", dir,
-		 fp->ds->label, stem, (unsigned long long)fp->bs, fp->qd,
-		 fp->direct ? "-direct" : "", cache_mode_name(fp->cache), rep);
+		 fp->ds->label, stem, (unsigned long long)fp->set.bs, fp->set.qd,
+		 fp->set.direct ? "-direct" : "", cache_mode_name(fp->set.cache), rep);
 	return 0;
 }
 
@@ -226,9 +223,8 @@ static void label_row(const struct bench_ctx *ctx, const struct bench_item *it,
 	const struct fiop *fp = it->priv;
 
 	json_object_set_new(row, "rep", json_integer(rep));
-	if (ctx->cmd) /* `iostrat fio`: its own config_id (fio_fill_row) */
+	if (ctx->cmd) /* `iostrat fio`: no section, scale or seed */
 		return;
-	json_object_set_new(row, "config_id", json_text(it->id));
 	json_object_set_new(row, "section", json_text(it->pc->section));
 	json_object_set_new(row, "scale", json_real(fp->scale));
 	json_object_set_new(row, "seed", json_integer((json_int_t)fp->seed));
@@ -241,8 +237,7 @@ static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	char json_out[PATH_MAX];
 	struct fio_params p = {
 		.job = fp->job, .in_dir = fp->ds->dir, .fl = &fp->ds->fl,
-		.scratch = fp->ds->out, .bs = fp->bs, .qd = fp->qd,
-		.direct = fp->direct, .fsync = fp->fsync, .cache = fp->cache,
+		.scratch = fp->ds->out, .set = &fp->set, .config_id = it->id,
 		.json_out = json_out, .bench = ctx->cmd ? NULL : ctx->name,
 		.dataset = fp->ds->label, .clients = fp->clients,
 		.nclients = fp->nclients,
@@ -281,12 +276,15 @@ static void fio_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
-/* A baseline reads a run section's keys, and job= */
+/* A baseline reads its table's keys and a run section's (the strategy,
+ * the data set; the rest it has no use for) */
 static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
+	const struct setting *s = setting_find(fio_settings, kv->key);
+
 	(void)c;
-	if (bench_run_key(kv->key) || !strcmp(kv->key, "job"))
+	if ((s && (s->where & SET_PROFILE)) || bench_run_key(kv->key))
 		return true;
 	snprintf(why, len, "not an fio key");
 	return false;
