@@ -12,7 +12,7 @@ struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const struct cmd_opts *opts;	/* cmdopt.h */
+	const struct cmd_opts *opts;	/* settings.h */
 };
 
 static const struct command commands[] = {
@@ -152,12 +152,8 @@ static int dispatch(int argc, char **argv)
 		return 0;
 	}
 	c = find(argv[1]);
-	if (c) {
-		/* an option not in the command's table is refused here */
-		int ret = cmdopt_check(c->opts, argc - 1, argv + 1);
-
-		return ret ? ret : c->fn(argc - 1, argv + 1);
-	}
+	if (c) /* it parses its options by its tables (cmdopt_parse) */
+		return c->fn(argc - 1, argv + 1);
 	errorf("%s: unknown command (iostrat --help lists them)", argv[1]);
 	return 2;
 }

@@ -26,7 +26,7 @@ int cmd_net(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
 
-/* Their options (cmdopt.h), each beside its parser in src/cmd/NAME.c. */
+/* Their options (settings.h), each beside its parser in src/cmd/NAME.c. */
 extern const struct cmd_opts gen_cmdopts;
 extern const struct cmd_opts run_cmdopts;
 extern const struct cmd_opts verify_cmdopts;

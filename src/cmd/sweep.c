@@ -23,8 +23,8 @@ static void usage(FILE *f)
 	      "lists the options of one sweep; every sweep's options:\n\n", f);
 }
 
-/* Every option of every sweep (the tables in src/sweep/opts.c): main.c's
- * gate, `iostrat __options sweep` and `iostrat sweep --help`. */
+/* Every option of every sweep (the tables in src/sweep/opts.c):
+ * `iostrat __options sweep` and `iostrat sweep --help`. */
 const struct cmd_opts sweep_cmdopts = {
 	.cmd = "sweep", .usage = usage,
 	.tables = { sweep_settings, sweep_rw_settings, sweep_blocksize_settings,

@@ -291,52 +291,6 @@ void cmdopt_help(const struct cmd_opts *o, FILE *f)
 	cmdopt_each(o, help_line, f);
 }
 
-struct gate {
-	const char *a;	/* "--name[=v]" or "-X[v]" */
-	bool hit, arg;
-};
-
-static void gate_match(const struct setting *s, void *ctx)
-{
-	struct gate *g = ctx;
-	const char *a = g->a;
-	size_t len = strcspn(a + 2, "=");
-
-	if (g->hit || !(a[1] == '-' ? s->name && strlen(s->name) == len &&
-				      !strncmp(s->name, a + 2, len)
-				    : s->shortname == a[1]))
-		return;
-	g->hit = true;
-	g->arg = setting_takes_arg(s);
-}
-
-int cmdopt_check(const struct cmd_opts *o, int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		struct gate g = { argv[i], false, false };
-
-		if (!strcmp(g.a, "--"))
-			break;
-		if (!is_option(g.a)) {
-			if (o->flags & CMDOPT_STOP_AT_ARG)
-				break;
-			continue;
-		}
-		if (!strcmp(g.a, "--help") || !strcmp(g.a, "-h"))
-			continue;
-		cmdopt_each(o, gate_match, &g);
-		if (!g.hit) {
-			errorf("%.*s: unknown option (iostrat %s --help)",
-			       (int)strcspn(g.a, "="), g.a, o->cmd);
-			return 2;
-		}
-		/* its value is the next argument, whatever it looks like */
-		if (g.arg && (g.a[1] == '-' ? !strchr(g.a, '=') : !g.a[2]))
-			i++;
-	}
-	return 0;
-}
-
 const struct setting *settings_column(const struct setting *table,
 				      const char *col)
 {

@@ -137,9 +137,6 @@ void cmdopt_help(const struct cmd_opts *o, FILE *f);
  */
 int cmdopt_parse(const struct cmd_opts *o, void *const *objs, int argc,
 		 char **argv);
-/* 0 when every option in argv[1..] is one of o's, else one error line
- * and 2: main.c's gate for the commands that parse argv themselves. */
-int cmdopt_check(const struct cmd_opts *o, int argc, char **argv);
 /* The exit status for a cmdopt_parse result below 0. */
 static inline int cmdopt_exit(int ret)
 {

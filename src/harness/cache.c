@@ -26,19 +26,6 @@ struct cs_stat {
 
 static char badpath[PATH_MAX];
 
-int cache_mode_parse(const char *s, enum cache_mode *m)
-{
-	if (!strcmp(s, "cold"))
-		*m = CACHE_COLD;
-	else if (!strcmp(s, "warm"))
-		*m = CACHE_WARM;
-	else if (!strcmp(s, "asis"))
-		*m = CACHE_ASIS;
-	else
-		return -EINVAL;
-	return 0;
-}
-
 const char *cache_mode_name(enum cache_mode m)
 {
 	static const char *const names[] = { "cold", "warm", "asis" };

@@ -10,7 +10,6 @@
 
 enum cache_mode { CACHE_COLD, CACHE_WARM, CACHE_ASIS };
 
-int cache_mode_parse(const char *s, enum cache_mode *m);
 const char *cache_mode_name(enum cache_mode m);
 
 /*
