@@ -200,14 +200,17 @@ rows_carry_the_setting_as_written() {
 	setup 400
 	has bfq || skip "no bfq"
 	setsid "$IOSTRAT" sched --device "$D" --data "$T/mnt/data" --schedulers bfq \
-		--out "$T/res" "$T/p.ini" >/dev/null 2>&1 &
+		--out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" &
 	pid=$!
 	f=$T/res/bfq/results.jsonl
 	for _ in $(seq 1 400); do [ -s "$f" ] && break; sleep 0.05; done
-	kill -KILL -- "-$pid"
+	# the group may be gone already (sched ended): then its stderr says why
+	kill -KILL -- "-$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true
+	# its repetition's child too, before the disk is restored and unmounted
+	wait_gone "sched --device $D" 10 || die "sched's processes outlived SIGKILL"
 	"$IOSTRAT" bench --help >/dev/null 2>&1 # restores the disk
-	[ -s "$f" ] || die "no row written in 20 s"
+	[ -s "$f" ] || die "no row written in 20 s: $(tail -n 3 "$T/err")"
 	[ "$(grep -c '"sched_setting":"bfq"' "$f")" -eq "$(grep -c . "$f")" ] ||
 		die "rows written without the setting: $(grep -vc sched_setting "$f") of $(grep -c . "$f")"
 }
