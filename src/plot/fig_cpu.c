@@ -11,9 +11,7 @@
  * the fastest configuration of its work level (and cache state), NaN
  * elsewhere.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "lib/util.h"
 #include "plot.h"
@@ -114,23 +112,17 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 	return ret;
 }
 
-static int build_cpu(struct plot_ctx *c, char *why, size_t len)
+int fig_cpu(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "threads", "work",
 					    "user_s", "sys_s", "elapsed_s", NULL };
-	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *ds;
+	json_t *dsets, *ds;
 	size_t i;
-	int ret = 0;
+	int ret;
+	json_t *runs = fig_rows(c, "cpu", "run", need, "no run rows", why, len, &ret);
 
-	if (!json_array_size(runs)) {
-		snprintf(why, len, "no run rows");
-		json_decref(runs);
-		return 0;
-	}
-	if (rows_need(c, "cpu", runs, need)) {
-		json_decref(runs);
-		return -ENODATA;
-	}
+	if (!runs)
+		return ret;
 	dsets = datasets_by_size(runs);
 	json_array_foreach(dsets, i, ds) {
 		json_t *a = rows_where(runs, "dataset", ds);
@@ -144,6 +136,3 @@ static int build_cpu(struct plot_ctx *c, char *why, size_t len)
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_cpu = { "cpu",
-	"user and system CPU per configuration (stacked) beside elapsed", build_cpu };

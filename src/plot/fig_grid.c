@@ -11,7 +11,6 @@
  * lowest median on its row, NaN elsewhere) and `best_pos` (which of the
  * panel's strategies it is, 1-based, for the script's side-by-side offset).
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -136,23 +135,17 @@ static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 	return ret;
 }
 
-static int build_grid(struct plot_ctx *c, char *why, size_t len)
+int fig_grid(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "threads", "work",
 					    "elapsed_s", NULL };
-	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *caches, *ds, *ca;
+	json_t *dsets, *caches, *ds, *ca;
 	size_t i, j;
-	int ret = 0;
+	int ret;
+	json_t *runs = fig_rows(c, "grid", "run", need, "no run rows", why, len, &ret);
 
-	if (!json_array_size(runs)) {
-		snprintf(why, len, "no run rows");
-		json_decref(runs);
-		return 0;
-	}
-	if (rows_need(c, "grid", runs, need)) {
-		json_decref(runs);
-		return -ENODATA;
-	}
+	if (!runs)
+		return ret;
 	dsets = rows_distinct(runs, "dataset");
 	caches = rows_distinct(runs, "cache");
 	json_array_foreach(dsets, i, ds) {
@@ -175,7 +168,3 @@ static int build_grid(struct plot_ctx *c, char *why, size_t len)
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_grid = { "grid",
-	"the study grid: elapsed vs threads per strategy, a panel per work level",
-	build_grid };

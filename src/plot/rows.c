@@ -169,6 +169,21 @@ int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 	return 0;
 }
 
+json_t *fig_rows(struct plot_ctx *c, const char *fig, const char *kind,
+		 const char *const need[], const char *none, char *why, size_t len,
+		 int *ret)
+{
+	json_t *rows = rows_of_kind(c->rows, kind);
+
+	*ret = 0;
+	if (!json_array_size(rows))
+		snprintf(why, len, "%s", none);
+	else if (!(*ret = rows_need(c, fig, rows, need)))
+		return rows;
+	json_decref(rows);
+	return NULL;
+}
+
 const char *val_text(json_t *v, char *buf, size_t len)
 {
 	if (json_is_string(v))
