@@ -82,7 +82,8 @@ json_t *rows_distinct(json_t *rows, const char *col);
 /* Does any row have the key col at all / a number under it? */
 bool rows_have_key(json_t *rows, const char *col);
 bool rows_have_number(json_t *rows, const char *col);
-/* Summary of the numeric values of col (n == 0 when none); scale multiplies. */
+/* Summary of the numeric values of col (n == 0 when none); scale multiplies;
+ * col NULL: the CPU time, as rows_stat_cpu. */
 void rows_stat(json_t *rows, const char *col, double scale, struct summary *s);
 /* Print "plot FIG: DIR/results.jsonl has no column C (...)" for the first
  * of cols (NULL-terminated) that no row has; returns -ENODATA then. */

@@ -113,6 +113,22 @@ bool rows_have_number(json_t *rows, const char *col)
 	return false;
 }
 
+/* The number a row gives for col (NULL: its CPU time, cpu_s or else
+ * user_s + sys_s); false when it has none. */
+static bool row_value(json_t *r, const char *col, double *v)
+{
+	json_t *c = json_object_get(r, col ? col : "cpu_s");
+	json_t *u = json_object_get(r, "user_s"), *y = json_object_get(r, "sys_s");
+
+	if (json_is_number(c))
+		*v = json_number_value(c);
+	else if (!col && json_is_number(u) && json_is_number(y))
+		*v = json_number_value(u) + json_number_value(y);
+	else
+		return false;
+	return true;
+}
+
 void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 {
 	size_t n = json_array_size(rows), ok = 0, i;
@@ -122,12 +138,9 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 	memset(s, 0, sizeof(*s));
 	if (!v)
 		return;
-	json_array_foreach(rows, i, r) {
-		json_t *x = json_object_get(r, col);
-
-		if (json_is_number(x))
-			v[ok++] = json_number_value(x) * scale;
-	}
+	json_array_foreach(rows, i, r)
+		if (row_value(r, col, &v[ok]))
+			v[ok++] *= scale;
 	summarize(v, ok, s);
 	s->n = ok;
 	free(v);
@@ -135,25 +148,7 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 
 void rows_stat_cpu(json_t *rows, struct summary *s)
 {
-	size_t n = json_array_size(rows), ok = 0, i;
-	double *v = calloc(n ? n : 1, sizeof(double));
-	json_t *r;
-
-	memset(s, 0, sizeof(*s));
-	if (!v)
-		return;
-	json_array_foreach(rows, i, r) {
-		json_t *c = json_object_get(r, "cpu_s"), *u = json_object_get(r, "user_s");
-		json_t *y = json_object_get(r, "sys_s");
-
-		if (json_is_number(c))
-			v[ok++] = json_number_value(c);
-		else if (json_is_number(u) && json_is_number(y))
-			v[ok++] = json_number_value(u) + json_number_value(y);
-	}
-	summarize(v, ok, s);
-	s->n = ok;
-	free(v);
+	rows_stat(rows, NULL, 1, s);
 }
 
 int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
