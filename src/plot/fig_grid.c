@@ -22,16 +22,6 @@ struct cell {
 	struct summary s;
 };
 
-static json_t *cell_rows(json_t *rows, json_t *w, json_t *t, json_t *s)
-{
-	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
-	json_t *c = rows_where(b, "strategy", s);
-
-	json_decref(a);
-	json_decref(b);
-	return c;
-}
-
 /* A control (STRAT_CONTROL: the harness alone) is never the fastest. */
 static bool is_control(json_t *name)
 {
@@ -54,7 +44,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 
 	for (i = 0; i < nt; i++)
 		for (j = 0; j < ns; j++) {
-			json_t *r = cell_rows(rows, w, json_array_get(threads, i),
+			json_t *r = rows_cell(rows, w, json_array_get(threads, i),
 					      json_array_get(strats, j));
 
 			rows_stat(r, "elapsed_s", 1, &cell[i][j]);
@@ -108,19 +98,19 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 		    const char *cache, bool split)
 {
-	json_t *works = rows_distinct(rows, "work");
-	json_t *threads = rows_distinct(rows, "threads");
-	json_t *strats = rows_distinct(rows, "strategy"), *w;
 	char name[128], sn[96], title[256];
+	struct plot_axes ax;
 	struct dat d;
+	json_t *w;
 	size_t i;
 	int ret = dat_begin(&d);
 
+	plot_axes(rows, &ax);
 	if (!ret) {
-		json_array_foreach(works, i, w) {
+		json_array_foreach(ax.works, i, w) {
 			if (i)
 				fputs("\n\n", d.f); /* blocks: gnuplot's index */
-			panel(&d, rows, w, threads, strats);
+			panel(&d, rows, w, ax.threads, ax.strats);
 		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "grid-%s%s%s", sn, split ? "-" : "", split ? cache : "");
@@ -129,9 +119,7 @@ static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 			 ds, cache);
 		ret = dat_commit(c, &d, "grid", name, title);
 	}
-	json_decref(works);
-	json_decref(threads);
-	json_decref(strats);
+	plot_axes_free(&ax);
 	return ret;
 }
 

@@ -79,6 +79,15 @@ json_t *rows_of_kind(json_t *rows, const char *kind);
 json_t *rows_where(json_t *rows, const char *col, json_t *v);
 /* Distinct values of col: numbers ascending, strings in first-seen order. */
 json_t *rows_distinct(json_t *rows, const char *col);
+/* The rows of one cell of the study grid: work w, threads t, strategy s. */
+json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s);
+/* The study grid's axes over rows: the distinct work levels, thread counts
+ * and strategies (rows_distinct); plot_axes_free drops them. */
+struct plot_axes {
+	json_t *works, *threads, *strats;
+};
+void plot_axes(json_t *rows, struct plot_axes *a);
+void plot_axes_free(struct plot_axes *a);
 /* Does any row have the key col at all / a number under it? */
 bool rows_have_key(json_t *rows, const char *col);
 bool rows_have_number(json_t *rows, const char *col);

@@ -91,6 +91,30 @@ json_t *rows_distinct(json_t *rows, const char *col)
 	return out;
 }
 
+json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s)
+{
+	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
+	json_t *c = rows_where(b, "strategy", s);
+
+	json_decref(a);
+	json_decref(b);
+	return c;
+}
+
+void plot_axes(json_t *rows, struct plot_axes *a)
+{
+	a->works = rows_distinct(rows, "work");
+	a->threads = rows_distinct(rows, "threads");
+	a->strats = rows_distinct(rows, "strategy");
+}
+
+void plot_axes_free(struct plot_axes *a)
+{
+	json_decref(a->works);
+	json_decref(a->threads);
+	json_decref(a->strats);
+}
+
 bool rows_have_key(json_t *rows, const char *col)
 {
 	json_t *r;
