@@ -90,6 +90,16 @@ lab_run() {
 }
 
 record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "${4:-}" >>"$res/results"; }
+# record_line TAG LINE [PREFIX]: a "PASS|FAIL|SKIP: PREFIXNAME[: why]" line
+# of TAG's checks, shown and recorded as PREFIXNAME
+record_line() {
+	local pre=${3:-} st=${2%%:*} rest name why=
+	echo "  [$1] $2"
+	rest=${2#*: "$pre"}
+	name=${rest%%: *}
+	[ "$name" != "$rest" ] && why=${rest#*: }
+	record "$1" "$pre$name" "$st" "$why"
+}
 
 # --- beside the matrix: the reboot lab, then the fleet lab --------------------
 # lab/reboot.sh (the reboot queue through GRUB and real boots; with the
@@ -227,7 +237,7 @@ check_harness() {
 
 # check_kernel K: the guest checks (lab/guest-checks.sh) on kernel K
 check_kernel() {
-	local k=$1 t1 rc took line st rest name why key
+	local k=$1 t1 rc took line rest key
 	echo "== $k"
 	t1=$SECONDS rc=0
 	lab_run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
@@ -236,12 +246,7 @@ check_kernel() {
 	took=$((SECONDS - t1))
 	while IFS= read -r line; do
 		case $line in
-		PASS:*|FAIL:*|SKIP:*)
-			echo "  [$k] $line"
-			st=${line%%:*} rest=${line#*: }
-			name=${rest%%: *} why=
-			[ "$name" != "$rest" ] && why=${rest#*: }
-			record "$k" "$name" "$st" "$why" ;;
+		PASS:*|FAIL:*|SKIP:*) record_line "$k" "$line" ;;
 		"    | "*) echo "  [$k] $line" ;;
 		TIME:*)
 			rest=${line#TIME: }
@@ -273,7 +278,7 @@ pkg_deb() {
 	return "$rc"
 }
 check_package() {
-	local k kp t1 rc line st rest name why
+	local k kp t1 rc line
 	kp=$k0
 	for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
 	echo "== package ($kp)"
@@ -291,12 +296,7 @@ check_package() {
 			-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
 		while IFS= read -r line; do
 			case $line in
-			PASS:*|FAIL:*|SKIP:*)
-				echo "  [$kp] $line"
-				st=${line%%:*} rest=${line#*: package: } why=
-				name=${rest%%: *}
-				[ "$name" != "$rest" ] && why=${rest#*: }
-				record "$kp" "package: $name" "$st" "$why" ;;
+			PASS:*|FAIL:*|SKIP:*) record_line "$kp" "$line" "package: " ;;
 			esac
 		done <"$res/pkg.out"
 		[ "$rc" -eq 0 ] || { record "$kp" "package: guest" FAIL "lab run exited $rc"; echo "  [$kp] FAIL: package: lab run exited $rc: $(tail -n 1 "$res/pkg.err")"; }
@@ -311,7 +311,7 @@ check_package() {
 # guest of its own, one host CPU.  With the whole matrix, or
 # IOSTRAT_LAB_FRESH=1 (=0 skips).
 check_fresh_root() {
-	local t1 rc fpid line st rest name why
+	local t1 rc fpid line
 	echo "== fresh root"
 	t1=$SECONDS rc=0
 	"$LAB_TOP/fresh-root.sh" >"$res/fresh.out" 2>"$res/fresh.err" & fpid=$!; : >"$res/pids/$fpid"
@@ -319,13 +319,8 @@ check_fresh_root() {
 	rm -f "$res/pids/$fpid"
 	while IFS= read -r line; do
 		case $line in
-		PASS:*|FAIL:*|SKIP:*)
-			echo "  [fresh] $line"
-			# "PASS: fresh root: NAME" or "FAIL: fresh root: NAME: why"
-			st=${line%%:*} rest=${line#*: fresh root: } why=
-			name=${rest%%: *}
-			[ "$name" != "$rest" ] && why=${rest#*: }
-			record fresh "fresh root: $name" "$st" "$why" ;;
+		# "PASS: fresh root: NAME" or "FAIL: fresh root: NAME: why"
+		PASS:*|FAIL:*|SKIP:*) record_line fresh "$line" "fresh root: " ;;
 		TIMES:*) echo "  [fresh] $line" ;;
 		esac
 	done <"$res/fresh.out"
@@ -366,19 +361,14 @@ compare_kernels() {
 
 # --- the side labs' results (started before the matrix) ------------------------
 collect_side_labs() {
-	local s tag script line st rest name why rc took
+	local s tag script line rc took
 	echo "== beside the matrix: ${side[*]%%:*} (waiting for them)"
 	wait "$side_pid"; rm -f "$res/pids/$side_pid"
 	for s in "${side[@]}"; do
 		tag=${s%%:*} script=lab/${s#*:}
 		while IFS= read -r line; do
 			case $line in
-			PASS:*|FAIL:*|SKIP:*)
-				echo "  [$tag] $line"
-				st=${line%%:*} rest=${line#*: }
-				name=${rest%%: *} why=
-				[ "$name" != "$rest" ] && why=${rest#*: }
-				record "$tag" "$name" "$st" "$why" ;;
+			PASS:*|FAIL:*|SKIP:*) record_line "$tag" "$line" ;;
 			TIMES:*) echo "  [$tag] $line" ;;
 			esac
 		done <"$res/$tag.out" 2>/dev/null

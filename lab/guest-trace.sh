@@ -27,6 +27,19 @@ kv_run() {
 	[ "$(rows "$3" .verified)" = true ] || die "run --trace --cache $2: not verified"
 }
 
+# kv_expect JSON FACT SHOW COND WHAT BOUND: the row's SHOW (a jq
+# expression) as the fact FACT; die "WHAT SHOWN, expected BOUND" unless
+# the jq condition COND holds for JSON
+kv_expect() {
+	local r
+	r=$(rows "$1" "$3")
+	fact "$2" "$r"
+	jq -e "$4" "$1" >/dev/null || die "$5 $r, expected $6"
+}
+
+# what a page-cache check shows of its row
+KV_HITS='"\(.pc_hit_ratio) hits=\(.pc_hits) misses=\(.pc_misses) \(.pc_source)"'
+
 kv_sources() {
 	kv_data
 	"$IOSTRAT" trace --json -o "$KV/src.json" -- cat "$KV/ds/f000000.txt" >/dev/null 2>"$KV/src.err" ||
@@ -43,22 +56,18 @@ t "trace, every figure has a source" kv_sources
 kv_cold() {
 	kv_data
 	kv_run "" cold "$KV/cold.json"
-	local r
-	r=$(rows "$KV/cold.json" '"\(.pc_hit_ratio) hits=\(.pc_hits) misses=\(.pc_misses) \(.pc_source)"')
-	fact hit_cold "$r"
-	jq -e '.pc_hit_ratio != null and .pc_hit_ratio <= 0.05 and .pc_misses > 0' "$KV/cold.json" >/dev/null ||
-		die "cold hit ratio $r, expected <= 0.05"
+	kv_expect "$KV/cold.json" hit_cold "$KV_HITS" \
+		'.pc_hit_ratio != null and .pc_hit_ratio <= 0.05 and .pc_misses > 0' \
+		"cold hit ratio" "<= 0.05"
 }
 t "trace, cold run misses (hit ratio <= 5%)" kv_cold
 
 kv_warm() {
 	kv_data
 	kv_run "" warm "$KV/warm.json"
-	local r
-	r=$(rows "$KV/warm.json" '"\(.pc_hit_ratio) hits=\(.pc_hits) misses=\(.pc_misses) \(.pc_source)"')
-	fact hit_warm "$r"
-	jq -e '.pc_hit_ratio != null and .pc_hit_ratio >= 0.95 and .pc_hits > 0' "$KV/warm.json" >/dev/null ||
-		die "warm hit ratio $r, expected >= 0.95"
+	kv_expect "$KV/warm.json" hit_warm "$KV_HITS" \
+		'.pc_hit_ratio != null and .pc_hit_ratio >= 0.95 and .pc_hits > 0' \
+		"warm hit ratio" ">= 0.95"
 }
 t "trace, warm run hits (hit ratio >= 95%)" kv_warm
 
@@ -73,11 +82,9 @@ kv_seq() {
 	echo 3 >/proc/sys/vm/drop_caches
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/seq.json" -- cat "$T/m/file" >/dev/null 2>"$T/seq.err" ||
 		die "iostrat trace: exit $?: $(head -n 1 "$T/seq.err")"
-	local r
-	r=$(rows "$T/seq.json" '"\(.seq_pct_read) reqs=\(.blk_read_reqs) \(.blk_source)"')
-	fact seq_loop "$r"
-	jq -e '.blk_read_reqs > 10 and .seq_pct_read >= 90' "$T/seq.json" >/dev/null ||
-		die "sequential read: seq_pct_read $r, expected >= 90"
+	kv_expect "$T/seq.json" seq_loop '"\(.seq_pct_read) reqs=\(.blk_read_reqs) \(.blk_source)"' \
+		'.blk_read_reqs > 10 and .seq_pct_read >= 90' \
+		"sequential read: seq_pct_read" ">= 90"
 }
 t "trace, sequential read on a loop device (seq_pct >= 90)" kv_seq
 

@@ -43,16 +43,11 @@ direct_tails_written_and_read_correctly() {
 }
 
 direct_qd2_matches_test_vectors() {
-	[ -d "$TV" ] || die "no $TV: the test vectors are part of the repository"
-	mkdir -p "$T/in"
-	for f in "$TV"/*.in; do cp "$f" "$T/in/$(basename "$f" .in)"; done
+	vector_set
 	for w in 0 7 1000; do
 		"$IOSTRAT" run -s direct "$T/in" "$T/out" --qd 2 --work $w --bufsize 4096 \
 			--threads 3 --reps 1 --cache asis --fsync none >/dev/null || die "w=$w"
-		for f in "$T"/in/*; do
-			cmp -s "$TV/$(basename "$f").w$w.out" "$T/out/$(basename "$f")" ||
-				die "w=$w $(basename "$f") differs from the vector"
-		done
+		check_vectors "direct --qd 2" $w "$T/out"
 	done
 }
 

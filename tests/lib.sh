@@ -20,6 +20,22 @@ die() { echo "$*"; exit 1; }
 skip() { echo "SKIP-REASON $*"; exit 77; }
 need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_cmd() { command -v "$1" >/dev/null 2>&1 || skip "needs $1"; }
+# vector_set: the test vectors as one data set in $T/in (names without .in,
+# so outputs compare); a FAIL without them, they are part of the repository
+vector_set() {
+	[ -d "$TV" ] || die "no $TV: the test vectors are part of the repository"
+	mkdir -p "$T/in"
+	for f in "$TV"/*.in; do cp "$f" "$T/in/$(basename "$f" .in)"; done
+}
+# check_vectors WHAT W OUT: each output in OUT of vector_set's inputs is
+# the test vector of work level W (WHAT names the run in the message)
+check_vectors() {
+	local s=$1 w=$2 out=$3 f
+	for f in "$T"/in/*; do
+		cmp -s "$TV/$(basename "$f").w$w.out" "$out/$(basename "$f")" ||
+			die "$s w=$w: $(basename "$f") differs from the test vector"
+	done
+}
 # names_in DIR: the names in DIR, dot files too, sorted, one a line (what
 # `ls -A` shows, without parsing ls)
 names_in() { find "$1" -mindepth 1 -maxdepth 1 -printf '%f\n' | LC_ALL=C sort; }

@@ -6,21 +6,6 @@
 
 strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
 
-# The test vectors as one data set (names without .in so outputs compare).
-vector_set() {
-	[ -d "$TV" ] || die "no $TV: the test vectors are part of the repository"
-	mkdir -p "$T/in"
-	for f in "$TV"/*.in; do cp "$f" "$T/in/$(basename "$f" .in)"; done
-}
-
-check_vectors() {
-	local s=$1 w=$2 out=$3 f
-	for f in "$T"/in/*; do
-		cmp "$TV/$(basename "$f").w$w.out" "$out/$(basename "$f")" >/dev/null ||
-			die "$s w=$w: $(basename "$f") differs from the test vector"
-	done
-}
-
 strategy_matches_vectors() {
 	local s=$1
 	vector_set

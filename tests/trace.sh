@@ -168,6 +168,23 @@ missing_tracefs_is_mounted_for_iostrat_only() {
 		die "the system's mounts changed"
 }
 
+# in_system_chroot PREP CHECK: in a mount namespace of its own, a chroot
+# of this system at $T/root ($r in the shell texts) readied by PREP, then
+# `iostrat trace` of cat in it asking for tracepoints (rows in
+# $T/root/out/tp.json), then CHECK, whose status is the script's; its
+# stderr in $T/err
+in_system_chroot() {
+	mkdir -p "$T/root/out"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
+		r=$0
+		chroot_of_system "$r" || exit 7
+		'"$1"'
+		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
+			-o /out/tp.json -- cat /etc/hostname || exit
+		'"$2" "$T/root" >/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+}
+
 # In a chroot / is not a mount point, and making it a slave fails (EINVAL):
 # iostrat still mounts tracefs for itself, and the mount stays in its own
 # namespace.  The chroot is made of this system's directories, in a
@@ -176,20 +193,14 @@ missing_tracefs_is_mounted_for_iostrat_only() {
 tracefs_is_mounted_in_a_chroot_too() {
 	need_probes
 	need_cmd chroot
-	mkdir -p "$T/root/out"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
-		r=$0
-		chroot_of_system "$r" || exit 7
+	in_system_chroot '
 		umount -l "$r/sys/kernel/tracing" 2>/dev/null
 		umount -l "$r/sys/kernel/debug" 2>/dev/null
 		mount --make-rshared "$r/sys"
 		test ! -e "$r/sys/kernel/tracing/events" || exit 9
-		! mountpoint -q "$r" || exit 8
-		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
-			-o /out/tp.json -- cat /etc/hostname || exit
-		! grep -E " $r/sys/kernel/(tracing|debug) " /proc/self/mounts' "$T/root" \
-		>/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+		! mountpoint -q "$r" || exit 8' \
+		'! grep -E " $r/sys/kernel/(tracing|debug) " /proc/self/mounts'
 	grep -q 'tracefs was not mounted; mounted it at /sys/kernel/tracing' "$T/err" ||
 		die "no note: $(cat "$T/err")"
 	! grep -q 'fell back' "$T/err" || die "fell back: $(cat "$T/err")"
@@ -203,20 +214,14 @@ tracefs_is_mounted_in_a_chroot_too() {
 tracefs_on_a_chroots_own_root_is_not_mounted() {
 	need_probes
 	need_cmd chroot
-	mkdir -p "$T/root/out"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	in_private_mount_ns bash -c "$(declare -f chroot_of_system)"'
-		r=$0
-		chroot_of_system "$r" || exit 7
+	in_system_chroot '
 		umount -R "$r/sys" && rmdir "$r/sys" || exit 7
 		for d in kernel/btf devices/system/cpu; do
 			mkdir -p "$r/sys/$d" && mount --bind "/sys/$d" "$r/sys/$d" || exit 7
 		done
-		mkdir "$r/sys/kernel/tracing"
-		IOSTRAT_TRACE_MODE=tracepoint chroot "$r" "$IOSTRAT" trace --json \
-			-o /out/tp.json -- cat /etc/hostname || exit
-		! grep -E " $r/sys/kernel/tracing " /proc/self/mounts' "$T/root" \
-		>/dev/null 2>"$T/err" || die "exit $?: $(cat "$T/err")"
+		mkdir "$r/sys/kernel/tracing"' \
+		'! grep -E " $r/sys/kernel/tracing " /proc/self/mounts'
 	grep -q '^iostrat: warning: trace: fell back from tracepoint (IOSTRAT_TRACE_MODE) to tp_btf .*in this chroot no mount of its own holds it' "$T/err" ||
 		die "unclear: $(cat "$T/err")"
 	check "$T/root/out/tp.json" "trace_mode == 'tp_btf' and 'no mount of its own holds it' in trace_fallback"

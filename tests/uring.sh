@@ -23,15 +23,10 @@ qd_and_chunk_sizes_match_reference() {
 }
 
 test_vectors_with_small_chunks() {
-	[ -d "$TV" ] || die "no $TV: the test vectors are part of the repository"
-	mkdir -p "$T/in"
-	for f in "$TV"/*.in; do cp "$f" "$T/in/$(basename "$f" .in)"; done
+	vector_set
 	for w in 0 7 1000; do
 		urun --chunk 1000 --qd 3 --threads 2 --work $w >/dev/null || die "w=$w"
-		for f in "$T"/in/*; do
-			cmp -s "$TV/$(basename "$f").w$w.out" "$T/out/$(basename "$f")" ||
-				die "w=$w: $(basename "$f") differs from the test vector"
-		done
+		check_vectors "uring --chunk 1000" $w "$T/out"
 	done
 }
 

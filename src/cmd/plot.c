@@ -22,7 +22,7 @@ static void plot_usage(FILE *f)
 	      "(`iostrat compare ... --format csv`); for an `iostrat sched` output\n"
 	      "directory DIR it is made from DIR/sched.json's settings first.\n\n"
 	      "figures:\n", f);
-	for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
+	for (const struct figure *fg = plot_figures; fg->name; fg++)
 		fprintf(f, "  %-8s %s\n", fg->name, fg->what);
 	fputs("\noptions:\n", f);
 }
@@ -40,7 +40,7 @@ static int check_only(const char *only)
 			errorf("--only: empty figure name in '%s' (iostrat plot --help)", only);
 			return -EINVAL;
 		}
-		for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++)
+		for (const struct figure *fg = plot_figures; fg->name; fg++)
 			known |= strlen(fg->name) == n && !strncmp(fg->name, p, n);
 		if (!known) {
 			errorf("--only: unknown figure '%.*s' (iostrat plot --help)", (int)n, p);

@@ -173,15 +173,24 @@ static int load_or_say(struct qstore *q, unsigned id, json_t **e)
 	return ret;
 }
 
+/* The queue's entry ids (*ids malloc'd): 0, or -errno after one line. */
+static int q_ids(struct qstore *q, unsigned **ids, size_t *n)
+{
+	int ret = qstore_ids(q, ids, n);
+
+	if (ret)
+		error_errno(ret, q->dir, "read queue");
+	return ret;
+}
+
 static int q_list(struct qstore *q, struct qargs *a)
 {
 	unsigned *ids;
 	size_t n;
-	int ret = qstore_ids(q, &ids, &n);
 
 	(void)a;
-	if (ret)
-		return error_errno(ret, q->dir, "read queue"), 1;
+	if (q_ids(q, &ids, &n))
+		return 1;
 	printf("%-6s %-8s %-8s %-20s %-16s %s\n", "ID", "STATE", "ATTEMPTS",
 	       "KERNEL", "NAME", "COMMAND");
 	for (size_t i = 0; i < n; i++) {
@@ -269,11 +278,10 @@ static int q_status(struct qstore *q, struct qargs *a)
 {
 	unsigned *ids;
 	size_t n;
-	int ret = qstore_ids(q, &ids, &n);
 
 	(void)a;
-	if (ret)
-		return error_errno(ret, q->dir, "read queue"), 1;
+	if (q_ids(q, &ids, &n))
+		return 1;
 	printf("state dir: %s\n", q->dir);
 	printf("loop:      %s\n", qstore_paused(q) ?
 	       "PAUSED (run-next does nothing; iostrat queue resume)" : "active");

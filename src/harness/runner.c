@@ -210,19 +210,6 @@ static void child_report(int fd, int ret, struct run_stats *st, double secs)
 	json_decref(o);
 }
 
-static int syncfs_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (syncfs(fd) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static void __attribute__((noreturn))
 child_main(const struct run_config *cfg, int go_fd, int res_fd)
 {

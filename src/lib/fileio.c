@@ -4,21 +4,31 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util.h"
 
-/* Read len bytes at off, or from the file position when off < 0 (the
- * positional calls reject negative offsets before getting here). */
-static ssize_t read_all(int fd, void *buf, size_t len, off_t off)
+/* One read or write of len bytes at off, or at the file position when
+ * off < 0 (the positional calls reject negative offsets before here). */
+static ssize_t rw_once(int fd, char *p, size_t len, off_t off, bool wr)
+{
+	if (wr)
+		return off < 0 ? write(fd, p, len) : pwrite(fd, p, len, off);
+	return off < 0 ? read(fd, p, len) : pread(fd, p, len, off);
+}
+
+/* Move len bytes between buf and fd, retrying on EINTR and short
+ * transfers: the bytes moved (a read stops early only at end of file),
+ * or -errno (a write that moves nothing: -EIO). */
+static ssize_t rw_all(int fd, char *buf, size_t len, off_t off, bool wr)
 {
 	size_t done = 0;
 
 	while (done < len) {
-		char *p = (char *)buf + done;
-		ssize_t n = off < 0 ? read(fd, p, len - done) :
-			    pread(fd, p, len - done, off + (off_t)done);
+		ssize_t n = rw_once(fd, buf + done, len - done,
+				    off < 0 ? off : off + (off_t)done, wr);
 
 		if (n < 0) {
 			if (errno == EINTR)
@@ -26,41 +36,28 @@ static ssize_t read_all(int fd, void *buf, size_t len, off_t off)
 			return -errno;
 		}
 		if (n == 0)
-			break;
+			return wr ? -EIO : (ssize_t)done;
 		done += (size_t)n;
 	}
 	return (ssize_t)done;
 }
 
+/* write_full's and pwrite_full's: 0 or -errno (buf is only read). */
 static int write_all(int fd, const void *buf, size_t len, off_t off)
 {
-	size_t done = 0;
+	ssize_t n = rw_all(fd, (char *)buf, len, off, true);
 
-	while (done < len) {
-		const char *p = (const char *)buf + done;
-		ssize_t n = off < 0 ? write(fd, p, len - done) :
-			    pwrite(fd, p, len - done, off + (off_t)done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n == 0)
-			return -EIO;
-		done += (size_t)n;
-	}
-	return 0;
+	return n < 0 ? (int)n : 0;
 }
 
 ssize_t read_full(int fd, void *buf, size_t len)
 {
-	return read_all(fd, buf, len, -1);
+	return rw_all(fd, buf, len, -1, false);
 }
 
 ssize_t pread_full(int fd, void *buf, size_t len, off_t off)
 {
-	return off < 0 ? -EINVAL : read_all(fd, buf, len, off);
+	return off < 0 ? -EINVAL : rw_all(fd, buf, len, off, false);
 }
 
 int write_full(int fd, const void *buf, size_t len)
@@ -73,17 +70,28 @@ int pwrite_full(int fd, const void *buf, size_t len, off_t off)
 	return off < 0 ? -EINVAL : write_all(fd, buf, len, off);
 }
 
-int fsync_dir(const char *dir)
+/* Open dir and call sync_fd on it: 0 or -errno. */
+static int sync_dir_with(const char *dir, int (*sync_fd)(int))
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	int ret = 0;
 
 	if (fd < 0)
 		return -errno;
-	if (fsync(fd) < 0)
+	if (sync_fd(fd) < 0)
 		ret = -errno;
 	close(fd);
 	return ret;
+}
+
+int fsync_dir(const char *dir)
+{
+	return sync_dir_with(dir, fsync);
+}
+
+int syncfs_dir(const char *dir)
+{
+	return sync_dir_with(dir, syncfs);
 }
 
 int write_file_atomic(const char *path, const void *buf, size_t len)

@@ -19,7 +19,9 @@ int read_file_small(const char *path, char **out, size_t *len);
 /* Read one line of a sysfs/proc file, newline stripped. */
 int read_sysfs(const char *path, char *buf, size_t len);
 int write_sysfs(const char *path, const char *val);
+/* fsync a directory; syncfs the file system it is on.  0 or -errno. */
 int fsync_dir(const char *dir);
+int syncfs_dir(const char *dir);
 /* mkdir -p */
 int mkdir_p(const char *path, mode_t mode);
 /* rm -rf, refusing "/" and "" */

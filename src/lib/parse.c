@@ -5,17 +5,27 @@
 
 #include "util.h"
 
+/* The decimal digits s starts with (no sign, no blank first) in *v, and
+ * what follows them in *end: 0, -EINVAL (no digits) or -ERANGE. */
+static int leading_u64(const char *s, unsigned long long *v, char **end)
+{
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(s, end, 10);
+	if (errno == ERANGE)
+		return -ERANGE;
+	return *end == s ? -EINVAL : 0;
+}
+
 int parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
+	int ret = leading_u64(s, &v, &end);
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
+	if (ret)
+		return ret;
 	if (*end)
 		return -EINVAL;
 	*out = v;
@@ -45,15 +55,10 @@ int parse_size(const char *s, uint64_t *out)
 	};
 	char *end;
 	unsigned long long v;
+	int ret = leading_u64(s, &v, &end);
 
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno == ERANGE)
-		return -ERANGE;
-	if (end == s)
-		return -EINVAL;
+	if (ret)
+		return ret;
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
 		if (strcmp(end, units[i].sfx))
 			continue;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,4 +88,21 @@ int dat_commit(struct plot_ctx *c, struct dat *d, const char *fig,
 	if (ret)
 		return error_errno(ret, path, "writing");
 	return add_job(c, fig, name, path, title);
+}
+
+int dat_finish(struct plot_ctx *c, struct dat *d, size_t n, const char *fig,
+	       const char *title, char *why, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (n)
+		return dat_commit(c, d, fig, fig, title);
+	fclose(d->f);
+	free(d->buf);
+	d->f = NULL;
+	d->buf = NULL;
+	va_start(ap, fmt);
+	vsnprintf(why, len, fmt, ap);
+	va_end(ap);
+	return 0;
 }

@@ -52,7 +52,7 @@ static int run_figures(struct plot_ctx *c, const char *only, const char *scripts
 	unsigned warnings = 0;
 	int failed = 0;
 
-	for (const struct figure *const *fp = plot_figures, *fg; (fg = *fp); fp++) {
+	for (const struct figure *fg = plot_figures; fg->name; fg++) {
 		char why[256] = "no data for it";
 		size_t first = c->njobs;
 

@@ -274,7 +274,7 @@ static int read_compare_csv(const struct plot_ctx *c, json_t **rows, char *why,
 	return ret;
 }
 
-static int build_compare(struct plot_ctx *c, char *why, size_t len)
+int fig_compare(struct plot_ctx *c, char *why, size_t len)
 {
 	json_t *rows = NULL, *metrics, *m;
 	size_t i;
@@ -298,7 +298,3 @@ static int build_compare(struct plot_ctx *c, char *why, size_t len)
 	json_decref(rows);
 	return ret;
 }
-
-const struct figure fig_compare = { "compare",
-	"runs side by side (schedulers, kernels): median per configuration, * = significant",
-	build_compare };

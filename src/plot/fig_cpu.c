@@ -11,9 +11,7 @@
  * the fastest configuration of its work level (and cache state), NaN
  * elsewhere.
  */
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 
 #include "lib/util.h"
 #include "plot.h"
@@ -23,9 +21,8 @@
 static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, json_t *s,
 			  json_t *cache, double best)
 {
-	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
-	json_t *r0 = rows_where(b, "strategy", s), *r = cache ? rows_where(r0, "cache", cache) :
-		json_incref(r0);
+	json_t *r0 = rows_cell(rows, w, t, s);
+	json_t *r = cache ? rows_where(r0, "cache", cache) : json_incref(r0);
 	struct summary us, ss, el;
 	char lab[160], sb[64], tb[32], wb[32], cb[32];
 
@@ -47,23 +44,21 @@ static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, jso
 		dat_num(d, el.median, el.median == best);
 		fputc('\n', d->f);
 	}
-	json_decref(a);
-	json_decref(b);
 	json_decref(r0);
 	json_decref(r);
 	return el.n ? el.median : NAN;
 }
 
 /* The lowest median elapsed at work level w (and cache state ca). */
-static double fastest(json_t *rows, json_t *w, json_t *ca, json_t *threads,
-		      json_t *strats, bool split)
+static double fastest(json_t *rows, json_t *w, json_t *ca,
+		      const struct plot_axes *ax, bool split)
 {
 	double best = INFINITY;
 	json_t *t, *s;
 	size_t j, k;
 
-	json_array_foreach(threads, j, t)
-		json_array_foreach(strats, k, s) {
+	json_array_foreach(ax->threads, j, t)
+		json_array_foreach(ax->strats, k, s) {
 			double e = config_line(NULL, rows, w, t, s, split ? ca : NULL, NAN);
 
 			if (e < best)
@@ -74,30 +69,29 @@ static double fastest(json_t *rows, json_t *w, json_t *ca, json_t *threads,
 
 static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 {
-	json_t *works = rows_distinct(rows, "work"), *threads = rows_distinct(rows, "threads");
-	json_t *strats = rows_distinct(rows, "strategy"), *w, *t, *s, *ca;
-	json_t *caches = rows_distinct(rows, "cache");
+	json_t *caches = rows_distinct(rows, "cache"), *w, *t, *s, *ca;
 	bool split = json_array_size(caches) > 1;
 	char name[128], sn[96], title[256];
+	struct plot_axes ax;
 	size_t i, j, k, l;
 	struct dat d;
 	int ret = dat_begin(&d);
 
+	plot_axes(rows, &ax);
 	if (!ret) {
 		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest\n",
 		      d.f);
-		json_array_foreach(works, i, w) {
+		json_array_foreach(ax.works, i, w) {
 			/* the fastest of each cache state at this work level, once
 			 * (not again for every line it marks) */
 			size_t nca = json_array_size(caches);
 			double best[nca + 1];
 
 			for (l = 0; l < nca; l++)
-				best[l] = fastest(rows, w, json_array_get(caches, l), threads,
-						  strats, split);
-			json_array_foreach(threads, j, t)
+				best[l] = fastest(rows, w, json_array_get(caches, l), &ax, split);
+			json_array_foreach(ax.threads, j, t)
 				json_array_foreach(caches, l, ca)
-					json_array_foreach(strats, k, s)
+					json_array_foreach(ax.strats, k, s)
 						config_line(&d, rows, w, t, s, split ? ca : NULL,
 							    l < nca ? best[l] : NAN);
 		}
@@ -107,30 +101,22 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 			 "CPU time (user + system) beside elapsed time: data set %s (medians)", ds);
 		ret = dat_commit(c, &d, "cpu", name, title);
 	}
-	json_decref(works);
-	json_decref(threads);
-	json_decref(strats);
+	plot_axes_free(&ax);
 	json_decref(caches);
 	return ret;
 }
 
-static int build_cpu(struct plot_ctx *c, char *why, size_t len)
+int fig_cpu(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "threads", "work",
 					    "user_s", "sys_s", "elapsed_s", NULL };
-	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *ds;
+	json_t *dsets, *ds;
 	size_t i;
-	int ret = 0;
+	int ret;
+	json_t *runs = fig_rows(c, "cpu", "run", need, "no run rows", why, len, &ret);
 
-	if (!json_array_size(runs)) {
-		snprintf(why, len, "no run rows");
-		json_decref(runs);
-		return 0;
-	}
-	if (rows_need(c, "cpu", runs, need)) {
-		json_decref(runs);
-		return -ENODATA;
-	}
+	if (!runs)
+		return ret;
 	dsets = datasets_by_size(runs);
 	json_array_foreach(dsets, i, ds) {
 		json_t *a = rows_where(runs, "dataset", ds);
@@ -144,6 +130,3 @@ static int build_cpu(struct plot_ctx *c, char *why, size_t len)
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_cpu = { "cpu",
-	"user and system CPU per configuration (stacked) beside elapsed", build_cpu };

@@ -208,7 +208,7 @@ static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const ch
 	return n;
 }
 
-static int build_fio(struct plot_ctx *c, char *why, size_t len)
+int fig_fio(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "mb_s", "cache",
 					    "baseline_of", NULL };
@@ -240,20 +240,12 @@ static int build_fio(struct plot_ctx *c, char *why, size_t len)
 		json_decref(f);
 		json_decref(r);
 	}
-	if (n) {
-		ret = dat_commit(c, &d, "fio", "fio",
-				 "Strategy throughput / its fio baseline's (median, bars min..max)");
-	} else {
-		fclose(d.f);
-		free(d.buf);
-		snprintf(why, len, "no run rows match the fio baselines (data set, cache, strategy)");
-	}
+	ret = dat_finish(c, &d, n, "fio",
+			 "Strategy throughput / its fio baseline's (median, bars min..max)",
+			 why, len, "no run rows match the fio baselines (data set, cache, strategy)");
 out:
 	json_decref(dsets);
 	json_decref(fio);
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_fio = { "fio",
-	"each strategy's throughput as a ratio to its fio baseline", build_fio };

@@ -11,7 +11,6 @@
  * lowest median on its row, NaN elsewhere) and `best_pos` (which of the
  * panel's strategies it is, 1-based, for the script's side-by-side offset).
  */
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -22,16 +21,6 @@
 struct cell {
 	struct summary s;
 };
-
-static json_t *cell_rows(json_t *rows, json_t *w, json_t *t, json_t *s)
-{
-	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
-	json_t *c = rows_where(b, "strategy", s);
-
-	json_decref(a);
-	json_decref(b);
-	return c;
-}
 
 /* A control (STRAT_CONTROL: the harness alone) is never the fastest. */
 static bool is_control(json_t *name)
@@ -55,7 +44,7 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 
 	for (i = 0; i < nt; i++)
 		for (j = 0; j < ns; j++) {
-			json_t *r = cell_rows(rows, w, json_array_get(threads, i),
+			json_t *r = rows_cell(rows, w, json_array_get(threads, i),
 					      json_array_get(strats, j));
 
 			rows_stat(r, "elapsed_s", 1, &cell[i][j]);
@@ -109,19 +98,19 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 		    const char *cache, bool split)
 {
-	json_t *works = rows_distinct(rows, "work");
-	json_t *threads = rows_distinct(rows, "threads");
-	json_t *strats = rows_distinct(rows, "strategy"), *w;
 	char name[128], sn[96], title[256];
+	struct plot_axes ax;
 	struct dat d;
+	json_t *w;
 	size_t i;
 	int ret = dat_begin(&d);
 
+	plot_axes(rows, &ax);
 	if (!ret) {
-		json_array_foreach(works, i, w) {
+		json_array_foreach(ax.works, i, w) {
 			if (i)
 				fputs("\n\n", d.f); /* blocks: gnuplot's index */
-			panel(&d, rows, w, threads, strats);
+			panel(&d, rows, w, ax.threads, ax.strats);
 		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "grid-%s%s%s", sn, split ? "-" : "", split ? cache : "");
@@ -130,29 +119,21 @@ static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 			 ds, cache);
 		ret = dat_commit(c, &d, "grid", name, title);
 	}
-	json_decref(works);
-	json_decref(threads);
-	json_decref(strats);
+	plot_axes_free(&ax);
 	return ret;
 }
 
-static int build_grid(struct plot_ctx *c, char *why, size_t len)
+int fig_grid(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "threads", "work",
 					    "elapsed_s", NULL };
-	json_t *runs = rows_of_kind(c->rows, "run"), *dsets, *caches, *ds, *ca;
+	json_t *dsets, *caches, *ds, *ca;
 	size_t i, j;
-	int ret = 0;
+	int ret;
+	json_t *runs = fig_rows(c, "grid", "run", need, "no run rows", why, len, &ret);
 
-	if (!json_array_size(runs)) {
-		snprintf(why, len, "no run rows");
-		json_decref(runs);
-		return 0;
-	}
-	if (rows_need(c, "grid", runs, need)) {
-		json_decref(runs);
-		return -ENODATA;
-	}
+	if (!runs)
+		return ret;
 	dsets = rows_distinct(runs, "dataset");
 	caches = rows_distinct(runs, "cache");
 	json_array_foreach(dsets, i, ds) {
@@ -175,7 +156,3 @@ static int build_grid(struct plot_ctx *c, char *why, size_t len)
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_grid = { "grid",
-	"the study grid: elapsed vs threads per strategy, a panel per work level",
-	build_grid };

@@ -15,7 +15,6 @@
  *               the median seek distance (and a note says so).
  */
 #include <errno.h>
-#include <stdlib.h>
 
 #include "plot.h"
 
@@ -49,7 +48,7 @@ static void why_untraced(json_t *rows, char *why, size_t len)
 	json_decref(runs);
 }
 
-static int build_kernel(struct plot_ctx *c, char *why, size_t len)
+int fig_kernel(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
 					    "pc_hit_ratio", NULL };
@@ -85,22 +84,13 @@ static int build_kernel(struct plot_ctx *c, char *why, size_t len)
 		fputs("\n\n", d.f);
 		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
 	}
-	if (n1 && n2) {
-		ret = dat_commit(c, &d, "kernel", "kernel",
-				 "What the kernel saw (eBPF): sequential share, page-cache hits, seek distances (median, bars min..max)");
-	} else {
-		fclose(d.f);
-		free(d.buf);
-		snprintf(why, len, "traced runs lack %s values",
+	ret = dat_finish(c, &d, n1 && n2, "kernel",
+			 "What the kernel saw (eBPF): sequential share, page-cache hits, seek distances (median, bars min..max)",
+			 why, len, "traced runs lack %s values",
 			 n1 ? "pc_hit_ratio" : "seq_pct (no block I/O traced)");
-	}
 out:
 	json_decref(ds);
 	json_decref(caches);
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_kernel = { "kernel",
-	"eBPF view: sequential share per strategy, page-cache hit ratio per cache state",
-	build_kernel };

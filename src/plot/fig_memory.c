@@ -4,46 +4,31 @@
  * first) and thread count, so streaming stays flat while buffering grows
  * with file size x threads.  memory.dat: see bars_block (MiB).
  */
-#include <errno.h>
-#include <stdlib.h>
 
 #include "plot.h"
 
-static int build_memory(struct plot_ctx *c, char *why, size_t len)
+int fig_memory(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "dataset", "strategy", "threads",
 					    "maxrss_kb", NULL };
-	json_t *runs = rows_of_kind(c->rows, "run"), *ds;
+	json_t *ds;
 	struct dat d;
 	size_t n = 0;
-	int ret = 0;
+	int ret;
+	json_t *runs = fig_rows(c, "memory", "run", need, "no run rows", why, len, &ret);
 
-	if (!json_array_size(runs)) {
-		snprintf(why, len, "no run rows");
-		json_decref(runs);
-		return 0;
-	}
-	if (rows_need(c, "memory", runs, need)) {
-		json_decref(runs);
-		return -ENODATA;
-	}
+	if (!runs)
+		return ret;
 	ds = datasets_by_size(runs);
 	ret = dat_begin(&d);
 	if (!ret)
 		n = bars_block(&d, runs, ds, "dataset", "threads", "t", "strategy", NULL,
 			       "maxrss_kb", 1.0 / 1024);
-	if (!ret && n)
-		ret = dat_commit(c, &d, "memory", "memory",
-				 "Peak RSS per strategy, by data set and threads (median, bars min..max)");
-	else if (!ret) {
-		fclose(d.f);
-		free(d.buf);
-		snprintf(why, len, "no maxrss_kb values");
-	}
+	if (!ret)
+		ret = dat_finish(c, &d, n, "memory",
+				 "Peak RSS per strategy, by data set and threads (median, bars min..max)",
+				 why, len, "no maxrss_kb values");
 	json_decref(ds);
 	json_decref(runs);
 	return ret;
 }
-
-const struct figure fig_memory = { "memory",
-	"peak RSS per strategy by data set and threads (log scale)", build_memory };

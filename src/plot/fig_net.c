@@ -9,31 +9,24 @@
  * net.dat: blocks in the bars_block format, clusters = modes, series =
  * message sizes: 0: msgs_s; 1 (when the rows have it): syscalls_per_msg.
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plot.h"
 
-static int build_net(struct plot_ctx *c, char *why, size_t len)
+int fig_net(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "mode", "msg_size", "msgs_s", NULL };
-	json_t *rows = rows_of_kind(c->rows, "net"), *modes, *fams;
+	json_t *modes, *fams;
 	const char *k2;
 	bool unix_only;
 	struct dat d;
 	size_t n;
-	int ret = 0;
+	int ret;
+	json_t *rows = fig_rows(c, "net", "net", need, "no net rows (iostrat net)",
+			       why, len, &ret);
 
-	if (!json_array_size(rows)) {
-		snprintf(why, len, "no net rows (iostrat net)");
-		json_decref(rows);
-		return 0;
-	}
-	if (rows_need(c, "net", rows, need)) {
-		json_decref(rows);
-		return -ENODATA;
-	}
+	if (!rows)
+		return ret;
 	modes = rows_distinct(rows, "mode");
 	fams = rows_distinct(rows, "family");
 	/* rows from before the family column are TCP's, alone */
@@ -49,22 +42,14 @@ static int build_net(struct plot_ctx *c, char *why, size_t len)
 			bars_block(&d, rows, modes, "mode", k2, "", "msg_size",
 				   "%s-byte messages", "syscalls_per_msg", 1);
 		}
-		if (n) {
-			ret = dat_commit(c, &d, "net", "net", k2 ?
-					 "TCP loopback and Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
-					 unix_only ? "Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
-					 "TCP loopback: messages per second and system calls per message, by mode (median, bars min..max)");
-		} else {
-			fclose(d.f);
-			free(d.buf);
-			snprintf(why, len, "net rows without msgs_s values");
-		}
+		ret = dat_finish(c, &d, n, "net", k2 ?
+				 "TCP loopback and Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
+				 unix_only ? "Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
+				 "TCP loopback: messages per second and system calls per message, by mode (median, bars min..max)",
+				 why, len, "net rows without msgs_s values");
 	}
 	json_decref(fams);
 	json_decref(modes);
 	json_decref(rows);
 	return ret;
 }
-
-const struct figure fig_net = { "net",
-	"network streams: messages/s and syscalls per message by mode", build_net };

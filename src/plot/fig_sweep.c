@@ -9,8 +9,6 @@
  * then one line per block size: size in bytes, per variant the median, min
  * and max elapsed seconds, then the same of CPU seconds (user + system).
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plot.h"
@@ -114,23 +112,18 @@ static int one_sweep(struct plot_ctx *c, json_t *rows, const char *kind)
 	return ret;
 }
 
-static int build_sweep(struct plot_ctx *c, char *why, size_t len)
+int fig_sweep(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "sweep", "variant", "block_size",
 					    "elapsed_s", NULL };
-	json_t *rows = rows_of_kind(c->rows, "sweep"), *kinds, *k;
+	json_t *kinds, *k;
 	size_t i;
-	int ret = 0;
+	int ret;
+	json_t *rows = fig_rows(c, "sweep", "sweep", need, "no sweep rows (iostrat sweep)",
+			       why, len, &ret);
 
-	if (!json_array_size(rows)) {
-		snprintf(why, len, "no sweep rows (iostrat sweep)");
-		json_decref(rows);
-		return 0;
-	}
-	if (rows_need(c, "sweep", rows, need)) {
-		json_decref(rows);
-		return -ENODATA;
-	}
+	if (!rows)
+		return ret;
 	kinds = rows_distinct(rows, "sweep");
 	json_array_foreach(kinds, i, k) {
 		json_t *r = rows_where(rows, "sweep", k);
@@ -144,7 +137,3 @@ static int build_sweep(struct plot_ctx *c, char *why, size_t len)
 	json_decref(rows);
 	return ret;
 }
-
-const struct figure fig_sweep = { "sweep",
-	"block size, buffer size and API sweeps: elapsed and CPU time vs size",
-	build_sweep };

@@ -5,17 +5,22 @@
 #include "plot.h"
 
 /* Every figure kind, in the order `iostrat plot` draws them. */
-extern const struct figure fig_grid, fig_memory, fig_cpu, fig_fio, fig_kernel,
-	fig_sweep, fig_net, fig_compare;
-
-const struct figure *const plot_figures[] = {
-	&fig_grid,
-	&fig_memory,
-	&fig_cpu,
-	&fig_fio,
-	&fig_kernel,
-	&fig_compare,
-	&fig_sweep,
-	&fig_net,
-	NULL,
+const struct figure plot_figures[] = {
+	{ "grid", "the study grid: elapsed vs threads per strategy, a panel per work level",
+	  fig_grid },
+	{ "memory", "peak RSS per strategy by data set and threads (log scale)",
+	  fig_memory },
+	{ "cpu", "user and system CPU per configuration (stacked) beside elapsed",
+	  fig_cpu },
+	{ "fio", "each strategy's throughput as a ratio to its fio baseline",
+	  fig_fio },
+	{ "kernel", "eBPF view: sequential share per strategy, page-cache hit ratio per cache state",
+	  fig_kernel },
+	{ "compare", "runs side by side (schedulers, kernels): median per configuration, * = significant",
+	  fig_compare },
+	{ "sweep", "block size, buffer size and API sweeps: elapsed and CPU time vs size",
+	  fig_sweep },
+	{ "net", "network streams: messages/s and syscalls per message by mode",
+	  fig_net },
+	{ NULL, NULL, NULL },
 };

@@ -16,8 +16,8 @@ static int fig_rank(const char *path)
 	int i = 0;
 
 	b = b ? b + 1 : path;
-	for (const struct figure *const *fp = plot_figures; *fp; fp++, i++)
-		if (!strncmp(b, (*fp)->name, strlen((*fp)->name)))
+	for (const struct figure *fg = plot_figures; fg->name; fg++, i++)
+		if (!strncmp(b, fg->name, strlen(fg->name)))
 			return i;
 	return i;
 }

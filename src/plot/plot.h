@@ -53,7 +53,18 @@ struct figure {
 	int (*build)(struct plot_ctx *c, char *why, size_t len);
 };
 
-extern const struct figure *const plot_figures[];
+/* The table of figures (src/plot/figures.c), ended by a NULL name. */
+extern const struct figure plot_figures[];
+
+/* Each figure's build (src/plot/fig_NAME.c). */
+int fig_grid(struct plot_ctx *c, char *why, size_t len);
+int fig_memory(struct plot_ctx *c, char *why, size_t len);
+int fig_cpu(struct plot_ctx *c, char *why, size_t len);
+int fig_fio(struct plot_ctx *c, char *why, size_t len);
+int fig_kernel(struct plot_ctx *c, char *why, size_t len);
+int fig_compare(struct plot_ctx *c, char *why, size_t len);
+int fig_sweep(struct plot_ctx *c, char *why, size_t len);
+int fig_net(struct plot_ctx *c, char *why, size_t len);
 
 /* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
  * same in every figure; 0 for a name that is not a strategy. */
@@ -68,15 +79,31 @@ json_t *rows_of_kind(json_t *rows, const char *kind);
 json_t *rows_where(json_t *rows, const char *col, json_t *v);
 /* Distinct values of col: numbers ascending, strings in first-seen order. */
 json_t *rows_distinct(json_t *rows, const char *col);
+/* The rows of one cell of the study grid: work w, threads t, strategy s. */
+json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s);
+/* The study grid's axes over rows: the distinct work levels, thread counts
+ * and strategies (rows_distinct); plot_axes_free drops them. */
+struct plot_axes {
+	json_t *works, *threads, *strats;
+};
+void plot_axes(json_t *rows, struct plot_axes *a);
+void plot_axes_free(struct plot_axes *a);
 /* Does any row have the key col at all / a number under it? */
 bool rows_have_key(json_t *rows, const char *col);
 bool rows_have_number(json_t *rows, const char *col);
-/* Summary of the numeric values of col (n == 0 when none); scale multiplies. */
+/* Summary of the numeric values of col (n == 0 when none); scale multiplies;
+ * col NULL: the CPU time, as rows_stat_cpu. */
 void rows_stat(json_t *rows, const char *col, double scale, struct summary *s);
 /* Print "plot FIG: DIR/results.jsonl has no column C (...)" for the first
  * of cols (NULL-terminated) that no row has; returns -ENODATA then. */
 int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 	      const char *const cols[]);
+/* The rows of kind that figure fig draws (*ret 0), or NULL: with why set
+ * to none when there are none (*ret 0, the figure is skipped) or with
+ * *ret -ENODATA when a column of need is missing (said by rows_need). */
+json_t *fig_rows(struct plot_ctx *c, const char *fig, const char *kind,
+		 const char *const need[], const char *none, char *why, size_t len,
+		 int *ret);
 /* A short text for a JSON scalar ("" for null); buf of len bytes. */
 const char *val_text(json_t *v, char *buf, size_t len);
 
@@ -118,6 +145,11 @@ void dat_num(struct dat *d, double v, bool ok);
 /* Write d to DIR/plots/data/NAME.dat atomically and add a job for it. */
 int dat_commit(struct plot_ctx *c, struct dat *d, const char *fig,
 	       const char *name, const char *title);
+/* Commit d as DIR/plots/data/FIG.dat (dat_commit) when it holds n > 0
+ * clusters; else drop it and set why from the printf format fmt (0). */
+int dat_finish(struct plot_ctx *c, struct dat *d, size_t n, const char *fig,
+	       const char *title, char *why, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 8, 9)));
 /* A file-name-safe copy of s (letters, digits, . _ -). */
 void safe_name(char *out, size_t len, const char *s);
 

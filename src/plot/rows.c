@@ -91,6 +91,30 @@ json_t *rows_distinct(json_t *rows, const char *col)
 	return out;
 }
 
+json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s)
+{
+	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
+	json_t *c = rows_where(b, "strategy", s);
+
+	json_decref(a);
+	json_decref(b);
+	return c;
+}
+
+void plot_axes(json_t *rows, struct plot_axes *a)
+{
+	a->works = rows_distinct(rows, "work");
+	a->threads = rows_distinct(rows, "threads");
+	a->strats = rows_distinct(rows, "strategy");
+}
+
+void plot_axes_free(struct plot_axes *a)
+{
+	json_decref(a->works);
+	json_decref(a->threads);
+	json_decref(a->strats);
+}
+
 bool rows_have_key(json_t *rows, const char *col)
 {
 	json_t *r;
@@ -113,6 +137,22 @@ bool rows_have_number(json_t *rows, const char *col)
 	return false;
 }
 
+/* The number a row gives for col (NULL: its CPU time, cpu_s or else
+ * user_s + sys_s); false when it has none. */
+static bool row_value(json_t *r, const char *col, double *v)
+{
+	json_t *c = json_object_get(r, col ? col : "cpu_s");
+	json_t *u = json_object_get(r, "user_s"), *y = json_object_get(r, "sys_s");
+
+	if (json_is_number(c))
+		*v = json_number_value(c);
+	else if (!col && json_is_number(u) && json_is_number(y))
+		*v = json_number_value(u) + json_number_value(y);
+	else
+		return false;
+	return true;
+}
+
 void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 {
 	size_t n = json_array_size(rows), ok = 0, i;
@@ -122,12 +162,9 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 	memset(s, 0, sizeof(*s));
 	if (!v)
 		return;
-	json_array_foreach(rows, i, r) {
-		json_t *x = json_object_get(r, col);
-
-		if (json_is_number(x))
-			v[ok++] = json_number_value(x) * scale;
-	}
+	json_array_foreach(rows, i, r)
+		if (row_value(r, col, &v[ok]))
+			v[ok++] *= scale;
 	summarize(v, ok, s);
 	s->n = ok;
 	free(v);
@@ -135,25 +172,7 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 
 void rows_stat_cpu(json_t *rows, struct summary *s)
 {
-	size_t n = json_array_size(rows), ok = 0, i;
-	double *v = calloc(n ? n : 1, sizeof(double));
-	json_t *r;
-
-	memset(s, 0, sizeof(*s));
-	if (!v)
-		return;
-	json_array_foreach(rows, i, r) {
-		json_t *c = json_object_get(r, "cpu_s"), *u = json_object_get(r, "user_s");
-		json_t *y = json_object_get(r, "sys_s");
-
-		if (json_is_number(c))
-			v[ok++] = json_number_value(c);
-		else if (json_is_number(u) && json_is_number(y))
-			v[ok++] = json_number_value(u) + json_number_value(y);
-	}
-	summarize(v, ok, s);
-	s->n = ok;
-	free(v);
+	rows_stat(rows, NULL, 1, s);
 }
 
 int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
@@ -167,6 +186,21 @@ int rows_need(const struct plot_ctx *c, const char *fig, json_t *rows,
 		return -ENODATA;
 	}
 	return 0;
+}
+
+json_t *fig_rows(struct plot_ctx *c, const char *fig, const char *kind,
+		 const char *const need[], const char *none, char *why, size_t len,
+		 int *ret)
+{
+	json_t *rows = rows_of_kind(c->rows, kind);
+
+	*ret = 0;
+	if (!json_array_size(rows))
+		snprintf(why, len, "%s", none);
+	else if (!(*ret = rows_need(c, fig, rows, need)))
+		return rows;
+	json_decref(rows);
+	return NULL;
 }
 
 const char *val_text(json_t *v, char *buf, size_t len)

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The settings of a row read back, as text: see fields.h. */
+/* The settings of a row read back, as text, and rows grouped by a key: see fields.h. */
 #include <stdio.h>
 #include <string.h>
 
 #include "fields.h"
 #include "config/jobopts.h"
+#include "lib/text.h"
 
 /* The column of s in row, as setting_store takes it; NULL if absent. */
 static const char *column_text(const struct setting *s, json_t *row,
@@ -45,4 +46,29 @@ const char *run_settings_text(json_t *row, char *buf, size_t len)
 	buf[0] = 0;
 	settings_id(t, &c, buf, len, 0);
 	return buf[0] == '/' ? buf + 1 : buf;
+}
+
+json_t *group_by(json_t *rows, bool (*keep)(json_t *row),
+		 void (*key_of)(json_t *row, char *key, size_t len), json_t *order)
+{
+	json_t *groups = json_object(), *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r) {
+		char key[700];
+		json_t *g;
+
+		if (!keep(r))
+			continue;
+		key_of(r, key, sizeof(key));
+		g = json_object_get(groups, key);
+		if (!g) {
+			g = json_array();
+			json_object_set_new(groups, key, g);
+			if (order)
+				json_array_append_new(order, json_text(key));
+		}
+		json_array_append(g, r);
+	}
+	return groups;
 }

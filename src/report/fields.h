@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* A summary's or row's fields as the report reads them: missing is a default, not a crash. */
+/* A summary's or row's fields as the report reads them (missing is a default, not a crash), and rows grouped by a key. */
 #ifndef IOSTRAT_REPORT_FIELDS_H
 #define IOSTRAT_REPORT_FIELDS_H
 
 #include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -35,5 +37,11 @@ static inline long long iget(json_t *o, const char *k)
  * its columns (no reader parses config_id), threads and work aside (the
  * report names them apart): "cold/fsync=file/bufsize=4096"; in buf. */
 const char *run_settings_text(json_t *row, char *buf, size_t len);
+
+/* The rows of rows that keep() takes, grouped under the key key_of()
+ * writes into key (len bytes): an object of arrays; each key also appended
+ * to order, in first-seen order, when order is not NULL. */
+json_t *group_by(json_t *rows, bool (*keep)(json_t *row),
+		 void (*key_of)(json_t *row, char *key, size_t len), json_t *order);
 
 #endif

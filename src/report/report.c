@@ -202,33 +202,18 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 	free(gr.cols);
 }
 
-/* Group the run summaries by data set + remaining settings. */
-static json_t *run_groups(json_t *sum)
+/* The key grids() groups run summaries by: data set + remaining settings. */
+static void group_key(json_t *s, char *key, size_t len)
 {
-	json_t *groups = json_object(), *s;
-	size_t i;
+	char set[300];
 
-	json_array_foreach(sum, i, s) {
-		char key[600], set[300];
-		json_t *g;
-
-		if (!is_run(s))
-			continue;
-		snprintf(key, sizeof(key), "%s (%s)", sget(s, "dataset")[0] ?
-			 sget(s, "dataset") : "-", run_settings_text(s, set, sizeof(set)));
-		g = json_object_get(groups, key);
-		if (!g) {
-			g = json_array();
-			json_object_set_new(groups, key, g);
-		}
-		json_array_append(g, s);
-	}
-	return groups;
+	snprintf(key, len, "%s (%s)", sget(s, "dataset")[0] ? sget(s, "dataset") : "-",
+		 run_settings_text(s, set, sizeof(set)));
 }
 
 static void grids(struct rdoc *d, json_t *sum)
 {
-	json_t *groups = run_groups(sum), *g;
+	json_t *groups = group_by(sum, is_run, group_key, NULL), *g;
 	const char *key;
 	char title[800], names[128];
 

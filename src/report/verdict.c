@@ -113,31 +113,13 @@ static int by_median(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Cells keyed by data set, settings, work and threads, first-seen order. */
-static json_t *cells_of(json_t *sum, json_t **order)
+/* A cell's key: data set, settings, work and threads. */
+static void cell_key(json_t *s, char *key, size_t len)
 {
-	json_t *cells = json_object(), *s;
-	size_t i;
+	char set[300];
 
-	*order = json_array();
-	json_array_foreach(sum, i, s) {
-		char key[700], set[300];
-		json_t *c;
-
-		if (!is_run(s))
-			continue;
-		snprintf(key, sizeof(key), "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
-			 run_settings_text(s, set, sizeof(set)), iget(s, "work"),
-			 iget(s, "threads"));
-		c = json_object_get(cells, key);
-		if (!c) {
-			c = json_array();
-			json_object_set_new(cells, key, c);
-			json_array_append_new(*order, json_text(key));
-		}
-		json_array_append(c, s);
-	}
-	return cells;
+	snprintf(key, len, "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
+		 run_settings_text(s, set, sizeof(set)), iget(s, "work"), iget(s, "threads"));
 }
 
 static void fmt_p(char *buf, size_t len, double p, const char *test)
@@ -379,7 +361,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 
 json_t *verdict_cells(const struct rrun *r)
 {
-	json_t *order, *cells = cells_of(r->sum, &order), *out = json_array(), *k;
+	json_t *order = json_array(), *out = json_array(), *k;
+	json_t *cells = group_by(r->sum, is_run, cell_key, order);
 	bool settings = several_settings(order);
 	size_t i;
 

@@ -11,44 +11,20 @@
 
 #include "plot/plot.h"
 #include "report/report.h"
+#include "scratch.h"
 #include "unit.h"
 
-static char top[] = "/tmp/iostrat-unit-readers.XXXXXX";
-
-/* A results directory top/NAME holding fixture FIXTURE as results.jsonl. */
+/* A results directory scratch/NAME holding fixture FIXTURE as results.jsonl. */
 static const char *dir_of(const char *name, const char *fixture)
 {
 	static char dir[PATH_MAX];
 	const char *src = getenv("TOP");
 	char cmd[3 * PATH_MAX];
 
-	snprintf(dir, sizeof(dir), "%s/%s", top, name);
+	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
 	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' && cp '%s/tests/unit/fixtures/%s' "
 		 "'%s/results.jsonl'", dir, src ? src : ".", fixture, dir);
 	return system(cmd) ? NULL : dir;
-}
-
-/* stderr into top/err around a load that warns. */
-static int saved_err = -1;
-
-static void quiet(void)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	fflush(stderr);
-	snprintf(p, sizeof(p), "%s/err", top);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static void loud(void)
-{
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
 }
 
 static double num(json_t *o, const char *k)
@@ -66,9 +42,9 @@ static int report_loader_leaves_out_rows_that_are_not_measurements(void)
 	int ret;
 
 	CHECK(dir, "fixture not copied");
-	quiet();
+	scratch_capture();
 	ret = rrun_load(dir, &r);
-	loud();
+	scratch_captured();
 	CHECK(!ret, "rrun_load: %d", ret);
 	CHECK(json_array_size(r.rows) == 2, "%zu rows kept, want 2 of 4",
 	      json_array_size(r.rows));
@@ -114,9 +90,9 @@ static int report_table_is_of_the_good_rows_only(void)
 	struct rrun r;
 
 	CHECK(dir, "fixture not copied");
-	quiet();
+	scratch_capture();
 	CHECK(!rrun_load(dir, &r), "rrun_load");
-	loud();
+	scratch_captured();
 	rdoc_init(&d);
 	report_build(&r, &d);
 	t = table_titled(&d, "configurations (kind run)");
@@ -141,9 +117,9 @@ static int compare_median_is_of_the_good_rows_only(void)
 
 	CHECK(a && !rrun_load(a, &runs[0]), "A");
 	b = dir_of("b", "compare-b.jsonl");
-	quiet();
+	scratch_capture();
 	CHECK(b && !rrun_load(b, &runs[1]), "B");
-	loud();
+	scratch_captured();
 	rdoc_init(&d);
 	compare_build(runs, 2, &d, false);
 	CHECK(d.n && json_array_size(d.t[0].rows) == 1, "first table: %zu rows",
@@ -200,19 +176,12 @@ static int plot_distinct_numbers_ascend_and_where_matches_equal_values(void)
 
 int main(void)
 {
-	char rm[PATH_MAX];
-
-	if (!mkdtemp(top)) {
-		perror("mkdtemp");
+	if (scratch_make("readers"))
 		return 1;
-	}
 	RUN(report_loader_leaves_out_rows_that_are_not_measurements);
 	RUN(report_table_is_of_the_good_rows_only);
 	RUN(compare_median_is_of_the_good_rows_only);
 	RUN(plot_run_rows_take_rows_without_kind_and_leave_errors_out);
 	RUN(plot_distinct_numbers_ascend_and_where_matches_equal_values);
-	snprintf(rm, sizeof(rm), "rm -rf %s", top);
-	if (system(rm) < 0)
-		return 1;
-	return unit_failed;
+	return scratch_done(unit_failed);
 }

@@ -10,11 +10,10 @@
 #include <unistd.h>
 
 #include "results/results.h"
+#include "scratch.h"
 #include "unit.h"
 
-static char top[] = "/tmp/iostrat-unit-results.XXXXXX";
 static char dir[PATH_MAX + 64];
-static int saved_err = -1;
 
 #define ROW(id, rep) "{\"schema\":1,\"kind\":\"run\",\"config_id\":\"" id \
 	"\",\"rep\":" #rep ",\"elapsed_s\":0.5,\"error\":null}\n"
@@ -22,7 +21,7 @@ static int saved_err = -1;
 /* A new, empty directory for one case. */
 static const char *fresh(const char *name)
 {
-	snprintf(dir, sizeof(dir), "%s/%s", top, name);
+	snprintf(dir, sizeof(dir), "%s/%s", scratch, name);
 	mkdir(dir, 0755);
 	return dir;
 }
@@ -57,39 +56,6 @@ static const char *slurp(const char *name)
 	return buf;
 }
 
-/* stderr into top/err while a call prints its refusal. */
-static void capture(void)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	fflush(stderr);
-	snprintf(p, sizeof(p), "%s/err", top);
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	saved_err = dup(2);
-	dup2(fd, 2);
-	close(fd);
-}
-
-static const char *captured(void)
-{
-	static char buf[1024];
-	char p[PATH_MAX];
-	FILE *f;
-	size_t n;
-
-	fflush(stderr);
-	dup2(saved_err, 2);
-	close(saved_err);
-	snprintf(p, sizeof(p), "%s/err", top);
-	f = fopen(p, "r");
-	n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
-	buf[n] = 0;
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 static size_t lines(const char *s)
 {
 	size_t n = 0;
@@ -108,22 +74,22 @@ static int second_writer_refused_while_the_first_holds_it(void)
 
 	fresh("lock");
 	CHECK(!results_open(&a, dir, "t", NULL, true), "first open");
-	capture();
+	scratch_capture();
 	ret = results_open(&b, dir, "t", NULL, true);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EBUSY, "second open: %d", ret);
 	snprintf(holder, sizeof(holder), "in use by another iostrat (pid %d) writing",
 		 (int)getpid());
 	CHECK(strstr(err, dir) && strstr(err, holder) &&
 	      strstr(err, "use another --out"), "refusal, want '%s': %s", holder, err);
-	capture();
+	scratch_capture();
 	ret = results_resume(&b, dir);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EBUSY && strstr(err, "in use by another iostrat"),
 	      "resume while held: %d %s", ret, err);
-	capture();
+	scratch_capture();
 	ret = results_check_fresh(dir, true);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EBUSY && strstr(err, "in use by another iostrat"),
 	      "check_fresh while held: %d %s", ret, err);
 	results_close(&a);
@@ -156,9 +122,9 @@ static int lock_held_by_another_process_and_freed_when_it_dies(void)
 		_exit(0); /* no results_close: the kernel frees the lock */
 	}
 	CHECK(read(ready[0], &c, 1) == 1, "child did not open");
-	capture();
+	scratch_capture();
 	ret = results_resume(&r, dir);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EBUSY, "resume while another process holds it: %d", ret);
 	snprintf(holder, sizeof(holder), "in use by another iostrat (pid %d)", (int)pid);
 	CHECK(strstr(err, holder), "holder not named, want '%s': %s", holder, err);
@@ -177,16 +143,16 @@ static int open_refuses_a_directory_holding_results(void)
 
 	fresh("full");
 	put("results.jsonl", ROW("a", 1));
-	capture();
+	scratch_capture();
 	ret = results_open(&r, dir, "t", NULL, true);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EEXIST && strstr(err, "has results already (use --resume"),
 	      "%d %s", ret, err);
 	fresh("users-csv");
 	put("summary.csv", "mine\n");
-	capture();
+	scratch_capture();
 	ret = results_open(&r, dir, "t", NULL, false);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EEXIST && strstr(err, "holds summary.csv already"),
 	      "%d %s", ret, err);
 	CHECK(!strcmp(slurp("summary.csv"), "mine\n"), "the user's file changed");
@@ -233,9 +199,9 @@ static int a_row_without_config_id_is_refused(void)
 
 	fresh("noid");
 	CHECK(!results_open(&r, dir, "t", NULL, false), "open");
-	capture();
+	scratch_capture();
 	ret = results_append(&r, row);
-	err = captured();
+	err = scratch_captured();
 	json_decref(row);
 	results_close(&r);
 	CHECK(ret == -EINVAL && strstr(err, "without a config_id"), "%d %s", ret, err);
@@ -253,9 +219,9 @@ static int torn_last_row_skipped_on_load(void)
 
 	fresh("torn-load");
 	put("results.jsonl", ROW("a", 1) ROW("b", 1) TORN);
-	capture();
+	scratch_capture();
 	ret = results_load(dir, &rows);
-	err = captured();
+	err = scratch_captured();
 	CHECK(!ret && json_array_size(rows) == 2, "%d, %zu rows", ret,
 	      rows ? json_array_size(rows) : 0);
 	CHECK(strstr(err, "results.jsonl:3: skipping a truncated last row"), "%s", err);
@@ -274,9 +240,9 @@ static int a_whole_bad_line_is_an_error_not_a_torn_row(void)
 
 	fresh("bad-line");
 	put("results.jsonl", ROW("a", 1) "{\"config_id\":\"b\"}{\"x\":1}\n" ROW("c", 1));
-	capture();
+	scratch_capture();
 	ret = results_load(dir, &rows);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret == -EINVAL && !rows, "%d", ret);
 	CHECK(strstr(err, "results.jsonl:2: not a result row") &&
 	      !strstr(err, "truncated"), "%s", err);
@@ -293,9 +259,9 @@ static int resume_cuts_a_torn_last_row_back(void)
 
 	fresh("torn-resume");
 	put("results.jsonl", ROW("a", 1) ROW("b", 1) TORN);
-	capture();
+	scratch_capture();
 	ret = results_resume(&r, dir);
-	err = captured();
+	err = scratch_captured();
 	CHECK(!ret, "resume: %d %s", ret, err);
 	snprintf(want, sizeof(want), "cutting %zu bytes of a truncated last row",
 		 strlen(TORN));
@@ -343,9 +309,9 @@ static int not_a_regular_file_is_refused(void)
 	fresh("fifo");
 	snprintf(p, sizeof(p), "%s/results.jsonl", dir);
 	CHECK(!mkfifo(p, 0644), "mkfifo");
-	capture();
+	scratch_capture();
 	ret = results_load(dir, &rows);
-	err = captured();
+	err = scratch_captured();
 	CHECK(ret && !rows && strstr(err, "results.jsonl: not a regular file"),
 	      "%d %s", ret, err);
 	return 0;
@@ -353,12 +319,8 @@ static int not_a_regular_file_is_refused(void)
 
 int main(void)
 {
-	char rm[PATH_MAX];
-
-	if (!mkdtemp(top)) {
-		perror("mkdtemp");
+	if (scratch_make("results"))
 		return 1;
-	}
 	RUN(second_writer_refused_while_the_first_holds_it);
 	RUN(lock_held_by_another_process_and_freed_when_it_dies);
 	RUN(open_refuses_a_directory_holding_results);
@@ -369,8 +331,5 @@ int main(void)
 	RUN(resume_cuts_a_torn_last_row_back);
 	RUN(resume_owes_a_complete_last_row_its_newline);
 	RUN(not_a_regular_file_is_refused);
-	snprintf(rm, sizeof(rm), "rm -rf %s", top);
-	if (system(rm) < 0)
-		return 1;
-	return unit_failed;
+	return scratch_done(unit_failed);
 }

@@ -65,40 +65,35 @@ static void sqe_file(struct io_uring_sqe *sqe, int slot)
 	}
 }
 
-static void submit_read(struct uctx *c, struct chunk *ch)
+/* Queue the rest of ch's read (OP_READ, up to want) or write (OP_WRITE,
+ * up to wlen) from where a short one stopped, on the registered buffer
+ * and file when there are. */
+static void submit_io(struct uctx *c, struct chunk *ch, int op)
 {
 	struct io_uring_sqe *sqe = uring_sqe(c);
 	struct ufile *f = ch->f;
-	uint8_t *p = ch->buf + ch->got;
-	unsigned n = ch->want - ch->got;
-	uint64_t off = ch->off + ch->got;
+	bool wr = op == OP_WRITE;
+	uint32_t done = wr ? ch->wrote : ch->got;
+	uint8_t *p = ch->buf + done;
+	unsigned n = (wr ? ch->wlen : ch->want) - done;
+	uint64_t off = ch->off + done;
+	int fd = wr ? f->of.fd : f->in_fd;
 
-	if (c->fixed_bufs)
-		io_uring_prep_read_fixed(sqe, f->in_fd, p, n, off, (int)ch->idx);
+	if (c->fixed_bufs && wr)
+		io_uring_prep_write_fixed(sqe, fd, p, n, off, (int)ch->idx);
+	else if (c->fixed_bufs)
+		io_uring_prep_read_fixed(sqe, fd, p, n, off, (int)ch->idx);
+	else if (wr)
+		io_uring_prep_write(sqe, fd, p, n, off);
 	else
-		io_uring_prep_read(sqe, f->in_fd, p, n, off);
-	sqe_file(sqe, f->in_slot);
-	io_uring_sqe_set_data64(sqe, ud_make(ch, OP_READ));
+		io_uring_prep_read(sqe, fd, p, n, off);
+	sqe_file(sqe, wr ? f->out_slot : f->in_slot);
+	io_uring_sqe_set_data64(sqe, ud_make(ch, op));
 	c->inflight++;
-	c->n_reads++;
-}
-
-static void submit_write(struct uctx *c, struct chunk *ch)
-{
-	struct io_uring_sqe *sqe = uring_sqe(c);
-	struct ufile *f = ch->f;
-	uint8_t *p = ch->buf + ch->wrote;
-	unsigned n = ch->wlen - ch->wrote;
-	uint64_t off = ch->off + ch->wrote;
-
-	if (c->fixed_bufs)
-		io_uring_prep_write_fixed(sqe, f->of.fd, p, n, off, (int)ch->idx);
+	if (wr)
+		c->n_writes++;
 	else
-		io_uring_prep_write(sqe, f->of.fd, p, n, off);
-	sqe_file(sqe, f->out_slot);
-	io_uring_sqe_set_data64(sqe, ud_make(ch, OP_WRITE));
-	c->inflight++;
-	c->n_writes++;
+		c->n_reads++;
 }
 
 static void arm_eventfd(struct uctx *c)
@@ -264,7 +259,7 @@ static void plan_chunk(struct uctx *c, struct ufile *f)
 	f->pending++;
 	f->reading++;
 	c->reads_inflight++;
-	submit_read(c, ch);
+	submit_io(c, ch, OP_READ);
 }
 
 static bool room_for_reads(struct uctx *c)
@@ -320,7 +315,7 @@ static void chunk_transformed(struct uctx *c, struct chunk *ch)
 	if (c->job->direct)
 		ch->wlen = (ch->got + URING_DIRECT_ALIGN - 1) &
 			   ~(uint32_t)(URING_DIRECT_ALIGN - 1);
-	submit_write(c, ch);
+	submit_io(c, ch, OP_WRITE);
 }
 
 /* Chunks back from the workers. */
@@ -376,7 +371,7 @@ static void read_done(struct uctx *c, struct chunk *ch, int res)
 
 	if (res == -EAGAIN || res == -EINTR) {
 		c->n_eagain++;
-		submit_read(c, ch);
+		submit_io(c, ch, OP_READ);
 		return;
 	}
 	if (res < 0) {
@@ -388,7 +383,7 @@ static void read_done(struct uctx *c, struct chunk *ch, int res)
 		/* short, not at the size we planned for: read the rest */
 		if (ch->got < ch->want && ch->off + ch->got < f->size && !c->failed) {
 			c->n_short++;
-			submit_read(c, ch);
+			submit_io(c, ch, OP_READ);
 			return;
 		}
 	}
@@ -403,7 +398,7 @@ static void write_done(struct uctx *c, struct chunk *ch, int res)
 {
 	if (res == -EAGAIN || res == -EINTR) {
 		c->n_eagain++;
-		submit_write(c, ch);
+		submit_io(c, ch, OP_WRITE);
 		return;
 	}
 	if (res <= 0) {
@@ -414,7 +409,7 @@ static void write_done(struct uctx *c, struct chunk *ch, int res)
 	ch->wrote += (uint32_t)res;
 	if (ch->wrote < ch->wlen && !c->failed) {
 		c->n_short++;
-		submit_write(c, ch);
+		submit_io(c, ch, OP_WRITE);
 		return;
 	}
 	stats_add_out(c->st, ch->got);
