@@ -13,8 +13,11 @@
 #include "harness/engine/bench.h"
 #include "config/profile.h"
 
-/* profile.c only takes the address of the run kind */
+/* profile.c only takes the addresses of the kinds */
 const struct bench_kind bench_kind_run = { .name = "run" };
+const struct bench_kind bench_kind_fio = { .name = "fio" };
+const struct bench_kind bench_kind_net = { .name = "net" };
+const struct bench_kind bench_kind_sweep = { .name = "sweep" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -128,7 +128,7 @@ net() {
 	"$IOSTRAT" net --mode all --count 500 --reps 1 --out "$W/net" >"$W/net.log" 2>&1 ||
 		die "net: $(tail -n 1 "$W/net.log")"
 	local modes
-	modes=$("$IOSTRAT" net --help | sed -n '/^modes:/,$p' | awk 'NR > 1 && NF { print $1 }' | wc -l)
+	modes=$("$IOSTRAT" net --help | sed -n '/^modes:/,/^$/p' | awk 'NR > 1 && NF { print $1 }' | wc -l)
 	local got
 	got=$(jq -r '.mode' "$W"/net/results.jsonl 2>/dev/null | sort -u | wc -l)
 	[ "$got" -eq "$modes" ] || die "$got of $modes modes have rows"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The run settings: one table for `iostrat run`, profiles, help, rows and config_id. */
+/* The run settings' functions: defaults, a strategy chosen with its options, a key set from argv or a profile. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -8,52 +8,6 @@
 
 #include "jobopts.h"
 #include "lib/util.h"
-
-#define RUN(f) offsetof(struct run_config, f)
-
-static const char *const cache_names[] = { "cold", "warm", "asis", NULL };
-static const char *const fsync_names[] = { "file", "end", "none", NULL };
-static const char *const sink_names[] = { "file", "null", NULL };
-
-/* Table order is config_id order: DATASET/STRATEGY/tT/wW/CACHE/fsync=F... */
-const struct setting run_settings[] = {
-	{ .name = "threads", .type = SET_UINT, .off = RUN(job.threads),
-	  .min = 1, .max = 1024, .def = "1", .metavar = "N", .where = SET_BOTH,
-	  .column = "threads", .id = "t%s",
-	  .help = "worker threads (1..1024, default 1)" },
-	{ .name = "work", .type = SET_UINT, .off = RUN(job.work), .max = 1000000,
-	  .def = "0", .metavar = "W", .where = SET_BOTH, .column = "work",
-	  .id = "w%s", .help = "transform passes per line (0 = plain copy)" },
-	{ .name = "cache", .type = SET_ENUM, .off = RUN(cache), .values = cache_names,
-	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",
-	  .help = "input cache state per repetition (default cold)" },
-	{ .name = "fsync", .type = SET_ENUM, .off = RUN(job.fsync),
-	  .values = fsync_names, .def = "file", .where = SET_BOTH,
-	  .column = "fsync", .id = "fsync=%s",
-	  .help = "when writes reach the disk (default file:\n"
-		  "fsync each output inside the measured time)" },
-	{ .name = "bufsize", .type = SET_SIZE, .off = RUN(job.bufsize), .min = 1,
-	  .max = 1ULL << 30, .metavar = "B", .where = SET_BOTH, .column = "bufsize",
-	  .id = "bufsize=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "buffer size (4096, 64k, 1M; strategy default if unset)" },
-	{ .name = "chunk", .type = SET_SIZE, .off = RUN(job.chunk), .min = 1,
-	  .max = 1ULL << 30, .metavar = "B", .where = SET_BOTH, .column = "chunk",
-	  .id = "chunk=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "chunk size for chunked strategies" },
-	{ .name = "qd", .type = SET_UINT, .off = RUN(job.qd), .min = 1, .max = 4096,
-	  .metavar = "N", .where = SET_BOTH, .column = "qd", .id = "qd=%s",
-	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "queue depth for async strategies" },
-	{ .name = "direct", .type = SET_BOOL, .off = RUN(job.direct), .def = "0",
-	  .where = SET_BOTH, .column = "direct", .id = "direct",
-	  .flags = SETF_ID_OPTIONAL,
-	  .help = "O_DIRECT where the strategy supports it" },
-	{ .name = "sink", .type = SET_ENUM, .off = RUN(job.sink), .values = sink_names,
-	  .def = "file", .where = SET_BOTH, .column = "sink", .id = "sink=%s",
-	  .flags = SETF_ID_OPTIONAL,
-	  .help = "null: read and transform, write nothing" },
-	{ 0 },
-};
 
 void jobopt_defaults(struct run_config *cfg)
 {
