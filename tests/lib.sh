@@ -90,9 +90,21 @@ with_loop_ext4() {
 	mount "$LOOPDEV" "$mnt" || { losetup -d "$LOOPDEV"; skip "cannot mount loop ext4"; }
 	LOOPMNT=$mnt
 }
+# A mount still busy for a moment (a killed child's last writes) is tried
+# again for 5 s; the loop device goes whatever happened, so a case that
+# fails leaks neither (an EXIT trap runs under the case's set -e).
 cleanup_loop() {
-	[ -n "${LOOPMNT:-}" ] && umount "$LOOPMNT" 2>/dev/null
-	[ -n "${LOOPDEV:-}" ] && losetup -d "$LOOPDEV" 2>/dev/null
+	local i
+	if [ -n "${LOOPMNT:-}" ]; then
+		for i in $(seq 25); do
+			umount "$LOOPMNT" 2>/dev/null && break
+			mountpoint -q "$LOOPMNT" || break
+			sleep 0.2
+		done
+	fi
+	if [ -n "${LOOPDEV:-}" ]; then
+		losetup -d "$LOOPDEV" 2>/dev/null || true
+	fi
 	true
 }
 
