@@ -6,8 +6,11 @@
 
 #define RUN(f) offsetof(struct run_config, f)
 
-static const char *const cache_names[] = { "cold", "warm", "asis", NULL };
-static const char *const fsync_names[] = { "file", "end", "none", NULL };
+/* The names of the cache and fsync modes, in enum order: this table's,
+ * fio's and sweep's values, and cache_mode_name()/fsync_mode_name(). */
+const char *const cache_mode_names[] = { "cold", "warm", "asis", NULL };
+const char *const fsync_mode_names[] = { "file", "end", "none", NULL };
+
 static const char *const sink_names[] = { "file", "null", NULL };
 
 /* Table order is config_id order: DATASET/STRATEGY/tT/wW/CACHE/fsync=F... */
@@ -19,11 +22,11 @@ const struct setting run_settings[] = {
 	{ .name = "work", .type = SET_UINT, .off = RUN(job.work), .max = 1000000,
 	  .def = "0", .metavar = "W", .where = SET_BOTH, .column = "work",
 	  .id = "w%s", .help = "transform passes per line (0 = plain copy)" },
-	{ .name = "cache", .type = SET_ENUM, .off = RUN(cache), .values = cache_names,
+	{ .name = "cache", .type = SET_ENUM, .off = RUN(cache), .values = cache_mode_names,
 	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",
 	  .help = "input cache state per repetition (default cold)" },
 	{ .name = "fsync", .type = SET_ENUM, .off = RUN(job.fsync),
-	  .values = fsync_names, .def = "file", .where = SET_BOTH,
+	  .values = fsync_mode_names, .def = "file", .where = SET_BOTH,
 	  .column = "fsync", .id = "fsync=%s",
 	  .help = "when writes reach the disk (default file:\n"
 		  "fsync each output inside the measured time)" },

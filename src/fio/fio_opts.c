@@ -3,11 +3,10 @@
 #include <stddef.h>
 
 #include "fio.h"
+#include "harness/runner.h"
 
 #define FIO(f) offsetof(struct fio_config, f)
 
-static const char *const cache_names[] = { "cold", "warm", "asis", NULL };
-static const char *const fsync_names[] = { "file", "end", "none", NULL };
 /* file and none as the id wrote them when fio knew only fsync_on_close */
 static const char *const fsync_ids[] = { "1", "end", "0" };
 
@@ -16,7 +15,7 @@ const struct setting fio_settings[] = {
 	{ .name = "job", .type = SET_STRING, .off = FIO(job), .where = SET_PROFILE,
 	  .metavar = "JOB", .help = "the fio job: a name in fio-jobs/ or a path "
 	  "(default: the one mirroring strategy=)" },
-	{ .name = "cache", .type = SET_ENUM, .off = FIO(cache), .values = cache_names,
+	{ .name = "cache", .type = SET_ENUM, .off = FIO(cache), .values = cache_mode_names,
 	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",
 	  .help = "the input's cache state before each repetition (default cold)" },
 	{ .name = "bs", .type = SET_SIZE, .off = FIO(bs), .min = 512,
@@ -35,7 +34,7 @@ const struct setting fio_settings[] = {
 	{ .name = "direct", .type = SET_BOOL, .off = FIO(direct), .def = "0",
 	  .where = SET_BOTH, .column = "direct", .id = "direct",
 	  .flags = SETF_ID_OPTIONAL, .help = "O_DIRECT (IOSTRAT_DIRECT=1 in the job)" },
-	{ .name = "fsync", .type = SET_ENUM, .off = FIO(fsync), .values = fsync_names,
+	{ .name = "fsync", .type = SET_ENUM, .off = FIO(fsync), .values = fsync_mode_names,
 	  .id_values = fsync_ids, .def = "file", .where = SET_BOTH, .column = "fsync",
 	  .id = "fsync=%s",
 	  .help = "file (default): fsync each written file as it closes\n"

@@ -28,9 +28,7 @@ static char badpath[PATH_MAX];
 
 const char *cache_mode_name(enum cache_mode m)
 {
-	static const char *const names[] = { "cold", "warm", "asis" };
-
-	return names[m];
+	return cache_mode_names[m];
 }
 
 int cache_drop_all(void)

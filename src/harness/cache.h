@@ -10,6 +10,8 @@
 
 enum cache_mode { CACHE_COLD, CACHE_WARM, CACHE_ASIS };
 
+/* The modes' names, in enum order, NULL-terminated (config/run_settings.c). */
+extern const char *const cache_mode_names[];
 const char *cache_mode_name(enum cache_mode m);
 
 /*

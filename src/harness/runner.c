@@ -31,9 +31,7 @@
 
 const char *fsync_mode_name(enum fsync_mode m)
 {
-	static const char *const names[] = { "file", "end", "none" };
-
-	return names[m];
+	return fsync_mode_names[m];
 }
 
 void runner_set_files(struct run_config *cfg, const struct filelist *fl)

@@ -75,6 +75,8 @@ pid_t runner_child_pid(void);
 void runner_clean_outputs(const char *out, const struct filelist *fl);
 /* Remove only the temporaries (.NAME.iostrat-tmp) of an interrupted rep. */
 void runner_clean_temporaries(const char *out, const struct filelist *fl);
+/* The modes' names, in enum order, NULL-terminated (config/run_settings.c). */
+extern const char *const fsync_mode_names[];
 const char *fsync_mode_name(enum fsync_mode m);
 
 /*

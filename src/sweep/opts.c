@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "harness/runner.h"
 #include "sweep.h"
 
 #define MAX_BLOCK (1ULL << 30)
@@ -292,8 +293,6 @@ static int set_api_list(const struct setting *s, const char *v, void *obj)
 
 /* ---- the table ----------------------------------------------------------- */
 
-static const char *const cache_names[] = { "cold", "warm", "asis", NULL };
-static const char *const fsync_names[] = { "file", "end", "none", NULL };
 
 #define SIZES_HELP "block/buffer sizes: 1,5,4k,64k or ranges 32..1M (doubling);\n" \
 	"default blocksize 1,5,50,500,4096,65536,1048576, bufsize 32..1M,\n" \
@@ -336,11 +335,11 @@ const struct setting sweep_settings[] = {
 	  .off = O(sizes), .where = SET_PROFILE },
 	{ .name = "block_size", .type = SET_CALL, .arg = true, .call = set_size_list,
 	  .off = O(sizes), .where = SET_PROFILE },
-	{ .name = "cache", .type = SET_ENUM, .off = O(cache), .values = cache_names,
+	{ .name = "cache", .type = SET_ENUM, .off = O(cache), .values = cache_mode_names,
 	  .def = "warm", .where = SET_BOTH, .column = "cache", .id = "%s",
 	  .help = "before every read (blocksize, api: default warm;\n"
 		  "bufsize: cold, caches dropped before every read)" },
-	{ .name = "fsync", .type = SET_ENUM, .off = O(fsync), .values = fsync_names,
+	{ .name = "fsync", .type = SET_ENUM, .off = O(fsync), .values = fsync_mode_names,
 	  .def = "file", .metavar = "file|none", .where = SET_BOTH,
 	  .column = "fsync", .id = "fsync=%s",
 	  .help = "blocksize, api: fsync written files inside the time\n"
