@@ -5,9 +5,10 @@
 
 # results/TIME-NAME for this second and the next few, each holding a run
 occupy_the_next_seconds() { # NAME
-	local s d
+	local s d now
+	now=$(date +%s) # once: a second ticking inside the loop would leave a gap
 	for s in 0 1 2 3 4 5 6 7 8 9; do
-		d=results/$(date -u -d "@$(($(date +%s) + s))" +%Y%m%d-%H%M%S)-$1
+		d=results/$(date -u -d "@$((now + s))" +%Y%m%d-%H%M%S)-$1
 		mkdir -p "$d" && echo '{}' >"$d/results.jsonl"
 	done
 }
