@@ -197,10 +197,11 @@ void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d)
 		json_array_append_new(row, json_text(why));
 		rtable_add(t, row);
 	}
-	rtable_note(t, "per run, as its own report's verdict: the fastest by median when ahead "
-		    "at p < %.2f; a=b when not distinguishable (or too few repetitions "
-		    "to test).  disagree: a run's winner is behind another run's leaders "
-		    "(%zu of %zu cells).", VERDICT_ALPHA, disagree, json_array_size(order));
+	rtable_note(t, "per run, as its own report's verdict: the fastest when it wins (every "
+		    "%.0f%% interval, Holm-corrected, excludes 1); a=b when equal or undecided "
+		    "(or too few rounds).  disagree: a run's winner is behind another run's "
+		    "leaders (%zu of %zu cells).", 100 * VERDICT_LEVEL, disagree,
+		    json_array_size(order));
 	for (size_t r = 0; r < n; r++)
 		json_decref(cells[r]);
 	json_decref(order);

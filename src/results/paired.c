@@ -378,6 +378,13 @@ static int cmp_holm(const void *x, const void *y, void *ctx)
 	return (a > b) - (a < b);
 }
 
+void holm_order(const double *p, size_t m, size_t *ix)
+{
+	for (size_t i = 0; i < m; i++)
+		ix[i] = i;
+	qsort_r(ix, m, sizeof(*ix), cmp_holm, (void *)p);
+}
+
 void holm_adjust(const double *p, size_t m, double *adj)
 {
 	size_t *ix = malloc((m ? m : 1) * sizeof(size_t));
@@ -391,9 +398,7 @@ void holm_adjust(const double *p, size_t m, double *adj)
 		return;
 	}
 	memcpy(cp, p, m * sizeof(double));
-	for (size_t i = 0; i < m; i++)
-		ix[i] = i;
-	qsort_r(ix, m, sizeof(*ix), cmp_holm, cp);
+	holm_order(cp, m, ix);
 	for (size_t r = 0; r < m; r++) {
 		double v = cp[ix[r]];
 
