@@ -113,10 +113,10 @@ static json_t *find_cell(json_t *cells, const char *label)
 }
 
 /*
- * The runs disagree in a cell when one names a winner (p < 0.05) that
- * another run put behind its own leaders; "not distinguishable" on one
- * side is no disagreement as long as the other's winner is among the
- * tied.
+ * The runs disagree in a cell when one names a winner (every interval
+ * clear of 1) that another run put behind its own leaders; equal or
+ * undecided on one side is no disagreement as long as the other's winner
+ * is among the tied.
  */
 static const char *agreement(json_t *const *c, size_t n, char *why, size_t len)
 {

@@ -150,12 +150,10 @@ long rrun_pairs(const struct rrun *r, const char *ida, const char *idb, double *
 
 	*a = calloc((size_t)(na > 0 ? na : 1), sizeof(double));
 	*b = calloc((size_t)(na > 0 ? na : 1), sizeof(double));
-	if (!*a || !*b)
+	if (!*a || !*b || na == -ENOMEM || nb == -ENOMEM)
 		n = -ENOMEM;
 	else if (na >= 0 && nb >= 0)
 		n = (long)match_rounds(sa, (size_t)na, sb, (size_t)nb, *a, *b);
-	else if (na == -ENOMEM || nb == -ENOMEM)
-		n = -ENOMEM;
 	free(sa);
 	free(sb);
 	return n;
