@@ -367,15 +367,18 @@ int unpaired_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 
 /* ---- Holm, modified z ---------------------------------------------------- */
 
-/* Indices by p, NAN last. */
+/* Indices by p, NAN last, equal p in index order. */
 static int cmp_holm(const void *x, const void *y, void *ctx)
 {
 	const double *p = ctx;
-	double a = p[*(const size_t *)x], b = p[*(const size_t *)y];
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	double a = p[i], b = p[j];
 
-	if (isnan(a) || isnan(b))
+	if (isnan(a) != isnan(b))
 		return isnan(a) - isnan(b);
-	return (a > b) - (a < b);
+	if (!isnan(a) && a != b)
+		return (a > b) - (a < b);
+	return (i > j) - (i < j);
 }
 
 void holm_order(const double *p, size_t m, size_t *ix)

@@ -58,9 +58,10 @@ int unpaired_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
  * a NAN p stays NAN in adj and is ranked last.  adj may be p. */
 void holm_adjust(const double *p, size_t m, double *adj);
 
-/* The order in which Holm tests p[0..m): ix[0] has the smallest p; NAN
- * last; ties in index order is not promised. */
+/* The order in which Holm tests p[0..m): ix[0] has the smallest p, equal
+ * p in index order, NAN last. */
 void holm_order(const double *p, size_t m, size_t *ix);
+
 /* The level at which comparison `rank` (0 = smallest p) of m is tested
  * under Holm: 1 - (1 - level) / (m - rank). */
 double holm_level(double level, size_t m, size_t rank);

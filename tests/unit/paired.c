@@ -243,7 +243,7 @@ static int identical_samples_give_one(void)
 	return 0;
 }
 
-static int holm_keeps_nan_last(void)
+static int holm_keeps_nan_last_and_ties_in_order(void)
 {
 	const double p[] = { 0.02, NAN, 0.01 };
 	double adj[3];
@@ -251,6 +251,12 @@ static int holm_keeps_nan_last(void)
 	holm_adjust(p, 3, adj);
 	CHECK(isnan(adj[1]) && fabs(adj[2] - 0.03) < 1e-15 && fabs(adj[0] - 0.04) < 1e-15,
 	      "%g %g %g", adj[0], adj[1], adj[2]);
+	const double q[] = { 0.03, 0.01, 0.03, NAN, 0.01 };
+	size_t ix[5];
+
+	holm_order(q, 5, ix); /* equal p in index order, NAN last */
+	CHECK(ix[0] == 1 && ix[1] == 4 && ix[2] == 0 && ix[3] == 2 && ix[4] == 3,
+	      "order %zu %zu %zu %zu %zu", ix[0], ix[1], ix[2], ix[3], ix[4]);
 	CHECK(fabs(holm_level(0.95, 3, 0) - (1 - 0.05 / 3)) < 1e-15, "level rank 0");
 	CHECK(fabs(holm_level(0.95, 3, 2) - 0.95) < 1e-15, "level last rank");
 	return 0;
@@ -264,6 +270,6 @@ int main(void)
 	RUN(modified_z_matches_scipy_mad);
 	RUN(interval_agrees_with_test);
 	RUN(identical_samples_give_one);
-	RUN(holm_keeps_nan_last);
+	RUN(holm_keeps_nan_last_and_ties_in_order);
 	return unit_failed;
 }
