@@ -449,7 +449,7 @@ static void cell_figures(json_t *out, const struct vcmp *c, const char *decision
 static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out,
 			 struct vtext *t)
 {
-	size_t m = n - 1, behind = 0;
+	size_t m = n - 1, behind = 0, head = m;
 	struct vcmp *c = calloc(n, sizeof(*c));
 	char ct[96];
 
@@ -462,9 +462,11 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 		return;
 	}
 	compare_all(r, v, m, c);
-	for (size_t k = 0; k < m; k++)
+	for (size_t k = m; k-- > 0;) {
 		behind += c[k].d == VD_BEHIND;
-	cell_figures(out, &c[0], behind == m ? "winner" : c[0].d == VD_EQUAL ? "equal" :
+		head = c[k].d == VD_BEHIND ? head : k; /* the first not behind */
+	}
+	cell_figures(out, &c[0], behind == m ? "winner" : c[head].d == VD_EQUAL ? "equal" :
 		     "undecided");
 	if (behind == m)
 		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], "strategy"), c[0].ci.ratio,

@@ -34,7 +34,9 @@
  *   rejected and lo > 1                  -> VD_BEHIND (a is faster)
  *   no interval (rc -EDOM: too few)      -> VD_TOO_FEW
  *   otherwise                            -> VD_UNDECIDED
- * The cell names a winner when every comparison is VD_BEHIND. */
+ * The cell names a winner when every comparison is VD_BEHIND; else it is
+ * "equal" or "undecided" as the first comparison not VD_BEHIND (in median
+ * order) is VD_EQUAL or not: the one its sentence opens with. */
 enum vdec { VD_UNDECIDED, VD_TOO_FEW, VD_EQUAL, VD_BEHIND };
 enum vdec verdict_decide(int rc, const struct ratio_ci *ci, bool rejected);
 
