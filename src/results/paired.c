@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Ratio estimates with confidence intervals (Hodges-Lehmann with the
- * Wilcoxon signed-rank or Mann-Whitney interval), Holm, modified z. */
+/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

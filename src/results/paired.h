@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Ratio estimates with confidence intervals for the verdict and compare:
- * paired (Wilcoxon signed-rank / Hodges-Lehmann), unpaired (Mann-Whitney /
- * Hodges-Lehmann), Holm's correction and the modified z-score. */
+/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
 #ifndef IOSTRAT_PAIRED_H
 #define IOSTRAT_PAIRED_H
 
