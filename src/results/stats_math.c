@@ -74,19 +74,20 @@ static int cmp_ranked(const void *x, const void *y)
 
 /* Number of arrangements of m a's and n b's with U_a = u, for every u:
  * the classic recurrence N(u; m, n) = N(u - n; m - 1, n) + N(u; m, n - 1),
- * built up row by row over m. */
-static double exact_mw_sf(size_t m, size_t n, double ustat)
+ * built up row by row over m; table size (n + 1) (m n + 1), so pass the
+ * smaller sample as n. */
+double *mw_exact_counts(size_t m, size_t n)
 {
 	size_t maxu = m * n, i, j, u;
 	/* f[j][u]: arrangements of i a's and j b's with U = u */
 	double *f = calloc((n + 1) * (maxu + 1), sizeof(double));
 	double *g = calloc((n + 1) * (maxu + 1), sizeof(double));
-	double total = 0, tail = 0, p;
+	double *out;
 
 	if (!f || !g) {
 		free(f);
 		free(g);
-		return NAN;
+		return NULL;
 	}
 #define F(a, j, u) (a)[(j) * (maxu + 1) + (u)]
 	for (j = 0; j <= n; j++)
@@ -107,16 +108,27 @@ static double exact_mw_sf(size_t m, size_t n, double ustat)
 		f = g;
 		g = t;
 	}
-	for (u = 0; u <= maxu; u++) {
-		total += F(f, n, u);
-		if ((double)u >= ustat)
-			tail += F(f, n, u);
-	}
 #undef F
-	p = tail / total;
-	free(f);
+	out = f;
+	memmove(out, out + n * (maxu + 1), (maxu + 1) * sizeof(double));
 	free(g);
-	return p;
+	return out;
+}
+
+/* P(U >= ustat) under the exact null distribution. */
+static double exact_mw_sf(size_t m, size_t n, double ustat)
+{
+	double *c = mw_exact_counts(m, n), total = 0, tail = 0;
+
+	if (!c)
+		return NAN;
+	for (size_t u = 0; u <= m * n; u++) {
+		total += c[u];
+		if ((double)u >= ustat)
+			tail += c[u];
+	}
+	free(c);
+	return tail / total;
 }
 
 double mann_whitney_p(const double *a, size_t na, const double *b, size_t nb,

@@ -38,6 +38,10 @@ double welch_t_p(const double *a, size_t na, const double *b, size_t nb,
 #define MW_MIN_N 4
 double two_sample_p(const double *a, size_t na, const double *b, size_t nb,
 		    const char **test);
+/* Exact null distribution of Mann-Whitney U for samples of m and n values
+ * without ties: counts[u] for u = 0..m*n (sum C(m+n, m)); malloc'd, NULL on
+ * failure.  Memory (n + 1)(m n + 1) doubles: pass the smaller sample as n. */
+double *mw_exact_counts(size_t m, size_t n);
 /* Regularized incomplete beta I_x(a, b), for the t distribution. */
 double incbeta(double a, double b, double x);
 
