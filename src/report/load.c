@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "results/results.h"
+#include "results/row.h"
 #include "lib/util.h"
 #include "report.h"
 
@@ -54,7 +55,7 @@ size_t rrun_samples(const struct rrun *r, const char *id, double **out)
 		const char *cid = json_string_value(json_object_get(row, "config_id"));
 		json_t *v = json_object_get(row, results_metric(row));
 
-		if (cid && !strcmp(cid, id) && json_is_number(v) &&
+		if (cid && !strcmp(cid, id) && json_is_number(v) && row_timed(row) &&
 		    json_is_null(json_object_get(row, "error")))
 			(*out)[n++] = json_number_value(v);
 	}

@@ -263,7 +263,9 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 	if (!isnan(target) && rsd > target && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "rsd>%.1f%% ", target);
 	if (notcold && o < len)
-		snprintf(buf + o, len - o, "not-cold=%d", notcold);
+		o += (size_t)snprintf(buf + o, len - o, "not-cold=%d ", notcold);
+	if (json_is_true(json_object_get(s, "warmup_outlier")) && o < len)
+		snprintf(buf + o, len - o, "warmup-outlier");
 	for (o = strlen(buf); o && buf[o - 1] == ' ';)
 		buf[--o] = 0;
 }
@@ -291,7 +293,10 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 	t = rdoc_table(d, "configurations (kind run)", cols);
 	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
 		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
-		    "user+sys; rss_mib = peak RSS (medians over repetitions)");
+		    "user+sys; rss_mib = peak RSS (medians over repetitions); "
+		    "flags: warmup-outlier = the first repetition is an outlier "
+		    "against the others (|modified z| > 3.5), kept in the "
+		    "statistics (docs/verdict.md, \"Warm-up\")");
 	json_array_foreach(r->sum, i, s) {
 		json_t *row;
 
@@ -387,5 +392,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	config_lines(d, r);
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
+	report_probe_cost(r, d);
 	other_kinds(d, r);
 }
