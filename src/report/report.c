@@ -284,24 +284,19 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 	struct rtable *t;
 	char flags[128];
 	json_t *s;
-	size_t i, runs = 0;
+	size_t i, runs = 0, warm = 0;
 
 	json_array_foreach(r->sum, i, s)
 		runs += is_run_summary(s);
 	if (!runs)
 		return;
 	t = rdoc_table(d, "configurations (kind run)", cols);
-	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
-		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
-		    "user+sys; rss_mib = peak RSS (medians over repetitions); "
-		    "flags: warmup-outlier = the first repetition is an outlier "
-		    "against the others (|modified z| > 3.5), kept in the "
-		    "statistics (docs/verdict.md, \"Warm-up\")");
 	json_array_foreach(r->sum, i, s) {
 		json_t *row;
 
 		if (!is_run_summary(s))
 			continue;
+		warm += json_is_true(json_object_get(s, "warmup_outlier"));
 		flags_of(r->rows, s, flags, sizeof(flags));
 		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, "config_id"),
 				json_integer_value(json_object_get(s, "n")),
@@ -312,6 +307,12 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 				rnum(nget(s, "maxrss_kb") / 1024.0), flags);
 		rtable_add(t, row);
 	}
+	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
+		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
+		    "user+sys; rss_mib = peak RSS (medians over repetitions)%s",
+		    warm ? "; flags: warmup-outlier = the first repetition is an "
+		    "outlier against the others (|modified z| > 3.5), kept in the "
+		    "statistics (docs/verdict.md, \"Warm-up\")" : "");
 }
 
 /* Rows of other kinds: one line per configuration, whatever they are. */

@@ -662,11 +662,21 @@ static int stopped(const struct bench *b)
 	return 128 + stop_caught();
 }
 
+static bool any_ci(const struct bench *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->items[i].stop == STOP_RULE_CI)
+			return true;
+	return false;
+}
+
+/* stop.json (stop=ci: why each cell stopped) after a run that ended by
+ * itself, then the directory's closing files and the last line. */
 static int finish(struct bench *b, int ret)
 {
 	const char *dir = b->res.path;
 
-	if (!b->eo->no_results && *dir && b->ncells &&
+	if (!b->eo->no_results && *dir && !stop_caught() && any_ci(b) &&
 	    cells_write(dir, b->cells, b->ncells, b->items, b->n))
 		ret = ret ? ret : -EIO;
 	if (!b->eo->no_results && results_finish(&b->res))
