@@ -49,10 +49,38 @@ int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
 			nc++;
 		}
 		items[i].cell = j;
+		c[j].members++;
 	}
 	*cells = c;
 	*ncells = nc;
 	return 0;
+}
+
+/* The fewest pairs whose exact signed-rank test can reach p < 1 - level:
+ * its smallest two-sided p is 2 / 2^n. */
+static unsigned signed_rank_floor(double level)
+{
+	unsigned n = 1;
+
+	while (ldexp(2.0, -(int)n) >= 1 - level)
+		n++;
+	return n;
+}
+
+unsigned least_reps(const struct bench_item *it, const struct cell *cells)
+{
+	unsigned n = it->reps;
+
+	if (it->stop == STOP_RULE_CI && cells[it->cell].members > 1)
+		n = MAX(n, MIN(signed_rank_floor(0.95), it->max_reps));
+	return n;
+}
+
+unsigned most_reps(const struct bench_item *it, const struct cell *cells)
+{
+	if (it->stop == STOP_RULE_CI && cells[it->cell].members < 2)
+		return it->reps;
+	return it->max_reps;
 }
 
 static double median_of(const struct bench_item *it)

@@ -13,6 +13,7 @@
 struct cell {
 	char key[600];
 	bool open;          /* stop=ci: another round wanted */
+	size_t members;
 	unsigned rounds;    /* the most timed samples of a member */
 	char why[160];      /* why it stopped, or why it goes on */
 	size_t lead[2];     /* fastest and runner-up by median (items) */
@@ -26,6 +27,13 @@ int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
 /* Decide every stop=ci cell again from its members' samples. */
 void cells_update(struct cell *cells, size_t ncells,
 		  const struct bench_item *items, size_t n);
+/* The timed repetitions it will run at least: reps, or under stop=ci in
+ * a cell of two or more the rounds an interval at 0.95 needs (6), within
+ * max_reps. */
+unsigned least_reps(const struct bench_item *it, const struct cell *cells);
+/* And at most: max_reps, or reps for one alone in its cell under stop=ci
+ * (nothing to compare). */
+unsigned most_reps(const struct bench_item *it, const struct cell *cells);
 /* DIR/stop.json: why each cell stopped.  0 or -errno (printed). */
 int cells_write(const char *dir, const struct cell *cells, size_t ncells,
 		const struct bench_item *items, size_t n);

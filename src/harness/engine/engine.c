@@ -209,11 +209,13 @@ static int dry_run(struct bench *b)
 		struct bench_item *it = &b->items[i];
 		char r[32];
 
-		snprintf(r, sizeof(r), it->max_reps > it->reps ? "%u-%u" : "%u",
-			 it->reps, it->max_reps);
+		unsigned least = least_reps(it, b->cells);
+
+		snprintf(r, sizeof(r), most_reps(it, b->cells) > least ? "%u-%u" : "%u",
+			 least, most_reps(it, b->cells));
 		printf("%-4zu %-44s %-10s %.2fs\n", i + 1, it->id, r, it->est_s);
-		total += it->est_s * it->reps;
-		reps += it->reps;
+		total += it->est_s * least;
+		reps += least;
 	}
 	printf("\ndata sets (in %s):\n", b->ctx.data_root);
 	for (size_t i = 0; i < b->ctx.nds; i++) {
@@ -272,12 +274,13 @@ static unsigned traces_owed(const struct bench_item *it)
 	return it->trace_reps - it->ntraced;
 }
 
-/* Repetitions left: at least (the ones reps asks for, and one more where
- * the RSD is still above target) or at most (up to max_reps, the cap an
+/* Repetitions left: at least (the ones reps asks for, or under stop=ci
+ * the rounds an interval needs, and one more where the RSD is still above
+ * target or the cell undecided; traced ones owed) or at most (up to max_reps, the cap an
  * adaptive profile knows from the start). */
 static unsigned remaining(const struct bench *b, bool most)
 {
-	unsigned n = 0;
+	unsigned n = 0, least;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bench_item *it = &b->items[i];
@@ -285,11 +288,12 @@ static unsigned remaining(const struct bench *b, bool most)
 		n += traces_owed(it);
 		if (!needs_more(b, it))
 			continue;
+		least = least_reps(it, b->cells);
 		if (most)
-			n += it->max_reps - (unsigned)it->nsamples;
+			n += most_reps(it, b->cells) - (unsigned)it->nsamples;
 		else
-			n += it->nsamples < it->reps ?
-				it->reps - (unsigned)it->nsamples : 1;
+			n += it->nsamples < least ?
+				least - (unsigned)it->nsamples : 1;
 	}
 	return n;
 }
@@ -363,7 +367,8 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep,
 	if (traced)
 		snprintf(target, sizeof(target), "%u", it->trace_reps);
 	else
-		fmt_range(MAX(it->reps, rep), it->max_reps, target, sizeof(target));
+		fmt_range(MAX(least_reps(it, b->cells), rep), most_reps(it, b->cells),
+			  target, sizeof(target));
 	fmt_secs(per * lo, a, sizeof(a));
 	fmt_secs(per * hi, z, sizeof(z));
 	snprintf(eta, sizeof(eta), strcmp(a, z) ? "%s-%s" : "%s", a, z);
