@@ -548,7 +548,7 @@ static void copy_descriptive(json_t *group, json_t *first, json_t *out,
 
 	json_object_foreach(first, k, v) {
 		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error") ||
-		    !strcmp(k, "role"))
+		    !strcmp(k, "role") || !strcmp(k, "round"))
 			continue;
 		if (is_figure(k, v) || (json_is_null(v) && traced &&
 					is_figure(k, json_object_get(traced, k))))
