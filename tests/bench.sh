@@ -539,6 +539,14 @@ bench_order_is_reproducible_by_its_seed() {
 	"$IOSTRAT" bench "$T/o.ini" --out "$T/d" --data "$T/data" 2>"$T/err" || die "bench"
 	jq -e '.order_seed | type == "number" and . > 0' "$T/d/env.json" >/dev/null ||
 		die "no derived seed in env.json"
+	# --resume keeps the directory's seed: a third round under it
+	local seed
+	seed=$(jq '.order_seed' "$T/d/env.json")
+	"$IOSTRAT" bench --resume "$T/d" -D reps=3 -D max_reps=3 --data "$T/data" 2>"$T/err" ||
+		die "resume: $(tail -n 2 "$T/err")"
+	jq -se --argjson s "$seed" 'length == 18 and all(.[]; .order_seed == $s)
+		and ([.[] | select(.round == 3)] | length == 6)' "$T/d/results.jsonl" >/dev/null ||
+		die "resumed rows: $(jq -c '[.round, .order_seed]' "$T/d/results.jsonl")"
 }
 
 # stop=ci with reps=2: an interval at 0.95 needs 6 paired rounds, so the
