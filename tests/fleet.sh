@@ -9,11 +9,11 @@
 FIXTURE=$(mktemp -d /tmp/iostrat-fleet.XXXXXX)
 trap 'rm -rf "$FIXTURE"' EXIT
 
-# One real tiny bench (stream and buffer, 1 thread, 4 repetitions: enough
-# for Mann-Whitney to reach p < 0.05), made once.
+# One real tiny bench (stream and buffer, 1 thread, 6 repetitions: the
+# fewest paired rounds that give the verdict a 95% interval), made once.
 bench_once() {
 	[ -s "$FIXTURE/r/results.jsonl" ] && return 0
-	printf '[global]\ndataset=big\nscale=0.0005\nreps=4\ncache=asis\n[t]\nstrategy=stream,buffer\nthreads=1\nwork=0\n' \
+	printf '[global]\ndataset=big\nscale=0.0005\nreps=6\ncache=asis\n[t]\nstrategy=stream,buffer\nthreads=1\nwork=0\n' \
 		>"$FIXTURE/p.ini"
 	"$IOSTRAT" bench "$FIXTURE/p.ini" --out "$FIXTURE/r" --data "$FIXTURE/data" >/dev/null 2>&1 ||
 		die "bench failed"

@@ -19,8 +19,9 @@ static void report_usage(FILE *f)
 	strategy_names_with(STRAT_REPORT_BASE, "/", base, sizeof(base));
 	fprintf(f, "usage: iostrat report DIR [-f|--format text|csv|json|markdown|html] [-o|--out FILE]\n\n"
 	      "The verdict first (per data set x work level x threads: the fastest\n"
-	      "strategy, its margin with the test's p, or 'not distinguishable', and\n"
-	      "why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
+	      "strategy against each other one, paired by round, with a 95%% interval\n"
+	      "of the ratio, Holm-corrected: a winner, equal within 2%%, or undecided;\n"
+	      "and why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
 	      "strategy against the best of %s, and one line per\n"
 	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);

@@ -10,9 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/paired.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
 #include "report.h"
+
+#define COMPARE_LEVEL 0.95
+#define PER_RUN 6 /* X_median, X/A, p_X, sig_X, lo_X, hi_X */
 
 static json_t *find_sum(const struct rrun *r, const char *id)
 {
@@ -25,14 +29,17 @@ static json_t *find_sum(const struct rrun *r, const char *id)
 	return NULL;
 }
 
-/* p-value of run x against base for config id, and which test gave it. */
+/* p-value of run x against base for config id, and which test gave it;
+ * into *ci the 95% interval of x over base (unpaired: runs share no
+ * rounds), NAN bounds when the samples are too small for one. */
 static double pvalue(const struct rrun *base, const struct rrun *x,
-		     const char *id, const char **test)
+		     const char *id, const char **test, struct ratio_ci *ci)
 {
 	double *a, *b, p;
 	size_t na = rrun_samples(base, id, &a), nb = rrun_samples(x, id, &b);
 
 	p = two_sample_p(a, na, b, nb, test);
+	unpaired_ratio_ci(a, na, b, nb, COMPARE_LEVEL, ci);
 	free(a);
 	free(b);
 	return p;
@@ -40,8 +47,8 @@ static double pvalue(const struct rrun *base, const struct rrun *x,
 
 static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 {
-	const char *cols[4 * RUNS_MAX + 2] = { 0 };
-	char names[4 * RUNS_MAX][32];
+	const char *cols[PER_RUN * RUNS_MAX + 2] = { 0 };
+	char names[PER_RUN * RUNS_MAX][32];
 	size_t nc = 0, matched = 0, i;
 
 	if (n > RUNS_MAX)
@@ -55,12 +62,14 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 	for (size_t k = 1; k < n; k++) {
 		char c = (char)('A' + k);
 
-		snprintf(names[4 * k], 32, "%c_median", c);
-		snprintf(names[4 * k + 1], 32, "%c/A", c);
-		snprintf(names[4 * k + 2], 32, "p_%c", c);
-		snprintf(names[4 * k + 3], 32, "sig_%c", c);
-		for (int j = 0; j < 4; j++)
-			cols[nc++] = names[4 * k + j];
+		snprintf(names[PER_RUN * k], 32, "%c_median", c);
+		snprintf(names[PER_RUN * k + 1], 32, "%c/A", c);
+		snprintf(names[PER_RUN * k + 2], 32, "p_%c", c);
+		snprintf(names[PER_RUN * k + 3], 32, "sig_%c", c);
+		snprintf(names[PER_RUN * k + 4], 32, "lo_%c", c);
+		snprintf(names[PER_RUN * k + 5], 32, "hi_%c", c);
+		for (int j = 0; j < PER_RUN; j++)
+			cols[nc++] = names[PER_RUN * k + j];
 	}
 	t = rdoc_table(d, "configurations in A and another run: median metric, ratio to A", cols);
 	json_array_foreach(runs[0].sum, i, s) {
@@ -77,21 +86,24 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 		for (size_t k = 1; k < n; k++) {
 			json_t *x = find_sum(&runs[k], id);
 			const char *test;
+			struct ratio_ci ci;
 			double mx, p;
 
 			if (!x) {
-				for (int j = 0; j < 4; j++)
+				for (int j = 0; j < PER_RUN; j++)
 					json_array_append_new(row, json_null());
 				continue;
 			}
 			any = true;
 			mx = json_is_number(json_object_get(x, "median")) ?
 			     json_number_value(json_object_get(x, "median")) : NAN;
-			p = pvalue(&runs[0], &runs[k], id, &test);
+			p = pvalue(&runs[0], &runs[k], id, &test, &ci);
 			json_array_append_new(row, rnum(mx));
 			json_array_append_new(row, rnum(ma > 0 ? mx / ma : NAN));
 			json_array_append_new(row, rnum(p));
 			json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
+			json_array_append_new(row, rnum(ci.lo));
+			json_array_append_new(row, rnum(ci.hi));
 		}
 		if (any) {
 			rtable_add(t, row);
@@ -102,7 +114,10 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 	}
 	rtable_note(t, "X/A < 1: X is faster.  sig * = p < 0.05, two-sided: Mann-Whitney U "
 		    "when both runs have >= %d repetitions of the configuration, else "
-		    "Welch's t.  %zu configurations matched.", MW_MIN_N, matched);
+		    "Welch's t.  lo_X-hi_X: %.0f%% interval of X's times over A's "
+		    "(Hodges-Lehmann on the log times, Mann-Whitney's interval; none "
+		    "when the repetitions are too few).  %zu configurations matched.",
+		    MW_MIN_N, 100 * COMPARE_LEVEL, matched);
 }
 
 static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size_t k,
@@ -111,6 +126,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 	json_t *row = json_array();
 	char run[2] = { (char)('A' + k), 0 }, label[256];
 	double *v, p = NAN, med;
+	struct ratio_ci ci = { 0, NAN, NAN, NAN, NAN };
 	struct summary st;
 	const char *test = "";
 	size_t nv = rrun_samples(&runs[k], id, &v);
@@ -118,7 +134,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 	summarize(v, nv, &st);
 	free(v);
 	if (k)
-		p = pvalue(&runs[0], &runs[k], id, &test);
+		p = pvalue(&runs[0], &runs[k], id, &test, &ci);
 	med = nv ? st.median : NAN;
 	compare_label(runs, n, k, label, sizeof(label));
 	json_array_append_new(row, json_text(id));
@@ -135,6 +151,8 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 	json_array_append_new(row, rnum(p));
 	json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
 	json_array_append_new(row, json_text(k ? test : ""));
+	json_array_append_new(row, rnum(ci.lo));
+	json_array_append_new(row, rnum(ci.hi));
 	rtable_add(t, row);
 }
 
@@ -147,7 +165,8 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
 {
 	static const char *const cols[] = { "config_id", "run", "label", "metric", "n",
-		"median", "min", "max", "q1", "q3", "ratio", "p", "sig", "test", NULL };
+		"median", "min", "max", "q1", "q3", "ratio", "p", "sig", "test", "ci_lo", "ci_hi",
+		NULL };
 	struct rtable *t = rdoc_table(d, COMPARE_SPREAD_TITLE, cols);
 	json_t *s;
 	size_t i;
@@ -169,7 +188,8 @@ static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
 	}
 	rtable_note(t, "per run: median, min, max, quartiles of the metric over its "
 		    "repetitions; ratio = median / A's median; sig * = p < 0.05 against A "
-		    "(test: mann-whitney or welch, as above)");
+		    "(test: mann-whitney or welch, as above); ci_lo-ci_hi: the 95%% interval "
+		    "of the run's times over A's, as above");
 }
 
 /* Flatten env.json: nested objects become "in.scheduler" keys. */

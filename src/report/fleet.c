@@ -113,10 +113,10 @@ static json_t *find_cell(json_t *cells, const char *label)
 }
 
 /*
- * The runs disagree in a cell when one names a winner (p < 0.05) that
- * another run put behind its own leaders; "not distinguishable" on one
- * side is no disagreement as long as the other's winner is among the
- * tied.
+ * The runs disagree in a cell when one names a winner (every interval
+ * clear of 1) that another run put behind its own leaders; equal or
+ * undecided on one side is no disagreement as long as the other's winner
+ * is among the tied.
  */
 static const char *agreement(json_t *const *c, size_t n, char *why, size_t len)
 {
@@ -197,10 +197,11 @@ void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d)
 		json_array_append_new(row, json_text(why));
 		rtable_add(t, row);
 	}
-	rtable_note(t, "per run, as its own report's verdict: the fastest by median when ahead "
-		    "at p < %.2f; a=b when not distinguishable (or too few repetitions "
-		    "to test).  disagree: a run's winner is behind another run's leaders "
-		    "(%zu of %zu cells).", VERDICT_ALPHA, disagree, json_array_size(order));
+	rtable_note(t, "per run, as its own report's verdict: the fastest when it wins (every "
+		    "%.0f%% interval, Holm-corrected, excludes 1); a=b when equal or undecided "
+		    "(or too few rounds).  disagree: a run's winner is behind another run's "
+		    "leaders (%zu of %zu cells).", 100 * VERDICT_LEVEL, disagree,
+		    json_array_size(order));
 	for (size_t r = 0; r < n; r++)
 		json_decref(cells[r]);
 	json_decref(order);

@@ -22,9 +22,17 @@ struct rrun {
 
 int rrun_load(const char *dir, struct rrun *r); /* prints its errors */
 void rrun_free(struct rrun *r);
-/* The metric of the good timed rows of config id (row_timed: never a
- * traced one); *out freed by the caller. */
+/* The metric of the good rows of config id that were timed (a row whose
+ * "role" is "traced" ran with the probes attached and is no sample of
+ * its elapsed time); *out freed by the caller. */
 size_t rrun_samples(const struct rrun *r, const char *id, double **out);
+/* The timed samples of config ids a and b paired by round (row column
+ * "round", else "rep" for rows written before it; the first row of a
+ * config in a round): the number of pairs, into *a and *b (freed by the
+ * caller); -1 when a row has neither column (the samples cannot be
+ * paired), -ENOMEM. */
+long rrun_pairs(const struct rrun *r, const char *ida, const char *idb, double **a,
+		double **b);
 const char *rrun_name(const struct rrun *r);
 
 /* The tables of `iostrat report`. */

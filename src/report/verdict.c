@@ -4,6 +4,7 @@
  * thread count, which strategy is fastest, by how much and with what
  * confidence, and why -- each reason one rule on the rows' own columns.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -11,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "results/stats_math.h"
+#include "results/paired.h"
 #include "lib/util.h"
 #include "fields.h"
 #include "verdict.h"
@@ -120,16 +121,6 @@ static void cell_key(json_t *s, char *key, size_t len)
 
 	snprintf(key, len, "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
 		 run_settings_text(s, set, sizeof(set)), iget(s, "work"), iget(s, "threads"));
-}
-
-static void fmt_p(char *buf, size_t len, double p, const char *test)
-{
-	if (!isfinite(p))
-		snprintf(buf, len, "too few repetitions to test");
-	else if (p < 0.001)
-		snprintf(buf, len, "p<0.001, %s", test);
-	else
-		snprintf(buf, len, "p=%.3f, %s", p, test);
 }
 
 struct vtext {
@@ -249,59 +240,240 @@ static bool several_settings(json_t *order)
 	return false;
 }
 
-/* p of the fastest a against b, and b's median over a's. */
-static double test_pair(const struct rrun *r, json_t *a, json_t *b, double *ratio,
-			const char **test)
-{
-	double *sa = NULL, *sb = NULL, p;
-	size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
-	size_t nb = rrun_samples(r, sget(b, "config_id"), &sb);
+/* --- the comparisons: the fastest against each other strategy ------------ */
 
-	p = two_sample_p(sa, na, sb, nb, test);
-	*ratio = nget(b, "median") / nget(a, "median");
+/* The fastest against strategy s: b over a, at level (Holm's for its rank). */
+struct vcmp {
+	json_t *s;
+	struct ratio_ci ci;
+	int rc; /* paired_ratio_ci's or unpaired_ratio_ci's */
+	bool paired;
+	double level, p_holm;
+	enum vdec d;
+};
+
+/* The fastest a against b (b over a) at level: paired by round, or, when
+ * the rows cannot be paired, Mann-Whitney's unpaired interval. */
+static void compare_at(const struct rrun *r, json_t *a, json_t *b, double level,
+		       struct vcmp *c)
+{
+	double *sa = NULL, *sb = NULL;
+	long n = rrun_pairs(r, sget(a, "config_id"), sget(b, "config_id"), &sa, &sb);
+
+	c->s = b;
+	c->level = level;
+	c->paired = n >= 0;
+	if (c->paired) {
+		c->rc = paired_ratio_ci(sa, sb, (size_t)n, level, &c->ci);
+	} else {
+		free(sa);
+		free(sb);
+		size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
+		size_t nb = rrun_samples(r, sget(b, "config_id"), &sb);
+
+		c->rc = unpaired_ratio_ci(sa, na, sb, nb, level, &c->ci);
+	}
 	free(sa);
 	free(sb);
-	return p;
 }
 
-/* The fastest not distinguishable from the runner-up: the strategies the
- * fastest cannot be told from (in median order, up to the first it can),
- * and the first it is ahead of, with its margin and p. */
-static void tied(const struct rrun *r, json_t **v, size_t n, json_t *c,
-		 struct vtext *t, double ratio2, const char *pbuf2)
+enum vdec verdict_decide(int rc, const struct ratio_ci *ci, bool rejected)
+{
+	if (rc == 0 && ci->lo >= 1 - VERDICT_TIE_BAND && ci->hi <= 1 + VERDICT_TIE_BAND)
+		return VD_EQUAL;
+	if (rc == 0 && rejected && ci->lo > 1)
+		return VD_BEHIND;
+	if (rc == -EDOM || isnan(ci->ratio))
+		return VD_TOO_FEW;
+	return VD_UNDECIDED;
+}
+
+/* c[0..m): v[0] against v[1..m]; Holm over the m: comparison of p-rank j
+ * at level 1 - alpha / (m - j), rejected while every interval up to its
+ * rank excludes 1 (step-down), then each decided. */
+static void compare_all(const struct rrun *r, json_t **v, size_t m, struct vcmp *c)
+{
+	double *p = calloc(m, sizeof(double)), *adj = calloc(m, sizeof(double));
+	size_t *ix = calloc(m, sizeof(size_t));
+	bool rejected = true;
+
+	if (!p || !adj || !ix)
+		abort();
+	for (size_t k = 0; k < m; k++) {
+		compare_at(r, v[0], v[k + 1], VERDICT_LEVEL, &c[k]);
+		p[k] = c[k].ci.p;
+	}
+	holm_adjust(p, m, adj);
+	holm_order(p, m, ix);
+	for (size_t j = 0; j < m; j++) {
+		struct vcmp *x = &c[ix[j]];
+
+		if (holm_level(VERDICT_LEVEL, m, j) != VERDICT_LEVEL)
+			compare_at(r, v[0], x->s, holm_level(VERDICT_LEVEL, m, j), x);
+		x->p_holm = adj[ix[j]];
+		rejected = rejected && x->rc == 0 && (x->ci.lo > 1 || x->ci.hi < 1);
+		x->d = verdict_decide(x->rc, &x->ci, rejected);
+	}
+	free(p);
+	free(adj);
+	free(ix);
+}
+
+/* The fewest rounds that can give an interval at level: 2 / 2^n < 1 - level. */
+static int min_rounds(double level)
+{
+	int n = 1;
+
+	while (n < 64 && ldexp(1, 1 - n) >= 1 - level)
+		n++;
+	return n;
+}
+
+/* "95% CI 1.05-1.19, 8 rounds" (unpaired: "... , 5 and 6 repetitions, unpaired"). */
+static const char *ci_text(const struct vcmp *c, char *buf, size_t len)
+{
+	int o = snprintf(buf, len, "%.3g%% CI %.2f-%.2f, ", 100 * c->level, c->ci.lo, c->ci.hi);
+
+	if (o < 0 || (size_t)o >= len)
+		return buf;
+	if (c->paired)
+		snprintf(buf + o, len - (size_t)o, "%zu rounds", c->ci.n);
+	else
+		snprintf(buf + o, len - (size_t)o, "%zu repetitions, unpaired", c->ci.n);
+	return buf;
+}
+
+/* The largest difference from 1 these rounds would not have seen: the
+ * interval's half-width, in percent (a true ratio further from 1 than
+ * that, with the same spread, gives an interval without 1). */
+static double detectable_pct(const struct ratio_ci *ci)
+{
+	return 100 * (fmax(ci->ratio / ci->lo, ci->hi / ci->ratio) - 1);
+}
+
+/* "rounds" (paired) or "repetitions" (unpaired). */
+static const char *units(const struct vcmp *c)
+{
+	return c->paired ? "rounds" : "repetitions";
+}
+
+/* The head of a cell the fastest a does not win: a against c->s. */
+static void head_open(struct vtext *t, json_t *a, const struct vcmp *c)
+{
+	char ct[96], need[32] = "";
+	const char *x = sget(a, "strategy"), *y = sget(c->s, "strategy");
+
+	if (c->paired)
+		snprintf(need, sizeof(need), "at least %d; ", min_rounds(c->level));
+	if (c->d == VD_EQUAL)
+		put(t, "%s and %s equal within %.0f%% (%s)", x, y, 100 * VERDICT_TIE_BAND,
+		    ci_text(c, ct, sizeof(ct)));
+	else if (c->d == VD_TOO_FEW)
+		put(t, "%s and %s undecided: %zu %s, too few for a %.3g%% interval (%s%.2fx "
+		    "by estimate)", x, y, c->ci.n, units(c), 100 * c->level, need, c->ci.ratio);
+	else
+		put(t, "%s and %s undecided after %zu %s: %.2f-%.2f (%.3g%% CI; the smallest "
+		    "difference these could detect: %.1f%%)", x, y, c->ci.n, units(c), c->ci.lo,
+		    c->ci.hi, 100 * c->level, detectable_pct(&c->ci));
+}
+
+/* Another strategy not behind the fastest, after the head. */
+static void head_more(struct vtext *t, const struct vcmp *c)
+{
+	const char *y = sget(c->s, "strategy");
+
+	if (c->d == VD_EQUAL)
+		put(t, ", %s equal within %.0f%% (%.2f-%.2f)", y, 100 * VERDICT_TIE_BAND,
+		    c->ci.lo, c->ci.hi);
+	else if (c->d == VD_TOO_FEW)
+		put(t, ", %s undecided (too few %s)", y, units(c));
+	else if (c->ci.lo > 1 || c->ci.hi < 1) /* Holm stopped before it */
+		put(t, ", %s undecided (%.2f-%.2f, not tested: Holm stops at the first "
+		    "undecided)", y, c->ci.lo, c->ci.hi);
+	else
+		put(t, ", %s undecided (%.2f-%.2f)", y, c->ci.lo, c->ci.hi);
+}
+
+/* No winner: the strategies not behind the fastest (in median order), then
+ * the first it is ahead of, with its interval. */
+static void no_winner(json_t *a, const struct vcmp *c, size_t m, json_t *out,
+		      struct vtext *t)
 {
 	json_t *names = json_array();
-	double ratio = NAN, p = NAN;
-	const char *test = "";
-	char pbuf[64];
-	size_t k;
+	const struct vcmp *ahead = NULL;
+	char ct[96];
+	bool first = true;
 
-	json_array_append_new(names, json_text(sget(v[0], "strategy")));
-	json_array_append_new(names, json_text(sget(v[1], "strategy")));
-	for (k = 2; k < n; k++) {
-		p = test_pair(r, v[0], v[k], &ratio, &test);
-		if (isfinite(p) && p < VERDICT_ALPHA)
-			break;
-		json_array_append_new(names, json_text(sget(v[k], "strategy")));
+	json_array_append_new(names, json_text(sget(a, "strategy")));
+	for (size_t k = 0; k < m; k++) {
+		if (c[k].d == VD_BEHIND) {
+			ahead = ahead ? ahead : &c[k];
+			continue;
+		}
+		json_array_append_new(names, json_text(sget(c[k].s, "strategy")));
+		if (first)
+			head_open(t, a, &c[k]);
+		else
+			head_more(t, &c[k]);
+		first = false;
 	}
-	for (size_t i = 0; i < json_array_size(names); i++)
-		put(t, "%s%s", i == 0 ? "" : i + 1 == json_array_size(names) ? " and " : ", ",
-		    json_string_value(json_array_get(names, i)));
-	if (k == 2)
-		put(t, " not distinguishable (%.2fx apart, %s)", ratio2, pbuf2);
+	json_object_set_new(out, "tied", names);
+	if (!ahead)
+		return;
+	put(t, "; %s ahead of %s, %.2fx (%s)", sget(a, "strategy"), sget(ahead->s, "strategy"),
+	    ahead->ci.ratio, ci_text(ahead, ct, sizeof(ct)));
+	json_object_set_new(out, "ahead_of", json_text(sget(ahead->s, "strategy")));
+	json_object_set_new(out, "ahead_ratio", rnum(ahead->ci.ratio));
+	json_object_set_new(out, "ahead_p", rnum(ahead->p_holm));
+}
+
+/* The figures of the fastest against the runner-up c, and the decision. */
+static void cell_figures(json_t *out, const struct vcmp *c, const char *decision)
+{
+	json_object_set_new(out, "runner_up", c ? json_text(sget(c->s, "strategy")) : json_null());
+	json_object_set_new(out, "ratio", rnum(c ? c->ci.ratio : NAN));
+	json_object_set_new(out, "ci_lo", rnum(c ? c->ci.lo : NAN));
+	json_object_set_new(out, "ci_hi", rnum(c ? c->ci.hi : NAN));
+	json_object_set_new(out, "ci_level", rnum(c ? c->level : NAN));
+	json_object_set_new(out, "rounds", c && c->paired ? json_integer((json_int_t)c->ci.n) :
+			    json_null());
+	json_object_set_new(out, "p", rnum(c ? c->ci.p : NAN));
+	json_object_set_new(out, "p_holm", rnum(c ? c->p_holm : NAN));
+	json_object_set_new(out, "test", !c || isnan(c->ci.p) ? json_null() :
+			    json_text(c->paired ? "signed-rank" : "mann-whitney"));
+	json_object_set_new(out, "decision", json_text(decision));
+	json_object_set_new(out, "distinguishable", json_boolean(!strcmp(decision, "winner")));
+}
+
+/* The verdict's head: the fastest a over v[1..n) (median order). */
+static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out,
+			 struct vtext *t)
+{
+	size_t m = n - 1, behind = 0, head = m;
+	struct vcmp *c = calloc(n, sizeof(*c));
+	char ct[96];
+
+	if (!c)
+		abort();
+	if (n < 2) {
+		cell_figures(out, NULL, "only");
+		put(t, "%s, the only strategy run", sget(v[0], "strategy"));
+		free(c);
+		return;
+	}
+	compare_all(r, v, m, c);
+	for (size_t k = m; k-- > 0;) {
+		behind += c[k].d == VD_BEHIND;
+		head = c[k].d == VD_BEHIND ? head : k; /* the first not behind */
+	}
+	cell_figures(out, &c[0], behind == m ? "winner" : c[head].d == VD_EQUAL ? "equal" :
+		     "undecided");
+	if (behind == m)
+		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], "strategy"), c[0].ci.ratio,
+		    sget(c[0].s, "strategy"), ci_text(&c[0], ct, sizeof(ct)));
 	else
-		put(t, " not distinguishable from %s (up to %.2fx apart, each p >= %.2f)",
-		    sget(v[0], "strategy"), nget(v[k - 1], "median") / nget(v[0], "median"),
-		    VERDICT_ALPHA);
-	json_object_set_new(c, "tied", names);
-	if (k < n) {
-		fmt_p(pbuf, sizeof(pbuf), p, test);
-		put(t, "; %s ahead of %s, %.2fx (%s)", sget(v[0], "strategy"),
-		    sget(v[k], "strategy"), ratio, pbuf);
-		json_object_set_new(c, "ahead_of", json_text(sget(v[k], "strategy")));
-		json_object_set_new(c, "ahead_ratio", rnum(ratio));
-		json_object_set_new(c, "ahead_p", rnum(p));
-	}
+		no_winner(v[0], c, m, out, t);
+	free(c);
 }
 
 static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
@@ -309,10 +481,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	size_t n = json_array_size(m);
 	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
 	long long th, w;
-	char text[1024], label[600], pbuf[64], size[32], set[300];
+	char text[2048], label[600], size[32], set[300];
 	struct vtext t = { text, sizeof(text), 0, 0 };
-	double p = NAN, ratio = NAN;
-	const char *test = "";
 
 	if (!v)
 		abort();
@@ -334,23 +504,7 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	json_object_set_new(c, "threads", json_integer(th));
 	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
 	put(&t, "%s: ", label);
-	if (n >= 2)
-		p = test_pair(r, a, v[1], &ratio, &test);
-	json_object_set_new(c, "runner_up", n >= 2 ? json_text(sget(v[1], "strategy")) :
-			    json_null());
-	json_object_set_new(c, "ratio", rnum(ratio));
-	json_object_set_new(c, "p", rnum(p));
-	json_object_set_new(c, "test", n >= 2 && isfinite(p) ? json_text(test) : json_null());
-	json_object_set_new(c, "distinguishable",
-			    json_boolean(n >= 2 && isfinite(p) && p < VERDICT_ALPHA));
-	fmt_p(pbuf, sizeof(pbuf), p, test);
-	if (n < 2)
-		put(&t, "%s, the only strategy run", sget(a, "strategy"));
-	else if (isfinite(p) && p < VERDICT_ALPHA)
-		put(&t, "%s fastest, %.2fx %s (%s)", sget(a, "strategy"), ratio,
-		    sget(v[1], "strategy"), pbuf);
-	else
-		tied(r, v, n, c, &t, ratio, pbuf);
+	verdict_head(r, v, n, c, &t);
 	t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");
@@ -391,9 +545,11 @@ static json_t *joined(json_t *a)
 void report_verdict(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const sent[] = { "verdict", NULL };
-	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "p",
-		"test", "distinguishable", "tied", "ahead_of", "ahead_ratio", "ahead_p", "bound", "cpu_per_thread", "fio_ratio",
-		"fio_job", "rss_share", "pc_hit_ratio", "seq_pct", NULL };
+	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "ci_lo",
+		"ci_hi", "ci_level", "rounds", "p", "p_holm", "test", "decision",
+		"distinguishable", "tied", "ahead_of", "ahead_ratio", "ahead_p", "bound",
+		"cpu_per_thread", "fio_ratio", "fio_job", "rss_share", "pc_hit_ratio", "seq_pct",
+		NULL };
 	json_t *cells = verdict_cells(r), *c;
 	struct rtable *t;
 	size_t i;
@@ -404,13 +560,18 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 	}
 	t = rdoc_table(d, "verdict", sent);
 	rtable_note(t, "per data set, work level W and thread count: the fastest "
-		    "strategy by median elapsed time and its margin over the runner-up "
-		    "(ratio of medians, two-sided test; p >= %.2f: not distinguishable), "
-		    "then why, by the rules of docs/verdict.md", VERDICT_ALPHA);
+		    "strategy by median elapsed time against each other one, paired by "
+		    "round: the ratio of their times (Hodges-Lehmann) with its confidence "
+		    "interval, Holm-corrected; a winner only when every interval excludes 1, "
+		    "equal when one lies within +-%.0f%%; then why, by the rules of "
+		    "docs/verdict.md", 100 * VERDICT_TIE_BAND);
 	json_array_foreach(cells, i, c)
 		rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
 	t = rdoc_table(d, "verdict figures", figs);
-	rtable_note(t, "ratio = runner-up median / fastest median; cpu_per_thread = "
+	rtable_note(t, "ratio = runner-up's time / the fastest's (paired estimate), ci_lo-ci_hi "
+		    "its interval at ci_level (Holm's level for its rank), rounds = pairs; "
+		    "p = signed-rank p of ratio 1, p_holm = Holm-adjusted; decision = "
+		    "winner, equal or undecided; cpu_per_thread = "
 		    "(user+sys) / elapsed / min(threads, CPUs); fio_ratio = MB/s / the fio "
 		    "baseline's MB/s; rss_share = peak RSS / bytes read");
 	json_array_foreach(cells, i, c) {

@@ -3,21 +3,42 @@
 #ifndef IOSTRAT_REPORT_VERDICT_H
 #define IOSTRAT_REPORT_VERDICT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
 
 #include "report.h"
 
+#include "results/paired.h"
+
 /*
  * The verdict of `iostrat report` (docs/verdict.md): per data set x work
  * level x thread count of the run configurations, the fastest strategy by
- * median elapsed time, its margin over the runner-up with the test's p
- * ("not distinguishable" when p >= VERDICT_ALPHA), and the reasons, each
- * from the rows' own columns by one rule below.  The thresholds are the
- * documented ones; the unit tests (tests/unit/verdict.c) pin each rule.
+ * median elapsed time against every other one, paired by round
+ * (paired_ratio_ci: the ratio of their times with its interval; unpaired,
+ * Mann-Whitney's, only for rows without rounds), Holm over those
+ * comparisons; and the reasons, each from the rows' own columns by one
+ * rule below.  The thresholds are the documented ones; the unit tests
+ * (tests/unit/verdict.c) pin each rule.
  */
 #define VERDICT_ALPHA 0.05
+#define VERDICT_LEVEL (1 - VERDICT_ALPHA)
+/* Two strategies whose interval lies within 1 +- VERDICT_TIE_BAND are
+ * equal: a difference that small is the machine's noise, not a win. */
+#define VERDICT_TIE_BAND 0.02
+
+/* One comparison of the fastest a against b (interval of b over a at
+ * Holm's level; rejected: this and every comparison of smaller p exclude 1):
+ *   interval within 1 +- VERDICT_TIE_BAND -> VD_EQUAL
+ *   rejected and lo > 1                  -> VD_BEHIND (a is faster)
+ *   no interval (rc -EDOM: too few)      -> VD_TOO_FEW
+ *   otherwise                            -> VD_UNDECIDED
+ * The cell names a winner when every comparison is VD_BEHIND; else it is
+ * "equal" or "undecided" as the first comparison not VD_BEHIND (in median
+ * order) is VD_EQUAL or not: the one its sentence opens with. */
+enum vdec { VD_UNDECIDED, VD_TOO_FEW, VD_EQUAL, VD_BEHIND };
+enum vdec verdict_decide(int rc, const struct ratio_ci *ci, bool rejected);
 
 /* CPU-bound or I/O-bound: CPU seconds per elapsed second per thread that
  * could run, threads_used = min(threads, cpus) (cpus <= 0: threads).
@@ -74,10 +95,13 @@ const char *verdict_size(double bytes, char *buf, size_t len);
 const char *verdict_cache(double hit_ratio);
 const char *verdict_seq(double seq_pct);
 
-/* One object per cell, in the order the cells were first run: dataset,
- * group, work, threads, fastest, runner_up, ratio, p, test,
- * distinguishable, bound, cpu_per_thread, fio_ratio, fio_job, rss_share,
- * pc_hit_ratio, seq_pct, text (the sentence). */
+/* One object per cell, in the order the cells were first run: cell,
+ * dataset, settings, work, threads, fastest, runner_up, ratio, ci_lo,
+ * ci_hi, ci_level, rounds, p, p_holm, test, decision ("winner", "equal",
+ * "undecided", "only"), distinguishable (a winner), tied (no winner: the
+ * fastest and those not behind it), ahead_of, ahead_ratio, ahead_p, bound,
+ * cpu_per_thread, fio_ratio, fio_job, rss_share, pc_hit_ratio, seq_pct,
+ * text (the sentence). */
 json_t *verdict_cells(const struct rrun *r);
 /* The "verdict" table (one sentence per cell) and "verdict figures" (the
  * same, as numbers); nothing when there are no run configurations. */

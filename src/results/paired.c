@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Ratio estimates with confidence intervals (Hodges-Lehmann with the
- * Wilcoxon signed-rank or Mann-Whitney interval), Holm, modified z. */
+/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -367,15 +366,25 @@ int unpaired_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 
 /* ---- Holm, modified z ---------------------------------------------------- */
 
-/* Indices by p, NAN last. */
+/* Indices by p, NAN last, equal p in index order. */
 static int cmp_holm(const void *x, const void *y, void *ctx)
 {
 	const double *p = ctx;
-	double a = p[*(const size_t *)x], b = p[*(const size_t *)y];
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	double a = p[i], b = p[j];
 
-	if (isnan(a) || isnan(b))
+	if (isnan(a) != isnan(b))
 		return isnan(a) - isnan(b);
-	return (a > b) - (a < b);
+	if (!isnan(a) && a != b)
+		return (a > b) - (a < b);
+	return (i > j) - (i < j);
+}
+
+void holm_order(const double *p, size_t m, size_t *ix)
+{
+	for (size_t i = 0; i < m; i++)
+		ix[i] = i;
+	qsort_r(ix, m, sizeof(*ix), cmp_holm, (void *)p);
 }
 
 void holm_adjust(const double *p, size_t m, double *adj)
@@ -391,9 +400,7 @@ void holm_adjust(const double *p, size_t m, double *adj)
 		return;
 	}
 	memcpy(cp, p, m * sizeof(double));
-	for (size_t i = 0; i < m; i++)
-		ix[i] = i;
-	qsort_r(ix, m, sizeof(*ix), cmp_holm, cp);
+	holm_order(cp, m, ix);
 	for (size_t r = 0; r < m; r++) {
 		double v = cp[ix[r]];
 

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Ratio estimates with confidence intervals for the verdict and compare:
- * paired (Wilcoxon signed-rank / Hodges-Lehmann), unpaired (Mann-Whitney /
- * Hodges-Lehmann), Holm's correction and the modified z-score. */
+/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
 #ifndef IOSTRAT_PAIRED_H
 #define IOSTRAT_PAIRED_H
 
@@ -57,6 +55,10 @@ int unpaired_ratio_ci(const double *a, size_t na, const double *b, size_t nb,
 /* Holm step-down adjusted p-values (monotone, capped at 1), m comparisons;
  * a NAN p stays NAN in adj and is ranked last.  adj may be p. */
 void holm_adjust(const double *p, size_t m, double *adj);
+
+/* The order in which Holm tests p[0..m): ix[0] has the smallest p, equal
+ * p in index order, NAN last. */
+void holm_order(const double *p, size_t m, size_t *ix);
 
 /* The level at which comparison `rank` (0 = smallest p) of m is tested
  * under Holm: 1 - (1 - level) / (m - rank). */
