@@ -101,6 +101,26 @@ static int stop_ci_stops_a_narrow_tie_at_the_floor(void)
 	return 0;
 }
 
+/* Five strategies: 4 comparisons under Holm, the first at 98.75%: 2/2^n
+ * below 0.0125 needs 8 rounds; two strategies 6; one alone its reps. */
+static int stop_ci_floor_follows_the_comparisons_of_the_cell(void)
+{
+	struct cell cells[3] = { { .members = 5 }, { .members = 2 }, { .members = 1 } };
+	struct bench_item it = { .reps = 3, .max_reps = 10, .stop = STOP_RULE_CI };
+
+	CHECK(least_reps(&it, cells) == 8, "five: %u", least_reps(&it, cells));
+	it.cell = 1;
+	CHECK(least_reps(&it, cells) == 6, "two: %u", least_reps(&it, cells));
+	it.cell = 2;
+	CHECK(least_reps(&it, cells) == 3 && most_reps(&it, cells) == 3, "alone");
+	it.cell = 0;
+	it.max_reps = 7;
+	CHECK(least_reps(&it, cells) == 7, "not within max_reps");
+	it.stop = STOP_RULE_RSD;
+	CHECK(least_reps(&it, cells) == 3, "stop=rsd: not reps");
+	return 0;
+}
+
 static int warmup_outlier_flags_a_slow_first_repetition(void)
 {
 	double s[5] = { 2.0, 1.00, 1.01, 0.99, 1.02 };
@@ -119,6 +139,7 @@ int main(void)
 {
 	RUN(stop_ci_stops_earlier_on_a_clear_difference_than_on_a_tie);
 	RUN(stop_ci_stops_a_narrow_tie_at_the_floor);
+	RUN(stop_ci_floor_follows_the_comparisons_of_the_cell);
 	RUN(warmup_outlier_flags_a_slow_first_repetition);
 	return unit_failed;
 }

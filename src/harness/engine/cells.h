@@ -28,8 +28,9 @@ int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
 void cells_update(struct cell *cells, size_t ncells,
 		  const struct bench_item *items, size_t n);
 /* The timed repetitions it will run at least: reps, or under stop=ci in
- * a cell of two or more the rounds an interval at 0.95 needs (6), within
- * max_reps. */
+ * a cell of m + 1 configurations the rounds an exact signed-rank test at
+ * Holm's first level, 1 - 0.05 / m, needs (6 for m = 1, 8 for m = 4),
+ * within max_reps. */
 unsigned least_reps(const struct bench_item *it, const struct cell *cells);
 /* And at most: max_reps, or reps for one alone in its cell under stop=ci
  * (nothing to compare). */

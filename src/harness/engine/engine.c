@@ -249,13 +249,13 @@ static double rsd_of(const struct bench_item *it)
 	return s.rsd_pct;
 }
 
-/* Another timed repetition: under reps, or under max_reps while its rule
+/* Another timed repetition: under least_reps, or under max_reps while its rule
  * says go on (stop=rsd: its RSD above target; stop=ci: its cell open). */
 static bool needs_more(const struct bench *b, const struct bench_item *it)
 {
 	if (it->fails)
 		return false;
-	if (it->nsamples < it->reps)
+	if (it->nsamples < least_reps(it, b->cells))
 		return true;
 	if (it->nsamples >= it->max_reps)
 		return false;
