@@ -30,6 +30,7 @@ static void fake_init(struct fake *f, unsigned reps, unsigned max_reps)
 		snprintf(f->it[k].id, sizeof(f->it[k].id), "cfg%d", k);
 	}
 	f->cell.open = true;
+	f->cell.members = 2;
 }
 
 /* Rounds until the cell closes (the engine's loop: a round while any

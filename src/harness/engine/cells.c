@@ -2,7 +2,8 @@
 /*
  * The engine's cells and stop=ci: a cell's leading comparison (its
  * fastest configuration by median against the runner-up, paired by
- * round, paired_ratio_ci at 0.95) decides whether the cell wants another
+ * round, paired_ratio_ci at Holm's first level over the cell's m
+ * comparisons, 1 - 0.05 / m, the verdict's strictest) decides whether the cell wants another
  * round; why each cell stopped goes to stop.json.
  */
 #include <errno.h>
@@ -68,15 +69,21 @@ static unsigned signed_rank_floor(double level)
 }
 
 /* The verdict tests the fastest against each of the m others under Holm,
- * the first at 1 - 0.05 / m: no winner before that level can be reached
- * (8 rounds for five strategies, 6 for two). */
+ * the first at 1 - 0.05 / m: the level a cell of `members` decides at. */
+static double cell_level(size_t members)
+{
+	return members > 1 ? holm_level(0.95, members - 1, 0) : 0.95;
+}
+
+/* No winner before that level can be reached (8 rounds for five
+ * strategies, 6 for two). */
 unsigned least_reps(const struct bench_item *it, const struct cell *cells)
 {
 	size_t m = cells[it->cell].members;
 	unsigned n = it->reps;
 
 	if (it->stop == STOP_RULE_CI && m > 1)
-		n = MAX(n, MIN(signed_rank_floor(holm_level(0.95, m - 1, 0)), it->max_reps));
+		n = MAX(n, MIN(signed_rank_floor(cell_level(m)), it->max_reps));
 	return n;
 }
 
@@ -145,7 +152,8 @@ static int compare_leaders(struct cell *c, const struct bench_item *items)
 	int ret = -ENOMEM;
 
 	if (xa && xb)
-		ret = paired_ratio_ci(xa, xb, pair_rounds(a, b, xa, xb), 0.95, &ci);
+		ret = paired_ratio_ci(xa, xb, pair_rounds(a, b, xa, xb),
+				      cell_level(c->members), &ci);
 	free(xa);
 	free(xb);
 	c->compared = ret == 0;
@@ -224,6 +232,7 @@ static json_t *cell_json(const struct cell *c, const struct bench_item *items,
 	if (!first || first->stop != STOP_RULE_CI)
 		return o;
 	json_object_set_new(o, "why", json_text(c->why));
+	json_object_set_new(o, "level", json_real(cell_level(c->members)));
 	json_object_set_new(o, "target_ci", json_real(first->target_ci));
 	if (!c->compared)
 		return o;
