@@ -225,7 +225,8 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(rp->scale));
 		json_object_set_new(*row, "seed", json_integer((json_int_t)rp->seed));
-		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
+		if (it->stop == STOP_RULE_RSD) /* the report flags a spread above it */
+			json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
 	}
 	return ret;
 }
