@@ -510,6 +510,61 @@ bench_report_lists_other_kinds() {
 # shows the total as "at least-at most" and the ETA as a range, and no total
 # grows past the first line's cap.  (The ETA before the first repetition is
 # the estimate, 67 s a repetition here: the bench is interrupted there.)
+# 6 configurations, 2 rounds: each row names its round (its rep here) and
+# role; every round runs every configuration once.
+bench_rows_carry_their_round() {
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\n[t]\nstrategy=stream,buffer,mmap\ndataset=big\nthreads=1,2\nwork=0\n' >"$T/o.ini"
+	"$IOSTRAT" bench "$T/o.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
+		die "bench: $(tail -n 2 "$T/err")"
+	jq -se 'length == 12 and all(.[]; .round == .rep and .role == "timed")
+		and ([.[] | select(.round == 1)] | length == 6)
+		and ([.[] | .round] == [1,1,1,1,1,1,2,2,2,2,2,2])' "$T/r/results.jsonl" >/dev/null ||
+		die "rows: $(jq -c '[.config_id, .rep, .round, .role]' "$T/r/results.jsonl")"
+}
+
+# order_seed=N: the same order of configurations within each round again;
+# another seed, another order; the seed is in env.json and the rows.
+bench_order_is_reproducible_by_its_seed() {
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\n[t]\nstrategy=stream,buffer,mmap\ndataset=big\nthreads=1,2\nwork=0\n' >"$T/o.ini"
+	local d
+	for d in a:42 b:42 c:43; do
+		"$IOSTRAT" bench "$T/o.ini" --out "$T/${d%:*}" --data "$T/data" \
+			-D "order_seed=${d#*:}" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
+		jq -r '.config_id' "$T/${d%:*}/results.jsonl" >"$T/${d%:*}.order"
+	done
+	cmp -s "$T/a.order" "$T/b.order" || die "seed 42 twice: $(paste "$T/a.order" "$T/b.order")"
+	! cmp -s "$T/a.order" "$T/c.order" || die "seeds 42 and 43 ran the same order"
+	[ "$(jq '.order_seed' "$T/a/env.json")" = 42 ] || die "env.json: no order_seed 42"
+	jq -se 'all(.[]; .order_seed == 43)' "$T/c/results.jsonl" >/dev/null || die "rows: no order_seed"
+	"$IOSTRAT" bench "$T/o.ini" --out "$T/d" --data "$T/data" 2>"$T/err" || die "bench"
+	jq -e '.order_seed | type == "number" and . > 0' "$T/d/env.json" >/dev/null ||
+		die "no derived seed in env.json"
+	# --resume keeps the directory's seed: a third round under it
+	local seed
+	seed=$(jq '.order_seed' "$T/d/env.json")
+	"$IOSTRAT" bench --resume "$T/d" -D reps=3 -D max_reps=3 --data "$T/data" 2>"$T/err" ||
+		die "resume: $(tail -n 2 "$T/err")"
+	jq -se --argjson s "$seed" 'length == 18 and all(.[]; .order_seed == $s)
+		and ([.[] | select(.round == 3)] | length == 6)' "$T/d/results.jsonl" >/dev/null ||
+		die "resumed rows: $(jq -c '[.round, .order_seed]' "$T/d/results.jsonl")"
+}
+
+# stop=ci with reps=2: an interval at 0.95 needs 6 paired rounds, so the
+# cell runs at least 6 (up to max_reps); stop.json says why it stopped.
+bench_stop_ci_runs_the_signed_rank_floor_and_says_why() {
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
+	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
+		die "bench: $(tail -n 2 "$T/err")"
+	jq -e 'length == 1 and .[0].stop == "ci" and .[0].rounds >= 6 and .[0].rounds <= 8
+		and (.[0].why | test("^(decided|narrow|undecided after 8 rounds)"))
+		and (.[0].lo | type) == "number"' "$T/r/stop.json" >/dev/null ||
+		die "stop.json: $(cat "$T/r/stop.json")"
+	n=$(jq '.[0].rounds' "$T/r/stop.json")
+	[ "$(grep -c . "$T/r/results.jsonl")" -eq $((2 * n)) ] || die "not $n rounds of both"
+	printf '[global]\nscale=0.0005\nstop=sometimes\n[t]\nstrategy=stream\ndataset=big\n' >"$T/bad.ini"
+	expect_fail "stop: bad value 'sometimes'" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+}
+
 bench_progress_shows_adaptive_bounds() {
 	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
@@ -599,5 +654,8 @@ t bench_compare_two_runs bench_compare_two_runs
 t compare_nothing_in_common_prints_only_the_error compare_nothing_in_common_prints_only_the_error
 t bench_report_lists_other_kinds bench_report_lists_other_kinds
 t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
+t bench_rows_carry_their_round bench_rows_carry_their_round
+t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
+t bench_stop_ci_runs_the_signed_rank_floor_and_says_why bench_stop_ci_runs_the_signed_rank_floor_and_says_why
 t report_disk_line_says_unknown report_disk_line_says_unknown
 t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot

@@ -312,8 +312,10 @@ run_trace_rows_carry_figures() {
 	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
 		--trace --json >"$T/rows" 2>"$T/err"
 	[ ! -s "$T/err" ] || die "stderr: $(cat "$T/err")"
-	# each repetition starts cold and is reset: the inputs miss once
-	jq -se 'length == 2 and all(.[]; (.bytes_in / 4096) as $p | .traced == true
+	# 2 timed repetitions and 1 traced; it starts cold and is reset: the
+	# inputs miss once
+	jq -se '[.[] | select(.role == "traced")] | length == 1 and
+		all(.[]; (.bytes_in / 4096) as $p | .traced == true
 		and all(.seq_pct, .pc_hits, .pc_misses, .pc_hit_ratio, .ra_pages, .req_p50_kb,
 			.lat_p50_us, .lat_p99_us; . != null)
 		and (.pc_misses - $p | fabs) <= $p * 0.05 + 4
@@ -323,8 +325,9 @@ run_trace_rows_carry_figures() {
 	for _ in 1 2 3; do
 		"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
 			--trace --json >"$T/rows"
-		jq -e '.pc_hit_ratio > 0.95 and .blk_read_reqs == 0' "$T/rows" >/dev/null &&
-			return 0
+		jq -se '[.[] | select(.role == "traced")] | length == 1 and
+			all(.[]; .pc_hit_ratio > 0.95 and .blk_read_reqs == 0)' "$T/rows" \
+			>/dev/null && return 0
 		sleep 1 # let whatever dropped the cache be done before the next try
 	done
 	die "warm row: $(cat "$T/rows")"
@@ -336,9 +339,11 @@ bench_trace_reuses_probes_per_rep() {
 	"$IOSTRAT" bench --help >/dev/null 2>&1 || skip "no iostrat bench"
 	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
 	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
-		--data "$T/m/data" >"$T/out" 2>&1) || die "bench: $(tail -n 3 "$T/out")"
+		-D trace_reps=2 --data "$T/m/data" >"$T/out" 2>&1) ||
+		die "bench: $(tail -n 3 "$T/out")"
 	# traced, reset between repetitions, counted for the inputs only
-	bad=$(jq -sr 'if length != 6 then "expected 6 rows, got \(length)" else .[]
+	bad=$(jq -sr '[.[] | select(.role == "traced")] |
+		if length != 4 then "expected 4 traced rows, got \(length)" else .[]
 		| (.bytes_in / 4096) as $p
 		| select(.traced == true and (.pc_misses - $p | fabs) <= $p * 0.05 + 4
 			and (.pc_hit_ratio | type) == "number" and .pc_hit_ratio < 0.05
@@ -349,6 +354,30 @@ bench_trace_reuses_probes_per_rep() {
 	"$IOSTRAT" report "$T/m/res" >"$T/report" || die "report failed"
 	grep -q 'kernel view' "$T/report" || die "no kernel view in the report: $(cat "$T/report")"
 	grep -A6 'kernel view' "$T/report" | grep -q 'big/stream' || die "no stream row: $(cat "$T/report")"
+}
+
+# trace=1: the timed repetitions run without the probes (no probe
+# columns), the traced ones (role traced, one a round from round 1) with
+# them; the report and run's summary give the probes' cost.
+timed_rows_are_untraced_with_trace() {
+	need_probes
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=3\ntrace=1\ntrace_reps=2\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/res" --data "$T/data" >"$T/out" 2>&1 ||
+		die "bench: $(tail -n 3 "$T/out")"
+	jq -se '([.[] | select(.role == "timed")] | length == 6 and all(.[]; .traced == false
+			and .seq_pct == null and .pc_hit_ratio == null and .lat_p50_us == null))
+		and ([.[] | select(.role == "traced")] | length == 4 and all(.[]; .traced == true
+			and .seq_pct != null and .pc_hit_ratio != null and .round <= 2))' \
+		"$T/res/results.jsonl" >/dev/null || die "rows: $(cat "$T/res/results.jsonl")"
+	"$IOSTRAT" report "$T/res" >"$T/report" || die "report failed"
+	grep -A4 "probes' cost" "$T/report" | grep -q 'big/stream' ||
+		die "no probes' cost: $(cat "$T/report")"
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 1000 --width 50 >/dev/null
+	"$IOSTRAT" run -s stream "$T/in" "$T/out2" --reps 2 --cache asis --trace >"$T/sum" ||
+		die "run --trace failed"
+	grep -q 'n=2,' "$T/sum" || die "the summary counts the traced rep: $(cat "$T/sum")"
+	grep -q 'probes   traced rep 1 .*x the untraced median' "$T/sum" ||
+		die "no probes' line: $(cat "$T/sum")"
 }
 
 # Rows that --trace (or trace=1) asked for and did not get say why in
@@ -362,7 +391,10 @@ untraced_rows_say_why() {
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"
 	why=$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")
 	[ -n "$why" ] || die "no reason in the warning: $(cat "$T/err")"
-	jq -se --arg why "$why" 'length == 2 and all(.[]; .traced == false and .trace_error == $why)' "$T/rows" >/dev/null ||
+	# 2 timed repetitions (untraced by design) and the traced one that could not be
+	jq -se --arg why "$why" 'length == 3 and all(.[]; .traced == false) and
+		([.[] | select(.role == "traced")] | length == 1 and .[0].trace_error == $why)' \
+		"$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows"); warning: $(cat "$T/err")"
 }
 
@@ -381,7 +413,7 @@ unprivileged_run_warns_once() {
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "expected one warning: $(cat "$T/err")"
 	grep -q 'warning: --trace: .*not permitted.*traced=false' "$T/err" ||
 		die "unclear warning: $(cat "$T/err")"
-	jq -se 'length == 2 and all(.[]; .traced == false and has("pc_hits") and .pc_hits == null)' "$T/rows" >/dev/null ||
+	jq -se 'length == 3 and all(.[]; .traced == false and has("pc_hits") and .pc_hits == null)' "$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows")"
 	expect_fail 'not permitted' "${as_nobody[@]}" "$IOSTRAT" trace -- true
 }
@@ -397,6 +429,7 @@ t tracefs_is_mounted_in_a_chroot_too tracefs_is_mounted_in_a_chroot_too
 t tracefs_on_a_chroots_own_root_is_not_mounted tracefs_on_a_chroots_own_root_is_not_mounted
 t fallback_from_the_asked_attach_mode_is_said fallback_from_the_asked_attach_mode_is_said
 t trace_mode_naming_no_source_is_refused trace_mode_naming_no_source_is_refused
+t timed_rows_are_untraced_with_trace timed_rows_are_untraced_with_trace
 t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
 t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
 t trace_options_end_at_the_command trace_options_end_at_the_command

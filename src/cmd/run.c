@@ -12,6 +12,7 @@
 #include "harness/engine/bench.h"
 #include "harness/env.h"
 #include "config/jobopts.h"
+#include "report/report.h"
 #include "results/row.h"
 #include "harness/runner.h"
 #include "results/stats_math.h"
@@ -134,8 +135,37 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 	return parse_with_strategy(a, argc, argv);
 }
 
-static void print_summary(const struct run_args *a, json_t *rows)
+/* With --trace: which repetitions were traced and what the probes cost. */
+static void print_probe_cost(json_t *all)
 {
+	json_t *first = json_array_get(all, 0);
+	const char *id = json_string_value(json_object_get(first, "config_id"));
+	struct probe_cost pc;
+
+	if (!id)
+		return;
+	probe_cost_of(all, id, &pc);
+	if (!pc.ntraced)
+		return;
+	printf("  probes   traced rep %s (not in the figures above): %.3f s, "
+	       "%.2fx the untraced median\n", pc.traced_reps, pc.traced_s, pc.cost);
+}
+
+/* The timed repetitions' rows (the traced ones are left out). */
+static json_t *timed_rows(json_t *all)
+{
+	json_t *out = json_array(), *r;
+	size_t i;
+
+	json_array_foreach(all, i, r)
+		if (row_timed(r))
+			json_array_append(out, r);
+	return out;
+}
+
+static void print_summary(const struct run_args *a, json_t *all)
+{
+	json_t *rows = timed_rows(all);
 	size_t n = json_array_size(rows);
 	double *el = calloc(n ? n : 1, sizeof(double));
 	double mb = 0, us = 0, ss = 0;
@@ -146,6 +176,7 @@ static void print_summary(const struct run_args *a, json_t *rows)
 
 	if (!el || !n) {
 		free(el);
+		json_decref(rows);
 		return;
 	}
 	json_array_foreach(rows, i, r) {
@@ -181,7 +212,9 @@ static void print_summary(const struct run_args *a, json_t *rows)
 	       json_is_null(json_object_get(r, "verified")) ? "not checked (no output)" :
 	       "WRONG", json_is_string(json_object_get(r, "checksum")) ?
 	       json_string_value(json_object_get(r, "checksum")) : "-");
+	print_probe_cost(all);
 	free(el);
+	json_decref(rows);
 }
 
 

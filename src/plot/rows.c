@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "results/row.h"
 #include "plot.h"
 
 json_t *rows_of_kind(json_t *rows, const char *kind)
@@ -153,6 +154,8 @@ static bool row_value(json_t *r, const char *col, double *v)
 	return true;
 }
 
+/* The timed rows' figures; where no timed row has one (the probes'
+ * columns), the traced rows'. */
 void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 {
 	size_t n = json_array_size(rows), ok = 0, i;
@@ -162,9 +165,10 @@ void rows_stat(json_t *rows, const char *col, double scale, struct summary *s)
 	memset(s, 0, sizeof(*s));
 	if (!v)
 		return;
-	json_array_foreach(rows, i, r)
-		if (row_value(r, col, &v[ok]))
-			v[ok++] *= scale;
+	for (int timed = 1; timed >= 0 && !ok; timed--)
+		json_array_foreach(rows, i, r)
+			if (row_timed(r) == timed && row_value(r, col, &v[ok]))
+				v[ok++] *= scale;
 	summarize(v, ok, s);
 	s->n = ok;
 	free(v);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/results.h"
+#include "results/row.h"
 #include "lib/util.h"
 #include "report.h"
 
@@ -49,11 +50,10 @@ void rrun_free(struct rrun *r)
 static bool timed_sample(json_t *row, const char *id, double *v)
 {
 	const char *cid = json_string_value(json_object_get(row, "config_id"));
-	const char *role = json_string_value(json_object_get(row, "role"));
 	json_t *x = json_object_get(row, results_metric(row));
 
 	if (!cid || strcmp(cid, id) || !json_is_number(x) ||
-	    !json_is_null(json_object_get(row, "error")) || (role && !strcmp(role, "traced")))
+	    !json_is_null(json_object_get(row, "error")) || !row_timed(row))
 		return false;
 	*v = json_number_value(x);
 	return true;
@@ -71,17 +71,6 @@ size_t rrun_samples(const struct rrun *r, const char *id, double **out)
 		if (timed_sample(row, id, &(*out)[n]))
 			n++;
 	return n;
-}
-
-/* The round a row ran in: its "round", else (rows written before rounds
- * were recorded) its "rep", the same number then; -1 when neither. */
-static long long row_round(json_t *row)
-{
-	json_t *x = json_object_get(row, "round");
-
-	if (!json_is_integer(x))
-		x = json_object_get(row, "rep");
-	return json_is_integer(x) ? json_integer_value(x) : -1;
 }
 
 struct rsample {
@@ -111,7 +100,10 @@ static long round_samples(const struct rrun *r, const char *id, struct rsample *
 		return -ENOMEM;
 	json_array_foreach(r->rows, i, row)
 		if (timed_sample(row, id, &(*out)[n].v)) {
-			(*out)[n] = (struct rsample){ row_round(row), i, (*out)[n].v };
+			/* row_round: its "round", else its "rep"; 0 when neither */
+			long long rd = row_round(row);
+
+			(*out)[n] = (struct rsample){ rd ? rd : -1, i, (*out)[n].v };
 			if ((*out)[n++].round < 0)
 				return -1;
 		}

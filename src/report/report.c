@@ -263,7 +263,9 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 	if (!isnan(target) && rsd > target && o < len)
 		o += (size_t)snprintf(buf + o, len - o, "rsd>%.1f%% ", target);
 	if (notcold && o < len)
-		snprintf(buf + o, len - o, "not-cold=%d", notcold);
+		o += (size_t)snprintf(buf + o, len - o, "not-cold=%d ", notcold);
+	if (json_is_true(json_object_get(s, "warmup_outlier")) && o < len)
+		snprintf(buf + o, len - o, "warmup-outlier");
 	for (o = strlen(buf); o && buf[o - 1] == ' ';)
 		buf[--o] = 0;
 }
@@ -282,21 +284,19 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 	struct rtable *t;
 	char flags[128];
 	json_t *s;
-	size_t i, runs = 0;
+	size_t i, runs = 0, warm = 0;
 
 	json_array_foreach(r->sum, i, s)
 		runs += is_run_summary(s);
 	if (!runs)
 		return;
 	t = rdoc_table(d, "configurations (kind run)", cols);
-	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
-		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
-		    "user+sys; rss_mib = peak RSS (medians over repetitions)");
 	json_array_foreach(r->sum, i, s) {
 		json_t *row;
 
 		if (!is_run_summary(s))
 			continue;
+		warm += json_is_true(json_object_get(s, "warmup_outlier"));
 		flags_of(r->rows, s, flags, sizeof(flags));
 		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, "config_id"),
 				json_integer_value(json_object_get(s, "n")),
@@ -307,6 +307,12 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 				rnum(nget(s, "maxrss_kb") / 1024.0), flags);
 		rtable_add(t, row);
 	}
+	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
+		    "rsd_pct = stddev/mean; mb_s = input MB per second; cpu_s = "
+		    "user+sys; rss_mib = peak RSS (medians over repetitions)%s",
+		    warm ? "; flags: warmup-outlier = the first repetition is an "
+		    "outlier against the others (|modified z| > 3.5), kept in the "
+		    "statistics (docs/verdict.md, \"Warm-up\")" : "");
 }
 
 /* Rows of other kinds: one line per configuration, whatever they are. */
@@ -387,5 +393,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	config_lines(d, r);
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
+	report_probe_cost(r, d);
 	other_kinds(d, r);
 }

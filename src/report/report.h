@@ -46,6 +46,20 @@ json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);
+
+/* The probes' cost of one configuration (probe_cost.c): its traced
+ * repetitions' median elapsed over its timed (untraced) ones'. */
+struct probe_cost {
+	size_t ntimed, ntraced;
+	double timed_s, traced_s; /* medians; NAN when none */
+	double cost;              /* traced_s / timed_s; NAN when either is */
+	char traced_reps[64];     /* "1, 2": the traced repetitions' rep numbers */
+};
+/* Of config id's good rows in rows (run's own rows, or a directory's). */
+void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc);
+/* The table: every configuration with a traced repetition; nothing when
+ * none was traced. */
+void report_probe_cost(const struct rrun *r, struct rdoc *d);
 /* report.html (html.c): the verdict, the figures figs[0..nfigs) (SVG
  * files, in their order) inline, the tables, the profile and env.json, as
  * one self-contained page. */

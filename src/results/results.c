@@ -491,8 +491,8 @@ const char *results_metric(json_t *row)
 static int is_figure(const char *k, json_t *v)
 {
 	static const char *const ident[] = {
-		"schema", "rep", "files", "block_size", "msg_size", "count", "bytes_in", "bytes_out",
-		"alignment", NULL,
+		"schema", "rep", "round", "order_seed", "files", "block_size", "msg_size", "count",
+		"bytes_in", "bytes_out", "alignment", NULL,
 	};
 
 	if (!json_is_number(v) || settings_column(run_settings, k))
@@ -503,19 +503,93 @@ static int is_figure(const char *k, json_t *v)
 	return 1;
 }
 
+/* The first row of the group that is timed (or traced), NULL if none. */
+static json_t *first_of(json_t *group, bool timed)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(group, i, row)
+		if (row_timed(row) == timed)
+			return row;
+	return NULL;
+}
+
+/* A figure's median: over the timed rows, or where none has it (the
+ * probes' columns) over the traced ones.  false when no row has it. */
+static bool figure_median(json_t *group, const char *k, double *vals, double *med)
+{
+	size_t ok = 0, i;
+	struct summary s;
+	json_t *row;
+
+	for (int timed = 1; timed >= 0 && !ok; timed--)
+		json_array_foreach(group, i, row) {
+			json_t *x = json_object_get(row, k);
+
+			if (row_timed(row) == timed && json_is_number(x))
+				vals[ok++] = json_number_value(x);
+		}
+	summarize(vals, ok, &s);
+	*med = s.median;
+	return ok > 0;
+}
+
+/* The columns that say what the rows are: the first timed row's, a null
+ * one from the first traced row (trace_error ...); traced when any
+ * traced repetition was; warmup_outlier as the last timed row knew it. */
+static void copy_descriptive(json_t *group, json_t *first, json_t *out,
+			     double *vals)
+{
+	json_t *traced = first_of(group, false), *v, *row;
+	const char *k;
+	double med;
+	size_t i, ntraced = 0;
+
+	json_object_foreach(first, k, v) {
+		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error") ||
+		    !strcmp(k, "role") || !strcmp(k, "round"))
+			continue;
+		if (is_figure(k, v) || (json_is_null(v) && traced &&
+					is_figure(k, json_object_get(traced, k))))
+			json_object_set_new(out, k, figure_median(group, k, vals, &med) ?
+					    json_real(med) : json_null());
+		else if (json_is_null(v) && traced && json_object_get(traced, k))
+			json_object_set(out, k, json_object_get(traced, k));
+		else
+			json_object_set(out, k, v);
+	}
+	json_array_foreach(group, i, row) {
+		if (!row_timed(row))
+			ntraced++;
+		if (row_timed(row) && json_is_boolean(json_object_get(row, "warmup_outlier")))
+			json_object_set(out, "warmup_outlier",
+					json_object_get(row, "warmup_outlier"));
+		if (!row_timed(row) && json_is_true(json_object_get(row, "traced")))
+			json_object_set_new(out, "traced", json_true());
+	}
+	if (ntraced)
+		json_object_set_new(out, "traced_reps", json_integer((json_int_t)ntraced));
+}
+
 static void summarize_group(json_t *group, json_t *out)
 {
-	json_t *first = json_array_get(group, 0), *v;
-	const char *metric = results_metric(first), *k;
-	size_t n = json_array_size(group), i, ok = 0;
+	json_t *first = first_of(group, true), *v;
+	const char *metric;
+	size_t n = json_array_size(group), i, ok = 0, ntimed = 0;
 	double *vals = calloc(n, sizeof(double));
 	struct summary s;
 	json_t *row;
 
+	first = first ? first : json_array_get(group, 0);
+	metric = results_metric(first);
 	json_object_set(out, "config_id", json_object_get(first, "config_id"));
 	json_object_set_new(out, "metric", json_text(metric));
 	json_array_foreach(group, i, row) {
 		v = json_object_get(row, metric);
+		if (!row_timed(row))
+			continue;
+		ntimed++;
 		if (json_is_number(v) && json_is_null(json_object_get(row, "error")))
 			vals[ok++] = json_number_value(v);
 	}
@@ -530,24 +604,8 @@ static void summarize_group(json_t *group, json_t *out)
 	json_object_set_new(out, "q1", FIG(s.q1));
 	json_object_set_new(out, "q3", FIG(s.q3));
 #undef FIG
-	json_object_set_new(out, "errors", json_integer((json_int_t)(n - ok)));
-	json_object_foreach(first, k, v) {
-		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error"))
-			continue;
-		if (!is_figure(k, v)) {
-			json_object_set(out, k, v);
-			continue;
-		}
-		ok = 0;
-		json_array_foreach(group, i, row) {
-			json_t *x = json_object_get(row, k);
-
-			if (json_is_number(x))
-				vals[ok++] = json_number_value(x);
-		}
-		summarize(vals, ok, &s);
-		json_object_set_new(out, k, ok ? json_real(s.median) : json_null());
-	}
+	json_object_set_new(out, "errors", json_integer((json_int_t)(ntimed - ok)));
+	copy_descriptive(group, first, out, vals);
 	free(vals);
 }
 

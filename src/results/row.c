@@ -9,7 +9,7 @@
 
 /* The core columns around the run settings' own (config/jobopts.c). */
 static const char *const core_head[] = {
-	"schema", "bench", "kind", "config_id", "rep", "dataset", "files",
+	"schema", "bench", "kind", "config_id", "rep", "round", "role", "dataset", "files",
 	"bytes_in", "bytes_out", "strategy", NULL,
 };
 static const char *const core_tail[] = {
@@ -60,6 +60,22 @@ void row_merge(json_t *row, json_t *extra)
 		return;
 	json_object_foreach(extra, k, v)
 		json_object_set(row, k, v);
+}
+
+bool row_timed(json_t *row)
+{
+	const char *role = json_string_value(json_object_get(row, "role"));
+
+	return !role || strcmp(role, "traced");
+}
+
+unsigned row_round(json_t *row)
+{
+	json_t *r = json_object_get(row, "round");
+
+	if (!json_is_integer(r))
+		r = json_object_get(row, "rep");
+	return json_is_integer(r) ? (unsigned)json_integer_value(r) : 0;
 }
 
 int row_write_jsonl(FILE *f, json_t *row)

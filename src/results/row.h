@@ -3,6 +3,7 @@
 #ifndef IOSTRAT_ROW_H
 #define IOSTRAT_ROW_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <jansson.h>
@@ -27,6 +28,14 @@ int row_write_jsonl(FILE *f, json_t *row);
 int row_write_csv(FILE *f, json_t *rows);
 /* Quote one CSV field into f. */
 void csv_field(FILE *f, json_t *v);
+
+/* A timed repetition's row (role "timed", or no role: results written
+ * before traced repetitions existed are all timed); the statistics of
+ * elapsed time, rates and CPU take only these.  false: role "traced",
+ * the probes attached (the kernel view's figures). */
+bool row_timed(json_t *row);
+/* The round the row's repetition ran in (its rep where no round). */
+unsigned row_round(json_t *row);
 
 /* What a numeric column holds (row_check.c): the rule a row read back is
  * checked by.  ROWCOL_OTHER: text, flags and signed figures, not checked. */

@@ -31,7 +31,7 @@ static const struct col_kind named[] = {
 	{ "maxrss_kb", ROWCOL_SIZE }, { "req_p50_kb", ROWCOL_SIZE },
 	{ "bytes", ROWCOL_SIZE }, { "block_size", ROWCOL_SIZE },
 	{ "msg_size", ROWCOL_SIZE }, { "alignment", ROWCOL_SIZE },
-	{ "schema", ROWCOL_COUNT }, { "rep", ROWCOL_COUNT },
+	{ "schema", ROWCOL_COUNT }, { "rep", ROWCOL_COUNT }, { "round", ROWCOL_COUNT },
 	{ "files", ROWCOL_COUNT }, { "minflt", ROWCOL_COUNT },
 	{ "majflt", ROWCOL_COUNT }, { "nvcsw", ROWCOL_COUNT },
 	{ "nivcsw", ROWCOL_COUNT }, { "pc_hits", ROWCOL_COUNT },

@@ -509,8 +509,8 @@ static void take_rows(struct sweep_run *r, json_t *rows)
 }
 
 /*
- * The configurations through the bench engine: repetition r starts
- * further down the list each time (bench_cmd.rotate), so no variant
+ * The configurations through the bench engine: each round in its own
+ * shuffled order (order_seed), so no variant
  * always runs right after the same one: what a variant leaves behind (on
  * a VM, a write after mmap's write gets its page cache from long-idle
  * memory, see README) would otherwise land on the same neighbour every
@@ -524,7 +524,7 @@ static int sweep_through_engine(struct sweep_run *r)
 	char dir[PATH_MAX] = "";
 	struct engine_opts eo = {
 		.out = r->out, .env = r->env, .quiet = true, .stop_on_fail = true,
-		.rotate = true, .cmd = "sweep", .on_row = keep_row, .arg = rows,
+		.cmd = "sweep", .on_row = keep_row, .arg = rows,
 		.dir = dir, .dir_len = sizeof(dir),
 	};
 	struct profile prof;

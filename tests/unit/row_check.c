@@ -71,7 +71,7 @@ static int wrong_type_refused(void)
 static int every_core_column_has_a_kind(void)
 {
 	static const char *const text[] = {
-		"bench", "kind", "config_id", "dataset", "strategy",
+		"bench", "kind", "config_id", "role", "dataset", "strategy",
 		"direct", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
 		"scheduler", "device", "fs", "host", "error", NULL,
 	};

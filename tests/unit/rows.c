@@ -28,7 +28,9 @@ struct col {
 static const struct col cols[] = {
 	{ "schema", COUNT, 0, 1 }, { "bench", TEXT, 0, 0 },
 	{ "kind", ENUM, "run|sweep|net|fio", 1 }, { "config_id", TEXT, 0, 1 },
-	{ "rep", COUNT, 0, 1 }, { "dataset", TEXT, 0, 1 }, { "files", COUNT, 0, 1 },
+	{ "rep", COUNT, 0, 1 }, { "round", COUNT, 0, 1 },
+	{ "role", ENUM, "timed|traced", 1 },
+	{ "dataset", TEXT, 0, 1 }, { "files", COUNT, 0, 1 },
 	{ "bytes_in", SIZE, 0, 1 }, { "bytes_out", SIZE, 0, 1 },
 	{ "strategy", TEXT, 0, 1 }, { "threads", COUNT, 0, 1 },
 	{ "work", COUNT, 0, 1 }, { "cache", ENUM, "cold|warm|asis", 1 },
@@ -55,7 +57,7 @@ static const struct col cols[] = {
 	{ "cold_ok", FLAG, 0, 0 }, { "input_changed", FLAG, 0, 1 },
 	{ NULL, 0, 0, 0 },
 };
-#define NCORE 46 /* the first NCORE are the document's code block */
+#define NCORE 48 /* the first NCORE are the document's code block */
 
 static const struct col *col_find(const char *name, size_t len)
 {

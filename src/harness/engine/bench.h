@@ -65,14 +65,26 @@ struct bench_item {
 	char label[256];   /* progress line: "uring threads=2 work=100 big" */
 	unsigned reps, max_reps;
 	double target_rsd; /* percent */
-	double *samples;   /* the metric of each good repetition */
+	int stop;          /* STOP_RULE_RSD or STOP_RULE_CI */
+	double target_ci;  /* percent half-width of the cell's interval */
+	unsigned trace_reps; /* traced repetitions (kinds with .traced) */
+	uint64_t order_seed; /* the first item's: the shuffle's seed; 0: derived */
+	double *samples;   /* the metric of each good timed repetition */
+	unsigned *rounds;  /* the round each sample ran in */
 	size_t nsamples;
+	unsigned ntraced;  /* traced repetitions run (good or failed) */
+	bool tracing;      /* set by the engine around a traced repetition */
+	size_t cell;       /* index into the engine's cells */
 	unsigned fails;
 	double est_s;      /* rough seconds per repetition (dry run, eta) */
 	void *priv;        /* the kind's */
 };
 
-/* reps, max_reps, target_rsd over a bench_item: every section's keys. */
+/* The stopping rules (engine_settings' stop=). */
+enum { STOP_RULE_RSD, STOP_RULE_CI };
+
+/* reps, max_reps, target_rsd, stop, target_ci, trace_reps, order_seed
+ * over a bench_item: every section's keys. */
 extern const struct setting engine_settings[];
 
 struct bench_kind {
@@ -98,6 +110,14 @@ struct bench_kind {
 	 * (iostrat-profile(5)).  NULL: every key is taken. */
 	bool (*inherits)(const struct pconf *c, const struct pkv *kv, char *why,
 			 size_t len);
+	/* The cell it belongs to: configurations that differ only by the
+	 * thing compared (run: the strategy) share a key, and stop=ci stops
+	 * them together.  NULL: every configuration is its own cell. */
+	void (*cell)(const struct bench_item *it, char *key, size_t len);
+	/* Does it want traced repetitions (trace=1 with the probes working)?
+	 * The engine then runs it->trace_reps of them with it->tracing set;
+	 * its timed repetitions run untraced.  NULL: never. */
+	bool (*traced)(const struct bench_item *it);
 };
 
 /* The keys of a run section (kind_run.c), which the fio kind reads too:
@@ -175,9 +195,6 @@ struct engine_opts {
 	bool quiet;          /* no progress lines, no closing "results:" line */
 	bool stop_on_fail;   /* the first failed repetition (its row kept)
 			      * ends the run: net, sweep */
-	bool rotate;         /* round r starts (r-1)*n/reps down the list, so
-			      * no configuration always runs right after the
-			      * same one (sweep) */
 	/* each row, after it is kept (written to the results directory) */
 	void (*on_row)(void *arg, json_t *row);
 	void *arg;

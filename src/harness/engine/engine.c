@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * The bench engine: configurations x repetitions, interleaved (round r
- * runs repetition r of every configuration that still needs one, so drift
- * hits all alike), adaptive repetitions (Phoronix Test Suite style: add
- * repetitions while the RSD of the metric is above target_rsd, up to
- * max_reps), progress, the stop signals and --resume; for a loaded
- * profile (bench_main) or one a command built in memory
+ * runs repetition r of every configuration that still needs one, in an
+ * order shuffled by order_seed and the round, so drift hits all alike and
+ * no configuration always follows the same one), adaptive repetitions
+ * (stop=rsd, Phoronix Test Suite style: add repetitions while the RSD of
+ * the metric is above target_rsd, up to max_reps; stop=ci: add rounds to
+ * a cell while its leading comparison is undecided, cells.c), traced
+ * repetitions beside the timed ones (role=traced: the probes never ride
+ * on a timed repetition), progress, the stop signals and --resume; for a
+ * loaded profile (bench_main) or one a command built in memory
  * (engine_run_profile: run, fio, net, sweep).
  */
 #include <errno.h>
@@ -20,10 +24,12 @@
 #include "results/dataset.h"
 #include "harness/env.h"
 #include "harness/runner.h"
+#include "results/row.h"
 #include "results/stats_math.h"
 #include "harness/stop.h"
 #include "lib/util.h"
 #include "bench.h"
+#include "cells.h"
 #include "hooks.h"
 
 
@@ -56,6 +62,10 @@ struct bench {
 	double rep_wall;
 	const struct engine_hooks *h; /* sched's; NULL for a plain bench */
 	size_t pass;
+	struct cell *cells;
+	size_t ncells;
+	uint64_t seed;   /* the order within a round (order_seed) */
+	size_t *order;   /* this round's order of items */
 };
 
 /* ---- configurations ------------------------------------------------------ */
@@ -147,6 +157,8 @@ static int plan(struct bench *b)
 	if (ndup)
 		fprintf(stderr, "note: %zu configurations repeat an earlier one; each "
 			"runs once\n", ndup);
+	if (b->n && cells_plan(b->items, b->n, &b->cells, &b->ncells))
+		return -ENOMEM;
 	if (!b->n) {
 		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
 		return -EINVAL;
@@ -197,11 +209,13 @@ static int dry_run(struct bench *b)
 		struct bench_item *it = &b->items[i];
 		char r[32];
 
-		snprintf(r, sizeof(r), it->max_reps > it->reps ? "%u-%u" : "%u",
-			 it->reps, it->max_reps);
+		unsigned least = least_reps(it, b->cells);
+
+		snprintf(r, sizeof(r), most_reps(it, b->cells) > least ? "%u-%u" : "%u",
+			 least, most_reps(it, b->cells));
 		printf("%-4zu %-44s %-10s %.2fs\n", i + 1, it->id, r, it->est_s);
-		total += it->est_s * it->reps;
-		reps += it->reps;
+		total += it->est_s * least;
+		reps += least;
 	}
 	printf("\ndata sets (in %s):\n", b->ctx.data_root);
 	for (size_t i = 0; i < b->ctx.nds; i++) {
@@ -235,34 +249,51 @@ static double rsd_of(const struct bench_item *it)
 	return s.rsd_pct;
 }
 
-static bool needs_more(const struct bench_item *it)
+/* Another timed repetition: under least_reps, or under max_reps while its rule
+ * says go on (stop=rsd: its RSD above target; stop=ci: its cell open). */
+static bool needs_more(const struct bench *b, const struct bench_item *it)
 {
 	if (it->fails)
 		return false;
-	if (it->nsamples < it->reps)
+	if (it->nsamples < least_reps(it, b->cells))
 		return true;
 	if (it->nsamples >= it->max_reps)
 		return false;
+	if (it->stop == STOP_RULE_CI)
+		return b->cells[it->cell].open;
 	return rsd_of(it) > it->target_rsd;
 }
 
-/* Repetitions left: at least (the ones reps asks for, and one more where
- * the RSD is still above target) or at most (up to max_reps, the cap an
+/* Traced repetitions still owed (trace=1 where the kind can trace). */
+static unsigned traces_owed(const struct bench_item *it)
+{
+	const struct bench_kind *k = it->pc->kind;
+
+	if (it->fails || !k->traced || it->ntraced >= it->trace_reps || !k->traced(it))
+		return 0;
+	return it->trace_reps - it->ntraced;
+}
+
+/* Repetitions left: at least (the ones reps asks for, or under stop=ci
+ * the rounds an interval needs, and one more where the RSD is still above
+ * target or the cell undecided; traced ones owed) or at most (up to max_reps, the cap an
  * adaptive profile knows from the start). */
 static unsigned remaining(const struct bench *b, bool most)
 {
-	unsigned n = 0;
+	unsigned n = 0, least;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bench_item *it = &b->items[i];
 
-		if (!needs_more(it))
+		n += traces_owed(it);
+		if (!needs_more(b, it))
 			continue;
+		least = least_reps(it, b->cells);
 		if (most)
-			n += it->max_reps - (unsigned)it->nsamples;
+			n += most_reps(it, b->cells) - (unsigned)it->nsamples;
 		else
-			n += it->nsamples < it->reps ?
-				it->reps - (unsigned)it->nsamples : 1;
+			n += it->nsamples < least ?
+				least - (unsigned)it->nsamples : 1;
 	}
 	return n;
 }
@@ -273,14 +304,20 @@ static void fmt_range(unsigned lo, unsigned hi, char *buf, size_t len)
 	snprintf(buf, len, hi > lo ? "%u-%u" : "%u", lo, hi);
 }
 
-static void add_sample(struct bench_item *it, double v)
+static void add_sample(struct bench_item *it, double v, unsigned round)
 {
 	double *s = realloc(it->samples, (it->nsamples + 1) * sizeof(*s));
+	unsigned *r;
 
 	if (!s)
 		return;
 	it->samples = s;
-	s[it->nsamples++] = v;
+	r = realloc(it->rounds, (it->nsamples + 1) * sizeof(*r));
+	if (!r)
+		return;
+	it->rounds = r;
+	s[it->nsamples] = v;
+	r[it->nsamples++] = round;
 }
 
 /* Rows already in the directory (--resume) count as done. */
@@ -295,18 +332,29 @@ static void take_done(struct bench *b)
 		const char *id = json_string_value(json_object_get(row, "config_id"));
 		json_t *v = json_object_get(row, results_metric(row));
 
-		if (!id || !json_is_null(json_object_get(row, "error")) ||
-		    !json_is_number(v) || !(k = json_object_get(index, id)))
+		struct bench_item *it;
+
+		if (!id || !(k = json_object_get(index, id)))
 			continue;
-		add_sample(&b->items[json_integer_value(k)], json_number_value(v));
+		it = &b->items[json_integer_value(k)];
+		if (!row_timed(row)) {
+			it->ntraced++;
+			b->done_before++;
+			continue;
+		}
+		if (!json_is_null(json_object_get(row, "error")) || !json_is_number(v))
+			continue;
+		add_sample(it, json_number_value(v), row_round(row));
 		b->done_before++;
 	}
 	json_decref(index);
 }
 
 /* [3/75-117] LABEL rep 1/3-8  eta 40s-1m02s: the total and the ETA as
- * ranges while adaptive repetitions may still come (max_reps > reps). */
-static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
+ * ranges while adaptive repetitions may still come (max_reps > reps);
+ * "traced 1/1" for a traced repetition. */
+static void progress(struct bench *b, const struct bench_item *it, unsigned rep,
+		     bool traced)
 {
 	unsigned lo = remaining(b, false), hi = remaining(b, true);
 	unsigned idx = b->done_before + b->done_now + 1;
@@ -316,12 +364,17 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep)
 	if (b->eo->quiet)
 		return;
 	fmt_range(idx - 1 + lo, idx - 1 + hi, total, sizeof(total));
-	fmt_range(MAX(it->reps, rep), it->max_reps, target, sizeof(target));
+	if (traced)
+		snprintf(target, sizeof(target), "%u", it->trace_reps);
+	else
+		fmt_range(MAX(least_reps(it, b->cells), rep), most_reps(it, b->cells),
+			  target, sizeof(target));
 	fmt_secs(per * lo, a, sizeof(a));
 	fmt_secs(per * hi, z, sizeof(z));
 	snprintf(eta, sizeof(eta), strcmp(a, z) ? "%s-%s" : "%s", a, z);
-	fprintf(stderr, "%s[%u/%s] %s rep %u/%s  eta %s%s", b->tty ? "\r\033[K" : "",
-		idx, total, it->label, rep, target, eta, b->tty ? "" : "\n");
+	fprintf(stderr, "%s[%u/%s] %s %s %u/%s  eta %s%s", b->tty ? "\r\033[K" : "",
+		idx, total, it->label, traced ? "traced" : "rep", rep, target, eta,
+		b->tty ? "" : "\n");
 	fflush(stderr);
 }
 
@@ -361,17 +414,43 @@ static json_t *first_row(json_t *rows)
 	return json_is_array(rows) ? json_array_get(rows, 0) : rows;
 }
 
-/* One repetition of it.  0, 1 to stop (a stop signal), negative on a
- * results write error or a repetition that left no row. */
-static int one_rep(struct bench *b, struct bench_item *it)
+/* The engine's columns of a repetition's rows: the round it ran in, its
+ * role, the order's seed; on a timed one from round 3 on, whether the
+ * first repetition looks like a warm-up outlier (so far). */
+static void mark_rows(const struct bench *b, const struct bench_item *it,
+		      json_t *rows, unsigned round, bool traced)
 {
-	unsigned rep = (unsigned)it->nsamples + it->fails + 1;
+	json_t *one = rows;
+	size_t i = 0;
+	int w = traced ? -1 : warmup_outlier(it);
+
+	do {
+		if (json_is_array(rows))
+			one = json_array_get(rows, i);
+		json_object_set_new(one, "round", json_integer(round));
+		json_object_set_new(one, "role", json_text(traced ? "traced" : "timed"));
+		json_object_set_new(one, "order_seed", json_integer((json_int_t)b->seed));
+		if (w >= 0)
+			json_object_set_new(one, "warmup_outlier", json_boolean(w));
+	} while (json_is_array(rows) && ++i < json_array_size(rows));
+}
+
+/* One repetition of it in round, timed or traced.  0, 1 to stop (a stop
+ * signal), negative on a results write error or a repetition that left
+ * no row. */
+static int one_rep(struct bench *b, struct bench_item *it, unsigned round,
+		   bool traced)
+{
+	unsigned rep = traced ? it->ntraced + 1 :
+		       (unsigned)it->nsamples + it->fails + 1;
 	double t0 = now_mono();
 	json_t *row = NULL, *first;
 	int ret, failed;
 
-	progress(b, it, rep);
+	progress(b, it, rep, traced);
+	it->tracing = traced;
 	ret = failed = it->pc->kind->rep(&b->ctx, it, rep, &row);
+	it->tracing = false;
 	if (stop_caught() && (ret || !row)) {
 		json_decref(row); /* its child was killed: interrupted, no row */
 		b->interrupted++;
@@ -383,13 +462,16 @@ static int one_rep(struct bench *b, struct bench_item *it)
 	}
 	b->rep_wall += now_mono() - t0;
 	b->done_now++;
+	if (traced)
+		it->ntraced++;
 	if (ret) {
-		it->fails++;
+		it->fails += !traced;
 		b->failed++;
-	} else {
+	} else if (!traced) {
 		add_sample(it, json_number_value(json_object_get(first,
-						 results_metric(first))));
+						 results_metric(first))), round);
 	}
+	mark_rows(b, it, row, round, traced);
 	ret = keep_rows(b, row);
 	json_decref(row);
 	if (ret)
@@ -399,33 +481,61 @@ static int one_rep(struct bench *b, struct bench_item *it)
 	return stop_caught() ? 1 : 0;
 }
 
-/* Where round starts in the list: the top, or (engine_opts.rotate)
- * further down each round. */
-static size_t round_start(const struct bench *b, unsigned round)
+static uint64_t splitmix64(uint64_t *x)
 {
-	if (!b->eo->rotate)
-		return 0;
-	return (size_t)(round - 1) * b->n / b->items[0].reps % b->n;
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Round's order of the items: a shuffle (Fisher-Yates) drawn from the
+ * order's seed and the round alone, so a rerun or a resume with the
+ * same seed runs every round in the same order. */
+static void shuffle(struct bench *b, unsigned round)
+{
+	uint64_t x = b->seed ^ ((uint64_t)round * 0xd1342543de82ef95ULL);
+
+	for (size_t i = 0; i < b->n; i++)
+		b->order[i] = i;
+	for (size_t i = b->n; i > 1; i--) {
+		size_t j = (size_t)(splitmix64(&x) % i), t = b->order[i - 1];
+
+		b->order[i - 1] = b->order[j];
+		b->order[j] = t;
+	}
+}
+
+/* Round's repetitions of it: the timed one it owes, then (while owed,
+ * one a round) a traced one.  Whether anything of it is left at all. */
+static bool round_of(struct bench *b, struct bench_item *it, unsigned round,
+		     int *ret)
+{
+	bool timed = needs_more(b, it), traced = traces_owed(it) > 0;
+
+	if (timed && it->nsamples + it->fails < round)
+		*ret = one_rep(b, it, round, false);
+	if (!*ret && traced && it->ntraced < round && traces_owed(it))
+		*ret = one_rep(b, it, round, true);
+	return timed || traced;
 }
 
 static int run_all(struct bench *b)
 {
 	int ret = 0;
 
+	b->order = calloc(b->n, sizeof(*b->order));
+	if (!b->order)
+		return -ENOMEM;
+	cells_update(b->cells, b->ncells, b->items, b->n);
 	for (unsigned round = 1; !ret; round++) {
-		size_t off = round_start(b, round);
 		bool more = false;
 
-		for (size_t k = 0; k < b->n && !ret; k++) {
-			struct bench_item *it = &b->items[(k + off) % b->n];
-
-			if (!needs_more(it))
-				continue;
-			more = true;
-			if (it->nsamples + it->fails >= round)
-				continue;
-			ret = one_rep(b, it);
-		}
+		shuffle(b, round);
+		for (size_t k = 0; k < b->n && !ret; k++)
+			more |= round_of(b, &b->items[b->order[k]], round, &ret);
+		cells_update(b->cells, b->ncells, b->items, b->n);
 		if (!more)
 			break;
 	}
@@ -468,6 +578,28 @@ static int write_profile(struct bench *b)
 	return ret ? error_errno(ret, path, "writing") : 0;
 }
 
+/* The order's seed: the one a resumed directory recorded, else the
+ * profile's order_seed, else one derived now; recorded in env.json. */
+static void pick_seed(struct bench *b, const char *resume)
+{
+	char p[4200];
+	json_t *env = NULL, *v;
+
+	if (resume) {
+		snprintf(p, sizeof(p), "%s/env.json", resume);
+		env = json_load_file(p, 0, NULL);
+	}
+	if (json_is_integer(v = json_object_get(env, "order_seed")))
+		b->seed = (uint64_t)json_integer_value(v);
+	else if (b->n && b->items[0].order_seed)
+		b->seed = b->items[0].order_seed;
+	else /* below 2^53: exact in any JSON reader */
+		b->seed = ((uint64_t)(now_mono() * 1e9) ^ ((uint64_t)getpid() << 20)) &
+			  ((1ULL << 53) - 1);
+	json_decref(env);
+	json_object_set_new(b->ctx.env, "order_seed", json_integer((json_int_t)b->seed));
+}
+
 static int open_results(struct bench *b, const struct bench_opts *o)
 {
 	const char *labels[] = { "in", "out", NULL };
@@ -481,6 +613,7 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 		b->ctx.env = env_capture(labels, paths);
 		json_object_set_new(b->ctx.env, "profile", json_text(b->prof.name));
 	}
+	pick_seed(b, o->resume);
 	if (b->eo->no_results)
 		return 0;
 	if (o->resume) {
@@ -503,8 +636,11 @@ static void cleanup(struct bench *b)
 		if (b->items[i].pc) /* set for every counted item; the analyzer cannot tell */
 			b->items[i].pc->kind->release(&b->items[i]);
 		free(b->items[i].samples);
+		free(b->items[i].rounds);
 	}
 	free(b->items);
+	free(b->cells);
+	free(b->order);
 	if (b->ctx.scratch[0] && !b->ctx.dry_run)
 		rm_rf(b->ctx.scratch);
 	/* the user's output directory: only a stopped repetition's temporaries */
@@ -531,10 +667,23 @@ static int stopped(const struct bench *b)
 	return 128 + stop_caught();
 }
 
+static bool any_ci(const struct bench *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->items[i].stop == STOP_RULE_CI)
+			return true;
+	return false;
+}
+
+/* stop.json (stop=ci: why each cell stopped) after a run that ended by
+ * itself, then the directory's closing files and the last line. */
 static int finish(struct bench *b, int ret)
 {
 	const char *dir = b->res.path;
 
+	if (!b->eo->no_results && *dir && !stop_caught() && any_ci(b) &&
+	    cells_write(dir, b->cells, b->ncells, b->items, b->n))
+		ret = ret ? ret : -EIO;
 	if (!b->eo->no_results && results_finish(&b->res))
 		ret = ret ? ret : -EIO;
 	if (stop_caught())
@@ -585,6 +734,8 @@ static int resume_data(struct bench *b, const struct bench_opts *o)
 	json_t *rec = bench_data_load(o->resume);
 	int ret = open_results(b, o);
 
+	if (!ret)
+		cells_update(b->cells, b->ncells, b->items, b->n);
 	if (!ret && !stop_caught() && remaining(b, false)) {
 		ret = bench_datasets_materialize(&b->ctx);
 		if (!ret && rec)

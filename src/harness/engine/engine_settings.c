@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* The engine's settings table: reps, max_reps and target_rsd of every section. */
+/* The engine's settings table: repetitions, stopping rule, traced repetitions, order of every section. */
 #include <stddef.h>
 
 #include "bench.h"
 
 #define ITEM(f) offsetof(struct bench_item, f)
+
+static const char *const stop_rule_names[] = { "rsd", "ci", NULL };
 
 /* The engine's keys of every section, whatever its kind. */
 const struct setting engine_settings[] = {
@@ -13,9 +15,24 @@ const struct setting engine_settings[] = {
 	  .help = "repetitions of each configuration (default 3)" },
 	{ .name = "max_reps", .type = SET_UINT, .off = ITEM(max_reps), .min = 1,
 	  .max = 10000, .where = SET_PROFILE,
-	  .help = "with target_rsd: add repetitions up to this many (default reps)" },
+	  .help = "with stop: add repetitions up to this many (default reps)" },
 	{ .name = "target_rsd", .type = SET_DOUBLE, .off = ITEM(target_rsd),
 	  .max = 1000, .def = "3.5", .where = SET_PROFILE,
-	  .help = "stop adding repetitions once the RSD is this percentage or less" },
+	  .help = "stop=rsd: stop adding repetitions once the RSD is this percentage or less" },
+	{ .name = "stop", .type = SET_ENUM, .off = ITEM(stop), .values = stop_rule_names,
+	  .def = "rsd", .where = SET_PROFILE,
+	  .help = "rsd: per configuration, by target_rsd; ci: per cell, while the "
+		  "leading comparison's 95% interval holds 1 and is wider than target_ci" },
+	{ .name = "target_ci", .type = SET_DOUBLE, .off = ITEM(target_ci),
+	  .max = 100, .def = "3", .where = SET_PROFILE,
+	  .help = "stop=ci: the interval's half-width, percent, that ends a cell (default 3)" },
+	{ .name = "trace_reps", .type = SET_UINT, .off = ITEM(trace_reps), .min = 1,
+	  .max = 100, .def = "1", .where = SET_PROFILE,
+	  .help = "with trace=1: traced repetitions per configuration, one a round "
+		  "(the timed ones run untraced)" },
+	{ .name = "order_seed", .type = SET_COUNT, .off = ITEM(order_seed), .max = INT64_MAX,
+	  .def = "0", .where = SET_PROFILE,
+	  .help = "the seed of the order within a round (0: derived once per run, "
+		  "recorded in env.json)" },
 	{ 0 },
 };

@@ -2,7 +2,9 @@
 /*
  * The "run" kind: one configuration = one strategy on one data set with
  * the settings of `iostrat run` (jobopt_set, so run and bench accept the
- * same keys); one repetition = runner_rep().
+ * same keys); one repetition = runner_rep(), with the probes attached
+ * only on a traced repetition (trace=1: the engine's it->tracing); a
+ * cell = the configurations that differ only by strategy.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include <unistd.h>
 
 #include "config/jobopts.h"
+#include "results/config_id.h"
 #include "harness/runner.h"
 #include "lib/util.h"
 #include "bench.h"
@@ -161,16 +164,36 @@ static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	return 0;
 }
 
-static const struct rep_hooks *trace_on(struct runp *rp)
+static bool tracer_failed; /* tracer_open said why, once */
+
+/* The probes of a traced repetition; none on a timed one. */
+static const struct rep_hooks *trace_on(struct bench_item *it)
 {
-	static bool failed;
+	struct runp *rp = it->priv;
 	const struct rep_hooks *h;
 
-	if (!rp->trace || failed)
+	if (!it->tracing || !rp->trace || tracer_failed)
 		return NULL;
 	h = tracer_open(&rp->cfg);
-	failed = !h; /* tracer_open said why, once */
+	tracer_failed = !h;
 	return h;
+}
+
+static bool run_traced(const struct bench_item *it)
+{
+	const struct runp *rp = it->priv;
+
+	return rp->trace && !tracer_failed;
+}
+
+/* Every run setting, the strategy left out ("*"). */
+static void run_cell(const struct bench_item *it, char *key, size_t len)
+{
+	const struct runp *rp = it->priv;
+	const struct setting *tables[] = { run_settings, NULL };
+	const void *objs[] = { &rp->cfg };
+
+	config_id_make(key, len, rp->ds->label, "*", tables, objs);
 }
 
 static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
@@ -191,8 +214,8 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		if (ret)
 			return ret;
 	}
-	rp->cfg.hooks = trace_on(rp);
-	untraced = rp->trace && !rp->cfg.hooks;
+	rp->cfg.hooks = trace_on(it);
+	untraced = it->tracing && !rp->cfg.hooks;
 	ret = runner_rep(&rp->cfg, &rp->ds->fl, rep, ref, row);
 	tracer_close(rp->cfg.hooks);
 	rp->cfg.hooks = NULL;
@@ -202,7 +225,8 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		json_object_set_new(*row, "section", json_text(it->pc->section));
 		json_object_set_new(*row, "scale", json_real(rp->scale));
 		json_object_set_new(*row, "seed", json_integer((json_int_t)rp->seed));
-		json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
+		if (it->stop == STOP_RULE_RSD) /* the report flags a spread above it */
+			json_object_set_new(*row, "target_rsd", json_real(it->target_rsd));
 	}
 	return ret;
 }
@@ -247,4 +271,6 @@ const struct bench_kind bench_kind_run = {
 	.rep = run_rep,
 	.release = run_release,
 	.inherits = run_inherits,
+	.cell = run_cell,
+	.traced = run_traced,
 };

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The engine's cells and stop=ci: a cell's leading comparison (its
+ * fastest configuration by median against the runner-up, paired by
+ * round, paired_ratio_ci at Holm's first level over the cell's m
+ * comparisons, 1 - 0.05 / m, the verdict's strictest) decides whether the cell wants another
+ * round; why each cell stopped goes to stop.json.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "results/paired.h"
+#include "results/stats_math.h"
+#include "lib/util.h"
+#include "cells.h"
+
+static void cell_key(const struct bench_item *it, char *key, size_t len)
+{
+	const struct bench_kind *k = it->pc->kind;
+	char own[512];
+
+	if (k->cell)
+		k->cell(it, own, sizeof(own));
+	else
+		snprintf(own, sizeof(own), "%s", it->id);
+	snprintf(key, len, "%s:%s", k->name, own);
+}
+
+int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
+	       size_t *ncells)
+{
+	struct cell *c = calloc(n ? n : 1, sizeof(*c));
+	char key[600];
+	size_t nc = 0, j;
+
+	if (!c)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		cell_key(&items[i], key, sizeof(key));
+		for (j = 0; j < nc && strcmp(c[j].key, key); j++)
+			;
+		if (j == nc) {
+			snprintf(c[nc].key, sizeof(c[nc].key), "%s", key);
+			c[nc].open = true;
+			nc++;
+		}
+		items[i].cell = j;
+		c[j].members++;
+	}
+	*cells = c;
+	*ncells = nc;
+	return 0;
+}
+
+/* The fewest pairs whose exact signed-rank test can reach p < 1 - level:
+ * its smallest two-sided p is 2 / 2^n. */
+static unsigned signed_rank_floor(double level)
+{
+	unsigned n = 1;
+
+	while (ldexp(2.0, -(int)n) >= 1 - level)
+		n++;
+	return n;
+}
+
+/* The verdict tests the fastest against each of the m others under Holm,
+ * the first at 1 - 0.05 / m: the level a cell of `members` decides at. */
+static double cell_level(size_t members)
+{
+	return members > 1 ? holm_level(0.95, members - 1, 0) : 0.95;
+}
+
+/* No winner before that level can be reached (8 rounds for five
+ * strategies, 6 for two). */
+unsigned least_reps(const struct bench_item *it, const struct cell *cells)
+{
+	size_t m = cells[it->cell].members;
+	unsigned n = it->reps;
+
+	if (it->stop == STOP_RULE_CI && m > 1)
+		n = MAX(n, MIN(signed_rank_floor(cell_level(m)), it->max_reps));
+	return n;
+}
+
+unsigned most_reps(const struct bench_item *it, const struct cell *cells)
+{
+	if (it->stop == STOP_RULE_CI && cells[it->cell].members < 2)
+		return it->reps;
+	return it->max_reps;
+}
+
+static double median_of(const struct bench_item *it)
+{
+	struct summary s;
+
+	summarize(it->samples, it->nsamples, &s);
+	return s.median;
+}
+
+/* The two members with the lowest medians, among those with samples. */
+static size_t leaders(const struct bench_item *items, size_t n, size_t cell,
+		      size_t lead[2])
+{
+	double best[2] = { INFINITY, INFINITY };
+	size_t found = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double m;
+
+		if (items[i].cell != cell || !items[i].nsamples || items[i].fails)
+			continue;
+		found++;
+		m = median_of(&items[i]);
+		if (m < best[0]) {
+			best[1] = best[0], lead[1] = lead[0];
+			best[0] = m, lead[0] = i;
+		} else if (m < best[1]) {
+			best[1] = m, lead[1] = i;
+		}
+	}
+	return found;
+}
+
+/* a's and b's samples of the rounds both ran in, in xa/xb: how many. */
+static size_t pair_rounds(const struct bench_item *a, const struct bench_item *b,
+			  double *xa, double *xb)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nsamples; i++)
+		for (size_t j = 0; j < b->nsamples; j++)
+			if (a->rounds[i] == b->rounds[j]) {
+				xa[n] = a->samples[i];
+				xb[n++] = b->samples[j];
+				break;
+			}
+	return n;
+}
+
+/* The leading comparison's interval: 0, or -EDOM (too few rounds). */
+static int compare_leaders(struct cell *c, const struct bench_item *items)
+{
+	const struct bench_item *a = &items[c->lead[0]], *b = &items[c->lead[1]];
+	size_t most = MAX(a->nsamples, b->nsamples) + 1;
+	double *xa = calloc(most, sizeof(double)), *xb = calloc(most, sizeof(double));
+	struct ratio_ci ci = { 0 };
+	int ret = -ENOMEM;
+
+	if (xa && xb)
+		ret = paired_ratio_ci(xa, xb, pair_rounds(a, b, xa, xb),
+				      cell_level(c->members), &ci);
+	free(xa);
+	free(xb);
+	c->compared = ret == 0;
+	c->ratio = ci.ratio, c->lo = ci.lo, c->hi = ci.hi;
+	return ret;
+}
+
+static bool all_capped(const struct bench_item *items, size_t n, size_t cell)
+{
+	for (size_t i = 0; i < n; i++)
+		if (items[i].cell == cell && !items[i].fails &&
+		    items[i].nsamples < items[i].max_reps)
+			return false;
+	return true;
+}
+
+static void decide(struct cell *c, size_t cell, const struct bench_item *items,
+		   size_t n, double target)
+{
+	int ret;
+
+	c->compared = false;
+	if (leaders(items, n, cell, c->lead) < 2) {
+		c->open = false;
+		snprintf(c->why, sizeof(c->why), "nothing to compare");
+		return;
+	}
+	ret = compare_leaders(c, items);
+	if (!ret && (c->lo > 1 || c->hi < 1)) {
+		c->open = false;
+		snprintf(c->why, sizeof(c->why), "decided: the interval excludes 1");
+	} else if (!ret && (c->hi - c->lo) / 2 <= target / 100) {
+		c->open = false;
+		snprintf(c->why, sizeof(c->why), "narrow: within +-%g%%", target);
+	} else {
+		c->open = !all_capped(items, n, cell);
+		snprintf(c->why, sizeof(c->why), c->open ? "undecided" :
+			 "undecided after %u rounds (max_reps)", c->rounds);
+	}
+}
+
+void cells_update(struct cell *cells, size_t ncells,
+		  const struct bench_item *items, size_t n)
+{
+	for (size_t k = 0; k < ncells; k++) {
+		const struct bench_item *first = NULL;
+
+		cells[k].rounds = 0;
+		for (size_t i = 0; i < n; i++)
+			if (items[i].cell == k) {
+				first = first ? first : &items[i];
+				cells[k].rounds = MAX(cells[k].rounds,
+						      (unsigned)items[i].nsamples);
+			}
+		if (first && first->stop == STOP_RULE_CI)
+			decide(&cells[k], k, items, n, first->target_ci);
+	}
+}
+
+static json_t *cell_json(const struct cell *c, const struct bench_item *items,
+			 size_t n, size_t k)
+{
+	json_t *o = json_object(), *ids = json_array();
+	const struct bench_item *first = NULL;
+
+	for (size_t i = 0; i < n; i++)
+		if (items[i].cell == k) {
+			first = first ? first : &items[i];
+			json_array_append_new(ids, json_text(items[i].id));
+		}
+	json_object_set_new(o, "cell", json_text(c->key));
+	json_object_set_new(o, "stop", json_text(first && first->stop == STOP_RULE_CI ?
+						 "ci" : "rsd"));
+	json_object_set_new(o, "rounds", json_integer(c->rounds));
+	json_object_set_new(o, "configs", ids);
+	if (!first || first->stop != STOP_RULE_CI)
+		return o;
+	json_object_set_new(o, "why", json_text(c->why));
+	json_object_set_new(o, "level", json_real(cell_level(c->members)));
+	json_object_set_new(o, "target_ci", json_real(first->target_ci));
+	if (!c->compared)
+		return o;
+	json_object_set_new(o, "fastest", json_text(items[c->lead[0]].id));
+	json_object_set_new(o, "runner_up", json_text(items[c->lead[1]].id));
+	json_object_set_new(o, "ratio", json_real(c->ratio));
+	json_object_set_new(o, "lo", json_real(c->lo));
+	json_object_set_new(o, "hi", json_real(c->hi));
+	return o;
+}
+
+int cells_write(const char *dir, const struct cell *cells, size_t ncells,
+		const struct bench_item *items, size_t n)
+{
+	json_t *all = json_array();
+	char path[4200], *s;
+	int ret;
+
+	for (size_t k = 0; k < ncells; k++)
+		json_array_append_new(all, cell_json(&cells[k], items, n, k));
+	s = json_dumps(all, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	json_decref(all);
+	if (!s)
+		return -ENOMEM;
+	snprintf(path, sizeof(path), "%s/stop.json", dir);
+	ret = write_file_atomic(path, s, strlen(s));
+	free(s);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
+int warmup_outlier(const struct bench_item *it)
+{
+	if (it->nsamples < 3 || it->rounds[0] != 1)
+		return -1;
+	return fabs(modified_z(it->samples, it->nsamples, 0)) > 3.5;
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* The engine's cells: configurations compared with each other, their stopping rule, warm-up and stop.json. */
+#ifndef IOSTRAT_ENGINE_CELLS_H
+#define IOSTRAT_ENGINE_CELLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "bench.h"
+
+/* A cell: the configurations a kind says differ only by the thing
+ * compared (bench_kind.cell), stopped together under stop=ci. */
+struct cell {
+	char key[600];
+	bool open;          /* stop=ci: another round wanted */
+	size_t members;
+	unsigned rounds;    /* the most timed samples of a member */
+	char why[160];      /* why it stopped, or why it goes on */
+	size_t lead[2];     /* fastest and runner-up by median (items) */
+	bool compared;      /* lead[] and the interval are set */
+	double ratio, lo, hi; /* runner-up over fastest, paired by round */
+};
+
+/* Group items into cells (it->cell set).  0 or -ENOMEM. */
+int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
+	       size_t *ncells);
+/* Decide every stop=ci cell again from its members' samples. */
+void cells_update(struct cell *cells, size_t ncells,
+		  const struct bench_item *items, size_t n);
+/* The timed repetitions it will run at least: reps, or under stop=ci in
+ * a cell of m + 1 configurations the rounds an exact signed-rank test at
+ * Holm's first level, 1 - 0.05 / m, needs (6 for m = 1, 8 for m = 4),
+ * within max_reps. */
+unsigned least_reps(const struct bench_item *it, const struct cell *cells);
+/* And at most: max_reps, or reps for one alone in its cell under stop=ci
+ * (nothing to compare). */
+unsigned most_reps(const struct bench_item *it, const struct cell *cells);
+/* DIR/stop.json: why each cell stopped.  0 or -errno (printed). */
+int cells_write(const char *dir, const struct cell *cells, size_t ncells,
+		const struct bench_item *items, size_t n);
+/* Is its first timed sample a warm-up outlier (|modified z| > 3.5
+ * against the others)?  -1 while it has fewer than 3 samples. */
+int warmup_outlier(const struct bench_item *it);
+
+#endif

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/* The probes' cost per configuration: traced repetitions' elapsed over the untraced median. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/row.h"
+#include "results/stats_math.h"
+#include "lib/util.h"
+#include "report.h"
+
+static double median_or_nan(const double *v, size_t n)
+{
+	struct summary s;
+
+	if (!n)
+		return NAN;
+	summarize(v, n, &s);
+	return s.median;
+}
+
+/* A good row of config id: its elapsed seconds in *v. */
+static bool good_row(json_t *row, const char *id, double *v)
+{
+	const char *cid = json_string_value(json_object_get(row, "config_id"));
+	json_t *el = json_object_get(row, "elapsed_s");
+
+	if (!cid || strcmp(cid, id) || !json_is_number(el) ||
+	    !json_is_null(json_object_get(row, "error")))
+		return false;
+	*v = json_number_value(el);
+	return true;
+}
+
+static void add_rep(struct probe_cost *pc, json_t *row)
+{
+	size_t o = strlen(pc->traced_reps);
+
+	snprintf(pc->traced_reps + o, sizeof(pc->traced_reps) - o, "%s%lld",
+		 o ? ", " : "", (long long)json_integer_value(json_object_get(row, "rep")));
+}
+
+void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
+{
+	size_t n = json_array_size(rows), i;
+	double *timed = calloc(n + 1, sizeof(double)), *traced = calloc(n + 1, sizeof(double));
+	json_t *row;
+	double v;
+
+	memset(pc, 0, sizeof(*pc));
+	json_array_foreach(rows, i, row) {
+		if (!timed || !traced || !good_row(row, id, &v))
+			continue;
+		if (row_timed(row)) {
+			timed[pc->ntimed++] = v;
+			continue;
+		}
+		traced[pc->ntraced++] = v;
+		add_rep(pc, row);
+	}
+	pc->timed_s = median_or_nan(timed, pc->ntimed);
+	pc->traced_s = median_or_nan(traced, pc->ntraced);
+	pc->cost = pc->timed_s > 0 ? pc->traced_s / pc->timed_s : NAN;
+	free(timed);
+	free(traced);
+}
+
+void report_probe_cost(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const cols[] = { "config_id", "timed_n", "untraced_s",
+		"rsd_pct", "traced_n", "traced_s", "cost", NULL };
+	struct rtable *t = NULL;
+	struct probe_cost pc;
+	json_t *s;
+	size_t i;
+
+	json_array_foreach(r->sum, i, s) {
+		const char *id = json_string_value(json_object_get(s, "config_id"));
+
+		if (!id || !json_integer_value(json_object_get(s, "traced_reps")))
+			continue;
+		probe_cost_of(r->rows, id, &pc);
+		if (!t) {
+			t = rdoc_table(d, "probes' cost (traced repetitions)", cols);
+			rtable_note(t, "cost = the traced repetitions' median elapsed over "
+				    "the untraced (timed) median: 1.10 = the probes slowed "
+				    "this configuration by 10%%; only the timed repetitions "
+				    "enter the statistics and the verdict, only the traced "
+				    "ones the kernel view; one traced repetition carries "
+				    "the run's noise too (rsd_pct of the timed ones)");
+		}
+		rtable_add(t, json_pack("[s,I,o,o,I,o,o]", id, (json_int_t)pc.ntimed,
+					rnum(pc.timed_s),
+					rnum(json_number_value(json_object_get(s, "rsd_pct"))),
+					(json_int_t)pc.ntraced, rnum(pc.traced_s), rnum(pc.cost)));
+	}
+}
