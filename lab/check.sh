@@ -427,9 +427,9 @@ print_matrix() {
 		echo "  seconds per check, the checks of 10 s or more (TCG: the lab's budget, not a measurement):"
 		awk -F'\t' -v ks="${kernels[*]}" '
 			{ s[$2, $1] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 } if ($3 >= 10) big[$2] = 1 }
-			END { nk = split(ks, k, " "); printf "  %-56s", ""; for (j = 1; j <= nk; j++) printf " %5s", k[j]; print ""
+			END { nk = split(ks, k, " "); printf "  %-56s", ""; for (j = 1; j <= nk; j++) printf " %5s", k[j]; printf "\n"
 				for (i = 1; i <= n; i++) { c = order[i]; if (!(c in big)) continue
-					printf "  %-56s", c; for (j = 1; j <= nk; j++) printf " %5s", s[c, k[j]]; print "" } }' "$res/times"
+					printf "  %-56s", c; for (j = 1; j <= nk; j++) printf " %5s", s[c, k[j]]; printf "\n" } }' "$res/times"
 	fi
 	mkdir -p "$LAB_DIR" && cp "$res/matrix.md" "$LAB_DIR/last-check.md"
 }

@@ -92,6 +92,9 @@ words() { # MODE FILE...   MODE: sh | mk (recipe lines only)
 				x = w[j]
 				if (x == "" || x ~ /^[A-Za-z_][A-Za-z0-9_]*=/) continue
 				if (x ~ /^(if|then|do|else|elif|while|until|time|exec|command|sudo|env|nohup|setsid|nice|ionice|stdbuf|builtin)$/) continue
+				# awk statement in a program quoted over lines (read a line
+				# at a time, it looks like code): no script runs the print of mailcap
+				if (x == "print") continue
 				if (x ~ /^-/ || x ~ /^[0-9.]+[smhd]?$/) continue
 				if (x ~ /^[a-z][a-z0-9._+-]*$/) print x "\t" FILENAME
 				if (x !~ /^(timeout|xargs|flock|taskset|chroot|unshare|nsenter)$/) break
