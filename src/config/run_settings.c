@@ -51,9 +51,10 @@ const struct setting run_settings[] = {
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "null: read and transform, write nothing" },
 	{ .name = "memory_max", .type = SET_SIZE, .off = RUN(memory_max),
-	  .min = 1 << 20, .max = 1ULL << 50, .metavar = "B", .where = SET_BOTH,
+	  .max = 1ULL << 50, .def = "0", .metavar = "B", .where = SET_BOTH,
 	  .column = "memory_max", .id = "memory_max=%s",
 	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "memory limit of each repetition's cgroup (256M; unset: none)" },
+	  .help = "memory limit of each repetition's cgroup (256M;\n"
+		  "0, the default: none)" },
 	{ 0 },
 };

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* The memory verdict: which strategies run within each memory_max, the killed ones and where. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory_verdict.h"
+#include "results/stats_math.h"
+#include "table.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static double num(json_t *row, const char *k)
+{
+	json_t *v = json_object_get(row, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *row, const char *k)
+{
+	const char *s = json_string_value(json_object_get(row, k));
+
+	return s ? s : "";
+}
+
+const char *memory_killed_text(const char *strategy, double limit, double peak,
+			       unsigned killed, unsigned reps, char *buf, size_t len)
+{
+	char of[48] = "";
+
+	if (killed < reps)
+		snprintf(of, sizeof(of), " in %u of %u repetitions", killed, reps);
+	snprintf(buf, len, "%s cannot run in %.0f MiB with these files (killed at "
+		 "%.0f MiB%s)", strategy, limit / MIB, peak / MIB, of);
+	return buf;
+}
+
+/* The config_id without its "/memory_max=N" part: the unlimited twin. */
+static void unlimited_id(const char *id, char *out, size_t len)
+{
+	const char *m = strstr(id, "/memory_max=");
+	size_t head = m ? (size_t)(m - id) : strlen(id);
+
+	snprintf(out, len, "%.*s%s", (int)head, id, m ? m + strcspn(m + 1, "/") + 1 : "");
+}
+
+/* Median elapsed of the rows of id without an error (NAN if none). */
+static double median_of(json_t *rows, const char *id)
+{
+	size_t i, n = 0;
+	double *v = calloc(json_array_size(rows) + 1, sizeof(double));
+	struct summary sm;
+	json_t *row;
+
+	if (!v)
+		return NAN;
+	json_array_foreach(rows, i, row)
+		if (!strcmp(str(row, "config_id"), id) &&
+		    json_is_null(json_object_get(row, "error")))
+			v[n++] = num(row, "elapsed_s");
+	summarize(v, n, &sm);
+	free(v);
+	return n ? sm.median : NAN;
+}
+
+/* One limited configuration: its key in cells, and the figures it adds. */
+static void tally(json_t *cells, json_t *row)
+{
+	const char *id = str(row, "config_id");
+	json_t *c = json_object_get(cells, id);
+	bool killed = json_is_true(json_object_get(row, "oom_kill"));
+
+	if (!c) {
+		c = json_pack("{s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f}",
+			      "config_id", id, "strategy", str(row, "strategy"),
+			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
+			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0);
+		json_object_set_new(cells, id, c);
+	}
+	json_object_set_new(c, "reps", json_integer(json_integer_value(
+				    json_object_get(c, "reps")) + 1));
+	if (killed) {
+		json_object_set_new(c, "killed", json_integer(json_integer_value(
+					    json_object_get(c, "killed")) + 1));
+		json_object_set_new(c, "killed_at", json_real(fmax(num(c, "killed_at"),
+					    num(row, "mem_peak_bytes"))));
+	} else if (num(row, "bytes_in") > 0) {
+		json_object_set_new(c, "data", json_real(num(row, "bytes_in")));
+	}
+}
+
+/* The sentence of one limited configuration (into c's "text"). */
+static void sentence(json_t *rows, json_t *c)
+{
+	char text[320], twin[512];
+	double lim = num(c, "limit"), t, u;
+	unsigned killed = (unsigned)json_integer_value(json_object_get(c, "killed"));
+
+	if (killed) {
+		memory_killed_text(str(c, "strategy"), lim, num(c, "killed_at"), killed,
+				   (unsigned)json_integer_value(json_object_get(c, "reps")),
+				   text, sizeof(text));
+		json_object_set_new(c, "text", json_string(text));
+		return;
+	}
+	unlimited_id(str(c, "config_id"), twin, sizeof(twin));
+	t = median_of(rows, str(c, "config_id"));
+	u = median_of(rows, twin);
+	snprintf(text, sizeof(text), "%s runs in %.0f MiB on data %.1fx the limit: "
+		 "median %.3f s", str(c, "strategy"), lim / MIB, num(c, "data") / lim, t);
+	if (isfinite(u) && u > 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 " against %.3f s unlimited (%.2fx)", u, t / u);
+	json_object_set_new(c, "text", json_string(text));
+}
+
+json_t *memory_verdict_cells(json_t *rows)
+{
+	json_t *cells = json_object(), *out = json_array(), *row, *c;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+		if (!strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0)
+			tally(cells, row);
+	json_object_foreach(cells, k, c) {
+		sentence(rows, c);
+		json_array_append(out, c);
+	}
+	json_decref(cells);
+	return out;
+}
+
+void report_memory_verdict(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const cols[] = { "memory", NULL };
+	json_t *cells = memory_verdict_cells(r->rows), *c;
+	struct rtable *t;
+	size_t i;
+
+	if (json_array_size(cells)) {
+		t = rdoc_table(d, "memory verdict", cols);
+		rtable_note(t, "per configuration run with memory_max: killed by the "
+			    "limit's OOM killer (at the peak memory charged), or its "
+			    "median elapsed against the same configuration unlimited "
+			    "(docs/memory.md)");
+		json_array_foreach(cells, i, c)
+			rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
+	}
+	json_decref(cells);
+}
