@@ -283,11 +283,7 @@ int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid)
 
 void cgroup_rep_close(struct cgroup_rep *cg)
 {
-	if (cg->sampling) {
-		atomic_store(&cg->stop, true);
-		pthread_join(cg->sampler, NULL);
-		cg->sampling = false;
-	}
+	cgroup_rep_unsample(cg);
 	if (cg->dir[0])
 		rmdir_patient(cg->dir);
 	cg->dir[0] = 0;

@@ -36,7 +36,9 @@ struct cgroup_rep {
 	bool oom;                /* after finish: the OOM killer killed in it */
 	pthread_t sampler;
 	bool sampling;
-	atomic_bool stop;
+	pthread_mutex_t mu;      /* stop, and the sampler's wake-up */
+	pthread_cond_t wake;
+	bool stop;
 	_Atomic uint64_t peak_anon, peak_file;
 };
 
@@ -46,8 +48,11 @@ struct cgroup_rep {
 int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep);
 /* Move pid (the waiting child) into it.  0 or -errno. */
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
-/* Sample anon and page cache charged every 20 ms until cgroup_rep_finish. */
+/* Sample anon and page cache charged every 20 ms until cgroup_rep_finish
+ * (which wakes the sampler: no wait for its next tick). */
 void cgroup_rep_sample(struct cgroup_rep *cg);
+/* Stop the sampler (cgroup_rep_finish and _close call it). */
+void cgroup_rep_unsample(struct cgroup_rep *cg);
 /* Stop sampling; the cgroup's columns into row (cgroup_error when none). */
 void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row);
 /* Whether the repetition's child was killed by the cgroup's OOM killer. */

@@ -25,29 +25,72 @@ static void charged(const struct cgroup_rep *cg, uint64_t *anon, uint64_t *file)
 	cg_read_key(p, cg->version == 2 ? "file" : "cache", file);
 }
 
+/* Sleep 20 ms or until stopped; whether to go on. */
+static bool tick(struct cgroup_rep *cg)
+{
+	struct timespec until;
+	bool go;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_nsec += 20 * 1000 * 1000;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&cg->mu);
+	while (!cg->stop && pthread_cond_timedwait(&cg->wake, &cg->mu, &until) == 0)
+		;
+	go = !cg->stop;
+	pthread_mutex_unlock(&cg->mu);
+	return go;
+}
+
 static void *sample_loop(void *arg)
 {
 	struct cgroup_rep *cg = arg;
-	struct timespec ts = { 0, 20 * 1000 * 1000 };
 	uint64_t anon, file;
 
-	while (!atomic_load(&cg->stop)) {
+	do {
 		charged(cg, &anon, &file);
 		if (anon > atomic_load(&cg->peak_anon))
 			atomic_store(&cg->peak_anon, anon);
 		if (file > atomic_load(&cg->peak_file))
 			atomic_store(&cg->peak_file, file);
-		nanosleep(&ts, NULL);
-	}
+	} while (tick(cg));
 	return NULL;
 }
 
 void cgroup_rep_sample(struct cgroup_rep *cg)
 {
+	pthread_condattr_t ca;
+
 	if (!cg->version || cg->sampling)
 		return;
-	atomic_store(&cg->stop, false);
+	cg->stop = false;
+	pthread_mutex_init(&cg->mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&cg->wake, &ca);
+	pthread_condattr_destroy(&ca);
 	cg->sampling = !pthread_create(&cg->sampler, NULL, sample_loop, cg);
+	if (!cg->sampling) {
+		pthread_cond_destroy(&cg->wake);
+		pthread_mutex_destroy(&cg->mu);
+	}
+}
+
+void cgroup_rep_unsample(struct cgroup_rep *cg)
+{
+	if (!cg->sampling)
+		return;
+	pthread_mutex_lock(&cg->mu);
+	cg->stop = true;
+	pthread_cond_signal(&cg->wake);
+	pthread_mutex_unlock(&cg->mu);
+	pthread_join(cg->sampler, NULL);
+	pthread_cond_destroy(&cg->wake);
+	pthread_mutex_destroy(&cg->mu);
+	cg->sampling = false;
 }
 
 static void set_u64(json_t *row, const char *col, int ret, uint64_t v)
@@ -158,11 +201,7 @@ static void memory(struct cgroup_rep *cg, json_t *row)
 
 void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row)
 {
-	if (cg->sampling) {
-		atomic_store(&cg->stop, true);
-		pthread_join(cg->sampler, NULL);
-		cg->sampling = false;
-	}
+	cgroup_rep_unsample(cg);
 	if (!cg->version) {
 		json_object_set_new(row, "cgroup_error", json_text(cg->why));
 		return;
