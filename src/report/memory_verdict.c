@@ -133,10 +133,63 @@ json_t *memory_verdict_cells(json_t *rows)
 	return out;
 }
 
+/* Append name to the list under key in o ("a, b"), once. */
+static void list_add(json_t *o, const char *key, const char *name)
+{
+	const char *cur = json_string_value(json_object_get(o, key));
+	char buf[256];
+
+	if (cur && strstr(cur, name))
+		return;
+	snprintf(buf, sizeof(buf), "%s%s%s", cur ? cur : "", cur ? ", " : "", name);
+	json_object_set_new(o, key, json_string(buf));
+}
+
+static json_t *summary_line(json_t *g)
+{
+	const char *ok = json_string_value(json_object_get(g, "ok"));
+	const char *killed = json_string_value(json_object_get(g, "killed"));
+	char text[640];
+	double lim = num(g, "limit"), data = num(g, "data");
+
+	snprintf(text, sizeof(text), "%s in %.0f MiB%s%.1f%s: %s %s%s%s%s",
+		 str(g, "dataset"), lim / MIB, data > 0 ? " (data " : "",
+		 data > 0 ? data / lim : 0.0, data > 0 ? "x the limit)" : "",
+		 ok ? "scale to data larger than the limit:" : "none ran in the limit",
+		 ok ? ok : "", ok && killed ? "; " : "",
+		 killed ? "killed: " : "", killed ? killed : "");
+	return json_string(text);
+}
+
+json_t *memory_verdict_summary(json_t *cells)
+{
+	json_t *groups = json_object(), *out = json_array(), *c, *g;
+	const char *k;
+	char key[256];
+	size_t i;
+
+	json_array_foreach(cells, i, c) {
+		snprintf(key, sizeof(key), "%s|%.0f", str(c, "dataset"), num(c, "limit"));
+		if (!(g = json_object_get(groups, key))) {
+			g = json_pack("{s:s, s:f, s:f}", "dataset", str(c, "dataset"),
+				      "limit", num(c, "limit"), "data", 0.0);
+			json_object_set_new(groups, key, g);
+		}
+		if (num(c, "data") > num(g, "data"))
+			json_object_set_new(g, "data", json_real(num(c, "data")));
+		list_add(g, json_integer_value(json_object_get(c, "killed")) ? "killed" : "ok",
+			 str(c, "strategy"));
+	}
+	json_object_foreach(groups, k, g)
+		json_array_append_new(out, summary_line(g));
+	json_decref(groups);
+	return out;
+}
+
 void report_memory_verdict(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { "memory", NULL };
-	json_t *cells = memory_verdict_cells(r->rows), *c;
+	json_t *cells = memory_verdict_cells(r->rows), *c, *sum;
 	struct rtable *t;
 	size_t i;
 
@@ -146,8 +199,12 @@ void report_memory_verdict(const struct rrun *r, struct rdoc *d)
 			    "limit's OOM killer (at the peak memory charged), or its "
 			    "median elapsed against the same configuration unlimited "
 			    "(docs/memory.md)");
+		sum = memory_verdict_summary(cells);
+		json_array_foreach(sum, i, c)
+			rtable_add(t, json_pack("[O]", c));
 		json_array_foreach(cells, i, c)
 			rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
+		json_decref(sum);
 	}
 	json_decref(cells);
 }

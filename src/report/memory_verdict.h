@@ -18,7 +18,13 @@ const char *memory_killed_text(const char *strategy, double limit, double peak,
  * highest mem_peak_bytes of the killed), data, text; the unlimited twin
  * (the same id without /memory_max=) gives the elapsed ratio. */
 json_t *memory_verdict_cells(json_t *rows);
-/* The "memory verdict" table; nothing without limited rows. */
+/* One sentence per data set and limit: "big in 64 MiB (data 4.7x the
+ * limit): scale to data larger than the limit: stream, direct; killed:
+ * buffer" (the strategies with a configuration killed, in any
+ * repetition, are the killed ones). */
+json_t *memory_verdict_summary(json_t *cells);
+/* The "memory verdict" table: the summaries, then the configurations;
+ * nothing without limited rows. */
 void report_memory_verdict(const struct rrun *r, struct rdoc *d);
 
 #endif

@@ -73,9 +73,29 @@ static int cells_from_rows(void)
 	return 0;
 }
 
+static int data_set_summary_names_who_scales(void)
+{
+	json_t *rows = json_array(), *cells, *sum;
+
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 251 * MIB, true));
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 256 * MIB, false));
+	json_array_append_new(rows, row("mmap", 256 * MIB, 2.5, 256 * MIB, false));
+	cells = memory_verdict_cells(rows);
+	sum = memory_verdict_summary(cells);
+	CHECK(json_array_size(sum) == 1, "%zu lines", json_array_size(sum));
+	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)), "big in 256 MiB (data "
+		      "4.0x the limit): scale to data larger than the limit: stream, mmap; "
+		      "killed: buffer"), "%s", json_string_value(json_array_get(sum, 0)));
+	json_decref(sum);
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
 int main(void)
 {
 	RUN(killed_configuration_says_where);
 	RUN(cells_from_rows);
+	RUN(data_set_summary_names_who_scales);
 	return unit_failed;
 }
