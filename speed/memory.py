@@ -1,8 +1,9 @@
 """make bench-memory: see speed/memory.sh.
 
-Environment: SCALE (default 0.15 of `big`: 3 files of 100 MB), LIMIT
-(memory_max, default 64M), REPS (rounds, default 3), BENCH_DATA (default
-data/bench-memory).  Each round runs every strategy once unlimited and once
+Environment: FILES (default 4) and FILE_MB (default 300): the data set,
+lines of 999 characters; LIMIT (memory_max, default 256M: 1.2 GB of
+300 MB files is 4.5 times it, every file larger); REPS (rounds, default 3);
+BENCH_DATA (default data/bench-memory).  Each round runs every strategy once unlimited and once
 limited, the two in alternating order, the strategies rotated, so drift on
 the machine falls on both sides of each ratio.
 """
@@ -18,8 +19,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from benchlib import gen, table  # noqa: E402
 
 BIN = os.path.abspath(sys.argv[1])
-SCALE = os.environ.get("SCALE", "0.15")
-LIMIT = os.environ.get("LIMIT", "64M")
+FILES = int(os.environ.get("FILES", "4"))
+FILE_MB = int(os.environ.get("FILE_MB", "300"))
+LIMIT = os.environ.get("LIMIT", "256M")
 REPS = int(os.environ.get("REPS", "3"))
 DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-memory"))
 OUT = DATA + "/out"
@@ -99,13 +101,13 @@ def overhead():
     """The smallest repetition of the smoke profile (medium-short at scale
     0.005, W=0, stream), with and without the repetition's cgroup (the
     test seam IOSTRAT_CGROUP_ROOT at a directory that is no cgroup turns
-    it off), 2 x 15 repetitions in alternating order."""
+    it off), 2 x 31 repetitions in alternating order."""
     src = f"{DATA}/smoke-smallest"
     gen(BIN, src, "--preset", "medium-short", "--scale", "0.005")
     nocg = f"{DATA}/no-cgroup"
     os.makedirs(nocg, exist_ok=True)
     with_, without = [], []
-    for k in range(15):
+    for k in range(31):
         sides = (False, True) if k % 2 else (True, False)
         for cg in sides:
             r = one("stream", src, env=None if cg else {"IOSTRAT_CGROUP_ROOT": nocg})
@@ -121,14 +123,16 @@ def overhead():
 def main():
     if os.geteuid() != 0:
         sys.exit("bench-memory: needs root (cgroups, drop_caches)")
-    src = f"{DATA}/big-s{SCALE}"
+    src = f"{DATA}/f{FILES}x{FILE_MB}MB"
     os.makedirs(DATA, exist_ok=True)
+    want = FILES * FILE_MB * 10**6
     free = shutil.disk_usage(DATA).free
-    gen(BIN, src, "--preset", "big", "--scale", SCALE)
+    if not os.path.isdir(src) and free < 3 * want:
+        sys.exit(f"bench-memory: {DATA}: {free >> 20} MiB free, need {3 * want >> 20} "
+                 f"(the data, the outputs, room)")
+    gen(BIN, src, "--files", str(FILES), "--lines", str(FILE_MB * 1000), "--width", "999")
     data_bytes = sum(os.path.getsize(f"{src}/{f}") for f in os.listdir(src)
                      if not f.startswith("."))
-    if free < 3 * data_bytes:
-        sys.exit(f"bench-memory: {DATA}: {free >> 20} MiB free, need {3 * data_bytes >> 20}")
     print(f"data {src}: {data_bytes / 1e6:.0f} MB in {len(os.listdir(src)) - 1} files; "
           f"limit {LIMIT}; {REPS} rounds; cold, W=0, 1 thread")
     report(rounds(src), data_bytes)

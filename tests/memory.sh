@@ -41,6 +41,27 @@ refused_without_a_cgroup() {
 		die "row does not say why: $(cat "$T/row")"
 }
 
+# cgroup v2's leaf move (iostrat into OWN/iostrat-PID/main) and its undoing,
+# where a cgroup2 hierarchy without the memory controller is mounted (a v1
+# hybrid host): the limit is refused, saying why, and nothing is left.
+v2_leaf_move_is_undone() {
+	need_root
+	local mnt path own
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	path=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
+	[ -n "$mnt" ] || skip "no cgroup2 hierarchy mounted"
+	own=$mnt${path%/}
+	! grep -qw memory "$own/cgroup.controllers" ||
+		skip "cgroup v2 has the memory controller here: the other cases run on it"
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	IOSTRAT_CGROUP_ROOT=$own expect_fail "memory_max: .*$own: cannot give the memory controller" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	IOSTRAT_CGROUP_ROOT=$own "$IOSTRAT" run -s stream -r 1 "$T/in" "$T/out" --json >"$T/row"
+	jq -e '.verified and (.cgroup_error | test("cannot give the memory controller"))' "$T/row" >/dev/null ||
+		die "row: $(cat "$T/row")"
+	[ -z "$(find "$own" -maxdepth 2 -name 'iostrat-*')" ] || die "left: $(find "$own" -name 'iostrat-*')"
+}
+
 buffer_killed_is_a_row() {
 	need_limit; bigdata
 	rc=0
@@ -87,6 +108,7 @@ cost_columns_present() {
 }
 
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
+t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
 t stream_runs_verified_in_the_same_limit stream_fits_the_same_limit
 t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint

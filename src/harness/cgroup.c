@@ -81,31 +81,39 @@ static void choose_host(void)
 		 "mounted");
 }
 
+/* A leftover cgroup and its child cgroups (empty: their processes are gone). */
+static void remove_leftover(const char *p)
+{
+	char sub[PATH_MAX + 300];
+	DIR *in = opendir(p);
+	struct dirent *e;
+
+	while (in && (e = readdir(in)))
+		if (e->d_type == DT_DIR && e->d_name[0] != '.') {
+			snprintf(sub, sizeof(sub), "%s/%s", p, e->d_name);
+			rmdir(sub);
+		}
+	if (in)
+		closedir(in);
+	rmdir(p);
+}
+
 /* Remove what an iostrat that is gone left under dir (its PID is dead). */
 static void sweep(const char *dir)
 {
 	struct dirent *de;
-	DIR *d = dir[0] ? opendir(dir) : NULL;
-	char p[PATH_MAX + 300], sub[PATH_MAX + 600];
+	DIR *d = opendir(dir);
+	char p[PATH_MAX + 300];
 
 	while (d && (de = readdir(d))) {
 		long pid = strncmp(de->d_name, PREFIX, strlen(PREFIX)) ? 0 :
 			   strtol(de->d_name + strlen(PREFIX), NULL, 10);
 
-		if (pid <= 0 || pid == getpid() || !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		if (pid <= 0 || pid == getpid() ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
 			continue;
 		snprintf(p, sizeof(p), "%s/%s", dir, de->d_name);
-		DIR *in = opendir(p);
-		struct dirent *e;
-
-		while (in && (e = readdir(in)))
-			if (e->d_type == DT_DIR && e->d_name[0] != '.') {
-				snprintf(sub, sizeof(sub), "%s/%s", p, e->d_name);
-				rmdir(sub);
-			}
-		if (in)
-			closedir(in);
-		rmdir(p);
+		remove_leftover(p);
 	}
 	if (d)
 		closedir(d);
@@ -147,35 +155,49 @@ static int v2_enable(const char *dir, const char *what, bool *turned_on)
 	return ret;
 }
 
+static int v2_failed(int err, const char *dir, const char *what)
+{
+	if (err == -EBUSY && !strcmp(what, "give the memory controller to its children"))
+		snprintf(H.why, sizeof(H.why), "%.120s: cannot give the memory "
+			 "controller to iostrat's cgroups: the cgroup holds other "
+			 "processes (run iostrat in a cgroup of its own, e.g. "
+			 "systemd-run --scope)", dir);
+	else
+		snprintf(H.why, sizeof(H.why), "%.150s: cannot %s: %s", dir, what,
+			 strerror(-err));
+	return err;
+}
+
 /* iostrat into own/iostrat-PID/main, memory (and io) for own/iostrat-PID's children. */
 static int v2_setup(void)
 {
+	static const char give[] = "give the memory controller to its children";
 	char main_dir[PATH_MAX + 8], pid[24];
 	int ret;
 
 	snprintf(H.base, sizeof(H.base), "%s/" PREFIX "%d", H.own, (int)getpid());
 	snprintf(main_dir, sizeof(main_dir), "%s/main", H.base);
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if ((mkdir(H.base, 0755) < 0 && errno != EEXIST) ||
-	    (mkdir(main_dir, 0755) < 0 && errno != EEXIST))
-		return -errno;
-	H.ready = true;
+	if (mkdir(H.base, 0755) < 0 && errno != EEXIST)
+		return v2_failed(-errno, H.own, "make iostrat's cgroup");
+	H.ready = true; /* v2_teardown removes what there is */
 	atexit(v2_teardown);
-	ret = write_in(main_dir, "cgroup.procs", pid);
-	if (!ret)
-		ret = v2_enable(H.own, "memory", &H.enabled_own[0]);
-	if (ret == -EBUSY)
-		snprintf(H.why, sizeof(H.why), "%.120s: cannot give the memory "
-			 "controller to iostrat's cgroups: the cgroup holds other "
-			 "processes (run iostrat in a cgroup of its own, e.g. "
-			 "systemd-run --scope)", H.own);
-	if (!ret && cgroup_has_controller(H.own, "io"))
+	if (mkdir(main_dir, 0755) < 0 && errno != EEXIST)
+		return v2_failed(-errno, H.base, "make iostrat's leaf cgroup");
+	if ((ret = write_in(main_dir, "cgroup.procs", pid)))
+		return v2_failed(ret, main_dir, "move iostrat into its leaf");
+	if (!cgroup_has_controller(H.own, "memory"))
+		return v2_failed(-ENOTSUP, H.own, "give the memory controller to its "
+				 "children (not in its cgroup.controllers)");
+	if ((ret = v2_enable(H.own, "memory", &H.enabled_own[0])))
+		return v2_failed(ret, H.own, give);
+	if (cgroup_has_controller(H.own, "io"))
 		v2_enable(H.own, "io", &H.enabled_own[1]);
-	if (!ret)
-		ret = v2_enable(H.base, "memory", NULL);
-	if (!ret && cgroup_has_controller(H.base, "io"))
+	if ((ret = v2_enable(H.base, "memory", NULL)))
+		return v2_failed(ret, H.base, give);
+	if (cgroup_has_controller(H.base, "io"))
 		v2_enable(H.base, "io", NULL);
-	return ret;
+	return 0;
 }
 
 /* 0 when a hierarchy is usable (H.version), else -errno and H.why. */
