@@ -29,15 +29,17 @@ STRATS = ("stream", "buffer", "direct", "mmap", "uring")
 GIB = float(1 << 30)
 
 
-def one(strategy, src, limit=None, env=None):
+def one(strategy, src, limit=None, accounting=True):
     """One repetition: its row (also when the limit killed it) and the
-    wall time of the whole `iostrat run`."""
+    wall time of the whole `iostrat run`.  accounting: a cgroup also
+    without a limit (both sides of a pair in a cgroup)."""
     cmd = [BIN, "run", "-s", strategy, src, OUT, "--reps", "1", "--json"]
     if limit:
         cmd += ["--memory-max", limit]
+    if accounting:
+        cmd += ["--accounting"]
     t0 = time.monotonic()
-    out = subprocess.run(cmd, text=True, capture_output=True,
-                         env=dict(os.environ, **(env or {})))
+    out = subprocess.run(cmd, text=True, capture_output=True)
     wall = time.monotonic() - t0
     rows = [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
     if not rows or (out.returncode and not rows[0].get("oom_kill")):
@@ -99,18 +101,15 @@ def report(pairs, data_bytes):
 
 def overhead():
     """The smallest repetition of the smoke profile (medium-short at scale
-    0.005, W=0, stream), with and without the repetition's cgroup (the
-    test seam IOSTRAT_CGROUP_ROOT at a directory that is no cgroup turns
-    it off), 2 x 31 repetitions in alternating order."""
+    0.005, W=0, stream), with and without the repetition's cgroup
+    (--accounting), 2 x 31 repetitions in alternating order."""
     src = f"{DATA}/smoke-smallest"
     gen(BIN, src, "--preset", "medium-short", "--scale", "0.005")
-    nocg = f"{DATA}/no-cgroup"
-    os.makedirs(nocg, exist_ok=True)
     with_, without = [], []
     for k in range(31):
         sides = (False, True) if k % 2 else (True, False)
         for cg in sides:
-            r = one("stream", src, env=None if cg else {"IOSTRAT_CGROUP_ROOT": nocg})
+            r = one("stream", src, accounting=cg)
             (with_ if cg else without).append(r)
     el = [a["elapsed_s"] / b["elapsed_s"] for a, b in zip(with_, without)]
     wall = [a["wall_s"] / b["wall_s"] for a, b in zip(with_, without)]

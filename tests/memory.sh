@@ -35,7 +35,7 @@ refused_without_a_cgroup() {
 		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
 	[ -z "$(find "$T/notcg" -mindepth 1 -type d)" ] || die "left a directory in the fake cgroup"
 	# without a limit the run goes on and the row says why it has no cgroup
-	IOSTRAT_CGROUP_ROOT=$T/notcg "$IOSTRAT" run -s stream -r 1 "$T/in" "$T/out" --json >"$T/row" ||
+	IOSTRAT_CGROUP_ROOT=$T/notcg "$IOSTRAT" run -s stream -r 1 --accounting "$T/in" "$T/out" --json >"$T/row" ||
 		die "run without a limit failed"
 	jq -e '.cgroup == null and (.cgroup_error | test("not a cgroup"))' "$T/row" >/dev/null ||
 		die "row does not say why: $(cat "$T/row")"
@@ -56,7 +56,7 @@ v2_leaf_move_is_undone() {
 	mkdir -p "$T/in"; echo x >"$T/in/f"
 	IOSTRAT_CGROUP_ROOT=$own expect_fail "memory_max: .*$own: cannot give the memory controller" \
 		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
-	IOSTRAT_CGROUP_ROOT=$own "$IOSTRAT" run -s stream -r 1 "$T/in" "$T/out" --json >"$T/row"
+	IOSTRAT_CGROUP_ROOT=$own "$IOSTRAT" run -s stream -r 1 --accounting "$T/in" "$T/out" --json >"$T/row"
 	jq -e '.verified and (.cgroup_error | test("cannot give the memory controller"))' "$T/row" >/dev/null ||
 		die "row: $(cat "$T/row")"
 	[ -z "$(find "$own" -maxdepth 2 -name 'iostrat-*')" ] || die "left: $(find "$own" -name 'iostrat-*')"
@@ -98,6 +98,8 @@ no_cgroup_left_after_sigint() {
 cost_columns_present() {
 	mkdir -p "$T/in"; echo "a line" >"$T/in/f"
 	"$IOSTRAT" run -s stream -r 1 "$T/in" "$T/out" --json >"$T/row"
+	jq -e '.cgroup == null and (.cgroup_error | test("none asked"))' "$T/row" >/dev/null ||
+		die "a cgroup without memory_max or accounting: $(cat "$T/row")"
 	for c in kthread_s kswapd_s kworker_s ksoftirqd_s psi_io_some_us psi_mem_some_us psi_source \
 		 pgscan pgsteal workingset_refault reclaim_source oom_kill mem_peak_bytes cgroup cgroup_error \
 		 dev_read_bytes dev_source; do

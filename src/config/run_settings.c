@@ -56,5 +56,10 @@ const struct setting run_settings[] = {
 	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
 	  .help = "memory limit of each repetition's cgroup (256M;\n"
 		  "0, the default: none)" },
+	{ .name = "accounting", .type = SET_BOOL, .off = RUN(accounting), .def = "0",
+	  .where = SET_BOTH, .column = "accounting", .id = "accounting",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "a cgroup per repetition without memory_max too, for\n"
+		  "its own figures (peak anon/cache, reclaim, io, PSI)" },
 	{ 0 },
 };

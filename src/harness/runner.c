@@ -516,17 +516,22 @@ static void note_input_change(const struct run_config *cfg, const struct filelis
 		      rep, c->why);
 }
 
-/* The child in the repetition's cgroup, the kernel's cost around it:
- * spawn() between cgroup_rep_open/kcost_begin and their reading and
- * removal (also after a stop signal killed the child). */
+/* The child in the repetition's cgroup (with memory_max or accounting:
+ * a cgroup costs the measured time, docs/memory.md), the kernel's cost
+ * around it (always): spawn() between cgroup_rep_open/kcost_begin and
+ * their reading and removal (also after a stop signal killed the child). */
 static int measured_spawn(const struct run_config *cfg, unsigned rep, json_t *row,
 			  json_t **report, struct rusage *ru, double *elapsed,
 			  int *status)
 {
-	struct cgroup_rep cg;
+	struct cgroup_rep cg = { .version = 0 };
 	struct kcost kc;
-	int ret = cgroup_rep_open(&cg, cfg->memory_max, rep);
+	int ret = 0;
 
+	if (cfg->memory_max || cfg->accounting)
+		ret = cgroup_rep_open(&cg, cfg->memory_max, rep);
+	else
+		snprintf(cg.why, sizeof(cg.why), "none asked (memory_max or accounting)");
 	if (ret && cfg->memory_max)
 		return row_error(row, ret, "memory_max: cannot limit a repetition's "
 				 "memory here: %s", cg.why);

@@ -30,6 +30,7 @@ struct run_config {
 	struct job job;
 	enum cache_mode cache;
 	uint64_t memory_max;   /* bytes, 0: no limit (the repetition's cgroup) */
+	bool accounting;       /* a cgroup per repetition also without a limit */
 	void *sopts;           /* the strategy's options (jobopt_strategy) */
 	const char *bench;     /* NULL for `iostrat run` */
 	const char *dataset;   /* label, NULL if none */
