@@ -73,10 +73,12 @@ static void tally(json_t *cells, json_t *row)
 	bool killed = json_is_true(json_object_get(row, "oom_kill"));
 
 	if (!c) {
-		c = json_pack("{s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f}",
+		c = json_pack("{s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f, s:O?, s:O?}",
 			      "config_id", id, "strategy", str(row, "strategy"),
 			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
-			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0);
+			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0,
+			      "work", json_object_get(row, "work"),
+			      "threads", json_object_get(row, "threads"));
 		json_object_set_new(cells, id, c);
 	}
 	json_object_set_new(c, "reps", json_integer(json_integer_value(
@@ -91,25 +93,43 @@ static void tally(json_t *cells, json_t *row)
 	}
 }
 
+/* "big W=0 t1: " before a configuration's sentence (no W or t: left out) */
+static int where_of(json_t *c, char *buf, size_t len)
+{
+	double w = num(c, "work"), t = num(c, "threads");
+	char ws[32] = "", ts[32] = "";
+
+	if (!isnan(w))
+		snprintf(ws, sizeof(ws), " W=%.0f", w);
+	if (!isnan(t))
+		snprintf(ts, sizeof(ts), " t%.0f", t);
+	return snprintf(buf, len, "%s%s%s: ", str(c, "dataset"), ws, ts);
+}
+
 /* The sentence of one limited configuration (into c's "text"). */
 static void sentence(json_t *rows, json_t *c)
 {
 	char text[320], twin[512];
+	size_t at;
 	double lim = num(c, "limit"), t, u;
 	unsigned killed = (unsigned)json_integer_value(json_object_get(c, "killed"));
 
+	at = (size_t)where_of(c, text, sizeof(text));
+	if (at >= sizeof(text))
+		at = 0;
 	if (killed) {
 		memory_killed_text(str(c, "strategy"), lim, num(c, "killed_at"), killed,
 				   (unsigned)json_integer_value(json_object_get(c, "reps")),
-				   text, sizeof(text));
+				   text + at, sizeof(text) - at);
 		json_object_set_new(c, "text", json_string(text));
 		return;
 	}
 	unlimited_id(str(c, "config_id"), twin, sizeof(twin));
 	t = median_of(rows, str(c, "config_id"));
 	u = median_of(rows, twin);
-	snprintf(text, sizeof(text), "%s runs in %.0f MiB on data %.1fx the limit: "
-		 "median %.3f s", str(c, "strategy"), lim / MIB, num(c, "data") / lim, t);
+	snprintf(text + at, sizeof(text) - at, "%s runs in %.0f MiB on data %.1fx the "
+		 "limit: median %.3f s", str(c, "strategy"), lim / MIB,
+		 num(c, "data") / lim, t);
 	if (isfinite(u) && u > 0)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text),
 			 " against %.3f s unlimited (%.2fx)", u, t / u);

@@ -63,9 +63,9 @@ static int cells_from_rows(void)
 	CHECK(json_array_size(cells) == 2, "%zu cells: only limited configurations",
 	      json_array_size(cells));
 	CHECK(!strcmp(text_of(cells, "buffer"),
-		      "buffer cannot run in 256 MiB with these files (killed at 252 MiB)"),
+		      "big: buffer cannot run in 256 MiB with these files (killed at 252 MiB)"),
 	      "%s", text_of(cells, "buffer"));
-	CHECK(!strcmp(text_of(cells, "stream"), "stream runs in 256 MiB on data 4.0x the "
+	CHECK(!strcmp(text_of(cells, "stream"), "big: stream runs in 256 MiB on data 4.0x the "
 		      "limit: median 2.100 s against 1.100 s unlimited (1.91x)"),
 	      "%s", text_of(cells, "stream"));
 	json_decref(cells);
