@@ -1,4 +1,5 @@
-# Figure 3, CPU: per configuration, user (bottom) and system (top) CPU
+# Figure 3, CPU: per configuration, user (bottom), system and the kernel's
+# CPU outside the process (kernel threads: kswapd, kworkers, ksoftirqd; top)
 # seconds as one stacked bar (greys), elapsed time as the bar beside it in
 # the strategy's colour (palette.gp); the fastest configuration of each
 # work level ringed.  CPU above
@@ -9,11 +10,13 @@
 #
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 500 pixels.
 # datafile (written by `iostrat plot`): a header line
-#   "config" user sys elapsed elapsed_min elapsed_max colour fastest
+#   "config" user sys elapsed elapsed_min elapsed_max colour fastest kernel
 # then one line per configuration ("stream t2 w100": strategy, threads,
 # work level) with median seconds; elapsed_min/max give the error bar,
 # colour the strategy's linetype, fastest the elapsed median on the
-# fastest configuration of its work level (NaN elsewhere).
+# fastest configuration of its work level (NaN elsewhere), kernel the
+# kernel threads' CPU seconds (NaN in rows from before it was recorded:
+# that bar is left out).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" cpu.gp"
 	exit status 2
@@ -50,7 +53,8 @@ do for [fmt in "png svg"] {
 	}
 	set output outbase . "." . fmt
 	set title title font ",12"
-	plot datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#555555" title "system CPU", \
+	plot datafile using ($0 - bw/2):($2 + $3 + $9) with boxes lc rgb "#222222" title "kernel, outside the process", \
+	     datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#555555" title "system CPU", \
 	     datafile using ($0 - bw/2):2 with boxes lc rgb "#b8b8b8" title "user CPU", \
 	     datafile using ($0 + bw/2):4:7 with boxes lc variable title "elapsed (strategy colour)", \
 	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max", \

@@ -50,5 +50,16 @@ const struct setting run_settings[] = {
 	  .def = "file", .where = SET_BOTH, .column = "sink", .id = "sink=%s",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "null: read and transform, write nothing" },
+	{ .name = "memory_max", .type = SET_SIZE, .off = RUN(memory_max),
+	  .max = 1ULL << 50, .def = "0", .metavar = "B", .where = SET_BOTH,
+	  .column = "memory_max", .id = "memory_max=%s",
+	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
+	  .help = "memory limit of each repetition's cgroup (256M;\n"
+		  "0, the default: none)" },
+	{ .name = "accounting", .type = SET_BOOL, .off = RUN(accounting), .def = "0",
+	  .where = SET_BOTH, .column = "accounting", .id = "accounting",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "a cgroup per repetition without memory_max too, for\n"
+		  "its own figures (peak anon/cache, reclaim, io, PSI)" },
 	{ 0 },
 };

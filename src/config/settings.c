@@ -125,6 +125,18 @@ struct found {
 	int table;
 };
 
+/* "--memory-max" names the setting memory_max: '-' on the command line
+ * stands for '_' in a name (profiles keep the name as it is). */
+static bool long_name_is(const char *name, const char *arg, size_t len)
+{
+	if (strlen(name) != len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (name[i] != arg[i] && !(name[i] == '_' && arg[i] == '-'))
+			return false;
+	return true;
+}
+
 /* The entry of o named by a ("--name[=v]" or "-X[v]") */
 static struct found lookup(const struct cmd_opts *o, const char *a)
 {
@@ -135,8 +147,7 @@ static struct found lookup(const struct cmd_opts *o, const char *a)
 		     s->name || s->shortname; s++) {
 			if (s->where && !(s->where & SET_ARGV))
 				continue;
-			if (a[1] == '-' ? s->name && strlen(s->name) == len &&
-					  !strncmp(s->name, a + 2, len)
+			if (a[1] == '-' ? s->name && long_name_is(s->name, a + 2, len)
 					: s->shortname == a[1])
 				return (struct found){ s, t };
 		}

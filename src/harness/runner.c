@@ -21,6 +21,8 @@
 #include "core/outfile.h"
 #include "results/row.h"
 #include "inwatch.h"
+#include "cgroup.h"
+#include "kcost.h"
 #include "runner.h"
 #include "config/jobopts.h"
 #include "results/config_id.h"
@@ -393,8 +395,8 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
-static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
-		 struct rusage *ru, double *elapsed, int *status)
+static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *row,
+		 json_t **report, struct rusage *ru, double *elapsed, int *status)
 {
 	int go[2], res[2];
 	pid_t pid;
@@ -423,6 +425,9 @@ static int spawn(const struct run_config *cfg, json_t *row, json_t **report,
 	close(go[0]);
 	close(res[1]);
 	current_child = pid;
+	if (cgroup_rep_enter(cg, pid) && cg->limit)
+		kill(pid, SIGKILL); /* never run unlimited when a limit was asked */
+	cgroup_rep_sample(cg);
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_text("probe filter"));
@@ -511,6 +516,74 @@ static void note_input_change(const struct run_config *cfg, const struct filelis
 		      rep, c->why);
 }
 
+/* The child in the repetition's cgroup (with memory_max or accounting:
+ * a cgroup costs the measured time, docs/memory.md), the kernel's cost
+ * around it (always): spawn() between cgroup_rep_open/kcost_begin and
+ * their reading and removal (also after a stop signal killed the child). */
+static int measured_spawn(const struct run_config *cfg, unsigned rep, json_t *row,
+			  json_t **report, struct rusage *ru, double *elapsed,
+			  int *status)
+{
+	struct cgroup_rep cg = { .version = 0 };
+	struct kcost kc;
+	int ret = 0;
+
+	if (cfg->memory_max || cfg->accounting)
+		ret = cgroup_rep_open(&cg, cfg->memory_max, rep);
+	else
+		snprintf(cg.why, sizeof(cg.why), "none asked (memory_max or accounting)");
+	if (ret && cfg->memory_max)
+		return row_error(row, ret, "memory_max: cannot limit a repetition's "
+				 "memory here: %s", cg.why);
+	kcost_begin(&kc, json_string_value(json_object_get(row, "device")));
+	ret = spawn(cfg, &cg, row, report, ru, elapsed, status);
+	kcost_end(&kc, row);
+	cgroup_rep_finish(&cg, row);
+	cgroup_rep_close(&cg);
+	if (ret)
+		return row_error(row, ret, "%s: starting the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
+	return 0;
+}
+
+/* What a repetition the OOM killer ended wrote: complete outputs and
+ * temporaries (removed: nothing half-written is left). */
+static uint64_t written_so_far(const struct run_config *cfg, const struct filelist *fl)
+{
+	char p[PATH_MAX];
+	struct stat sb;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < fl->n; i++) {
+		snprintf(p, sizeof(p), "%s/%s", cfg->job.out_dir, fl->names[i]);
+		if (!stat(p, &sb))
+			sum += (uint64_t)sb.st_size;
+		if (!out_tmp_path(cfg->job.out_dir, fl->names[i], p, sizeof(p)) &&
+		    !stat(p, &sb))
+			sum += (uint64_t)sb.st_size;
+	}
+	return sum;
+}
+
+/* An out-of-memory repetition is a result: its row says how far it got. */
+static int oom_result(const struct run_config *cfg, const struct filelist *fl,
+		      json_t *row)
+{
+	double mib = 1024.0 * 1024.0;
+	json_t *peak = json_object_get(row, "mem_peak_bytes");
+
+	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
+		json_object_set_new(row, "bytes_out", json_integer((json_int_t)
+					written_so_far(cfg, fl)));
+		runner_clean_temporaries(cfg->job.out_dir, fl);
+	}
+	return row_error(row, -ENOMEM, "%s: strategy %s killed by the out-of-memory "
+			 "killer at %.0f MiB charged (memory_max %.0f MiB)",
+			 cfg->job.in_dir, cfg->strat->name,
+			 (double)json_integer_value(peak) / mib,
+			 (double)cfg->memory_max / mib);
+}
+
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	       unsigned rep, const char *ref_hex, json_t **rowp)
 {
@@ -533,11 +606,10 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 				 strerror(-ret));
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
 		json_object_set_new(row, "trace_error", json_text("probe reset"));
-	ret = spawn(cfg, row, &report, &ru, &elapsed, &status);
+	ret = measured_spawn(cfg, rep, row, &report, &ru, &elapsed, &status);
 	if (ret) {
 		inwatch_free(&w);
-		return row_error(row, ret, "%s: starting the run: %s",
-				 cfg->job.in_dir, strerror(-ret));
+		return ret;
 	}
 	fill_usage(row, &ru, elapsed,
 		   (uint64_t)json_integer_value(json_object_get(report, "bytes_in")),
@@ -549,7 +621,9 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	change.changed = inwatch_changed(&w, cfg->job.in_dir, fl, &change.how,
 					 change.why, sizeof(change.why));
 	inwatch_free(&w);
-	if (WIFSIGNALED(status)) {
+	if (WIFSIGNALED(status) && json_is_true(json_object_get(row, "oom_kill"))) {
+		ret = oom_result(cfg, fl, row);
+	} else if (WIFSIGNALED(status)) {
 		ret = row_error(row, -EINTR, "%s: strategy %s killed by signal %d (%s)",
 				cfg->job.in_dir, cfg->strat->name, WTERMSIG(status),
 				strsignal(WTERMSIG(status)));

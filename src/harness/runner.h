@@ -29,6 +29,8 @@ struct run_config {
 	const struct strategy *strat;
 	struct job job;
 	enum cache_mode cache;
+	uint64_t memory_max;   /* bytes, 0: no limit (the repetition's cgroup) */
+	bool accounting;       /* a cgroup per repetition also without a limit */
 	void *sopts;           /* the strategy's options (jobopt_strategy) */
 	const char *bench;     /* NULL for `iostrat run` */
 	const char *dataset;   /* label, NULL if none */
@@ -43,9 +45,11 @@ void runner_set_files(struct run_config *cfg, const struct filelist *fl);
 int runner_reference(const struct run_config *cfg, const struct filelist *fl,
 		     char hex[17]);
 /*
- * One measured repetition in a forked child.  Always builds *row (with
- * "error" set on failure) unless returning -ENOMEM.  Returns 0, or -errno
- * for a failed repetition (strategy error, wrong output, child killed);
+ * One measured repetition in a forked child, in a cgroup of its own
+ * (harness/cgroup.h) with cfg->memory_max.  Always builds *row (with
+ * "error" set on failure).  Returns 0, or -errno for a failed repetition
+ * (strategy error, wrong output, child killed; -ENOMEM with oom_kill=true
+ * when the limit's OOM killer ended it);
  * the one-line message is in the row's "error" column and printed.
  * ref_hex NULL: no verification (verified stays null).
  */

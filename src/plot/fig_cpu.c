@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * Figure 3, CPU: per data set, user and system CPU seconds per
- * configuration as stacked bars, elapsed time beside them.
+ * configuration and the kernel's CPU outside the process (kernel threads,
+ * kthread_s) as stacked bars, elapsed time beside them.
  *
  * cpu-DS.dat: header "config" user sys elapsed elapsed_min elapsed_max
- * colour fastest, then one line per configuration (strategy, threads,
+ * colour fastest kernel, then one line per configuration (strategy, threads,
  * work, and the cache state when there are several), medians of the
  * repetitions, sorted by work, threads, cache, strategy; colour is the
  * strategy's linetype (palette.gp), fastest the elapsed median again on
  * the fastest configuration of its work level (and cache state), NaN
- * elsewhere.
+ * elsewhere, kernel the median kthread_s (NaN for rows without it).
  */
 #include <math.h>
 
@@ -23,12 +24,13 @@ static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, jso
 {
 	json_t *r0 = rows_cell(rows, w, t, s);
 	json_t *r = cache ? rows_where(r0, "cache", cache) : json_incref(r0);
-	struct summary us, ss, el;
+	struct summary us, ss, el, ks;
 	char lab[160], sb[64], tb[32], wb[32], cb[32];
 
 	rows_stat(r, "user_s", 1, &us);
 	rows_stat(r, "sys_s", 1, &ss);
 	rows_stat(r, "elapsed_s", 1, &el);
+	rows_stat(r, "kthread_s", 1, &ks);
 	if (el.n && d) {
 		snprintf(lab, sizeof(lab), "%s t%s w%s%s%s", val_text(s, sb, sizeof(sb)),
 			 val_text(t, tb, sizeof(tb)), val_text(w, wb, sizeof(wb)),
@@ -42,6 +44,7 @@ static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, jso
 		fprintf(d->f, " %d", plot_colour(json_string_value(s)) ?
 			plot_colour(json_string_value(s)) : PLOT_COLOURS);
 		dat_num(d, el.median, el.median == best);
+		dat_num(d, ks.median, ks.n);
 		fputc('\n', d->f);
 	}
 	json_decref(r0);
@@ -79,8 +82,8 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 
 	plot_axes(rows, &ax);
 	if (!ret) {
-		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest\n",
-		      d.f);
+		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest "
+		      "kernel\n", d.f);
 		json_array_foreach(ax.works, i, w) {
 			/* the fastest of each cache state at this work level, once
 			 * (not again for every line it marks) */
@@ -98,7 +101,8 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);
 		snprintf(title, sizeof(title),
-			 "CPU time (user + system) beside elapsed time: data set %s (medians)", ds);
+			 "CPU time (user + system + kernel threads) beside elapsed time: "
+			 "data set %s (medians)", ds);
 		ret = dat_commit(c, &d, "cpu", name, title);
 	}
 	plot_axes_free(&ax);

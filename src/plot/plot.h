@@ -59,6 +59,7 @@ extern const struct figure plot_figures[];
 /* Each figure's build (src/plot/fig_NAME.c). */
 int fig_grid(struct plot_ctx *c, char *why, size_t len);
 int fig_memory(struct plot_ctx *c, char *why, size_t len);
+int fig_memlimit(struct plot_ctx *c, char *why, size_t len);
 int fig_cpu(struct plot_ctx *c, char *why, size_t len);
 int fig_fio(struct plot_ctx *c, char *why, size_t len);
 int fig_kernel(struct plot_ctx *c, char *why, size_t len);

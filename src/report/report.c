@@ -18,6 +18,7 @@
 #include "fields.h"
 #include "report.h"
 #include "verdict.h"
+#include "memory_verdict.h"
 
 static bool is_run(json_t *s)
 {
@@ -389,6 +390,7 @@ void report_build(const struct rrun *r, struct rdoc *d)
 		disk_line(d, in);
 	rdoc_meta(d, "version", "iostrat %s", sget(e, "iostrat_version"));
 	report_verdict(r, d);
+	report_memory_verdict(r, d);
 	grids(d, r->sum);
 	config_lines(d, r);
 	report_fio_ratios(r, d);

@@ -20,10 +20,22 @@ static const char *const core_tail[] = {
 	"lat_p99_us", "kernel", "scheduler", "device", "fs", "host", "error",
 	NULL,
 };
+/* A repetition's whole cost (harness/cgroup.h, kcost.h; docs/results.md):
+ * its cgroup, memory, reclaim, device I/O, stalls, kernel threads' CPU. */
+static const char *const cost_tail[] = {
+	"cgroup", "cgroup_error", "oom_kill", "mem_peak_bytes",
+	"mem_peak_anon_bytes", "mem_peak_file_bytes", "mem_file_end_bytes",
+	"pgscan", "pgsteal", "workingset_refault", "reclaim_source",
+	"dev_read_bytes", "dev_write_bytes", "dev_reads", "dev_writes",
+	"dev_source", "psi_io_some_us", "psi_io_full_us", "psi_mem_some_us",
+	"psi_mem_full_us", "psi_source", "kthread_s", "kswapd_s", "kworker_s",
+	"ksoftirqd_s", NULL,
+};
 
 const char *const *row_core_columns(void)
 {
-	static const char *cols[ARRAY_SIZE(core_head) + ARRAY_SIZE(core_tail) + 32];
+	static const char *cols[ARRAY_SIZE(core_head) + ARRAY_SIZE(core_tail) +
+				ARRAY_SIZE(cost_tail) + 32];
 	size_t n = 0;
 
 	if (cols[0])
@@ -31,10 +43,13 @@ const char *const *row_core_columns(void)
 	for (size_t i = 0; core_head[i]; i++)
 		cols[n++] = core_head[i];
 	for (const struct setting *s = run_settings; s->name; s++)
-		if (s->column && n < ARRAY_SIZE(cols) - ARRAY_SIZE(core_tail))
+		if (s->column && n < ARRAY_SIZE(cols) - ARRAY_SIZE(core_tail) -
+					 ARRAY_SIZE(cost_tail))
 			cols[n++] = s->column;
 	for (size_t i = 0; core_tail[i]; i++)
 		cols[n++] = core_tail[i];
+	for (size_t i = 0; cost_tail[i]; i++)
+		cols[n++] = cost_tail[i];
 	return cols;
 }
 

@@ -40,6 +40,9 @@ static const struct col_kind named[] = {
 	{ "kernel_reads", ROWCOL_COUNT }, { "kernel_writes", ROWCOL_COUNT },
 	{ "mb_s", ROWCOL_RATE }, { "seq_pct", ROWCOL_RATE },
 	{ "pc_hit_ratio", ROWCOL_RATE }, { "resident_pct_before", ROWCOL_RATE },
+	{ "pgscan", ROWCOL_COUNT }, { "pgsteal", ROWCOL_COUNT },
+	{ "workingset_refault", ROWCOL_COUNT }, { "dev_reads", ROWCOL_COUNT },
+	{ "dev_writes", ROWCOL_COUNT },
 };
 
 static const struct col_kind suffixes[] = { /* first match wins */

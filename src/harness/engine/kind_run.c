@@ -15,6 +15,7 @@
 #include "config/jobopts.h"
 #include "results/config_id.h"
 #include "harness/runner.h"
+#include "harness/cgroup.h"
 #include "lib/util.h"
 #include "bench.h"
 
@@ -143,6 +144,8 @@ static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	if (!rp)
 		return -ENOMEM;
 	ret = apply(it->pc, rp, why, sizeof(why));
+	if (!ret)
+		ret = cgroup_check(rp->cfg.memory_max);
 	if (!ret)
 		ret = bench_dataset_get(ctx, pconf_kv(it->pc, "dataset")->where,
 					rp->preset, rp->scale, rp->seed, &rp->ds);

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/* A repetition's own cgroup (v1 memory or v2): its memory limit, its accounting, its removal. */
+#ifndef IOSTRAT_CGROUP_H
+#define IOSTRAT_CGROUP_H
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <jansson.h>
+
+/*
+ * Every cgroup iostrat makes is beneath the cgroup it runs in
+ * (/proc/self/cgroup), named iostrat-PID..., and removed after the
+ * repetition; one a killed iostrat left is removed by the next start
+ * (its PID is gone).
+ *   v2 (the memory controller on the unified hierarchy): iostrat moves
+ *      itself into OWN/iostrat-PID/main (a cgroup with processes cannot
+ *      give controllers to its children), enables memory and io for
+ *      OWN/iostrat-PID, and each repetition is OWN/iostrat-PID/rep-N;
+ *      at exit it moves back and removes both.
+ *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-rN (v1 blkio's throttle
+ *      files count nothing without a throttle rule: device I/O comes
+ *      from /proc/diskstats, kcost.c).
+ * Test seam: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
+ * (its version by the files in it), for tests of the refusal.
+ */
+struct cgroup_rep {
+	int version;             /* 0: none (why), 1 or 2 */
+	char dir[PATH_MAX];      /* v2: the cgroup; v1: the memory cgroup */
+	char why[256];           /* version 0: why there is no cgroup */
+	uint64_t limit;          /* 0: none */
+	bool oom;                /* after finish: the OOM killer killed in it */
+	pthread_t sampler;
+	bool sampling;
+	pthread_mutex_t mu;      /* stop, and the sampler's wake-up */
+	pthread_cond_t wake;
+	bool stop;
+	_Atomic uint64_t peak_anon, peak_file;
+};
+
+/* Make the repetition's cgroup, limit (0: none) set.  0, or -errno with
+ * cg->why (version 0): a run that asked for a limit refuses in that line,
+ * one that did not records why in cgroup_error. */
+int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep);
+/* Move pid (the waiting child) into it.  0 or -errno. */
+int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
+/* Sample anon and page cache charged every 20 ms until cgroup_rep_finish
+ * (which wakes the sampler: no wait for its next tick). */
+void cgroup_rep_sample(struct cgroup_rep *cg);
+/* Stop the sampler (cgroup_rep_finish and _close call it). */
+void cgroup_rep_unsample(struct cgroup_rep *cg);
+/* Stop sampling; the cgroup's columns into row (cgroup_error when none). */
+void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row);
+/* Whether the repetition's child was killed by the cgroup's OOM killer. */
+bool cgroup_rep_oom(const struct cgroup_rep *cg);
+/* Remove the cgroup (also after a signal: the child is reaped first). */
+void cgroup_rep_close(struct cgroup_rep *cg);
+/* Before any work: 0, or -errno after one line saying why a limit of
+ * `limit` bytes cannot be set here ("memory_max: ..."). */
+int cgroup_check(uint64_t limit);
+
+/* The readers behind both versions (cgroup_read.c). */
+int cg_read_key(const char *path, const char *key, uint64_t *out);
+int cg_read_u64(const char *path, uint64_t *out);
+/* PSI "total=" microseconds of some and full in a pressure file. */
+int cg_read_psi(const char *path, uint64_t *some, uint64_t *full);
+
+#endif

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+/* The memory verdict: which strategies run within each memory_max, the killed ones and where. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "memory_verdict.h"
+#include "results/stats_math.h"
+#include "table.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static double num(json_t *row, const char *k)
+{
+	json_t *v = json_object_get(row, k);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static const char *str(json_t *row, const char *k)
+{
+	const char *s = json_string_value(json_object_get(row, k));
+
+	return s ? s : "";
+}
+
+const char *memory_killed_text(const char *strategy, double limit, double peak,
+			       unsigned killed, unsigned reps, char *buf, size_t len)
+{
+	char of[48] = "";
+
+	if (killed < reps)
+		snprintf(of, sizeof(of), " in %u of %u repetitions", killed, reps);
+	snprintf(buf, len, "%s cannot run in %.0f MiB with these files (killed at "
+		 "%.0f MiB%s)", strategy, limit / MIB, peak / MIB, of);
+	return buf;
+}
+
+/* The config_id without its "/memory_max=N" part: the unlimited twin. */
+static void unlimited_id(const char *id, char *out, size_t len)
+{
+	const char *m = strstr(id, "/memory_max=");
+	size_t head = m ? (size_t)(m - id) : strlen(id);
+
+	snprintf(out, len, "%.*s%s", (int)head, id, m ? m + strcspn(m + 1, "/") + 1 : "");
+}
+
+/* Median elapsed of the rows of id without an error (NAN if none). */
+static double median_of(json_t *rows, const char *id)
+{
+	size_t i, n = 0;
+	double *v = calloc(json_array_size(rows) + 1, sizeof(double));
+	struct summary sm;
+	json_t *row;
+
+	if (!v)
+		return NAN;
+	json_array_foreach(rows, i, row)
+		if (!strcmp(str(row, "config_id"), id) &&
+		    json_is_null(json_object_get(row, "error")))
+			v[n++] = num(row, "elapsed_s");
+	summarize(v, n, &sm);
+	free(v);
+	return n ? sm.median : NAN;
+}
+
+/* One limited configuration: its key in cells, and the figures it adds. */
+static void tally(json_t *cells, json_t *row)
+{
+	const char *id = str(row, "config_id");
+	json_t *c = json_object_get(cells, id);
+	bool killed = json_is_true(json_object_get(row, "oom_kill"));
+
+	if (!c) {
+		c = json_pack("{s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f, s:O?, s:O?}",
+			      "config_id", id, "strategy", str(row, "strategy"),
+			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
+			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0,
+			      "work", json_object_get(row, "work"),
+			      "threads", json_object_get(row, "threads"));
+		json_object_set_new(cells, id, c);
+	}
+	json_object_set_new(c, "reps", json_integer(json_integer_value(
+				    json_object_get(c, "reps")) + 1));
+	if (killed) {
+		json_object_set_new(c, "killed", json_integer(json_integer_value(
+					    json_object_get(c, "killed")) + 1));
+		json_object_set_new(c, "killed_at", json_real(fmax(num(c, "killed_at"),
+					    num(row, "mem_peak_bytes"))));
+	} else if (num(row, "bytes_in") > 0) {
+		json_object_set_new(c, "data", json_real(num(row, "bytes_in")));
+	}
+}
+
+/* "big W=0 t1: " before a configuration's sentence (no W or t: left out) */
+static int where_of(json_t *c, char *buf, size_t len)
+{
+	double w = num(c, "work"), t = num(c, "threads");
+	char ws[32] = "", ts[32] = "";
+
+	if (!isnan(w))
+		snprintf(ws, sizeof(ws), " W=%.0f", w);
+	if (!isnan(t))
+		snprintf(ts, sizeof(ts), " t%.0f", t);
+	return snprintf(buf, len, "%s%s%s: ", str(c, "dataset"), ws, ts);
+}
+
+/* The sentence of one limited configuration (into c's "text"). */
+static void sentence(json_t *rows, json_t *c)
+{
+	char text[320], twin[512];
+	size_t at;
+	double lim = num(c, "limit"), t, u;
+	unsigned killed = (unsigned)json_integer_value(json_object_get(c, "killed"));
+
+	at = (size_t)where_of(c, text, sizeof(text));
+	if (at >= sizeof(text))
+		at = 0;
+	if (killed) {
+		memory_killed_text(str(c, "strategy"), lim, num(c, "killed_at"), killed,
+				   (unsigned)json_integer_value(json_object_get(c, "reps")),
+				   text + at, sizeof(text) - at);
+		json_object_set_new(c, "text", json_string(text));
+		return;
+	}
+	unlimited_id(str(c, "config_id"), twin, sizeof(twin));
+	t = median_of(rows, str(c, "config_id"));
+	u = median_of(rows, twin);
+	snprintf(text + at, sizeof(text) - at, "%s runs in %.0f MiB on data %.1fx the "
+		 "limit: median %.3f s", str(c, "strategy"), lim / MIB,
+		 num(c, "data") / lim, t);
+	if (isfinite(u) && u > 0)
+		snprintf(text + strlen(text), sizeof(text) - strlen(text),
+			 " against %.3f s unlimited (%.2fx)", u, t / u);
+	json_object_set_new(c, "text", json_string(text));
+}
+
+json_t *memory_verdict_cells(json_t *rows)
+{
+	json_t *cells = json_object(), *out = json_array(), *row, *c;
+	const char *k;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+		if (!strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0)
+			tally(cells, row);
+	json_object_foreach(cells, k, c) {
+		sentence(rows, c);
+		json_array_append(out, c);
+	}
+	json_decref(cells);
+	return out;
+}
+
+/* Append name to the list under key in o ("a, b"), once. */
+static void list_add(json_t *o, const char *key, const char *name)
+{
+	const char *cur = json_string_value(json_object_get(o, key));
+	char buf[256];
+
+	if (cur && strstr(cur, name))
+		return;
+	snprintf(buf, sizeof(buf), "%s%s%s", cur ? cur : "", cur ? ", " : "", name);
+	json_object_set_new(o, key, json_string(buf));
+}
+
+static json_t *summary_line(json_t *g)
+{
+	const char *ok = json_string_value(json_object_get(g, "ok"));
+	const char *killed = json_string_value(json_object_get(g, "killed"));
+	char text[640];
+	double lim = num(g, "limit"), data = num(g, "data");
+
+	snprintf(text, sizeof(text), "%s in %.0f MiB%s%.1f%s: %s %s%s%s%s",
+		 str(g, "dataset"), lim / MIB, data > 0 ? " (data " : "",
+		 data > 0 ? data / lim : 0.0, data > 0 ? "x the limit)" : "",
+		 ok ? "scale to data larger than the limit:" : "none ran in the limit",
+		 ok ? ok : "", ok && killed ? "; " : "",
+		 killed ? "killed: " : "", killed ? killed : "");
+	return json_string(text);
+}
+
+json_t *memory_verdict_summary(json_t *cells)
+{
+	json_t *groups = json_object(), *out = json_array(), *c, *g;
+	const char *k;
+	char key[256];
+	size_t i;
+
+	json_array_foreach(cells, i, c) {
+		snprintf(key, sizeof(key), "%s|%.0f", str(c, "dataset"), num(c, "limit"));
+		if (!(g = json_object_get(groups, key))) {
+			g = json_pack("{s:s, s:f, s:f}", "dataset", str(c, "dataset"),
+				      "limit", num(c, "limit"), "data", 0.0);
+			json_object_set_new(groups, key, g);
+		}
+		if (num(c, "data") > num(g, "data"))
+			json_object_set_new(g, "data", json_real(num(c, "data")));
+		list_add(g, json_integer_value(json_object_get(c, "killed")) ? "killed" : "ok",
+			 str(c, "strategy"));
+	}
+	json_object_foreach(groups, k, g)
+		json_array_append_new(out, summary_line(g));
+	json_decref(groups);
+	return out;
+}
+
+void report_memory_verdict(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const cols[] = { "memory", NULL };
+	json_t *cells = memory_verdict_cells(r->rows), *c, *sum;
+	struct rtable *t;
+	size_t i;
+
+	if (json_array_size(cells)) {
+		t = rdoc_table(d, "memory verdict", cols);
+		rtable_note(t, "per configuration run with memory_max: killed by the "
+			    "limit's OOM killer (at the peak memory charged), or its "
+			    "median elapsed against the same configuration unlimited "
+			    "(docs/memory.md)");
+		sum = memory_verdict_summary(cells);
+		json_array_foreach(sum, i, c)
+			rtable_add(t, json_pack("[O]", c));
+		json_array_foreach(cells, i, c)
+			rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
+		json_decref(sum);
+	}
+	json_decref(cells);
+}

@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# memory_max and a repetition's whole cost: its own cgroup (limited, read,
+# removed), an out-of-memory repetition as a row, the kernel's work columns.
+. "$(dirname "$0")/lib.sh"
+
+# 100 MB of text in $T/in (one file)
+bigdata() { mkdir -p "$T/in"; yes "the quick brown fox jumps over the lazy dog 0123456789" | head -c 100M >"$T/in/a"; }
+# The directories iostrat's cgroups would be made under: this shell's
+# cgroup in the v1 memory hierarchy and in the v2 one.
+own_cgroups() {
+	local mnt path
+	mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	[ -z "$mnt" ] || echo "$mnt$path"
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	path=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
+	[ -z "$mnt" ] || echo "$mnt$path"
+}
+left_behind() { own_cgroups | while read -r d; do find "$d" -maxdepth 2 -name 'iostrat-*' 2>/dev/null; done; }
+# SKIP unless this host lets iostrat limit a repetition
+need_limit() {
+	need_root
+	mkdir -p "$T/probe"; echo x >"$T/probe/f"
+	"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/probe" "$T/probe-out" >/dev/null 2>"$T/probe-err" ||
+		skip "no memory cgroup here: $(cat "$T/probe-err")"
+}
+
+refused_without_a_cgroup() {
+	mkdir -p "$T/in" "$T/notcg"; echo x >"$T/in/f"
+	IOSTRAT_CGROUP_ROOT=$T/notcg expect_fail "memory_max: cannot limit a repetition's memory here: .*not a cgroup" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	# a directory that looks like one, where mkdir makes no cgroup
+	: >"$T/notcg/memory.limit_in_bytes"
+	IOSTRAT_CGROUP_ROOT=$T/notcg expect_fail "memory_max: .*not a cgroup file system" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	[ -z "$(find "$T/notcg" -mindepth 1 -type d)" ] || die "left a directory in the fake cgroup"
+	# without a limit the run goes on and the row says why it has no cgroup
+	IOSTRAT_CGROUP_ROOT=$T/notcg "$IOSTRAT" run -s stream -r 1 --accounting "$T/in" "$T/out" --json >"$T/row" ||
+		die "run without a limit failed"
+	jq -e '.cgroup == null and (.cgroup_error | test("not a cgroup"))' "$T/row" >/dev/null ||
+		die "row does not say why: $(cat "$T/row")"
+}
+
+# cgroup v2's leaf move (iostrat into OWN/iostrat-PID/main) and its undoing,
+# where a cgroup2 hierarchy without the memory controller is mounted (a v1
+# hybrid host): the limit is refused, saying why, and nothing is left.
+v2_leaf_move_is_undone() {
+	need_root
+	local mnt path own
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	path=$(awk -F: '$1 == "0" { print $3 }' /proc/self/cgroup)
+	[ -n "$mnt" ] || skip "no cgroup2 hierarchy mounted"
+	own=$mnt${path%/}
+	! grep -qw memory "$own/cgroup.controllers" ||
+		skip "cgroup v2 has the memory controller here: the other cases run on it"
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	IOSTRAT_CGROUP_ROOT=$own expect_fail "memory_max: .*$own: cannot give the memory controller" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	IOSTRAT_CGROUP_ROOT=$own "$IOSTRAT" run -s stream -r 1 --accounting "$T/in" "$T/out" --json >"$T/row"
+	jq -e '.verified and (.cgroup_error | test("cannot give the memory controller"))' "$T/row" >/dev/null ||
+		die "row: $(cat "$T/row")"
+	[ -z "$(find "$own" -maxdepth 2 -name 'iostrat-*')" ] || die "left: $(find "$own" -name 'iostrat-*')"
+}
+
+buffer_killed_is_a_row() {
+	need_limit; bigdata
+	rc=0
+	"$IOSTRAT" run -s buffer --memory-max 32M -r 1 "$T/in" "$T/out" --json >"$T/row" 2>"$T/err" || rc=$?
+	[ "$rc" -ne 0 ] || die "exit 0 for a killed repetition"
+	grep -q 'killed by the out-of-memory killer at [0-9]* MiB charged (memory_max 32 MiB)' "$T/err" ||
+		die "stderr does not say so: $(cat "$T/err")"
+	jq -e '.oom_kill == true and .memory_max == 33554432 and .mem_peak_bytes > 0 and
+	       (.error | test("out-of-memory"))' "$T/row" >/dev/null || die "row: $(cat "$T/row")"
+	[ -z "$(find "$T/out" -name '*.iostrat-tmp')" ] || die "temporary left: $(ls -A "$T/out")"
+	[ ! -e "$T/out/a" ] || [ "$(stat -c %s "$T/out/a")" -eq 104857600 ] || die "half-written output"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+}
+
+stream_fits_the_same_limit() {
+	need_limit; bigdata
+	"$IOSTRAT" run -s stream --memory-max 32M -r 1 "$T/in" "$T/out" --json >"$T/row" ||
+		die "stream failed in 32 MiB"
+	jq -e '.verified == true and .oom_kill == false and .mem_peak_bytes <= 33554432' "$T/row" >/dev/null ||
+		die "row: $(cat "$T/row")"
+}
+
+no_cgroup_left_after_sigint() {
+	need_limit; bigdata
+	"$IOSTRAT" run -s stream --work 50 --memory-max 64M -r 20 "$T/in" "$T/out" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 50); do [ -n "$(left_behind)" ] && break; sleep 0.1; done
+	[ -n "$(left_behind)" ] || die "no repetition cgroup seen while running"
+	kill -INT "$pid"
+	wait "$pid" || true
+	[ -z "$(left_behind)" ] || die "cgroup left after SIGINT: $(left_behind)"
+}
+
+cost_columns_present() {
+	mkdir -p "$T/in"; echo "a line" >"$T/in/f"
+	"$IOSTRAT" run -s stream -r 1 "$T/in" "$T/out" --json >"$T/row"
+	jq -e '.cgroup == null and (.cgroup_error | test("none asked"))' "$T/row" >/dev/null ||
+		die "a cgroup without memory_max or accounting: $(cat "$T/row")"
+	for c in kthread_s kswapd_s kworker_s ksoftirqd_s psi_io_some_us psi_mem_some_us psi_source \
+		 pgscan pgsteal workingset_refault reclaim_source oom_kill mem_peak_bytes cgroup cgroup_error \
+		 dev_read_bytes dev_source; do
+		jq -e --arg c "$c" 'has($c)' "$T/row" >/dev/null || die "no column $c"
+	done
+	[ ! -r /proc/pressure/io ] || jq -e '.psi_source != null and .kthread_s >= 0' "$T/row" >/dev/null ||
+		die "PSI or kernel-thread CPU missing: $(cat "$T/row")"
+}
+
+t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
+t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
+t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
+t stream_runs_verified_in_the_same_limit stream_fits_the_same_limit
+t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint
+t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present

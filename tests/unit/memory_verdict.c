@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+/* The memory verdict (docs/memory.md): a configuration the limit killed is
+ * said so with where it was killed, one that ran is set against its
+ * unlimited twin, and configurations without memory_max are not judged. */
+#include <math.h>
+#include <string.h>
+
+#include "report/memory_verdict.h"
+#include "unit.h"
+
+#define MIB 1048576.0
+
+static json_t *row(const char *strategy, double limit, double elapsed, double peak,
+		   bool killed)
+{
+	char id[128];
+
+	snprintf(id, sizeof(id), "big/%s/t1/w0/cold/fsync=file%s", strategy,
+		 limit > 0 ? "/memory_max=268435456" : "");
+	return json_pack("{s:s, s:s, s:s, s:s, s:o, s:f, s:f, s:b, s:o, s:f}",
+			 "kind", "run", "config_id", id, "strategy", strategy,
+			 "dataset", "big", "memory_max",
+			 limit > 0 ? json_real(limit) : json_null(),
+			 "elapsed_s", elapsed, "mem_peak_bytes", peak, "oom_kill", killed,
+			 "error", killed ? json_string("killed") : json_null(),
+			 "bytes_in", killed ? 0.0 : 1024 * MIB);
+}
+
+static const char *text_of(json_t *cells, const char *strategy)
+{
+	json_t *c;
+	size_t i;
+
+	json_array_foreach(cells, i, c)
+		if (!strcmp(json_string_value(json_object_get(c, "strategy")), strategy))
+			return json_string_value(json_object_get(c, "text"));
+	return "";
+}
+
+static int killed_configuration_says_where(void)
+{
+	char buf[160];
+
+	CHECK(!strcmp(memory_killed_text("buffer", 256 * MIB, 251 * MIB, 3, 3, buf,
+					 sizeof(buf)),
+		      "buffer cannot run in 256 MiB with these files (killed at 251 MiB)"),
+	      "%s", buf);
+	memory_killed_text("buffer", 256 * MIB, 251 * MIB, 1, 3, buf, sizeof(buf));
+	CHECK(strstr(buf, "(killed at 251 MiB in 1 of 3 repetitions)"), "%s", buf);
+	return 0;
+}
+
+static int cells_from_rows(void)
+{
+	json_t *rows = json_array(), *cells;
+
+	for (int i = 0; i < 3; i++) {
+		json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, (250 + i) * MIB, true));
+		json_array_append_new(rows, row("stream", 256 * MIB, 2.0 + i * 0.1, 256 * MIB, false));
+		json_array_append_new(rows, row("stream", 0, 1.0 + i * 0.1, 300 * MIB, false));
+	}
+	cells = memory_verdict_cells(rows);
+	CHECK(json_array_size(cells) == 2, "%zu cells: only limited configurations",
+	      json_array_size(cells));
+	CHECK(!strcmp(text_of(cells, "buffer"),
+		      "big: buffer cannot run in 256 MiB with these files (killed at 252 MiB)"),
+	      "%s", text_of(cells, "buffer"));
+	CHECK(!strcmp(text_of(cells, "stream"), "big: stream runs in 256 MiB on data 4.0x the "
+		      "limit: median 2.100 s against 1.100 s unlimited (1.91x)"),
+	      "%s", text_of(cells, "stream"));
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
+static int data_set_summary_names_who_scales(void)
+{
+	json_t *rows = json_array(), *cells, *sum;
+
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 251 * MIB, true));
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 256 * MIB, false));
+	json_array_append_new(rows, row("mmap", 256 * MIB, 2.5, 256 * MIB, false));
+	cells = memory_verdict_cells(rows);
+	sum = memory_verdict_summary(cells);
+	CHECK(json_array_size(sum) == 1, "%zu lines", json_array_size(sum));
+	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)), "big in 256 MiB (data "
+		      "4.0x the limit): scale to data larger than the limit: stream, mmap; "
+		      "killed: buffer"), "%s", json_string_value(json_array_get(sum, 0)));
+	json_decref(sum);
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
+int main(void)
+{
+	RUN(killed_configuration_says_where);
+	RUN(cells_from_rows);
+	RUN(data_set_summary_names_who_scales);
+	return unit_failed;
+}
