@@ -109,9 +109,23 @@ cost_columns_present() {
 		die "PSI or kernel-thread CPU missing: $(cat "$T/row")"
 }
 
+bench_counts_a_killed_configuration_as_a_result() {
+	need_limit; bigdata
+	printf '[run]\ncache=warm\nreps=2\ndataset=%s\nmemory_max=32M\nstrategy=stream,buffer\n' \
+		"$T/in" >"$T/oom.ini"
+	"$IOSTRAT" bench "$T/oom.ini" --out "$T/res" >"$T/out" 2>&1 || die "bench failed: $(tail -n 2 "$T/out")"
+	grep -q '1 configurations ran out of memory' "$T/out" || die "no note: $(cat "$T/out")"
+	[ "$(jq -s '[.[] | select(.strategy == "buffer")] | length' "$T/res/results.jsonl")" -eq 1 ] ||
+		die "a killed configuration was run again"
+	[ "$(jq -s '[.[] | select(.strategy == "stream" and .verified)] | length' "$T/res/results.jsonl")" -eq 2 ] ||
+		die "stream did not run its repetitions"
+	"$IOSTRAT" report "$T/res" | grep -q 'killed: buffer' || die "the memory verdict does not name buffer"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
 t stream_runs_verified_in_the_same_limit stream_fits_the_same_limit
 t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint
 t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present
+t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_a_killed_configuration_as_a_result

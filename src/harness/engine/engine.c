@@ -59,6 +59,7 @@ struct bench {
 	struct results_dir res;
 	bool tty;
 	unsigned done_before, done_now, failed, interrupted;
+	unsigned oom; /* repetitions the memory limit killed: results, not failures */
 	double rep_wall;
 	const struct engine_hooks *h; /* sched's; NULL for a plain bench */
 	size_t pass;
@@ -464,7 +465,11 @@ static int one_rep(struct bench *b, struct bench_item *it, unsigned round,
 	b->done_now++;
 	if (traced)
 		it->ntraced++;
-	if (ret) {
+	if (ret && json_is_true(json_object_get(first, "oom_kill"))) {
+		it->fails += !traced; /* it would be killed again: no more of it */
+		b->oom++;
+		ret = failed = 0;
+	} else if (ret) {
 		it->fails += !traced;
 		b->failed++;
 	} else if (!traced) {
@@ -691,10 +696,14 @@ static int finish(struct bench *b, int ret)
 	if (ret < 0)
 		return 1;
 	if (b->eo->quiet)
-		return b->failed ? 1 : 0; /* the command says it its way */
+		return b->failed || b->oom ? 1 : 0; /* the command says it its way */
 	fprintf(stderr, "results: %s (%u repetitions%s); iostrat report %s\n", dir,
 		b->done_before + b->done_now, b->done_before ? ", some resumed" : "",
 		dir);
+	if (b->oom)
+		fprintf(stderr, "note: %u configurations ran out of memory under "
+			"memory_max (rows with oom_kill: a result, not a failure; the "
+			"report's memory verdict says which)\n", b->oom);
 	if (b->failed) {
 		errorf("%u repetitions failed (their rows have an error column)",
 		       b->failed);
