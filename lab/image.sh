@@ -59,6 +59,12 @@ while read -r name src; do
 		read -r pkg ver < <(lab_kernel_pkg "$src")
 		kpkgs+=("$pkg")
 		key_in+=("kernel $name $pkg $ver")
+		# what the kernel pre-depends on in a newer version than bookworm's
+		predeps=$(lab_kernel_predeps "$pkg" "$src") || exit 1
+		for p in $predeps; do
+			kpkgs+=("$p")
+			key_in+=("kernel $name needs $p")
+		done
 	fi
 done < <(lab_kernel_lines)
 # One apt-cache call for all (each call loads the cache: a second apiece).

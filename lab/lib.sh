@@ -56,16 +56,33 @@ lab_apt_update() {
 
 # lab_kernel_pkg SUITE: "PACKAGE VERSION" of the kernel linux-image-amd64 of
 # SUITE depends on (the ABI-named package, so several suites' kernels can sit
-# side by side).
+# side by side), wherever it stands in the Depends (from 7.x the list opens
+# with linux-base-amd64).
 lab_kernel_pkg() {
 	local suite=$1 ver dep
 	ver=$(lab_apt apt-cache madison linux-image-amd64 |
 		awk -F' *[|] *' -v s=" $suite/main " 'index($3, s) { print $2; exit }')
 	[ -n "$ver" ] || lab_die "$suite: no linux-image-amd64 in the lab's archive"
-	dep=$(lab_apt apt-cache show "linux-image-amd64=$ver" |
-		sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | head -n 1)
+	dep=$(lab_apt apt-cache show "linux-image-amd64=$ver" | sed -n 's/^Depends: *//p' | head -n 1 |
+		tr ',' '\n' | awk '$1 ~ /^linux-image-/ { print $1; exit }')
 	[ -n "$dep" ] || lab_die "$suite: linux-image-amd64 $ver names no kernel package"
 	echo "$dep $(lab_apt apt-cache madison "$dep" | awk -F' *[|] *' '{ print $2; exit }')"
+}
+
+# lab_kernel_predeps PACKAGE SUITE: "NAME=VERSION" of each Pre-Depends of the
+# kernel PACKAGE that bookworm's version does not meet, taken from SUITE
+# (7.3 pre-depends on linux-base >= 4.17~, trixie-backports' own).
+lab_kernel_predeps() {
+	local pkg=$1 suite=$2 name op need have v
+	lab_apt apt-cache show "$pkg" | sed -n 's/^Pre-Depends: *//p' | head -n 1 | tr ',' '\n' |
+		sed -n 's/^ *\([^ ]*\) *(\([<>=]*\) *\([^)]*\)).*/\1 \2 \3/p' |
+		while read -r name op need; do
+			have=$(lab_apt apt-cache madison "$name" | awk -F' *[|] *' -v s=" $LAB_SUITE/main " 'index($3, s) { print $2; exit }')
+			[ -n "$have" ] && dpkg --compare-versions "$have" "$op" "$need" && continue
+			v=$(lab_apt apt-cache madison "$name" | awk -F' *[|] *' -v s=" $suite/main " 'index($3, s) { print $2; exit }')
+			[ -n "$v" ] || lab_die "$pkg: needs $name $op $need, which neither $LAB_SUITE nor $suite has"
+			echo "$name=$v"
+		done
 }
 
 # The kernels: "NAME SOURCE" lines of kernels.conf.
