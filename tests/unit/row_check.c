@@ -72,7 +72,7 @@ static int every_core_column_has_a_kind(void)
 {
 	static const char *const text[] = {
 		"bench", "kind", "config_id", "dataset", "strategy",
-		"direct", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
+		"direct", "dontcache", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
 		"scheduler", "device", "fs", "host", "error", NULL,
 	};
 

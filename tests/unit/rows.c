@@ -35,6 +35,7 @@ static const struct col cols[] = {
 	{ "fsync", ENUM, "file|end|none", 1 },
 	{ "bufsize", SIZE, 0, 0 }, { "chunk", SIZE, 0, 0 },
 	{ "qd", COUNT, 0, 0 }, { "direct", FLAG, 0, 1 },
+	{ "dontcache", FLAG, 0, 1 },
 	{ "sink", ENUM, "file|null", 1 },
 	{ "resident_pct_before", RATE, 0, 1 }, { "elapsed_s", TIME, 0, 1 },
 	{ "user_s", TIME, 0, 1 }, { "sys_s", TIME, 0, 1 },
@@ -55,7 +56,7 @@ static const struct col cols[] = {
 	{ "cold_ok", FLAG, 0, 0 }, { "input_changed", FLAG, 0, 1 },
 	{ NULL, 0, 0, 0 },
 };
-#define NCORE 46 /* the first NCORE are the document's code block */
+#define NCORE 47 /* the first NCORE are the document's code block */
 
 static const struct col *col_find(const char *name, size_t len)
 {

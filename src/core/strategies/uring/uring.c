@@ -241,6 +241,6 @@ const struct strategy strategy_uring = {
 		   "(memory: (qd + threads) x chunk)",
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
 	.default_qd = URING_DEFAULT_QD,
 };
