@@ -69,24 +69,8 @@ lab_kernel_pkg() {
 	echo "$dep $(lab_apt apt-cache madison "$dep" | awk -F' *[|] *' '{ print $2; exit }')"
 }
 
-# lab_kernel_predeps PACKAGE SUITE: "NAME=VERSION" of each Pre-Depends of the
-# kernel PACKAGE that bookworm's version does not meet, taken from SUITE
-# (7.3 pre-depends on linux-base >= 4.17~, trixie-backports' own).
-lab_kernel_predeps() {
-	local pkg=$1 suite=$2 name op need have v
-	lab_apt apt-cache show "$pkg" | sed -n 's/^Pre-Depends: *//p' | head -n 1 | tr ',' '\n' |
-		sed -n 's/^ *\([^ ]*\) *(\([<>=]*\) *\([^)]*\)).*/\1 \2 \3/p' |
-		while read -r name op need; do
-			have=$(lab_apt apt-cache madison "$name" | awk -F' *[|] *' -v s=" $LAB_SUITE/main " 'index($3, s) { print $2; exit }')
-			[ -n "$have" ] && dpkg --compare-versions "$have" "$op" "$need" && continue
-			v=$(lab_apt apt-cache madison "$name" | awk -F' *[|] *' -v s=" $suite/main " 'index($3, s) { print $2; exit }')
-			[ -n "$v" ] || lab_die "$pkg: needs $name $op $need, which neither $LAB_SUITE nor $suite has"
-			echo "$name=$v"
-		done
-}
-
-# The kernels: "NAME SOURCE" lines of kernels.conf.
-lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2 }' "$LAB_KERNELS"; }
+# The kernels: "NAME SOURCE [BUILDER]" lines of kernels.conf.
+lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2, $3 }' "$LAB_KERNELS"; }
 
 # lab_fresh_deb DIR: the package to install in a guest, copied into DIR:
 # make deb's when it is newer than the binary and than every input of the
