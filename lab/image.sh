@@ -131,8 +131,12 @@ fi
 for kb in "${kbuilt[@]}"; do
 	read -r name pkg src builder <<<"$kb"
 	kroot=$work/kernel-$name
+	# the kernel's suite pinned as high as the builder's (a backports
+	# suite is NotAutomatic): its newer linux-base wins
 	if ! mmdebstrap --variant=minbase --mode=root --format=directory \
 		--include="$pkg,initramfs-tools,kmod" \
+		--setup-hook='mkdir -p "$1/etc/apt/preferences.d"' \
+		--setup-hook="printf 'Package: *\nPin: release n=$src\nPin-Priority: 500\n' >\"\$1/etc/apt/preferences.d/lab\"" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
 		"$builder" "$kroot" "deb $m $builder main" "deb $m $src main" >>"$LAB_DIR/images/$key.log" 2>&1; then
 		lab_die "$name: mmdebstrap of its $builder chroot failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
