@@ -100,7 +100,7 @@ dontcache() {
 		grep -q '6\.14' "$W/dc.err" || die "the refusal names no kernel version: $(head -n 1 "$W/dc.err")"
 	fi
 }
-t "stream --dontcache (6.14+: verified; before: refused)" dontcache
+t "stream --dontcache (verified from 6.14, refused before)" dontcache
 
 # IORING_SETUP_SQPOLL is 5.1's (root only before 5.11); the guest's
 # checks run as root, so every lab kernel gives it: the run is verified
