@@ -17,9 +17,10 @@
 
 /*
  * Whether this kernel takes RWF_DONTCACHE, found by trying it (a pwritev2
- * and a preadv2 with the flag on a small temporary file in $TMPDIR or
- * /var/tmp), never from the version number: 0, or 1 and one line in why
- * naming the running kernel and the version it needs.  Probed once.
+ * and a preadv2 with the flag on a small temporary file in the first of
+ * $TMPDIR, /var/tmp, /tmp not in memory), never from the version number:
+ * 0, or 1 and one line in why naming the running kernel and the version
+ * it needs.  Probed once.
  * Test seam: IOSTRAT_FAKE_NO_DONTCACHE=1 makes the probe report "not
  * supported" (tests of the refusal on a kernel that has it).
  */

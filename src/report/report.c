@@ -387,5 +387,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	config_lines(d, r);
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
+	report_cache_left(r, d);
 	other_kinds(d, r);
 }

@@ -37,6 +37,8 @@ json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);
+/* The page cache each run left, where one used --dontcache. */
+void report_cache_left(const struct rrun *r, struct rdoc *d);
 /* report.html (html.c): the verdict, the figures figs[0..nfigs) (SVG
  * files, in their order) inline, the tables, the profile and env.json, as
  * one self-contained page. */

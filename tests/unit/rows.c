@@ -54,6 +54,7 @@ static const struct col cols[] = {
 	{ "cache_method", ENUM, "drop_caches, fadvise, read,\nnone", 1 },
 	{ "residency_method", ENUM, "cachestat, mincore", 1 },
 	{ "cold_ok", FLAG, 0, 0 }, { "input_changed", FLAG, 0, 1 },
+	{ "cache_left_mib", SIZE, 0, 1 },
 	{ NULL, 0, 0, 0 },
 };
 #define NCORE 47 /* the first NCORE are the document's code block */
