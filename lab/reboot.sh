@@ -96,7 +96,7 @@ t_build=$((SECONDS - t0))
 pass "GRUB disk, iostrat installed from docs/reboot-queue.md (${t_build} s)"
 refusal=$(lab_mounted cat var/tmp/lab-refusal 2>/dev/null | tr '\n' ' ')
 if [[ $refusal == "rc=1 "*"--kernel 9.9.9-nosuch: no GRUB menu entry boots vmlinuz-9.9.9-nosuch"* ]] &&
-	[[ $refusal == *" queued=8 " ]]; then
+	[[ $refusal == *" queued=$ID_LAST " ]]; then
 	pass "queue add of a kernel GRUB does not list: refused"
 else
 	fail "queue add of a kernel GRUB does not list: refused" "$refusal"
@@ -520,6 +520,7 @@ pre|post) [ -n "${LAB_MNT:-}" ] || lab_die "reboot.sh $1: run by grub-image.sh"
 	declare -A REL
 	img=$IOSTRAT_LAB_IMAGE
 	while read -r name _; do REL[$name]=$(cat "$img/kernels/$name/release"); done < <(lab_kernel_lines)
+	kernel_chain
 	hook "$1" ;;
 *) main "$@"; exit $? ;;
 esac
