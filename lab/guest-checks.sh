@@ -94,7 +94,7 @@ dontcache() {
 		"$IOSTRAT" verify "$W/ds" "$W/out-dc" >/dev/null 2>"$W/dc.err" || die "verify: $(tail -n 1 "$W/dc.err")"
 	else
 		n=$(grep -c . "$W/dc.err")
-		fact dontcache "refused: $(head -n 1 "$W/dc.err" | sed 's/^iostrat: //' | cut -c1-90)"
+		fact dontcache "refused ($(grep -o 'needs [^)]*' "$W/dc.err" | head -n 1))"
 		[ "$rc" -ne 0 ] || die "ran on $KVER, which has no RWF_DONTCACHE"
 		[ "$n" -eq 1 ] || die "refused in $n lines, expected one"
 		grep -q '6\.14' "$W/dc.err" || die "the refusal names no kernel version: $(head -n 1 "$W/dc.err")"
