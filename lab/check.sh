@@ -396,8 +396,8 @@ write_matrix() {
 			for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
 			echo
 		done
-		for f in kernel residency ring_flags sched_vda sched_loop run_trace trace trace_sources hit_cold \
-			hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
+		for f in kernel residency ring_flags dontcache sqpoll sched_vda sched_loop run_trace trace trace_sources \
+			trace_probes hit_cold hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
 			printf '| *%s* |' "$f"
 			for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 			echo
@@ -414,9 +414,11 @@ print_matrix() {
 	echo
 	for k in "${kernels[@]}"; do
 		echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
+		echo "       --dontcache: $(fact_of "$k" dontcache); --sqpoll ring flags: $(fact_of "$k" sqpoll)"
 		echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
 		echo "       run --trace: $(fact_of "$k" run_trace)"
 		echo "       trace: $(fact_of "$k" trace)"
+		echo "       probes: $(fact_of "$k" trace_probes)"
 		echo "       sources: $(fact_of "$k" trace_sources); hit ratio cold $(fact_of "$k" hit_cold), warm $(fact_of "$k" hit_warm)"
 		echo "       seq on loop: $(fact_of "$k" seq_loop); agree: $(fact_of "$k" agree)"
 		echo "       bpftrace: biolat $(fact_of "$k" bt_biolat); pagecache $(fact_of "$k" bt_pagecache); seeks $(fact_of "$k" bt_seeks)"

@@ -11,7 +11,7 @@
 #
 #   fleet-a   a direct run; the host cuts its power mid-run (QEMU killed,
 #             then started again on the same disk)
-#   fleet-b   a queued run with --kernel (6.1; GRUB's default is 6.12):
+#   fleet-b   a queued run with --kernel (6.1; GRUB's default is the newest lab kernel):
 #             Ansible's reboot, the queue's switch to 6.1, the run
 #   fleet-c   an inventory entry whose machine is off (nothing on its port)
 #

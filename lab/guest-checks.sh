@@ -74,6 +74,52 @@ kernel_gives() { # KEY STRATEGY COLUMN WANT: STRATEGY's rows all have COLUMN = W
 t "residency method" kernel_gives residency stream residency_method "$(expect_residency)"
 t "io_uring ring flags" kernel_gives ring_flags uring ring_flags "$(expect_ring_flags)"
 
+# --- what the newer kernels add: uncached buffered I/O, SQPOLL ----------------
+# RWF_DONTCACHE is 6.14's (include/uapi/linux/fs.h): on 6.14 and later a
+# --dontcache run is verified and its row says so; before, it is refused
+# in one line naming the kernel it needs.  iostrat finds out by trying the
+# flag; this check expects by version, so the two must agree.
+has_opt() { "$IOSTRAT" run --help 2>&1 | grep -q -- "$1"; }
+dontcache() {
+	has_opt --dontcache || skip "this iostrat has no --dontcache"
+	local rc=0 n
+	rm -rf "$W/out-dc"
+	"$IOSTRAT" run -s stream "$W/ds" "$W/out-dc" -r 1 --cache cold --dontcache --json \
+		>"$W/dc.json" 2>"$W/dc.err" || rc=$?
+	if ver_ge "$KVER" 6.14; then
+		fact dontcache "runs"
+		[ "$rc" -eq 0 ] || die "refused on $KVER: $(tail -n 1 "$W/dc.err")"
+		[ "$(rows "$W/dc.json" '.verified')" = true ] || die "not verified"
+		[ "$(rows "$W/dc.json" '.dontcache')" = true ] || die "row says dontcache $(rows "$W/dc.json" '.dontcache')"
+		"$IOSTRAT" verify "$W/ds" "$W/out-dc" >/dev/null 2>"$W/dc.err" || die "verify: $(tail -n 1 "$W/dc.err")"
+	else
+		n=$(grep -c . "$W/dc.err")
+		fact dontcache "refused ($(grep -o 'needs [^)]*' "$W/dc.err" | head -n 1))"
+		[ "$rc" -ne 0 ] || die "ran on $KVER, which has no RWF_DONTCACHE"
+		[ "$n" -eq 1 ] || die "refused in $n lines, expected one"
+		grep -q '6\.14' "$W/dc.err" || die "the refusal names no kernel version: $(head -n 1 "$W/dc.err")"
+	fi
+}
+t "stream --dontcache (verified from 6.14, refused before)" dontcache
+
+# IORING_SETUP_SQPOLL is 5.1's (root only before 5.11); the guest's
+# checks run as root, so every lab kernel gives it: the run is verified
+# and the row's ring_flags are SQPOLL's best, with SINGLE_ISSUER from 6.0
+# (the TASKRUN flags do not go with SQPOLL).
+expect_sqpoll_flags() { ver_ge "$KVER" 6.0 && echo sqpoll,single_issuer || echo sqpoll; }
+sqpoll() {
+	has_opt --sqpoll || skip "this iostrat has no --sqpoll"
+	local flags
+	rm -rf "$W/out-sq"
+	"$IOSTRAT" run -s uring "$W/ds" "$W/out-sq" -r 1 --sqpoll --json >"$W/sq.json" 2>"$W/sq.err" ||
+		die "refused on $KVER as root: $(tail -n 1 "$W/sq.err")"
+	flags=$(rows "$W/sq.json" '.ring_flags')
+	fact sqpoll "$flags"
+	[ "$(rows "$W/sq.json" '.verified')" = true ] || die "not verified"
+	[ "$flags" = "$(expect_sqpoll_flags)" ] || die "ring_flags '$flags', expected '$(expect_sqpoll_flags)' on $KVER"
+}
+t "uring --sqpoll (every lab kernel, as root)" sqpoll
+
 # --- subcommands --------------------------------------------------------------
 gen_preset() {
 	"$IOSTRAT" gen "$W/small" --preset small --scale 0.001 >/dev/null

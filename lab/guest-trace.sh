@@ -47,6 +47,10 @@ kv_sources() {
 	local s
 	s=$(rows "$KV/src.json" '"blk=\(.blk_source) pc=\(.pc_source) ra=\(.ra_source)"')
 	fact trace_sources "$s"
+	# each figure's probes, as the text report names them (block; page-cache
+	# reads, insertions, readahead)
+	"$IOSTRAT" trace -o "$KV/src.txt" -- cat "$KV/ds/f000000.txt" >/dev/null 2>&1 &&
+		fact trace_probes "$(sed -n 's/.*; \(probes: [^)]*\)).*/\1/p; s/.*; \(reads: [^)]*\)).*/\1/p' "$KV/src.txt" | paste -sd';')"
 	[[ $s != *none* ]] || die "a figure without a source ($s): $(head -n 1 "$KV/src.err")"
 	# the figures the kernel cannot give, one line each (none expected)
 	! grep -q 'none (' "$KV/src.err" || die "$(grep 'none (' "$KV/src.err" | head -n 1)"

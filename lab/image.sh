@@ -50,15 +50,21 @@ fi
 
 # The kernels, resolved to package names (or .deb files) and versions.
 kpkgs=() kdebs=() key_in=()
-while read -r name src; do
+kbuilt=() # "NAME PACKAGE SUITE BUILDER": installed in a chroot of BUILDER
+while read -r name src builder; do
 	if [[ $src == */* ]]; then
 		[ -r "$src" ] || lab_die "$name: $src: kernel package not readable"
 		kdebs+=("$(readlink -f "$src")")
 		key_in+=("kernel $name $(sha256sum <"$src" | cut -c1-16)")
 	else
 		read -r pkg ver < <(lab_kernel_pkg "$src")
-		kpkgs+=("$pkg")
-		key_in+=("kernel $name $pkg $ver")
+		if [ -n "$builder" ]; then
+			kbuilt+=("$name $pkg $src $builder")
+			key_in+=("kernel $name $pkg $ver built in $builder")
+		else
+			kpkgs+=("$pkg")
+			key_in+=("kernel $name $pkg $ver")
+		fi
 	fi
 done < <(lab_kernel_lines)
 # One apt-cache call for all (each call loads the cache: a second apiece).
@@ -116,9 +122,38 @@ if ! mmdebstrap --variant=minbase --mode=root --format=directory \
 	lab_die "mmdebstrap failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
 fi
 
+# A kernel with a BUILDER suite: installed in a minimal chroot of that
+# suite (its own linux-base, debianutils, kmod and initramfs-tools: 7.3's
+# linux-base runs hooks from two directories, which bookworm's run-parts
+# refuses), then its /boot files and modules copied into the bookworm
+# root, whose depmod indexes them again.  dpkg there does not know it:
+# nothing in the lab asks dpkg about kernels.
+for kb in "${kbuilt[@]}"; do
+	read -r name pkg src builder <<<"$kb"
+	kroot=$work/kernel-$name
+	# the kernel's suite pinned as high as the builder's (a backports
+	# suite is NotAutomatic): its newer linux-base wins
+	if ! mmdebstrap --variant=minbase --mode=root --format=directory \
+		--include="$pkg,initramfs-tools,kmod" \
+		--setup-hook='mkdir -p "$1/etc/apt/preferences.d"' \
+		--setup-hook="printf 'Package: *\nPin: release n=$src\nPin-Priority: 500\n' >\"\$1/etc/apt/preferences.d/lab\"" \
+		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+		"$builder" "$kroot" "deb $m $builder main" "deb $m $src main" >>"$LAB_DIR/images/$key.log" 2>&1; then
+		lab_die "$name: mmdebstrap of its $builder chroot failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
+	fi
+	for r in "$kroot"/boot/vmlinuz-*; do
+		r=${r##*/vmlinuz-}
+		cp -a "$kroot/boot/"*"-$r" "$work/root/boot/"
+		cp -a "$kroot/usr/lib/modules/$r" "$work/root/usr/lib/modules/"
+		chroot "$work/root" depmod -a "$r" >>"$LAB_DIR/images/$key.log" 2>&1 ||
+			lab_die "$name: depmod $r in the bookworm root failed"
+	done
+	rm -rf --one-file-system "$kroot"
+done
+
 # Each kernel's vmlinuz and initrd beside the image, by the lab's name.
 mkdir -p "$work/kernels"
-while read -r name src; do
+while read -r name src _; do
 	rel=$(cd "$work/root/boot" && compgen -G 'vmlinuz-*' | sed 's/^vmlinuz-//' | sort -V | while read -r r; do
 		case $name in "${r%%-*}"|"$(echo "$r" | cut -d. -f1,2)") echo "$r" ;; esac
 	done | tail -n 1)

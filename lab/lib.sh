@@ -56,20 +56,21 @@ lab_apt_update() {
 
 # lab_kernel_pkg SUITE: "PACKAGE VERSION" of the kernel linux-image-amd64 of
 # SUITE depends on (the ABI-named package, so several suites' kernels can sit
-# side by side).
+# side by side), wherever it stands in the Depends (from 7.x the list opens
+# with linux-base-amd64).
 lab_kernel_pkg() {
 	local suite=$1 ver dep
 	ver=$(lab_apt apt-cache madison linux-image-amd64 |
 		awk -F' *[|] *' -v s=" $suite/main " 'index($3, s) { print $2; exit }')
 	[ -n "$ver" ] || lab_die "$suite: no linux-image-amd64 in the lab's archive"
-	dep=$(lab_apt apt-cache show "linux-image-amd64=$ver" |
-		sed -n 's/^Depends: *\(linux-image-[^ ,]*\).*/\1/p' | head -n 1)
+	dep=$(lab_apt apt-cache show "linux-image-amd64=$ver" | sed -n 's/^Depends: *//p' | head -n 1 |
+		tr ',' '\n' | awk '$1 ~ /^linux-image-/ { print $1; exit }')
 	[ -n "$dep" ] || lab_die "$suite: linux-image-amd64 $ver names no kernel package"
 	echo "$dep $(lab_apt apt-cache madison "$dep" | awk -F' *[|] *' '{ print $2; exit }')"
 }
 
-# The kernels: "NAME SOURCE" lines of kernels.conf.
-lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2 }' "$LAB_KERNELS"; }
+# The kernels: "NAME SOURCE [BUILDER]" lines of kernels.conf.
+lab_kernel_lines() { awk '!/^#/ && NF >= 2 { print $1, $2, $3 }' "$LAB_KERNELS"; }
 
 # lab_fresh_deb DIR: the package to install in a guest, copied into DIR:
 # make deb's when it is newer than the binary and than every input of the

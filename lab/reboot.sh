@@ -4,17 +4,19 @@
 # A GRUB disk (lab/grub-image.sh) with iostrat installed by the steps of
 # docs/reboot-queue.md, "Setting it up on a bare-metal test box" -- the
 # commands are taken from that file, so the doc cannot drift from what
-# works -- and a queue of eight entries:
+# works -- and a queue of N+5 entries, N the lab's kernels (four: 7.3,
+# 6.12, 6.1, 5.10), newest first (the newest is GRUB's default):
 #
-#   1 k6.12   bench --kernel 6.12   power cut (QEMU system_reset) mid-bench, retried
-#   2 k6.1    bench --kernel 6.1
-#   3 k5.10   bench --kernel 5.10
-#   4 hang    sleep, --kernel 5.10  killed by its own --timeout, retried, given up
-#   5 wrong   --kernel 1.0.0-lab    GRUB lists it, but it boots 6.1: wrong-kernel
-#   6 fail    exit 3                failed, not retried
-#   7 sched   iostrat sched         power cut mid-sched, retried; `queue pause`
+#   1 k7.3    bench --kernel 7.3    power cut (QEMU system_reset) mid-bench, retried
+#   2 k6.12   bench --kernel 6.12   (one bench entry per lab kernel, newest first)
+#   3 k6.1    bench --kernel 6.1
+#   4 k5.10   bench --kernel 5.10
+#   N+1 hang  sleep, --kernel 5.10  killed by its own --timeout, retried, given up
+#   N+2 wrong --kernel 1.0.0-lab    GRUB lists it, but it boots 6.1: wrong-kernel
+#   N+3 fail  exit 3                failed, not retried
+#   N+4 sched iostrat sched         power cut mid-sched, retried; `queue pause`
 #                                   from the host while it runs: no reboot after
-#   8 last    true                  removed by the host, then a boot with an
+#   N+5 last  true                  removed by the host, then a boot with an
 #                                   empty queue: no reboot
 #
 # One vCPU: 6.12 under TCG with two oopsed at boot now and then (int3 in
@@ -23,8 +25,8 @@
 # it), so after each one the host mounts the disk and checks what that boot
 # left: the kernel it came up on (serial console), history.jsonl,
 # results.log and every results.jsonl only grew (earlier bytes unchanged).
-# Ten boots in all, counted on the serial console.  At the end the three
-# kernels' results are copied out of the disk: compare, plot --compare,
+# N+7 boots in all, counted on the serial console.  At the end every
+# kernel's results are copied out of the disk: compare, plot --compare,
 # report.  Prints "PASS: ..." / "FAIL: ...: why" lines, then the timings.
 #
 # Environment: IOSTRAT_LAB_REBOOT_KEEP=DIR keeps the disk, consoles and
@@ -60,9 +62,10 @@ exec 7<"$img/ready"
 flock -s 7
 declare -A REL
 while read -r name _; do REL[$name]=$(cat "$img/kernels/$name/release"); done < <(lab_kernel_lines)
-for k in 5.10 6.1 6.12; do
-	[ -n "${REL[$k]:-}" ] || { echo "SKIP: reboot queue through GRUB: the scenario needs the lab kernels 5.10, 6.1 and 6.12"; exit 0; }
+for k in 5.10 6.1; do
+	[ -n "${REL[$k]:-}" ] || { echo "SKIP: reboot queue through GRUB: the scenario needs the lab kernels 5.10 and 6.1"; exit 0; }
 done
+kernel_chain
 
 w=$(mktemp -d "$LAB_DIR/reboot.XXXXXX")
 qemu_pid=
@@ -93,26 +96,14 @@ t_build=$((SECONDS - t0))
 pass "GRUB disk, iostrat installed from docs/reboot-queue.md (${t_build} s)"
 refusal=$(lab_mounted cat var/tmp/lab-refusal 2>/dev/null | tr '\n' ' ')
 if [[ $refusal == "rc=1 "*"--kernel 9.9.9-nosuch: no GRUB menu entry boots vmlinuz-9.9.9-nosuch"* ]] &&
-	[[ $refusal == *" queued=8 " ]]; then
+	[[ $refusal == *" queued=$ID_LAST " ]]; then
 	pass "queue add of a kernel GRUB does not list: refused"
 else
 	fail "queue add of a kernel GRUB does not list: refused" "$refusal"
 fi
 
 # --- the boots ------------------------------------------------------------------
-# kernel each boot must come up on (lab name), and what history.jsonl must
-# have gained by its end ("ID:outcome:status" lines).
-exp_kernel=(6.12 6.12 6.1 5.10 5.10 5.10 6.1 6.12 6.12 6.12)
-exp_hist=(""
-	"1:interrupted:retry 1:done:done"
-	"2:done:done"
-	"3:done:done"
-	"4:timeout:retry"
-	"4:timeout:failed"
-	"5:wrong-kernel:failed 6:failed:failed"
-	""
-	"7:interrupted:retry 7:done:done"
-	"")
+expect_boots
 nboots=${#exp_kernel[@]}
 boot_s=()
 for ((b = 1; b <= nboots; b++)); do
@@ -133,6 +124,31 @@ fi
 compare_kernels
 summary
 [ "$fails" -eq 0 ]
+}
+
+# kernel_chain: CHAIN, the lab's kernels newest first (GRUB's default, the
+# newest, first: entry 1 needs no switch), N their count, and the ids of
+# the entries after the benches.
+kernel_chain() {
+	mapfile -t CHAIN < <(printf '%s\n' "${!REL[@]}" | sort -rV)
+	N=${#CHAIN[@]} K1=${CHAIN[0]}
+	ID_HANG=$((N + 1)) ID_WRONG=$((N + 2)) ID_FAIL=$((N + 3)) ID_SCHED=$((N + 4)) ID_LAST=$((N + 5))
+}
+# expect_boots: the kernel each boot must come up on (exp_kernel, lab
+# names), and what history.jsonl must have gained by its end (exp_hist,
+# "ID:outcome:status" lines): the cut bench on the newest kernel twice,
+# each other bench once, the hung entry twice on 5.10, the wrong kernel
+# (6.1), then the sched entry twice and the empty queue on the newest.
+expect_boots() {
+	local i
+	exp_kernel=("$K1" "$K1") exp_hist=("" "1:interrupted:retry 1:done:done")
+	for ((i = 2; i <= N; i++)); do
+		exp_kernel+=("${CHAIN[$((i - 1))]}") exp_hist+=("$i:done:done")
+	done
+	exp_kernel+=(5.10 5.10 6.1 "$K1" "$K1" "$K1")
+	exp_hist+=("$ID_HANG:timeout:retry" "$ID_HANG:timeout:failed"
+		"$ID_WRONG:wrong-kernel:failed $ID_FAIL:failed:failed" ""
+		"$ID_SCHED:interrupted:retry $ID_SCHED:done:done" "")
 }
 
 # The hook grub-image.sh runs with the disk's root at $LAB_MNT: `pre`
@@ -199,7 +215,7 @@ queue_entries() {
 	local m=$1 tmpl c k n=0
 	tmpl=$(doc_lines | grep -m1 '^sudo iostrat queue add --name [^ ]* -- /usr/local/bin/iostrat bench ') ||
 		{ echo "docs/reboot-queue.md: step 3 has no 'sudo iostrat queue add --name N -- /usr/local/bin/iostrat bench PROFILE --out DIR'" >&2; return 1; }
-	for k in 6.12 6.1 5.10; do
+	for k in "${CHAIN[@]}"; do
 		c=$(sed -E -e 's/^sudo //' -e "s/--name [^ ]+/--name k$k --kernel ${REL[$k]}/" \
 			-e "s| bench [^ ]+\.ini | bench /srv/lab/reboot.ini |" -e "s|--out [^ ]+|--out /srv/results/k$k|" <<<"$tmpl")
 		[[ $c == *"--kernel ${REL[$k]} -- /usr/local/bin/iostrat bench /srv/lab/reboot.ini --out /srv/results/k$k" ]] ||
@@ -303,30 +319,30 @@ run_boot() {
 	case $b in
 	1) # a power cut while the bench runs, once it wrote a row (run-next
 	   # is an iostrat process too: the bench is looked for by its args)
-		wait_console 1 'running entry 1 ' 300 || { why="entry 1 never started"; return 1; }
-		cut_power_after_a_row bench '/srv/results/k6.12/results.jsonl' || return 1
-		echo "lab: boot 1: system_reset with $rows rows written" >&2 ;;
-	8) # a power cut in the middle of iostrat sched: once its first
+		wait_console "$b" 'running entry 1 ' 300 || { why="entry 1 never started"; return 1; }
+		cut_power_after_a_row bench "/srv/results/k$K1/results.jsonl" || return 1
+		echo "lab: boot $b: system_reset with $rows rows written" >&2 ;;
+	"$((nboots - 2))") # a power cut in the middle of iostrat sched: once its first
 	   # scheduler's bench wrote a row
-		wait_console 8 'lab-sched: vda' 300 || { why="entry 7 never reached sched"; return 1; }
+		wait_console "$b" 'lab-sched: vda' 300 || { why="entry $ID_SCHED never reached sched"; return 1; }
 		cut_power_after_a_row sched '/srv/results/sched-1/vda/*/results.jsonl' || return 1
-		echo "lab: boot 8: system_reset mid-sched, $rows rows written" >&2 ;;
-	9) # queue pause from the host while entry 7 runs
-		wait_console 9 'running entry 7 ' 300 || { why="entry 7 not retried"; return 1; }
+		echo "lab: boot $b: system_reset mid-sched, $rows rows written" >&2 ;;
+	"$((nboots - 1))") # queue pause from the host while the sched entry runs
+		wait_console "$b" "running entry $ID_SCHED " 300 || { why="entry $ID_SCHED not retried"; return 1; }
 		ctl 10 'iostrat queue pause' >"$w/pause.out" || { why="queue pause: $(cat "$w/pause.out")"; return 1; }
-		if wait_console 9 'paused: no reboot' 400 && still_up 5; then
+		if wait_console "$b" 'paused: no reboot' 400 && still_up 5; then
 			pass "queue pause while an entry runs: it finishes, no reboot"
 		else
 			fail "queue pause while an entry runs: it finishes, no reboot" "$(tail -n 3 "$log" | tr '\n' ' ')"
 		fi
 		sched_checks
-		# the doc's way back: resume, and a reboot starts the loop; entry 8
-		# goes first, so that boot finds the queue empty
-		ctl 20 'iostrat queue remove 8 && iostrat queue resume' >"$w/resume.out" ||
+		# the doc's way back: resume, and a reboot starts the loop; the
+		# last entry goes first, so that boot finds the queue empty
+		ctl 20 "iostrat queue remove $ID_LAST && iostrat queue resume" >"$w/resume.out" ||
 			{ why="remove/resume: $(cat "$w/resume.out")"; return 1; }
 		ctl_nowait 'systemctl reboot' ;;
-	10) # an empty queue: the unit runs and does not reboot
-		if wait_console 10 'queue empty: nothing to run, no reboot' 300 && still_up 5; then
+	"$nboots") # an empty queue: the unit runs and does not reboot
+		if wait_console "$b" 'queue empty: nothing to run, no reboot' 300 && still_up 5; then
 			pass "empty queue: no reboot"
 		else
 			fail "empty queue: no reboot" "$(tail -n 3 "$log" | tr '\n' ' ')"
@@ -389,10 +405,8 @@ check_boot() {
 	fi
 	# each entry ran on the kernel it asked for: history, results.log, rows
 	local id k
-	for id in 1 2 3; do
-		k=$(sed -n "$id p" <<<"6.12
-6.1
-5.10")
+	for ((id = 1; id <= N; id++)); do
+		k=${CHAIN[$((id - 1))]}
 		if [[ " $gained " == *" $id:done:done "* ]]; then
 			local hk lk rk
 			hk=$(tail -n 1 <(jq -r "select(.id == $id) | .kernel" "$w/now/history.jsonl"))
@@ -405,20 +419,20 @@ check_boot() {
 			fi
 		fi
 	done
-	if [[ " $gained " == *" 5:wrong-kernel:failed "* ]]; then
-		local d; d=$(jq -r 'select(.id == 5) | .detail' "$w/now/history.jsonl")
+	if [[ " $gained " == *" $ID_WRONG:wrong-kernel:failed "* ]]; then
+		local d; d=$(jq -r "select(.id == $ID_WRONG) | .detail" "$w/now/history.jsonl")
 		[[ $d == "wanted kernel 1.0.0-lab but booted ${REL[6.1]} after switching to it" ]] &&
 			pass "a boot on the wrong kernel: wrong-kernel, no loop" ||
 			fail "a boot on the wrong kernel: wrong-kernel, no loop" "$d"
 	fi
 	if [ "$b" -eq 2 ]; then
-		grep -aq "resuming /srv/results/k6.12, which an earlier attempt" "$w/now/results.log" &&
-			[ "$(wc -l <"$w/now/rows-k6.12")" -eq 20 ] &&
+		grep -aq "resuming /srv/results/k$K1, which an earlier attempt" "$w/now/results.log" &&
+			[ "$(wc -l <"$w/now/rows-k$K1")" -eq 20 ] &&
 			pass "power cut mid-bench: the retry resumed it, 20 rows" ||
-			fail "power cut mid-bench: the retry resumed it, 20 rows" "$(wc -l <"$w/now/rows-k6.12" 2>/dev/null) rows"
+			fail "power cut mid-bench: the retry resumed it, 20 rows" "$(wc -l <"$w/now/rows-k$K1" 2>/dev/null) rows"
 	fi
-	if [ "$b" -eq 5 ] || [ "$b" -eq 6 ]; then
-		grep -aq "entry 4: killed by the watchdog after" "$w/now/results.log" &&
+	if [ "$b" -eq $((N + 2)) ] || [ "$b" -eq $((N + 3)) ]; then
+		grep -aq "entry $ID_HANG: killed by the watchdog after" "$w/now/results.log" &&
 			pass "boot $b: the hung entry killed by --timeout" ||
 			fail "boot $b: the hung entry killed by --timeout" "no watchdog line in results.log"
 	fi
@@ -446,25 +460,28 @@ sched_checks() {
 	fi
 }
 
-# Item 3: the three kernels' results, copied out of the disk.
+# Item 3: every kernel's results, copied out of the disk.
 compare_kernels() {
-	local o=$w/out k
+	local o=$w/out k dirs=()
 	mkdir -p "$o"
 	lab_mounted bash -c 'cp -a srv/results/k* "$0/"' "$o" 2>/dev/null
-	for k in 6.12 6.1 5.10; do [ -s "$o/k$k/results.jsonl" ] || { fail "compare across kernels" "no results of $k copied out"; return; }; done
-	if "$IOSTRAT" compare "$o/k6.12" "$o/k6.1" "$o/k5.10" >"$o/compare.txt" 2>&1 &&
+	for k in "${CHAIN[@]}"; do
+		[ -s "$o/k$k/results.jsonl" ] || { fail "compare across kernels" "no results of $k copied out"; return; }
+		dirs+=("$o/k$k")
+	done
+	if "$IOSTRAT" compare "${dirs[@]}" >"$o/compare.txt" 2>&1 &&
 		awk '/^what differed/ { on = 1 } on && $1 == "kernel" { f = 1 } END { exit !f }' "$o/compare.txt"; then
-		pass "compare of the three kernels' results names kernel"
+		pass "compare of the $N kernels' results names kernel"
 	else
-		fail "compare of the three kernels' results names kernel" "$(tail -n 2 "$o/compare.txt" | tr '\n' ' ')"
+		fail "compare of the $N kernels' results names kernel" "$(tail -n 2 "$o/compare.txt" | tr '\n' ' ')"
 	fi
-	if "$IOSTRAT" plot --compare "$o/k6.12" "$o/k6.1" "$o/k5.10" -o "$o/cmp" >"$o/plot.txt" 2>&1 &&
+	if "$IOSTRAT" plot --compare "${dirs[@]}" -o "$o/cmp" >"$o/plot.txt" 2>&1 &&
 		[ -s "$o/cmp/plots/compare.png" ]; then
-		pass "plot --compare draws figure 6 for the three kernels"
+		pass "plot --compare draws figure 6 for the $N kernels"
 	else
-		fail "plot --compare draws figure 6 for the three kernels" "$(tail -n 1 "$o/plot.txt")"
+		fail "plot --compare draws figure 6 for the $N kernels" "$(tail -n 1 "$o/plot.txt")"
 	fi
-	for k in 6.12 6.1 5.10; do
+	for k in "${CHAIN[@]}"; do
 		if "$IOSTRAT" report "$o/k$k" >"$o/report-$k.txt" 2>&1 && grep -qF "${REL[$k]}" "$o/report-$k.txt"; then
 			pass "report of $k's results"
 		else
@@ -503,6 +520,7 @@ pre|post) [ -n "${LAB_MNT:-}" ] || lab_die "reboot.sh $1: run by grub-image.sh"
 	declare -A REL
 	img=$IOSTRAT_LAB_IMAGE
 	while read -r name _; do REL[$name]=$(cat "$img/kernels/$name/release"); done < <(lab_kernel_lines)
+	kernel_chain
 	hook "$1" ;;
 *) main "$@"; exit $? ;;
 esac

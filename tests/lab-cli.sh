@@ -30,6 +30,14 @@ kernels_conf_names_three() {
 	n=$(awk '!/^#/ && NF >= 2' "$TOP/lab/kernels.conf" | wc -l)
 	[ "$n" -ge 3 ] || die "$n kernels in lab/kernels.conf"
 }
+# kernels.conf's lines as the image builder reads them: NAME SOURCE and
+# the optional BUILDER suite, comments and short lines left out
+kernel_lines_carry_the_builder() {
+	printf '# c\n6.1 bookworm\n7.3   trixie-backports   trixie\nodd\n' >"$T/kernels.conf"
+	local got
+	got=$(IOSTRAT_LAB_KERNELS_FILE=$T/kernels.conf bash -c '. "$1/lab/lib.sh"; lab_kernel_lines' _ "$TOP" | paste -sd'|')
+	[ "$got" = "6.1 bookworm |7.3 trixie-backports trixie" ] || die "lab_kernel_lines: '$got'"
+}
 
 t lab_run_names_an_unknown_kernel unknown_kernel
 t lab_run_without_a_command_is_refused no_command
@@ -41,3 +49,4 @@ t lab_run_names_an_unknown_option unknown_option
 t lab_names_an_unknown_command unknown_command
 t lab_help_lists_its_commands help_lists_commands
 t lab_has_the_three_debian_kernels kernels_conf_names_three
+t lab_kernel_lines_carry_the_builder_suite kernel_lines_carry_the_builder

@@ -333,14 +333,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!ret && a.trace)
 		ret = tracer_check();
-	if (!ret && a.cfg.job.direct && !(a.cfg.strat->flags & STRAT_DIRECT)) {
-		char names[128];
+	if (!ret) {
+		char why[256];
 
-		/* ignored, the row would say direct: true, and the config_id
-		 * would differ from the same run without it */
-		errorf("--direct: strategy %s does not do direct I/O (%s do)", a.cfg.strat->name,
-		       strategy_names_with(STRAT_DIRECT, " and ", names, sizeof(names)));
-		ret = -EINVAL;
+		/* not ignored: the row would say direct: true, and the
+		 * config_id would differ from the same run without it */
+		if (job_check_modes(a.cfg.strat, &a.cfg.job, why, sizeof(why))) {
+			errorf("%s", why);
+			ret = -EINVAL;
+		}
 	}
 	if (ret) {
 		jobopt_free(&a.cfg);

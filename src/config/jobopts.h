@@ -10,7 +10,7 @@
 #include "harness/runner.h"
 
 /* The run settings (threads, work, cache, fsync, bufsize, chunk, qd,
- * direct, sink) over struct run_config: their one declaration, in
+ * direct, dontcache, sink) over struct run_config: their one declaration, in
  * config_id order. */
 extern const struct setting run_settings[];
 

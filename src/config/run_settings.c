@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* The run settings' table: threads, work, cache, fsync, bufsize, chunk, qd, direct, sink. */
+/* The run settings' table: threads, work, cache, fsync, bufsize, chunk, qd, direct, dontcache, sink. */
 #include <stddef.h>
 
 #include "jobopts.h"
@@ -46,6 +46,11 @@ const struct setting run_settings[] = {
 	  .where = SET_BOTH, .column = "direct", .id = "direct",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "O_DIRECT where the strategy supports it" },
+	{ .name = "dontcache", .type = SET_BOOL, .off = RUN(job.dontcache), .def = "0",
+	  .where = SET_BOTH, .column = "dontcache", .id = "dontcache",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "uncached buffered I/O (RWF_DONTCACHE, Linux 6.14): pages\n"
+		  "dropped once read or written, where the strategy does it" },
 	{ .name = "sink", .type = SET_ENUM, .off = RUN(job.sink), .values = sink_names,
 	  .def = "file", .where = SET_BOTH, .column = "sink", .id = "sink=%s",
 	  .flags = SETF_ID_OPTIONAL,

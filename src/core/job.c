@@ -1,13 +1,54 @@
 // SPDX-License-Identifier: MIT
-/* Helpers a strategy uses on its job: its options by name and its input paths. */
+/* Helpers a strategy uses on its job: its input paths, and whether it can run the job's I/O modes. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "dontcache.h"
 #include "strategy.h"
 #include "lib/util.h"
 
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%s", job->in_dir, job->files[i]);
+}
+
+/* --direct: the strategy must declare STRAT_DIRECT. */
+static int check_direct(const struct strategy *s, char *why, size_t len)
+{
+	char names[128];
+
+	snprintf(why, len, "--direct: strategy %s does not do direct I/O (%s do)", s->name,
+		 strategy_names_with(STRAT_DIRECT, " and ", names, sizeof(names)));
+	return 1;
+}
+
+/* --dontcache: the strategy must declare STRAT_DONTCACHE, the kernel take it. */
+static int check_dontcache(const struct strategy *s, const struct job *job,
+			   char *why, size_t len)
+{
+	char names[128];
+
+	if (!(s->flags & STRAT_DONTCACHE)) {
+		snprintf(why, len, "--dontcache: strategy %s does not do uncached "
+			 "buffered I/O (%s do)", s->name,
+			 strategy_names_with(STRAT_DONTCACHE, ", ", names, sizeof(names)));
+		return 1;
+	}
+	if (job->direct) {
+		snprintf(why, len, "--dontcache: not with --direct (O_DIRECT does "
+			 "not use the page cache at all)");
+		return 1;
+	}
+	return dontcache_probe(why, len);
+}
+
+int job_check_modes(const struct strategy *s, const struct job *job,
+		    char *why, size_t len)
+{
+	if (job->direct && !(s->flags & STRAT_DIRECT))
+		return check_direct(s, why, len);
+	if (job->dontcache)
+		return check_dontcache(s, job, why, len);
+	return 0;
 }

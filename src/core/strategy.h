@@ -57,6 +57,7 @@ struct job {
 	size_t chunk;        /* 0 = strategy default */
 	unsigned qd;         /* 0 = strategy default */
 	bool direct;         /* O_DIRECT where the strategy supports it */
+	bool dontcache;      /* RWF_DONTCACHE reads and writes (STRAT_DONTCACHE) */
 	enum sink_mode sink;
 	enum fsync_mode fsync;
 	const void *sopts;   /* the strategy's options: its struct, filled by
@@ -90,6 +91,9 @@ enum {
 	/* a control, not a way to do the job (it measures the harness): never
 	 * named the fastest of a figure */
 	STRAT_CONTROL = 1 << 4,
+	/* honours --dontcache (buffered I/O with RWF_DONTCACHE: its pages
+	 * dropped once done); others refuse it */
+	STRAT_DONTCACHE = 1 << 5,
 };
 
 struct strategy {
@@ -136,5 +140,10 @@ void stats_set_real(struct run_stats *st, const char *key, double v);
 /* job.c */
 /* Build "in_dir/files[i]" into buf. */
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
+/* Whether strategy s can run job's I/O modes (--direct, --dontcache) here,
+ * from its capabilities and the kernel's: 0, or 1 and one line in why
+ * ("--direct: strategy stream does not do direct I/O (...)"). */
+int job_check_modes(const struct strategy *s, const struct job *job,
+		    char *why, size_t len);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "core/checksum.h"
 #include "results/dataset.h"
+#include "cache_left.h"
 #include "env.h"
 #include "core/outfile.h"
 #include "results/row.h"
@@ -618,6 +619,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 		row_merge(row, json_object_get(report, "extra"));
 	if (cfg->hooks && cfg->hooks->after)
 		cfg->hooks->after(cfg->hooks->arg, row);
+	cache_left_note(cfg, fl, row); /* before check_output reads the outputs */
 	change.changed = inwatch_changed(&w, cfg->job.in_dir, fl, &change.how,
 					 change.why, sizeof(change.why));
 	inwatch_free(&w);

@@ -3,7 +3,8 @@
  * The kernel view of traced runs (eBPF columns, src/trace/): per
  * configuration the medians of the columns each probe of the registry
  * declares for it (report_columns): how sequential the device access was,
- * request sizes and latencies, how often reads hit the page cache.
+ * request sizes and latencies, how often reads hit the page cache.  And,
+ * where a run used --dontcache, the page cache each configuration left.
  */
 #include <string.h>
 
@@ -57,6 +58,41 @@ void report_kernel_view(const struct rrun *r, struct rdoc *d)
 		json_array_append(row, json_object_get(s, "config_id"));
 		for (size_t c = 1; cols[c]; c++)
 			json_array_append_new(row, num_or_null(s, cols[c]));
+		rtable_add(t, row);
+	}
+}
+
+static bool is_run(json_t *s)
+{
+	const char *kind = json_string_value(json_object_get(s, "kind"));
+
+	return kind && !strcmp(kind, "run");
+}
+
+/* Beside any --dontcache run: every run's cache_left_mib (median), so
+ * the plain and uncached variants stand side by side. */
+void report_cache_left(const struct rrun *r, struct rdoc *d)
+{
+	static const char *const cols[] = { "config_id", "cache_left_mib", NULL };
+	struct rtable *t;
+	bool any = false;
+	json_t *s, *row;
+	size_t i;
+
+	json_array_foreach(r->sum, i, s)
+		any |= is_run(s) && json_is_true(json_object_get(s, "dontcache"));
+	if (!any)
+		return;
+	t = rdoc_table(d, "page cache left (MiB)", cols);
+	rtable_note(t, "medians: MiB of the inputs and outputs still cached just "
+		    "after each repetition (cachestat, else mincore); --dontcache "
+		    "drops its pages once the I/O is done");
+	json_array_foreach(r->sum, i, s) {
+		if (!is_run(s))
+			continue;
+		row = json_array();
+		json_array_append(row, json_object_get(s, "config_id"));
+		json_array_append_new(row, num_or_null(s, "cache_left_mib"));
 		rtable_add(t, row);
 	}
 }

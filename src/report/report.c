@@ -396,5 +396,6 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
 	report_probe_cost(r, d);
+	report_cache_left(r, d);
 	other_kinds(d, r);
 }

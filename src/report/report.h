@@ -60,6 +60,8 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc);
 /* The table: every configuration with a traced repetition; nothing when
  * none was traced. */
 void report_probe_cost(const struct rrun *r, struct rdoc *d);
+/* The page cache each run left, where one used --dontcache. */
+void report_cache_left(const struct rrun *r, struct rdoc *d);
 /* report.html (html.c): the verdict, the figures figs[0..nfigs) (SVG
  * files, in their order) inline, the tables, the profile and env.json, as
  * one self-contained page. */

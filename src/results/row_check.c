@@ -29,6 +29,7 @@ static const struct col_kind named[] = {
 	{ "lat_p99_us", ROWCOL_TIME },
 	{ "bytes_in", ROWCOL_SIZE }, { "bytes_out", ROWCOL_SIZE },
 	{ "maxrss_kb", ROWCOL_SIZE }, { "req_p50_kb", ROWCOL_SIZE },
+	{ "cache_left_mib", ROWCOL_SIZE },
 	{ "bytes", ROWCOL_SIZE }, { "block_size", ROWCOL_SIZE },
 	{ "msg_size", ROWCOL_SIZE }, { "alignment", ROWCOL_SIZE },
 	{ "schema", ROWCOL_COUNT }, { "rep", ROWCOL_COUNT }, { "round", ROWCOL_COUNT },

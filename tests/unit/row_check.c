@@ -72,7 +72,7 @@ static int every_core_column_has_a_kind(void)
 {
 	static const char *const text[] = {
 		"bench", "kind", "config_id", "role", "dataset", "strategy",
-		"direct", "accounting", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
+		"direct", "dontcache", "accounting", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
 		"scheduler", "device", "fs", "host", "error", "cgroup", "cgroup_error",
 		"oom_kill", "reclaim_source", "dev_source", "psi_source", NULL,
 	};

@@ -37,6 +37,7 @@ static const struct col cols[] = {
 	{ "fsync", ENUM, "file|end|none", 1 },
 	{ "bufsize", SIZE, 0, 0 }, { "chunk", SIZE, 0, 0 },
 	{ "qd", COUNT, 0, 0 }, { "direct", FLAG, 0, 1 },
+	{ "dontcache", FLAG, 0, 1 },
 	{ "sink", ENUM, "file|null", 1 }, { "memory_max", SIZE, 0, 0 },
 	{ "accounting", FLAG, 0, 1 },
 	{ "resident_pct_before", RATE, 0, 1 }, { "elapsed_s", TIME, 0, 1 },
@@ -70,9 +71,10 @@ static const struct col cols[] = {
 	{ "cache_method", ENUM, "drop_caches, fadvise, read,\nnone", 1 },
 	{ "residency_method", ENUM, "cachestat, mincore", 1 },
 	{ "cold_ok", FLAG, 0, 0 }, { "input_changed", FLAG, 0, 1 },
+	{ "cache_left_mib", SIZE, 0, 1 },
 	{ NULL, 0, 0, 0 },
 };
-#define NCORE 75 /* the first NCORE are the document's code block */
+#define NCORE 76 /* the first NCORE are the document's code block */
 
 static const struct col *col_find(const char *name, size_t len)
 {

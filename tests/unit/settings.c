@@ -15,7 +15,8 @@
 static const char *const other[][2] = {
 	{ "threads", "2" }, { "work", "3" }, { "cache", "warm" },
 	{ "fsync", "end" }, { "bufsize", "4k" }, { "chunk", "8192" },
-	{ "qd", "4" }, { "direct", "on" }, { "sink", "null" }, { "memory_max", "64M" },
+	{ "qd", "4" }, { "direct", "on" }, { "dontcache", "on" },
+	{ "sink", "null" }, { "memory_max", "64M" },
 	{ "accounting", "yes" },
 };
 
@@ -38,7 +39,7 @@ static int every_run_setting_has_a_test_value(void)
 {
 	for (const struct setting *s = run_settings; s->name; s++)
 		CHECK(other_value(s->name), "no test value for %s: add it here", s->name);
-	CHECK(ARRAY_SIZE(other) == 11, "%zu test values for 11 settings", ARRAY_SIZE(other));
+	CHECK(ARRAY_SIZE(other) == 12, "%zu test values for 12 settings", ARRAY_SIZE(other));
 	return 0;
 }
 
@@ -154,7 +155,7 @@ static int every_table_default_parses(void)
 static int row_has_every_setting_column(void)
 {
 	static const char *const cols[] = { "threads", "work", "cache", "fsync",
-		"bufsize", "chunk", "qd", "direct", "sink", "memory_max", "accounting" };
+		"bufsize", "chunk", "qd", "direct", "dontcache", "sink", "memory_max", "accounting" };
 	struct run_config c;
 	json_t *row = json_object();
 
@@ -193,16 +194,16 @@ static int config_id_golden_run(void)
 {
 	static const char *const all[] = { "threads", "2", "work", "3", "cache", "warm",
 		"fsync", "end", "bufsize", "4k", "chunk", "8192", "qd", "4",
-		"direct", "yes", "sink", "null", NULL };
+		"direct", "yes", "dontcache", "on", "sink", "null", NULL };
 	static const char *const flags[] = { "madvise", "willneed", "mmap-out", "on",
-		"direct", "off", NULL };
+		"direct", "off", "dontcache", "off", NULL };
 	static const char *const dflt[] = { "madvise", "sequential", "sink", "file", NULL };
 	char id[CONFIG_ID_MAX];
 
 	CHECK(!id_of("stream", NULL, id, sizeof(id)), "id");
 	CHECK(!strcmp(id, "ds/stream/t1/w0/cold/fsync=file"), "defaults: %s", id);
 	CHECK(!id_of("stream", all, id, sizeof(id)), "id");
-	CHECK(!strcmp(id, "ds/stream/t2/w3/warm/fsync=end/bufsize=4096/chunk=8192/qd=4/direct/sink=null"),
+	CHECK(!strcmp(id, "ds/stream/t2/w3/warm/fsync=end/bufsize=4096/chunk=8192/qd=4/direct/dontcache/sink=null"),
 	      "every setting: %s", id);
 	CHECK(!id_of("mmap", flags, id, sizeof(id)), "id");
 	CHECK(!strcmp(id, "ds/mmap/t1/w0/cold/fsync=file/madvise=willneed/mmap-out=1"),

@@ -11,12 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/dontcache.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
 #include "lib/util.h"
 
-static int slurp(int fd, uint8_t **bufp, size_t *lenp)
+static int slurp(int fd, int rwf, uint8_t **bufp, size_t *lenp)
 {
 	struct stat sb;
 	size_t cap, len = 0;
@@ -29,7 +30,7 @@ static int slurp(int fd, uint8_t **bufp, size_t *lenp)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		ssize_t n = read_full(fd, buf + len, cap - len);
+		ssize_t n = read_full_rwf(fd, buf + len, cap - len, rwf);
 
 		if (n < 0) {
 			free(buf);
@@ -67,7 +68,7 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 	fd = open(in, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return stats_fail(st, -errno, in, "open");
-	ret = slurp(fd, &buf, &len);
+	ret = slurp(fd, job_rwf(job), &buf, &len);
 	close(fd);
 	if (ret)
 		return stats_fail(st, ret, in, "read");
@@ -82,7 +83,7 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 		free(buf);
 		return stats_fail(st, ret, of.tmp, "create");
 	}
-	ret = write_full(of.fd, buf, len);
+	ret = write_full_rwf(of.fd, buf, len, job_rwf(job));
 	free(buf);
 	if (ret)
 		ret = stats_fail(st, ret, of.path, "write");
@@ -103,5 +104,5 @@ const struct strategy strategy_buffer = {
 	.name = "buffer",
 	.summary = "read the whole file, transform it, write it whole (memory: file x threads)",
 	.run = buffer_run,
-	.flags = STRAT_REPORT_BASE,
+	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE,
 };

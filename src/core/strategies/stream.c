@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "config/settings.h"
+#include "core/dontcache.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
@@ -66,6 +67,7 @@ struct stream_ctx {
 struct writer {
 	struct stream_ctx *c;
 	int fd;      /* -1: sink null */
+	int rwf;     /* RWF_DONTCACHE with --dontcache */
 	size_t used;
 	uint64_t total;
 };
@@ -75,7 +77,7 @@ static int writer_flush(struct writer *w)
 	int ret = 0;
 
 	if (w->fd >= 0 && w->used)
-		ret = write_full(w->fd, w->c->out, w->used);
+		ret = write_full_rwf(w->fd, w->c->out, w->used, w->rwf);
 	w->total += w->used;
 	w->used = 0;
 	return ret;
@@ -153,7 +155,7 @@ static int stream_copy(const struct job *job, int in, struct writer *w,
 	int ret;
 
 	for (;;) {
-		ssize_t n = read(in, w->c->in, w->c->size);
+		ssize_t n = read_rwf(in, w->c->in, w->c->size, w->rwf);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -175,7 +177,7 @@ static int stream_copy(const struct job *job, int in, struct writer *w,
 static int stream_file(const struct job *job, size_t idx, void *ctx,
 		       struct run_stats *st)
 {
-	struct writer w = { .c = ctx, .fd = -1 };
+	struct writer w = { .c = ctx, .fd = -1, .rwf = job_rwf(job) };
 	char in[PATH_MAX];
 	struct outfile of = { .fd = -1 };
 	int fd, ret;
@@ -221,6 +223,6 @@ const struct strategy strategy_stream = {
 	.opts = stream_settings,
 	.opts_size = sizeof(struct stream_opts),
 	.run = stream_run,
-	.flags = STRAT_REPORT_BASE,
+	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE,
 	.default_io = STREAM_DEFAULT_BUF,
 };

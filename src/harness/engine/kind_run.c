@@ -96,12 +96,8 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		       c->where, c->section);
 		return -EINVAL;
 	}
-	if (rp->cfg.job.direct && !(rp->cfg.strat->flags & STRAT_DIRECT)) {
-		char names[128];
-
-		snprintf(why, len, "strategy %s does not do direct I/O (%s do); skipped",
-			 rp->cfg.strat->name,
-			 strategy_names_with(STRAT_DIRECT, " and ", names, sizeof(names)));
+	if (job_check_modes(rp->cfg.strat, &rp->cfg.job, why, len)) {
+		snprintf(why + strlen(why), len - strlen(why), "; skipped");
 		return 1;
 	}
 	return 0;

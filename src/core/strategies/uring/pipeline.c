@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/dontcache.h"
 #include "core/transform.h"
 #include "lib/util.h"
 #include "uring.h"
@@ -87,6 +88,7 @@ static void submit_io(struct uctx *c, struct chunk *ch, int op)
 		io_uring_prep_write(sqe, fd, p, n, off);
 	else
 		io_uring_prep_read(sqe, fd, p, n, off);
+	sqe->rw_flags = job_rwf(c->job);
 	sqe_file(sqe, wr ? f->out_slot : f->in_slot);
 	io_uring_sqe_set_data64(sqe, ud_make(ch, op));
 	c->inflight++;

@@ -13,17 +13,27 @@
 #include "lib/util.h"
 #include "uring.h"
 
-/* Newest first; a kernel that does not know a flag says -EINVAL. */
-static const struct {
+struct setup {
 	unsigned flags;
 	const char *name;
-} setups[] = {
+};
+
+/* Newest first; a kernel that does not know a flag says -EINVAL. */
+static const struct setup setups[] = {
 	{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
 	  "single_issuer,defer_taskrun" },
 	{ IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_COOP_TASKRUN,
 	  "single_issuer,coop_taskrun" },
 	{ IORING_SETUP_COOP_TASKRUN, "coop_taskrun" },
 	{ 0, "none" },
+	{ 0, NULL },
+};
+
+/* --sqpoll's: the TASKRUN flags are refused with SQPOLL. */
+static const struct setup sq_setups[] = {
+	{ IORING_SETUP_SQPOLL | IORING_SETUP_SINGLE_ISSUER, "sqpoll,single_issuer" },
+	{ IORING_SETUP_SQPOLL, "sqpoll" },
+	{ 0, NULL },
 };
 
 /* Why io_uring_setup() refused, in words a user can act on. */
@@ -53,25 +63,45 @@ static unsigned pow2_at_least(unsigned n)
 	return p;
 }
 
-static int ring_create(struct uctx *c)
+/* The first of list the kernel takes: 0, or what the last one got. */
+static int ring_try(struct uctx *c, const struct setup *list, unsigned idle_ms)
 {
 	int ret = -EINVAL;
 
-	/* Every buffer has at most one op in flight; plus the eventfd read
-	 * and fsyncs, which the pipeline caps at the ring size. */
-	c->ring_entries = pow2_at_least(c->nbuf + 8);
-	if (c->ring_entries > 32768)
-		c->ring_entries = 32768;
-	for (size_t i = 0; i < ARRAY_SIZE(setups); i++) {
-		ret = io_uring_queue_init(c->ring_entries, &c->ring, setups[i].flags);
+	for (size_t i = 0; list[i].name; i++) {
+		struct io_uring_params p = { .flags = list[i].flags,
+					     .sq_thread_idle = idle_ms };
+
+		ret = io_uring_queue_init_params(c->ring_entries, &c->ring, &p);
 		if (ret == 0) {
-			c->ring_flags = setups[i].name;
+			c->ring_flags = list[i].name;
 			c->ring_ok = true;
 			return 0;
 		}
 		if (ret != -EINVAL)
 			break;
 	}
+	return ret;
+}
+
+static int ring_create(struct uctx *c)
+{
+	const struct uring_opts *o = c->job->sopts;
+	bool sq = o && o->sqpoll;
+	int ret;
+
+	/* Every buffer has at most one op in flight; plus the eventfd read
+	 * and fsyncs, which the pipeline caps at the ring size. */
+	c->ring_entries = pow2_at_least(c->nbuf + 8);
+	if (c->ring_entries > 32768)
+		c->ring_entries = 32768;
+	ret = ring_try(c, sq ? sq_setups : setups, sq ? o->sq_idle_ms : 0);
+	if (!ret)
+		return 0;
+	if (sq && (ret == -EPERM || ret == -EINVAL))
+		return stats_failf(c->st, ret, "--sqpoll", "this kernel or its policy "
+				   "refuses IORING_SETUP_SQPOLL (%s%s)", strerror(-ret),
+				   ret == -EPERM ? ": before 5.11 it needs CAP_SYS_ADMIN" : "");
 	return stats_failf(c->st, ret, "io_uring", "unavailable: %s (%s)",
 			   strerror(-ret), unavailable_reason(ret));
 }

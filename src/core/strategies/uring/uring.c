@@ -44,17 +44,39 @@
  *   - --sink null reads and transforms but opens no output.  --direct
  *     opens inputs and outputs O_DIRECT and needs --chunk to be a multiple
  *     of 4096.
+ *   - --sqpoll: the ring is made with IORING_SETUP_SQPOLL (and
+ *     SINGLE_ISSUER where taken; the TASKRUN flags do not go with it), its
+ *     thread idling --sq_thread_idle ms; a kernel or a policy that refuses
+ *     it is one error, never a silent fallback.  --dontcache: every read
+ *     and write carries RWF_DONTCACHE in its rw_flags.
  *   - No io_uring (kernel.io_uring_disabled, seccomp, old kernel): one
  *     error naming the reason.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
+#include "config/settings.h"
 #include "lib/util.h"
 #include "core/strategies/direct.h"
 #include "uring.h"
+
+static const struct setting uring_settings[] = {
+	{ .name = "sqpoll", .type = SET_BOOL, .off = offsetof(struct uring_opts, sqpoll),
+	  .def = "0", .where = SET_BOTH, .column = "sqpoll", .id = "sqpoll",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "IORING_SETUP_SQPOLL: a kernel thread polls the submission\n"
+		  "queue (fewer system calls, one more busy CPU)" },
+	{ .name = "sq_thread_idle", .type = SET_UINT,
+	  .off = offsetof(struct uring_opts, sq_idle_ms), .min = 1, .max = 60000,
+	  .def = "1000", .metavar = "MS", .where = SET_BOTH, .column = "sq_thread_idle",
+	  .id = "sq_thread_idle=%s", .flags = SETF_ID_OPTIONAL,
+	  .help = "with --sqpoll: ms the polling thread spins idle before it\n"
+		  "sleeps (1..60000, default 1000)" },
+	{ 0 },
+};
 
 /* MemAvailable of /proc/meminfo in bytes, or 0 if unknown. */
 static uint64_t mem_available(void)
@@ -103,6 +125,7 @@ static int bound_pool(struct uctx *c)
 static int check_job(struct uctx *c)
 {
 	const struct job *job = c->job;
+	const struct uring_opts *o = job->sopts;
 
 	c->chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
 	c->qd = job->qd ? job->qd : URING_DEFAULT_QD;
@@ -115,6 +138,8 @@ static int check_job(struct uctx *c)
 		return stats_failf(c->st, -EINVAL, "--chunk", "%zu is not a multiple "
 				   "of %d, which --direct needs", c->chunk,
 				   URING_DIRECT_ALIGN);
+	if (o && !o->sqpoll && o->sq_idle_ms != URING_SQ_IDLE_DEFAULT)
+		return stats_failf(c->st, -EINVAL, "--sq_thread_idle", "only with --sqpoll");
 	if (c->nbuf > 16384)
 		return stats_failf(c->st, -EINVAL, "--qd", "qd + threads = %u buffers: "
 				   "at most 16384", c->nbuf);
@@ -239,8 +264,10 @@ const struct strategy strategy_uring = {
 	.name = "uring",
 	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
 		   "(memory: (qd + threads) x chunk)",
+	.opts = uring_settings,
+	.opts_size = sizeof(struct uring_opts),
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
 	.default_qd = URING_DEFAULT_QD,
 };

@@ -27,6 +27,13 @@
 #define URING_DEFAULT_QD 16
 #define URING_DIRECT_ALIGN 4096
 
+/* What uring's settings table fills (struct job .sopts). */
+struct uring_opts {
+	bool sqpoll;          /* IORING_SETUP_SQPOLL: a kernel thread polls the SQ */
+	unsigned sq_idle_ms;  /* its sq_thread_idle */
+};
+#define URING_SQ_IDLE_DEFAULT 1000 /* ms: the kernel's own when given 0 */
+
 /* One input file (and its output) from open to commit. */
 struct ufile {
 	size_t idx;          /* job->files index */

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# What the newer kernels add: --dontcache (RWF_DONTCACHE, 6.14) for stream,
+# buffer and uring, refused by the strategies that cannot and on kernels
+# without it (the IOSTRAT_FAKE_NO_DONTCACHE=1 seam stands for one); uring's
+# --sqpoll and --sq_thread_idle.  Output is verified by `iostrat run`.
+. "$(dirname "$0")/lib.sh"
+
+# $1: key, stdin: one --json row
+json_get() { jq -rn --arg k "$1" 'input | .[$k]'; }
+
+# 64 MiB in two files
+gen64() { "$IOSTRAT" gen "$T/in" --files 2 --lines 32768 --width 1023 >/dev/null; }
+
+# one --json row of `run -s $1 ARGS...`, or skip when this kernel or the
+# filesystem of $T has no RWF_DONTCACHE
+row_or_skip() {
+	local s=$1 out err rc=0; shift
+	out=$("$IOSTRAT" run -s "$s" "$T/in" "$T/out" -r 1 --cache cold --json "$@" \
+		2>"$T/err") || rc=$?
+	err=$(tail -n 1 "$T/err")
+	case $err in
+	*"does not support RWF_DONTCACHE"*) skip "$err" ;;
+	*"Operation not supported"*) skip "the filesystem of $T: $err" ;;
+	esac
+	[ "$rc" -eq 0 ] || die "$s $*: $err"
+	printf '%s\n' "$out"
+}
+
+dontcache_verified_and_leaves_fewer_pages() {
+	need_cmd jq
+	gen64
+	for s in stream buffer uring; do
+		plain=$(row_or_skip "$s")
+		dc=$(row_or_skip "$s" --dontcache)
+		[ "$(json_get verified <<<"$dc")" = true ] || die "$s --dontcache: not verified"
+		[ "$(json_get dontcache <<<"$dc")" = true ] || die "$s: row says dontcache false"
+		case $(json_get config_id <<<"$dc") in */dontcache) ;; *) die "$s: no id part" ;; esac
+		p=$(json_get cache_left_mib <<<"$plain")
+		d=$(json_get cache_left_mib <<<"$dc")
+		# the plain run leaves most of its 128 MiB (in and out) cached
+		awk -v p="$p" -v d="$d" 'BEGIN { exit !(p >= 64 && d < p / 4) }' ||
+			die "$s: $d MiB left with --dontcache, $p without"
+	done
+}
+
+mmap_and_direct_refuse_it_by_capability() {
+	gen64
+	for s in mmap direct; do
+		expect_fail "^iostrat: --dontcache: strategy $s does not do uncached buffered I/O \(stream, buffer, uring do\)$" \
+			"$IOSTRAT" run -s "$s" --dontcache "$T/in" "$T/out" -r 1
+	done
+	expect_fail '^iostrat: --dontcache: not with --direct' \
+		"$IOSTRAT" run -s uring --direct --dontcache "$T/in" "$T/out" -r 1
+}
+
+kernel_without_it_refused_naming_the_versions() {
+	gen64
+	IOSTRAT_FAKE_NO_DONTCACHE=1 expect_fail \
+		"^iostrat: --dontcache: this kernel \($(uname -r)\) does not support RWF_DONTCACHE \(needs 6.14 or later\)$" \
+		"$IOSTRAT" run -s stream --dontcache "$T/in" "$T/out" -r 1
+	[ ! -e "$T/out" ] || die "refused, yet the run started"
+}
+
+bench_lists_dontcache_configs_as_not_runnable() {
+	out=$(IOSTRAT_FAKE_NO_DONTCACHE=1 "$IOSTRAT" bench "$TOP/profiles/kernels.ini" \
+		--dry-run --data "$T/data" 2>&1)
+	printf '%s\n' "$out" | grep -q '\[dontcache\]: --dontcache: this kernel .* (needs 6.14 or later); skipped' ||
+		die "no reason given: $out"
+	! printf '%s\n' "$out" | grep -q '/dontcache' || die "a dontcache configuration is listed: $out"
+	printf '%s\n' "$out" | grep -q '^4 configurations' || die "the plain ones do not run: $out"
+}
+
+sqpoll_verified_and_in_ring_flags() {
+	need_cmd jq
+	gen64
+	out=$("$IOSTRAT" run -s uring "$T/in" "$T/out" -r 1 --cache asis --json --sqpoll \
+		--sq_thread_idle 20 2>"$T/err") || {
+		grep -q -- '--sqpoll: ' "$T/err" && skip "$(tail -n 1 "$T/err")"
+		die "$(tail -n 1 "$T/err")"
+	}
+	[ "$(json_get verified <<<"$out")" = true ] || die "not verified"
+	case $(json_get ring_flags <<<"$out") in sqpoll*) ;; *) die "ring_flags: $out" ;; esac
+	[ "$(json_get sq_thread_idle <<<"$out")" = 20 ] || die "sq_thread_idle not recorded"
+	case $(json_get config_id <<<"$out") in */sqpoll/sq_thread_idle=20) ;;
+		*) die "config_id: $(json_get config_id <<<"$out")" ;; esac
+}
+
+bad_sq_thread_idle_refused() {
+	gen64
+	for v in 0 60001 x; do
+		expect_fail "^iostrat: --sq_thread_idle: bad value '$v'" \
+			"$IOSTRAT" run -s uring --sqpoll --sq_thread_idle "$v" "$T/in" "$T/out" -r 1
+	done
+	expect_fail -- '--sq_thread_idle: only with --sqpoll' \
+		"$IOSTRAT" run -s uring --sq_thread_idle 5 "$T/in" "$T/out" -r 1 --cache asis
+}
+
+t dontcache_output_verified_and_fewer_mib_left_cached dontcache_verified_and_leaves_fewer_pages
+t dontcache_refused_by_mmap_and_direct_in_one_line mmap_and_direct_refuse_it_by_capability
+t dontcache_on_a_kernel_without_it_refused_naming_versions kernel_without_it_refused_naming_the_versions
+t dontcache_bench_lists_its_configs_as_not_runnable bench_lists_dontcache_configs_as_not_runnable
+t sqpoll_output_verified_and_recorded_in_ring_flags sqpoll_verified_and_in_ring_flags
+t sq_thread_idle_bad_values_refused bad_sq_thread_idle_refused
