@@ -67,6 +67,25 @@ json_t *report_fio_baseline(json_t *sum, json_t *s)
 	return NULL;
 }
 
+json_t *report_fio_ceiling(json_t *sum, json_t *s)
+{
+	json_t *f, *best = NULL;
+	size_t i;
+
+	json_array_foreach(sum, i, f) {
+		double v = json_number_value(json_object_get(f, "mb_s"));
+
+		if (strcmp(s_of(f, "kind"), "fio") || strcmp(s_of(f, "fio_role"), "ceiling") ||
+		    !same(f, s, "dataset") || !same(f, s, "cache") || !(v > 0))
+			continue;
+		if (strcmp(s_of(s, "fsync"), "none") != strcmp(s_of(f, "fsync"), "none"))
+			continue;
+		if (!best || v > json_number_value(json_object_get(best, "mb_s")))
+			best = f;
+	}
+	return best;
+}
+
 void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { "config_id", "mb_s", "baseline",
