@@ -258,8 +258,9 @@ static void device_reason(const struct rrun *r, json_t *s, json_t *c, struct vte
 		put(t, "%s%s", sep(t, s), verdict_ceiling_text(ceil, job, iget(x, "qd"),
 							  nget(x, "bufsize"), buf, sizeof(buf)));
 	else if (isfinite(mirror))
-		put(t, "%s%.2fx of %s doing the same I/O (%s)", sep(t, s), mirror,
-		    sget(f, "strategy"), verdict_device(mirror));
+		put(t, "%s%.2fx of %s doing the same I/O (%s%s)", sep(t, s), mirror,
+		    sget(f, "strategy"), mirror > VERDICT_DEVICE_OVER ? "the yardstick is "
+		    "below what this strategy reached; " : "", verdict_device(mirror));
 }
 
 /* The reasons of strategy summary s, as figures into c and words into t. */
