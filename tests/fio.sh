@@ -267,5 +267,8 @@ ceiling_grid_that_is_no_grid_is_named() {
 	printf '[global]\ndataset=big\nscale=0.001\n\n[runs]\nstrategy=stream\nceiling=qd16\n' >"$T/p.ini"
 	expect_fail "ceiling: bad value 'qd16' \(want at least one qdN and one bsSIZE\)" \
 		"$IOSTRAT" bench "$T/p.ini" --dry-run
+	# a size that is none: the line of ceiling=, and the size's own rule
+	printf '[global]\ndataset=big\nscale=0.001\n\n[runs]\nstrategy=stream\nceiling=qd1 bsfoo\n' >"$T/p.ini"
+	expect_fail "p.ini:7: bs: bad value 'foo' \(a size like" "$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 t ceiling_grid_that_is_no_grid_is_named ceiling_grid_that_is_no_grid_is_named

@@ -519,9 +519,11 @@ static int add_ceiling_point(struct builder *B, size_t i, const char *qd, const 
 {
 	struct profile *p = B->p;
 	struct pconf *c, *f;
+	char *kw; /* where ceiling= was written: a bad qd or bs names it */
 
 	p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 	c = &p->confs[i];
+	kw = pconf_kv(c, "ceiling")->where;
 	f = &p->confs[p->n++];
 	*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
 			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0 };
@@ -535,9 +537,9 @@ static int add_ceiling_point(struct builder *B, size_t i, const char *qd, const 
 		if (take)
 			f->kv[f->nkv++] = c->kv[k];
 	}
-	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", c->where, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), c->where, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), c->where, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), kw, PKV_SECTION };
 	f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	return 0;
 }
