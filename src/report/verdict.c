@@ -76,9 +76,11 @@ const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
 	if (!isfinite(ratio) || ratio <= 0)
 		return buf;
 	verdict_bs(bs, b, sizeof(b));
-	if (ratio > VERDICT_DEVICE_OVER)
-		snprintf(buf, len, "%.2f of fio %s (qd %lld, %s): the yardstick is below "
-			 "what this strategy reached; %s", ratio, job, qd, b, VERDICT_NOT_CEILING);
+	if (ratio > VERDICT_DEVICE_OVER) /* 3 decimals where 2 would read 1.05 */
+		snprintf(buf, len, "%.*f of fio %s (qd %lld, %s): the yardstick is below "
+			 "what this strategy reached; %s",
+			 round(ratio * 100) / 100 <= VERDICT_DEVICE_OVER ? 3 : 2, ratio, job,
+			 qd, b, VERDICT_NOT_CEILING);
 	else
 		snprintf(buf, len, "%.2f of the machine's copy limit (fio %s, qd %lld, %s), %s",
 			 ratio, job, qd, b, verdict_device(ratio));

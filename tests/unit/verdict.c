@@ -63,6 +63,9 @@ static int ceiling_ratio_is_said_against_the_copy_limit(void)
 		      "strategy reached; not a ceiling"), "%s", buf);
 	CHECK(!strstr(verdict_ceiling_text(1.051, "copy", 16, 1048576, buf, sizeof(buf)),
 		      "pace"), "just over 1.05: %s", buf);
+	/* over the threshold, never printed as the threshold itself */
+	CHECK(!strncmp(verdict_ceiling_text(1.0545, "copy", 1, 1048576, buf, sizeof(buf)),
+		       "1.054 of fio copy (qd 1, 1 MiB): ", 32), "%s", buf);
 	CHECK(!*verdict_ceiling_text(NAN, "copy", 16, 1048576, buf, sizeof(buf)), "none");
 	CHECK(!strcmp(verdict_bs(4096, bs, sizeof(bs)), "4 KiB") &&
 	      !strcmp(verdict_bs(1536, bs, sizeof(bs)), "1536 B") &&
