@@ -7,7 +7,9 @@
 # log2 bucket of the distance from the end of the previous request; "seq"
 # = 0, "512B" = 512 B up to 1 KiB, ...; drawn wider than the others), or,
 # for rows traced before the seek_hist column existed, the median seek
-# distance (KiB, log scale; 0 = sequential, drawn at the bottom).
+# distance (KiB, log scale; 0 = sequential, drawn at the bottom).  Each
+# bar has its median as a point of its colour and as a number above it, so
+# a 0 (every read from the device, no sequential request) shows as a 0.
 #
 #   gnuplot -e "datafile='kernel.dat'; outbase='out/kernel'[; title='...']" plots/kernel.gp
 #
@@ -110,7 +112,9 @@ do for [fmt in "png svg"] {
 		} else {
 			plot datafile index i using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
 			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with boxes lc col[i*32 + s] title columnheader(3*s-1), \
-			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
+			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(v(3*s)):(v(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle, \
+			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)) with points pt 7 ps 1.2 lc col[i*32 + s] notitle, \
+			     for [s = 1:ns] datafile index i using (xpos(s)):(v(3*s-1)):(sprintf("%.0f", column(3*s-1))) with labels offset 0, 0.9 notitle
 		}
 	}
 	unset multiplot

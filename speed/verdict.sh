@@ -1,82 +1,132 @@
 #!/usr/bin/env bash
-# make bench-verdict: what a user of `make run` gets (docs/verdict.md,
-# "How far to trust it").  From a fresh clone of this checkout's HEAD:
-# `make run` (build, data generation, the default profile, report, figures,
-# report.html), then `make run` again in the same clone (warm: built, data
-# cached) -- RUNS times, each in its own clone.  Prints each wall time, the
-# share of configurations that met the RSD target, and, for every cell
-# where one run's verdict names a winner, whether the other runs name the
-# same one, and how often an "X ahead of Y" of one run (p < 0.05) keeps its
-# order in the other runs' medians.  OUT (default /tmp/iostrat-bench-verdict) keeps the clones.
+# make bench-verdict: what a user of `make run` gets, and whether a busy
+# machine changes it (docs/verdict.md, "How far to trust it").  Clones this
+# checkout's HEAD into a temporary directory (removed after, also on
+# Ctrl-C), runs `make run` there on a quiet machine (fresh: build, data
+# generation, the default profile, report, figures), then again beside a
+# CPU hog (a busy loop at the same priority, bounded by HOG_S seconds and
+# killed when the run ends).  Prints each wall time (goal <= 180 s), the
+# share of cells whose verdict names a winner, and the conflicts: cells
+# where both runs name a winner and not the same one (goal 0).  The
+# verdict is read from each run's report (the "verdict figures" table:
+# decision = winner, else distinguishable for a report without it).
+#   speed/verdict.sh                      both runs (minutes)
+#   speed/verdict.sh --compare A.json B.json   only the comparison, of two
+#                                         `iostrat report DIR --format json`
+# KEEP=DIR keeps the two reports' JSON and the logs there.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-runs=${RUNS:-1}
-out=${OUT:-/tmp/iostrat-bench-verdict}
-rm -rf "$out"
-mkdir -p "$out"
-dirs=()
-for i in $(seq "$runs"); do
-	c=$out/clone$i
-	git clone -q "$top" "$c"
-	for kind in fresh warm; do
-		t0=$(date +%s.%N)
-		(cd "$c" && make run >"$out/run$i-$kind.log" 2>&1) ||
-			{ echo "make run failed: $out/run$i-$kind.log" >&2; tail -n 5 "$out/run$i-$kind.log" >&2; exit 1; }
-		t1=$(date +%s.%N)
-		d=$c/$(sed -n 's#^report: \(.*\)/report.html$#\1#p' "$out/run$i-$kind.log" | tail -n 1)
-		printf 'run %d %-5s make run %6.1f s  %s\n' "$i" "$kind" "$(echo "$t1 - $t0" | bc)" "$d"
-		dirs+=("$d")
-		"$c/build/iostrat" report "$d" --format json >"$out/run$i-$kind.json"
-	done
-done
-python3 - "$out"/run*.json <<'PY'
-import json, re, sys, itertools
-def cell_key(label):  # "big (400 MB), W=0, 1 thread" -> ("big", "0", "1")
-    m = re.match(r"(\S+) \(.*?\), W=(\d+), (\d+) thread", label)
-    return m.groups()
+goal_s=180
+hog_s=${HOG_S:-900}
+
+# The comparison of two reports (JSON): one line per run, then conflicts.
+compare() {
+	python3 - "$goal_s" "$@" <<'PY'
+import json, sys
+
+goal = float(sys.argv[1])
+args = sys.argv[2:]
+
+def winners(path):
+    """cell -> winner (None: no winner named) from the verdict figures."""
+    doc = json.load(open(path))
+    tabs = [t for t in doc.get("tables", []) if t.get("title") == "verdict figures"]
+    if not tabs:
+        sys.exit(f"{path}: no 'verdict figures' table (no run configurations?)")
+    out = {}
+    for r in tabs[0].get("rows", []):
+        if "decision" in r and r["decision"] is not None:
+            named = r["decision"] == "winner"
+        else:  # a report from before the decision column
+            named = bool(r.get("distinguishable"))
+        out[r.get("cell")] = r.get("fastest") if named else None
+    return out
+
 runs = []
-for p in sys.argv[1:]:
-    doc = json.load(open(p))
-    t = {x["title"]: x for x in doc["tables"]}
-    cells = {r["cell"]: r for r in t["verdict figures"]["rows"]}
-    conf = t["configurations (kind run)"]["rows"]
-    med = {}
-    for r in conf:
-        ds, strat, th, w = r["config_id"].split("/")[:4]
-        med[(ds, w[1:], th[1:], strat)] = r["median_s"]
-    met = sum(1 for r in conf if "rsd>" not in (r["flags"] or ""))
-    runs.append((p.rsplit("/", 1)[1], cells, med))
-    named = sum(1 for c in cells.values() if c["distinguishable"])
-    claims = sum(1 for c in cells.values() if c["distinguishable"] or c["ahead_of"])
-    print(f"{runs[-1][0]}: {met}/{len(conf)} configurations met the RSD target; "
-          f"{named}/{len(cells)} cells name a winner; {claims}/{len(cells)} say who is "
-          f"ahead of whom (p < 0.05)")
-agree = total = same_fastest = ctotal = cagree = 0
-for (na, a, ma), (nb, b, mb) in itertools.permutations(runs, 2):
-    for cell, x in a.items():
-        if cell not in b:
-            continue
-        y = b[cell]
-        # a claim "X ahead of Y" (the winner over the runner-up, or the
-        # fastest over the first it beats): does the other run's median agree?
-        for loser in ([x["runner_up"]] if x["distinguishable"] else []) + \
-                     ([x["ahead_of"]] if x["ahead_of"] else []):
-            k = cell_key(cell)
-            ctotal += 1
-            cagree += mb[k + (x["fastest"],)] < mb[k + (loser,)]
-        if not x["distinguishable"]:
-            continue
-        total += 1
-        agree += y["distinguishable"] and y["fastest"] == x["fastest"]
-        same_fastest += y["fastest"] == x["fastest"]
-        print(f"  {na} -> {nb}: {cell}: {x['fastest']} / "
-              f"{y['fastest'] if y['distinguishable'] else 'not distinguishable (' + y['fastest'] + ' by median)'}")
-if total:
-    print(f"winner named again: {agree}/{total} ({100 * agree / total:.0f}%); "
-          f"same fastest by median: {same_fastest}/{total}")
-else:
-    print("no cell named a winner in any run: nothing to agree on")
-if ctotal:
-    print(f"'X ahead of Y' claims whose order the other run's medians keep: "
-          f"{cagree}/{ctotal} ({100 * cagree / ctotal:.0f}%)")
+for spec in args:
+    parts = spec.split("=", 2)  # LABEL=PATH[=WALL_S]
+    label, path = parts[0], parts[1]
+    wall = parts[2] if len(parts) > 2 else ""
+    w = winners(path)
+    runs.append((label, w))
+    named = sum(1 for v in w.values() if v)
+    share = 100.0 * named / len(w) if w else 0.0
+    t = ""
+    if wall:
+        t = f"make run {float(wall):6.1f} s ({'within' if float(wall) <= goal else 'over'} the {goal:.0f} s goal); "
+    print(f"{label}: {t}{named}/{len(w)} cells name a winner ({share:.0f}%)")
+(la, a), (lb, b) = runs[0], runs[1]
+conflicts = [c for c in a if c in b and a[c] and b[c] and a[c] != b[c]]
+one_only = [c for c in a if c in b and bool(a[c]) != bool(b[c])]
+for c in conflicts:
+    print(f"  conflict: {c}: {la} names {a[c]}, {lb} names {b[c]}")
+for c in one_only:
+    print(f"  named in one run only: {c}: {la} {a[c] or '-'}, {lb} {b[c] or '-'}")
+print(f"conflicts: {len(conflicts)} of {sum(1 for c in a if c in b)} cells (goal 0); "
+      f"a winner in one run only: {len(one_only)}")
 PY
+}
+
+if [ "${1:-}" = "--compare" ]; then
+	[ $# -eq 3 ] || { echo "usage: $0 --compare A.json B.json" >&2; exit 2; }
+	compare "quiet=$2" "busy=$3"
+	exit
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/iostrat-bench-verdict.XXXXXX")
+hog=
+cleanup() {
+	if [ -n "$hog" ]; then
+		kill "$hog" 2>/dev/null || true
+		wait "$hog" 2>/dev/null || true
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# A busy loop of the shell, at the priority it was started with, that ends
+# by itself after hog_s seconds if nobody kills it.
+start_hog() {
+	(end=$((SECONDS + hog_s)); while [ "$SECONDS" -lt "$end" ]; do :; done) &
+	hog=$!
+}
+
+stop_hog() {
+	kill "$hog" 2>/dev/null || true
+	wait "$hog" 2>/dev/null || true
+	hog=
+}
+
+# make run in the clone: its wall time into $wall, its report as JSON.
+run_once() {
+	local name=$1 log=$tmp/$1.log t0 t1 dir
+	t0=$(date +%s.%N)
+	if ! (cd "$tmp/iostrat" && make run >"$log" 2>&1); then
+		echo "make run ($name) failed; the last lines of its log:" >&2
+		tail -n 8 "$log" >&2
+		exit 1
+	fi
+	t1=$(date +%s.%N)
+	wall=$(echo "$t1 - $t0" | bc)
+	dir=$(sed -n 's#^report: \(.*\)/report.html$#\1#p' "$log" | tail -n 1)
+	[ -n "$dir" ] || { echo "make run ($name): no 'report:' line in its log" >&2; exit 1; }
+	"$tmp/iostrat/build/iostrat" report "$tmp/iostrat/$dir" --format json >"$tmp/$name.json"
+}
+
+git clone -q "$top" "$tmp/iostrat"
+echo "bench-verdict: make run in a fresh clone of $(git -C "$top" rev-parse --short HEAD) ($tmp)"
+run_once quiet
+quiet_wall=$wall
+start_hog
+run_once busy
+busy_wall=$wall
+stop_hog
+if [ -n "${KEEP:-}" ]; then
+	mkdir -p "$KEEP"
+	cp "$tmp"/quiet.json "$tmp"/busy.json "$tmp"/quiet.log "$tmp"/busy.log "$KEEP/"
+fi
+echo "quiet: the fresh clone, nothing beside it; busy: the same clone again (built, data" \
+	"cached) beside a CPU hog"
+compare "quiet=$tmp/quiet.json=$quiet_wall" "busy=$tmp/busy.json=$busy_wall"

@@ -228,3 +228,55 @@ fio_job_without_mirrors_line_is_named() {
 		"$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 t fio_job_without_mirrors_line_is_named fio_job_without_mirrors_line_is_named
+
+# ceiling= runs fio's copy job (the one declaring "; role: ceiling") over
+# the grid qd x bs once per data set and cache state: its rows are marked
+# fio_role=ceiling, and the verdict's device figure is the strategy's MB/s
+# over the best point, named with its depth and block size (one of the
+# best: on 4 MB fio's millisecond runtimes can tie two points).
+ceiling_grid_rows_and_the_verdict_names_the_best_point() {
+	need_fio
+	printf '[global]\ndataset=big\nscale=0.002\nreps=1\ncache=asis\nthreads=1,2\n\n[runs]\nstrategy=stream\nfio=1\nceiling=qd1 qd4 bs64k bs128k\n' >"$T/p.ini"
+	IOSTRAT_DATA=$T/data "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >"$T/out" 2>&1 ||
+		die "bench failed: $(tail -n 3 "$T/out")"
+	jq -se '[.[] | select(.fio_role == "ceiling" and .strategy == "fio-copy")]
+		| length == 4 and ([.[] | "\(.qd)/\(.bufsize)"] | unique
+			== ["1/131072", "1/65536", "4/131072", "4/65536"])' \
+		"$T/r/results.jsonl" >/dev/null ||
+		die "not one row per grid point (threads=1,2 share one grid): $(jq -c '[.strategy, .qd, .bufsize, .fio_role]' "$T/r/results.jsonl")"
+	"$IOSTRAT" report "$T/r" --format json >"$T/rep.json" || die "report failed"
+	jq -e --slurpfile rows "$T/r/results.jsonl" '
+		[$rows[] | select(.fio_role == "ceiling")] as $grid
+		| ($grid | map(.mb_s) | max) as $max
+		| [.tables[] | select(.title == "verdict figures") | .rows[]][0] as $v
+		| [$rows[] | select(.kind == "run" and .threads == 1)][0].mb_s as $mb
+		| ($v.cell | test(", 1 thread$"))
+		and ($v.ceiling_ratio - $mb / $max | fabs) < 1e-3 * ($mb / $max)
+		and ([$grid[] | select(.mb_s == $max)
+			| "fio copy, qd \(.qd), \(if .bufsize == 65536 then "64 KiB" else "128 KiB" end)"]
+			| index($v.ceiling)) != null
+		and ($v.mirror_job | startswith("fio-"))' "$T/rep.json" >/dev/null ||
+		die "verdict figures do not hold the best grid point: $(jq -c '.tables[] | select(.title == "verdict figures") | .rows[0]' "$T/rep.json")"
+	"$IOSTRAT" report "$T/r" >"$T/rep.txt"
+	grep -Eq "of the machine's copy limit \(fio copy, qd [14], (64|128) KiB\)|of fio copy \(qd [14], (64|128) KiB\): the yardstick is below what this strategy reached; not a ceiling" "$T/rep.txt" ||
+		die "the verdict does not name the ceiling: $(grep -A2 '^verdict' "$T/rep.txt")"
+	# the grid's table: its four points, one starred as the limit
+	[ "$(sed -n "/^the machine's copy limit/,/^\$/p" "$T/rep.txt" | grep -c '/fio-copy/')" -eq 4 ] &&
+		[ "$(sed -n "/^the machine's copy limit/,/^\$/p" "$T/rep.txt" | grep -c '\*$')" -eq 1 ] ||
+		die "no copy-limit table of 4 points, 1 starred: $(sed -n "/^the machine's copy limit/,/^\$/p" "$T/rep.txt")"
+}
+t ceiling_grid_rows_and_the_verdict_names_the_best_point ceiling_grid_rows_and_the_verdict_names_the_best_point
+
+# A ceiling= that is not qdN and bsSIZE words: one line naming the key.
+ceiling_grid_that_is_no_grid_is_named() {
+	printf '[global]\ndataset=big\nscale=0.001\n\n[runs]\nstrategy=stream\nceiling=16 1m\n' >"$T/p.ini"
+	expect_fail "p.ini:[0-9]+: ceiling: bad value '16 1m' \(want up to 8 qdN and 8 bsSIZE words" \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
+	printf '[global]\ndataset=big\nscale=0.001\n\n[runs]\nstrategy=stream\nceiling=qd16\n' >"$T/p.ini"
+	expect_fail "ceiling: bad value 'qd16' \(want at least one qdN and one bsSIZE\)" \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
+	# a size that is none: the line of ceiling=, and the size's own rule
+	printf '[global]\ndataset=big\nscale=0.001\n\n[runs]\nstrategy=stream\nceiling=qd1 bsfoo\n' >"$T/p.ini"
+	expect_fail "p.ini:7: bs: bad value 'foo' \(a size like" "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+t ceiling_grid_that_is_no_grid_is_named ceiling_grid_that_is_no_grid_is_named

@@ -466,11 +466,100 @@ static int add_fio_companions(struct builder *B, size_t first)
 		if (!f->kv)
 			return -ENOMEM;
 		for (size_t k = 0; k < c->nkv; k++)
-			if (strcmp(c->kv[k].key, "fio") && strcmp(c->kv[k].key, "kind"))
+			if (strcmp(c->kv[k].key, "fio") && strcmp(c->kv[k].key, "kind") &&
+			    strcmp(c->kv[k].key, "ceiling"))
 				f->kv[f->nkv++] = c->kv[k];
 		f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	}
 	return 0;
+}
+
+/* ceiling=qdN... bsSIZE... in a run section: the machine's copy limit,
+ * the fio job declaring "; role: ceiling" on the same data set, cache
+ * and fsync state, once per point of the grid qd x bs (the engine keeps
+ * one of each config_id, so one grid per data set and cache state), with
+ * the run's repetition keys.
+ * "0", "off" or "" asks for none. */
+static const char *const ceiling_keys[] = { "dataset", "scale", "seed", "cache",
+					    "fsync", NULL };
+
+static int ceiling_grid(const struct pconf *c, const char **qd, size_t *nqd,
+			const char **bs, size_t *nbs, char *buf, size_t len)
+{
+	const char *v = pconf_get(c, "ceiling");
+	char *save, *tok;
+
+	*nqd = *nbs = 0;
+	if (!v || !*v || !strcmp(v, "0") || !strcmp(v, "off"))
+		return 0;
+	snprintf(buf, len, "%s", v);
+	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		bool q = !strncmp(tok, "qd", 2), b = !strncmp(tok, "bs", 2);
+
+		if ((!q && !b) || !tok[2] || (q ? *nqd : *nbs) >= 8) {
+			errorf("%s: ceiling: bad value '%s' (want up to 8 qdN and 8 bsSIZE "
+			       "words, e.g. 'qd1 qd16 bs128k bs1m')", pconf_kv(c, "ceiling")->where, v);
+			return -EINVAL;
+		}
+		if (q)
+			qd[(*nqd)++] = tok + 2;
+		else
+			bs[(*nbs)++] = tok + 2;
+	}
+	if (!*nqd || !*nbs) {
+		errorf("%s: ceiling: bad value '%s' (want at least one qdN and one bsSIZE)",
+		       pconf_kv(c, "ceiling")->where, v);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* One point of the grid: the ceiling keys of run configuration i. */
+static int add_ceiling_point(struct builder *B, size_t i, const char *qd, const char *bs)
+{
+	struct profile *p = B->p;
+	struct pconf *c, *f;
+	char *kw; /* where ceiling= was written: a bad qd or bs names it */
+
+	p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
+	c = &p->confs[i];
+	kw = pconf_kv(c, "ceiling")->where;
+	f = &p->confs[p->n++];
+	*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
+			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0 };
+	if (!f->kv)
+		return -ENOMEM;
+	for (size_t k = 0; k < c->nkv; k++) {
+		bool take = profile_engine_key(c->kv[k].key); /* reps, rounds... */
+
+		for (size_t j = 0; ceiling_keys[j] && !take; j++)
+			take = !strcmp(c->kv[k].key, ceiling_keys[j]);
+		if (take)
+			f->kv[f->nkv++] = c->kv[k];
+	}
+	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
+	return 0;
+}
+
+static int add_ceilings(struct builder *B, size_t first)
+{
+	size_t end = B->p->n;
+	int ret = 0;
+
+	for (size_t i = first; i < end && !ret; i++) {
+		const char *qd[8], *bs[8];
+		size_t nqd, nbs;
+		char buf[256];
+
+		ret = ceiling_grid(&B->p->confs[i], qd, &nqd, bs, &nbs, buf, sizeof(buf));
+		for (size_t a = 0; a < nqd && !ret; a++)
+			for (size_t b = 0; b < nbs && !ret; b++)
+				ret = add_ceiling_point(B, i, qd[a], bs[b]);
+	}
+	return ret;
 }
 
 /* Every section but [global] into a plan, the cap, then the
@@ -517,6 +606,8 @@ static int build(struct builder *B, struct rsec *secs, size_t nsecs,
 		ret = expand_plan(B->p, &B->plans[i]);
 		if (!ret && B->plans[i].kind == &bench_kind_run)
 			ret = add_fio_companions(B, first);
+		if (!ret && B->plans[i].kind == &bench_kind_run)
+			ret = add_ceilings(B, first);
 	}
 	return ret;
 }
@@ -603,7 +694,8 @@ int profile_write(const struct profile *p, FILE *f)
 			fprintf(f, "kind=%s\n", c->kind->name);
 		for (size_t k = 0; k < c->nkv; k++) {
 			/* the fio companions are written as sections of their own */
-			if (c->kind == &bench_kind_run && !strcmp(c->kv[k].key, "fio"))
+			if (c->kind == &bench_kind_run && (!strcmp(c->kv[k].key, "fio") ||
+							   !strcmp(c->kv[k].key, "ceiling")))
 				continue;
 			fprintf(f, "%s=%s\n", c->kv[k].key, c->kv[k].value);
 		}

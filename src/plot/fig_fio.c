@@ -11,7 +11,12 @@
  * colour fastest, where lo and hi are the strategy's min and max MB/s over
  * the same fio median, colour the strategy's linetype (palette.gp) and
  * fastest the ratio again on the bar of the highest median MB/s of the
- * data set (the fastest configuration), NaN elsewhere.
+ * data set (the fastest configuration), NaN elsewhere; then ceiling, the
+ * strategy's median MB/s over the machine's copy limit (the highest median
+ * MB/s of the fio configurations whose job declares "; role: ceiling",
+ * fio_role, on the same data set and cache state), NaN without one.  The
+ * bars are the like-for-like figure (the mirror job), the points the
+ * ceiling the verdict speaks of.
  */
 #include <errno.h>
 #include <math.h>
@@ -59,7 +64,34 @@ struct fastest {
 	double mbs;   /* highest median MB/s seen */
 	unsigned x;   /* its bar */
 	bool marking; /* second pass: mark bar x */
+	double ceiling; /* the copy limit's MB/s for the bars being written, or NaN */
 };
+
+/* The machine's copy limit among a data set's fio rows at a cache state:
+ * the highest median MB/s of a ceiling configuration; NaN without one. */
+static double ceiling_mbs(json_t *fio, json_t *cache)
+{
+	json_t *role = json_text("ceiling"), *c = rows_where(fio, "fio_role", role);
+	json_t *same = rows_where(c, "cache", cache), *ids = rows_distinct(same, "config_id");
+	double best = NAN;
+	json_t *id;
+	size_t i;
+
+	json_array_foreach(ids, i, id) {
+		json_t *r = rows_where(same, "config_id", id);
+		struct summary s;
+
+		rows_stat(r, "mb_s", 1, &s);
+		json_decref(r);
+		if (s.n && s.median > 0 && !(s.median <= best))
+			best = s.median;
+	}
+	json_decref(ids);
+	json_decref(same);
+	json_decref(c);
+	json_decref(role);
+	return best;
+}
 
 /* Runs whose I/O size is the fio job's (fio_bs_for, as the report pairs
  * them): stream beside the 64 KiB job, buffer beside the 1 MiB one. */
@@ -114,6 +146,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.max / fio_mbs, true);
 		fprintf(d->f, " %d", plot_colour(name) ? plot_colour(name) : PLOT_COLOURS);
 		dat_num(d, s.median / fio_mbs, fa->marking && *x - 1 == fa->x);
+		dat_num(d, s.median / fa->ceiling, isfinite(fa->ceiling));
 		fputc('\n', d->f);
 		if (!fa->marking && s.median > fa->mbs) {
 			fa->mbs = s.median;
@@ -162,6 +195,7 @@ static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *job
 	json_array_foreach(jobs, i, id) {
 		json_t *rows = rows_where(fio, "config_id", id);
 
+		fa->ceiling = ceiling_mbs(fio, json_object_get(json_array_get(rows, 0), "cache"));
 		n += job_bars(b, runs, rows, x, fa, ds);
 		json_decref(rows);
 	}
@@ -174,7 +208,7 @@ static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const ch
 			      unsigned *x)
 {
 	json_t *jobs = rows_distinct(fio, "config_id");
-	struct fastest fa = { -1, 0, false };
+	struct fastest fa = { -1, 0, false, NAN };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
 
@@ -200,7 +234,7 @@ static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const ch
 			fputs("\n\n", d->f);
 		snprintf(lab, sizeof(lab), "data set %s", ds);
 		dat_label(d, lab);
-		fputs(" \"label\" ratio lo hi colour fastest\n", d->f);
+		fputs(" \"label\" ratio lo hi colour fastest ceiling\n", d->f);
 		fwrite(b.buf, 1, b.len, d->f);
 	}
 	free(b.buf);
@@ -241,7 +275,7 @@ int fig_fio(struct plot_ctx *c, char *why, size_t len)
 		json_decref(r);
 	}
 	ret = dat_finish(c, &d, n, "fio",
-			 "Strategy throughput / its fio baseline's (median, bars min..max)",
+			 "Strategy throughput / its fio mirror job's (bars, like for like) and / the machine's copy limit (diamonds)",
 			 why, len, "no run rows match the fio baselines (data set, cache, strategy)");
 out:
 	json_decref(dsets);

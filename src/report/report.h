@@ -43,6 +43,11 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d);
 /* The summary of the fio configuration mirroring run summary s (same data
  * set and cache state, the job doing the strategy's I/O), or NULL. */
 json_t *report_fio_baseline(json_t *sum, json_t *s);
+/* The machine's copy limit for run summary s: of the fio configurations
+ * whose job declares "; role: ceiling" (fio_role), on the same data set,
+ * cache state and fsync (none or not), the one of the highest median
+ * MB/s; NULL when there is none. */
+json_t *report_fio_ceiling(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);

@@ -48,11 +48,44 @@ const char *verdict_device(double ratio)
 {
 	if (!isfinite(ratio) || ratio <= 0)
 		return "";
+	if (ratio > VERDICT_DEVICE_OVER)
+		return VERDICT_NOT_CEILING;
 	if (ratio >= VERDICT_DEVICE_NEAR)
 		return "at the device's pace";
 	if (ratio < VERDICT_DEVICE_FAR)
 		return "well below the device";
 	return "below the device";
+}
+
+const char *verdict_bs(double bytes, char *buf, size_t len)
+{
+	if (bytes >= 1048576 && fmod(bytes, 1048576) == 0)
+		snprintf(buf, len, "%.0f MiB", bytes / 1048576);
+	else if (bytes >= 1024 && fmod(bytes, 1024) == 0)
+		snprintf(buf, len, "%.0f KiB", bytes / 1024);
+	else
+		snprintf(buf, len, "%.0f B", bytes);
+	return buf;
+}
+
+const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
+				 double bs, char *buf, size_t len)
+{
+	char b[32];
+
+	buf[0] = 0;
+	if (!isfinite(ratio) || ratio <= 0)
+		return buf;
+	verdict_bs(bs, b, sizeof(b));
+	if (ratio > VERDICT_DEVICE_OVER) /* 3 decimals where 2 would read 1.05 */
+		snprintf(buf, len, "%.*f of fio %s (qd %lld, %s): the yardstick is below "
+			 "what this strategy reached; %s",
+			 round(ratio * 100) / 100 <= VERDICT_DEVICE_OVER ? 3 : 2, ratio, job,
+			 qd, b, VERDICT_NOT_CEILING);
+	else
+		snprintf(buf, len, "%.2f of the machine's copy limit (fio %s, qd %lld, %s), %s",
+			 ratio, job, qd, b, verdict_device(ratio));
+	return buf;
 }
 
 const char *verdict_memory(double rss_bytes, double data_bytes)
@@ -96,6 +129,30 @@ const char *verdict_seq(double seq_pct)
 	if (!isfinite(seq_pct))
 		return "";
 	return seq_pct >= VERDICT_SEQ ? "sequential" : "partly random";
+}
+
+/* "reads 99% sequential" and, below VERDICT_SEQ, " (partly random)". */
+static int seq_one(char *buf, size_t len, const char *what, double pct, const char *tail)
+{
+	return snprintf(buf, len, "%s %.0f%% sequential%s%s%s", what, pct, tail,
+			pct < VERDICT_SEQ ? " (" : "", pct < VERDICT_SEQ ? "partly random)" : "");
+}
+
+const char *verdict_seq_text(double all, double rd, double wr, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	if (!isfinite(rd) && !isfinite(wr)) {
+		if (isfinite(all))
+			seq_one(buf, len, "requests", all, ", reads and writes together");
+		return buf;
+	}
+	if (isfinite(rd))
+		n = seq_one(buf, len, "reads", rd, "");
+	if (isfinite(wr) && n >= 0 && (size_t)n < len)
+		seq_one(buf + n, len - (size_t)n, n ? ", writes" : "writes", wr, "");
+	return buf;
 }
 
 /* --- the cells ------------------------------------------------------------ */
@@ -171,39 +228,59 @@ static void memory_reason(struct vtext *t, json_t *s, double rss, double data)
 		    rss / 1048576.0, 100 * rss / data, dbuf, m);
 }
 
+/* The device reason: the strategy's MB/s over the machine's copy limit
+ * when the directory has one, else over its mirror job's (the second,
+ * like-for-like figure, in c either way). */
+static void device_reason(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
+{
+	json_t *f = report_fio_baseline(r->sum, s), *x = report_fio_ceiling(r->sum, s);
+	double mb = nget(s, "mb_s"), fm = f ? nget(f, "mb_s") : NAN;
+	double mirror = fm > 0 ? mb / fm : NAN, ceil = x ? mb / nget(x, "mb_s") : NAN;
+	const char *job = x ? sget(x, "strategy") : "";
+	char buf[256], point[96], bs[32];
+
+	if (!strncmp(job, "fio-", 4))
+		job += 4;
+	json_object_set_new(c, "ceiling_ratio", rnum(ceil));
+	snprintf(point, sizeof(point), "fio %s, qd %lld, %s", job, iget(x, "qd"),
+		 verdict_bs(nget(x, "bufsize"), bs, sizeof(bs)));
+	json_object_set_new(c, "ceiling", x ? json_text(point) : json_null());
+	json_object_set_new(c, "mirror_ratio", rnum(mirror));
+	json_object_set_new(c, "mirror_job", f ? json_text(sget(f, "strategy")) : json_null());
+	if (isfinite(ceil))
+		put(t, "%s%s", sep(t, s), verdict_ceiling_text(ceil, job, iget(x, "qd"),
+							  nget(x, "bufsize"), buf, sizeof(buf)));
+	else if (isfinite(mirror))
+		put(t, "%s%.2fx of %s doing the same I/O (%s%s)", sep(t, s), mirror,
+		    sget(f, "strategy"), mirror > VERDICT_DEVICE_OVER ? "the yardstick is "
+		    "below what this strategy reached; " : "", verdict_device(mirror));
+}
+
 /* The reasons of strategy summary s, as figures into c and words into t. */
 static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
 	long long cpus = iget(r->env, "cpus"), th = iget(s, "threads");
 	double cpu = nget(s, "user_s") + nget(s, "sys_s"), per = NAN;
 	enum vbound b = verdict_bound(cpu, nget(s, "median"), th, cpus, &per);
-	json_t *f = report_fio_baseline(r->sum, s);
 	double rss = nget(s, "maxrss_kb") * 1024.0, data = nget(s, "bytes_in");
 	double hit = nget(s, "pc_hit_ratio"), seq = nget(s, "seq_pct");
+	double seq_r = nget(s, "seq_pct_read"), seq_w = nget(s, "seq_pct_write");
+	char sbuf[160];
 
 	json_object_set_new(c, "bound", json_text(verdict_bound_name(b)));
 	json_object_set_new(c, "cpu_per_thread", rnum(per));
 	if (b != VB_UNKNOWN)
 		put(t, "%s%s (cpu %.2f of elapsed per thread)", sep(t, s),
 		    verdict_bound_name(b), per);
-	if (f) {
-		double fm = nget(f, "mb_s"), ratio = fm > 0 ? nget(s, "mb_s") / fm : NAN;
-
-		json_object_set_new(c, "fio_ratio", rnum(ratio));
-		json_object_set_new(c, "fio_job", json_text(sget(f, "strategy")));
-		if (isfinite(ratio))
-			put(t, "%s%.2fx of %s doing the same I/O (%s)", sep(t, s), ratio,
-			    sget(f, "strategy"), verdict_device(ratio));
-	} else {
-		json_object_set_new(c, "fio_ratio", json_null());
-		json_object_set_new(c, "fio_job", json_null());
-	}
+	device_reason(r, s, c, t);
 	json_object_set_new(c, "rss_share", rnum(data > 0 ? rss / data : NAN));
 	memory_reason(t, s, rss, data);
 	json_object_set_new(c, "pc_hit_ratio", rnum(hit));
 	json_object_set_new(c, "seq_pct", rnum(seq));
-	if (isfinite(seq))
-		put(t, "%srequests %.0f%% sequential (%s)", sep(t, s), seq, verdict_seq(seq));
+	json_object_set_new(c, "seq_pct_read", rnum(seq_r));
+	json_object_set_new(c, "seq_pct_write", rnum(seq_w));
+	if (*verdict_seq_text(seq, seq_r, seq_w, sbuf, sizeof(sbuf)))
+		put(t, "%s%s", sep(t, s), sbuf);
 	if (isfinite(hit))
 		put(t, "%spage-cache hit ratio %.0f%% %s (%s)", sep(t, s), 100 * hit,
 		    sget(s, "cache"), verdict_cache(hit));
@@ -548,8 +625,8 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "ci_lo",
 		"ci_hi", "ci_level", "rounds", "p", "p_holm", "test", "decision",
 		"distinguishable", "tied", "ahead_of", "ahead_ratio", "ahead_p", "bound",
-		"cpu_per_thread", "fio_ratio", "fio_job", "rss_share", "pc_hit_ratio", "seq_pct",
-		NULL };
+		"cpu_per_thread", "ceiling_ratio", "ceiling", "mirror_ratio", "mirror_job",
+		"rss_share", "pc_hit_ratio", "seq_pct", "seq_pct_read", "seq_pct_write", NULL };
 	json_t *cells = verdict_cells(r), *c;
 	struct rtable *t;
 	size_t i;
@@ -572,8 +649,11 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 		    "its interval at ci_level (Holm's level for its rank), rounds = pairs; "
 		    "p = signed-rank p of ratio 1, p_holm = Holm-adjusted; decision = "
 		    "winner, equal or undecided; cpu_per_thread = "
-		    "(user+sys) / elapsed / min(threads, CPUs); fio_ratio = MB/s / the fio "
-		    "baseline's MB/s; rss_share = peak RSS / bytes read");
+		    "(user+sys) / elapsed / min(threads, CPUs); ceiling_ratio = MB/s / the "
+		    "machine's copy limit (the best MB/s of fio's copy job over its grid, "
+		    "at the point named by ceiling); mirror_ratio = MB/s / the MB/s of the "
+		    "strategy's mirror job (mirror_job: the like-for-like figure, the same "
+		    "I/O, which may read then write); rss_share = peak RSS / bytes read");
 	json_array_foreach(cells, i, c) {
 		json_t *row = json_array();
 

@@ -52,14 +52,34 @@ enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
 			  long long cpus, double *per_thread);
 const char *verdict_bound_name(enum vbound b);
 
-/* Share of the device reached: the strategy's MB/s over its fio
- * baseline's (the same I/O, no transform).
+/* Share of the device reached: the strategy's MB/s over a yardstick's.
+ * The yardstick is the machine's copy limit when the directory has it
+ * (the best median MB/s of the fio job declaring "; role: ceiling",
+ * fio-jobs/copy.fio, over the grid ceiling= asked for: reads and writes
+ * overlapped, as the strategies do), else the strategy's mirror job (the
+ * same I/O, which may read then write).
+ *   ratio >  VERDICT_DEVICE_OVER -> "not a ceiling": the strategy beat its
+ *                                   yardstick, which is then no limit
  *   ratio >= VERDICT_DEVICE_NEAR -> "at the device's pace"
  *   ratio <  VERDICT_DEVICE_FAR  -> "well below the device"
- *   in between                   -> "below the device" */
+ *   in between                   -> "below the device"
+ * VERDICT_DEVICE_OVER leaves 5% for the two runs' noise: a strategy at
+ * 1.03 of the limit is at it, not above it. */
+#define VERDICT_DEVICE_OVER 1.05
 #define VERDICT_DEVICE_NEAR 0.8
 #define VERDICT_DEVICE_FAR 0.5
+#define VERDICT_NOT_CEILING "not a ceiling"
 const char *verdict_device(double ratio);
+/* The device reason against the copy limit (job: "copy"; qd and bs the
+ * grid point that reached it), into buf:
+ *   "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the device's pace"
+ *   "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this
+ *    strategy reached; not a ceiling"
+ * "" when ratio is not a number above 0. */
+const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
+				 double bs, char *buf, size_t len);
+/* A block size in binary units: "512 B", "128 KiB", "1 MiB". */
+const char *verdict_bs(double bytes, char *buf, size_t len);
 
 /* Memory cost: peak RSS over the data size (bytes_in).
  *   share >= VERDICT_MEM_HOLDS   -> "holds the data in memory"
@@ -84,24 +104,36 @@ const char *verdict_memory(double rss_bytes, double data_bytes);
 const char *verdict_size(double bytes, char *buf, size_t len);
 
 /* The page cache and the device, when traced: hit ratio (0..1) of the
- * pages reads asked for and the share of sequential block requests.
+ * pages reads asked for and the share of sequential block requests, of
+ * the reads and of the writes apart (seq_pct_read, seq_pct_write): a cold
+ * sequential read beside its own writes is two sequential streams, though
+ * the requests of both together (seq_pct) alternate between two places.
  *   hit ratio <= VERDICT_HIT_COLD -> "read from the device"
  *   hit ratio >= VERDICT_HIT_WARM -> "served from the page cache"
- *   seq_pct >= VERDICT_SEQ        -> "sequential"
- *   seq_pct <  VERDICT_SEQ        -> "partly random" */
+ *   seq pct   >= VERDICT_SEQ      -> "sequential"
+ *   seq pct   <  VERDICT_SEQ      -> "partly random"
+ * A direction with no block requests (null) is left out; rows without
+ * the two (older results) are said by seq_pct, "reads and writes together". */
 #define VERDICT_HIT_COLD 0.1
 #define VERDICT_HIT_WARM 0.9
 #define VERDICT_SEQ 90.0
 const char *verdict_cache(double hit_ratio);
 const char *verdict_seq(double seq_pct);
+/* The request-pattern reason into buf:
+ *   "reads 99% sequential, writes 62% sequential (partly random)"
+ *   "requests 81% sequential, reads and writes together (partly random)"
+ * "" when nothing was traced. */
+const char *verdict_seq_text(double all, double rd, double wr, char *buf, size_t len);
 
 /* One object per cell, in the order the cells were first run: cell,
  * dataset, settings, work, threads, fastest, runner_up, ratio, ci_lo,
  * ci_hi, ci_level, rounds, p, p_holm, test, decision ("winner", "equal",
  * "undecided", "only"), distinguishable (a winner), tied (no winner: the
  * fastest and those not behind it), ahead_of, ahead_ratio, ahead_p, bound,
- * cpu_per_thread, fio_ratio, fio_job, rss_share, pc_hit_ratio, seq_pct,
- * text (the sentence). */
+ * cpu_per_thread, ceiling_ratio, ceiling (the grid point: "fio copy, qd 16,
+ * 1 MiB"), mirror_ratio, mirror_job (the like-for-like figure: the
+ * strategy's mirror job), rss_share, pc_hit_ratio, seq_pct, seq_pct_read,
+ * seq_pct_write, text (the sentence). */
 json_t *verdict_cells(const struct rrun *r);
 /* The "verdict" table (one sentence per cell) and "verdict figures" (the
  * same, as numbers); nothing when there are no run configurations. */

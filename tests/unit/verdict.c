@@ -44,6 +44,53 @@ static int device_rule(void)
 	CHECK(!strcmp(verdict_device(0.5), "below the device"), "0.5");
 	CHECK(!strcmp(verdict_device(0.49), "well below the device"), "0.49");
 	CHECK(!strcmp(verdict_device(NAN), ""), "no baseline");
+	CHECK(!strcmp(verdict_device(1.05), "at the device's pace"), "1.05 at the threshold");
+	CHECK(!strcmp(verdict_device(1.06), VERDICT_NOT_CEILING), "1.06: not a ceiling");
+	return 0;
+}
+
+static int ceiling_ratio_is_said_against_the_copy_limit(void)
+{
+	char buf[256], bs[32];
+
+	CHECK(!strcmp(verdict_ceiling_text(0.98, "copy", 16, 1048576, buf, sizeof(buf)),
+		      "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the "
+		      "device's pace"), "%s", buf);
+	CHECK(!strcmp(verdict_ceiling_text(0.6, "copy", 1, 131072, buf, sizeof(buf)),
+		      "0.60 of the machine's copy limit (fio copy, qd 1, 128 KiB), below the "
+		      "device"), "%s", buf);
+	CHECK(!strcmp(verdict_ceiling_text(1.12, "copy", 16, 1048576, buf, sizeof(buf)),
+		      "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this "
+		      "strategy reached; not a ceiling"), "%s", buf);
+	CHECK(!strstr(verdict_ceiling_text(1.051, "copy", 16, 1048576, buf, sizeof(buf)),
+		      "pace"), "just over 1.05: %s", buf);
+	/* over the threshold, never printed as the threshold itself */
+	CHECK(!strncmp(verdict_ceiling_text(1.0545, "copy", 1, 1048576, buf, sizeof(buf)),
+		       "1.054 of fio copy (qd 1, 1 MiB): ", 32), "%s", buf);
+	CHECK(!*verdict_ceiling_text(NAN, "copy", 16, 1048576, buf, sizeof(buf)), "none");
+	CHECK(!strcmp(verdict_bs(4096, bs, sizeof(bs)), "4 KiB") &&
+	      !strcmp(verdict_bs(1536, bs, sizeof(bs)), "1536 B") &&
+	      !strcmp(verdict_bs(2097152, bs, sizeof(bs)), "2 MiB"), "verdict_bs");
+	return 0;
+}
+
+static int seq_is_said_for_reads_and_writes_apart(void)
+{
+	char buf[160];
+
+	CHECK(!strcmp(verdict_seq_text(81, 99, 97, buf, sizeof(buf)),
+		      "reads 99% sequential, writes 97% sequential"), "%s", buf);
+	CHECK(!strcmp(verdict_seq_text(50, 99.6, 40, buf, sizeof(buf)),
+		      "reads 100% sequential, writes 40% sequential (partly random)"), "%s", buf);
+	CHECK(!strcmp(verdict_seq_text(89, 89.9, NAN, buf, sizeof(buf)),
+		      "reads 90% sequential (partly random)"), "below 90 though it rounds: %s", buf);
+	CHECK(!strcmp(verdict_seq_text(95, NAN, 95, buf, sizeof(buf)),
+		      "writes 95% sequential"), "no reads reached the device: %s", buf);
+	/* older rows: the two together, said as such */
+	CHECK(!strcmp(verdict_seq_text(81, NAN, NAN, buf, sizeof(buf)),
+		      "requests 81% sequential, reads and writes together (partly random)"),
+	      "%s", buf);
+	CHECK(!*verdict_seq_text(NAN, NAN, NAN, buf, sizeof(buf)), "untraced");
 	return 0;
 }
 
@@ -191,8 +238,8 @@ static int clear_winner_named_with_interval_and_rounds(void)
 		     "8 rounds)"), "head");
 	/* uring: 0.2 s of CPU in a median 1.3 s: I/O-bound; no fio job mirrors uring */
 	CHECK(strstr(text, "uring: I/O-bound (cpu 0.15 of elapsed per thread)"), "bound");
-	CHECK(json_is_null(json_object_get(c, "fio_ratio")), "no uring baseline");
-	CHECK(strstr(text, "requests 100% sequential (sequential)"), "seq");
+	CHECK(json_is_null(json_object_get(c, "mirror_ratio")), "no uring baseline");
+	CHECK(strstr(text, "requests 100% sequential, reads and writes together"), "seq");
 	CHECK(strstr(text, "page-cache hit ratio 0% cold (read from the device)"), "cache");
 	done(&r, cells);
 	return 0;
@@ -278,6 +325,7 @@ static int equal_within_the_noise_band(void)
 	      "decision");
 	CHECK(json_array_size(json_object_get(c, "tied")) == 2, "tied");
 	CHECK(!strstr(text_of(c), "fastest"), "names no winner");
+	CHECK(!strstr(text_of(c), "sequential") && !strstr(text_of(c), "hit ratio"), "untraced: no kernel view");
 	done(&r, cells);
 	return 0;
 }
@@ -365,6 +413,89 @@ static int holm_asks_more_rounds_of_more_comparisons(void)
 	return 0;
 }
 
+/* A point of the copy grid (fio-jobs/copy.fio, fio_role ceiling). */
+static json_t *ceiling_row(unsigned qd, int bs, double mb_s)
+{
+	char id[128];
+
+	snprintf(id, sizeof(id), "big/fio-copy/cold/bs=%d/qd=%u", bs, qd);
+	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:f,s:s,s:s,s:o}", "kind", "fio",
+			 "config_id", id, "dataset", "big", "strategy", "fio-copy",
+			 "baseline_of", "", "fio_role", "ceiling", "bufsize", bs, "qd", qd,
+			 "elapsed_s", 100e6 / mb_s / 1e6, "mb_s", mb_s, "cache", "cold",
+			 "fsync", "file", "error", json_null());
+}
+
+/* The best point of the grid is the yardstick; the mirror stays beside it
+ * as the like-for-like figure; above 1.05 of it the report says the
+ * yardstick is no ceiling; reads and writes are said apart. */
+static int device_figure_is_the_best_copy_point(void)
+{
+	json_t *rows = json_array(), *cells, *c, *x;
+	struct rrun r;
+	const char *text;
+
+	for (int i = 0; i < 3; i++) {
+		json_array_append_new(rows, x = row("stream", 1.0 + i * 0.01, 81));
+		json_object_set_new(x, "seq_pct_read", json_real(99));
+		json_object_set_new(x, "seq_pct_write", json_real(97));
+	}
+	json_array_append_new(rows, fio_row(50));
+	json_array_append_new(rows, ceiling_row(1, 131072, 80));
+	json_array_append_new(rows, ceiling_row(16, 1048576, 101));
+	json_array_append_new(rows, ceiling_row(16, 131072, 90));
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the "
+		     "device's pace"), "ceiling");
+	CHECK(!strstr(text, "fio-seq-psync"), "the mirror is not in the sentence");
+	CHECK(fabs(json_number_value(json_object_get(c, "ceiling_ratio")) - 100 / 1.01 / 101) < 1e-6,
+	      "ceiling_ratio");
+	CHECK(!strcmp(json_string_value(json_object_get(c, "ceiling")), "fio copy, qd 16, 1 MiB"),
+	      "ceiling point");
+	CHECK(fabs(json_number_value(json_object_get(c, "mirror_ratio")) - 100 / 1.01 / 50) < 1e-6,
+	      "mirror_ratio");
+	CHECK(!strcmp(json_string_value(json_object_get(c, "mirror_job")), "fio-seq-psync"), "job");
+	CHECK(strstr(text, "reads 99% sequential, writes 97% sequential"), "seq apart");
+	CHECK(!strstr(text, "81%"), "not the two together");
+	done(&r, cells);
+	rows = json_array();
+	for (int i = 0; i < 3; i++)
+		json_array_append_new(rows, row("stream", 1.0 + i * 0.01, -1));
+	json_array_append_new(rows, ceiling_row(16, 1048576, 88.4));
+	cells = cell_of(rows, &r);
+	text = json_string_value(json_object_get(json_array_get(cells, 0), "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this "
+		     "strategy reached; not a ceiling"), "over 1.05");
+	CHECK(!strstr(text, "device's pace"), "no pace above the yardstick");
+	done(&r, cells);
+	return 0;
+}
+
+/* Without a ceiling grid the mirror job is the yardstick, and a strategy
+ * past it by more than 5% is not said to be at the device's pace. */
+static int mirror_passed_is_no_ceiling_either(void)
+{
+	json_t *rows = json_array(), *cells;
+	struct rrun r;
+	const char *text;
+
+	for (int i = 0; i < 3; i++)
+		json_array_append_new(rows, row("stream", 1.0 + i * 0.01, -1));
+	json_array_append_new(rows, fio_row(80));
+	cells = cell_of(rows, &r);
+	text = json_string_value(json_object_get(json_array_get(cells, 0), "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, "1.24x of fio-seq-psync doing the same I/O (the yardstick is below "
+		     "what this strategy reached; not a ceiling)"), "mirror over 1.05");
+	CHECK(json_is_null(json_object_get(json_array_get(cells, 0), "ceiling_ratio")), "none");
+	done(&r, cells);
+	return 0;
+}
+
 /* Five rounds: no 95% interval is possible; the verdict says so. */
 static int too_few_rounds_say_so(void)
 {
@@ -448,6 +579,10 @@ int main(void)
 {
 	RUN(bound_rule);
 	RUN(device_rule);
+	RUN(ceiling_ratio_is_said_against_the_copy_limit);
+	RUN(seq_is_said_for_reads_and_writes_apart);
+	RUN(device_figure_is_the_best_copy_point);
+	RUN(mirror_passed_is_no_ceiling_either);
 	RUN(memory_rule);
 	RUN(small_read_says_rss_cannot_judge);
 	RUN(cache_and_seq_rules);

@@ -80,6 +80,8 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		}
 		else if (!strcmp(kv->key, "fio"))
 			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
+		else if (!strcmp(kv->key, "ceiling"))
+			ret = 0; /* profile.c adds the ceiling grid */
 		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
 					       &rp->seed)) == -ENOENT)
 			ret = jobopt_set(&rp->cfg, kv->where, kv->key, kv->value);
@@ -244,7 +246,8 @@ static void run_release(struct bench_item *it)
 bool bench_run_key(const char *key)
 {
 	static const char *const own[] = { "strategy", "dataset", "scale",
-					   "seed", "trace", "fio" };
+					   "seed", "trace", "fio",
+					   "ceiling" };
 	const struct run_config none = { 0 }; /* the keys of every strategy */
 
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
