@@ -120,6 +120,38 @@ sqpoll() {
 }
 t "uring --sqpoll (every lab kernel, as root)" sqpoll
 
+# --- a memory limit per repetition on cgroup v2 (docs/memory.md) ----------------
+# The guests are systemd's unified hierarchy, where the host is v1 hybrid:
+# here the v2 path runs.  Each iostrat gets a delegated scope of its own (a
+# cgroup v2 with other processes cannot give its children controllers):
+# buffer is killed at 32 MiB on 100 MB, stream runs verified in the same
+# limit with the cgroup's own pressure and io.stat, and nothing is left.
+in_scope() { systemd-run --scope -p Delegate=yes --quiet -- "$@"; }
+memory_v2() {
+	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "no unified cgroup hierarchy"
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers || skip "no memory controller on v2"
+	has_opt --memory_max || skip "this iostrat has no --memory_max"
+	local rc=0
+	rm -rf "$W/mem-in" "$W/mem-out"
+	"$IOSTRAT" gen "$W/mem-in" --files 1 --lines 1000000 --width 99 >/dev/null 2>"$W/mem.err" ||
+		die "gen: $(tail -n 1 "$W/mem.err")"
+	in_scope "$IOSTRAT" run -s buffer --memory_max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
+		>"$W/mem-b.json" 2>"$W/mem.err" || rc=$?
+	[ "$rc" -ne 0 ] || die "buffer ran in 32 MiB on 100 MB"
+	jq -e '.oom_kill == true and .cgroup == "v2"' "$W/mem-b.json" >/dev/null ||
+		die "buffer's row: $(head -c 300 "$W/mem-b.json") $(tail -n 1 "$W/mem.err")"
+	in_scope "$IOSTRAT" run -s stream --memory_max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
+		>"$W/mem-s.json" 2>"$W/mem.err" || die "stream in 32 MiB: $(tail -n 1 "$W/mem.err")"
+	jq -e '.verified and .cgroup == "v2" and .psi_source == "cgroup v2" and
+	       .dev_source == "cgroup v2 io.stat" and .mem_peak_bytes <= 33554432' \
+		"$W/mem-s.json" >/dev/null || die "stream's row: $(head -c 300 "$W/mem-s.json")"
+	fact memory_v2 "buffer killed at $(jq '.mem_peak_bytes / 1048576 | floor' "$W/mem-b.json") MiB, stream peak $(jq '.mem_peak_bytes / 1048576 | floor' "$W/mem-s.json") MiB"
+	[ -z "$(find /sys/fs/cgroup -name 'iostrat-*' 2>/dev/null)" ] ||
+		die "left: $(find /sys/fs/cgroup -name 'iostrat-*' | head -n 3)"
+	rm -rf "$W/mem-in" "$W/mem-out"
+}
+t "memory_max on cgroup v2 (buffer killed, stream verified, nothing left)" memory_v2
+
 # --- subcommands --------------------------------------------------------------
 gen_preset() {
 	"$IOSTRAT" gen "$W/small" --preset small --scale 0.001 >/dev/null
