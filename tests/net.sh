@@ -98,7 +98,7 @@ results_have_the_figures() {
 	"$IOSTRAT" net --mode nodelay,buffered,writev,pingpong-buffered --count 2000 --reps 2 \
 		--batch 50 --out "$T/r" >/dev/null
 	for f in results.jsonl results.csv summary.csv env.json; do [ -s "$T/r/$f" ] || die "no $f"; done
-	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,.*,error,mode,msg_size,count,msgs_s,syscalls_per_msg,' ||
+	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,.*,error,.*,mode,msg_size,count,msgs_s,syscalls_per_msg,' ||
 		die "columns: $(head -1 "$T/r/results.csv")"
 	csv_rows "$T/r/summary.csv" | jq -se '
 		(map({(.mode): .}) | add) as $by

@@ -609,11 +609,19 @@ static void summarize_group(json_t *group, json_t *out)
 	free(vals);
 }
 
+/* Configurations in natural config_id order (w20 before w100): the order
+ * rows arrive in is shuffled per round, so it cannot be the summary's. */
+static int by_config_id(const void *a, const void *b)
+{
+	return strverscmp(json_string_value(*(json_t *const *)a),
+			  json_string_value(*(json_t *const *)b));
+}
+
 json_t *results_summarize(json_t *rows)
 {
 	json_t *groups = json_object(), *order = json_array(), *out = json_array();
-	json_t *row, *id;
-	size_t i;
+	json_t *row, *id, **ids;
+	size_t i, n;
 
 	json_array_foreach(rows, i, row) {
 		const char *cid = json_string_value(json_object_get(row, "config_id"));
@@ -632,12 +640,20 @@ json_t *results_summarize(json_t *rows)
 		}
 		json_array_append(g, row);
 	}
-	json_array_foreach(order, i, id) {
+	n = json_array_size(order);
+	ids = malloc((n ? n : 1) * sizeof(*ids));
+	if (!ids)
+		abort();
+	json_array_foreach(order, i, id)
+		ids[i] = id;
+	qsort(ids, n, sizeof(*ids), by_config_id);
+	for (i = 0; i < n; i++) {
 		json_t *s = json_object();
 
-		summarize_group(json_object_get(groups, json_string_value(id)), s);
+		summarize_group(json_object_get(groups, json_string_value(ids[i])), s);
 		json_array_append_new(out, s);
 	}
+	free(ids);
 	json_decref(groups);
 	json_decref(order);
 	return out;

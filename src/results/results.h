@@ -64,7 +64,7 @@ void results_close(struct results_dir *r);
  * time, size, count or rate) is named with its line in a warning and left
  * out; a file holding nothing else is an error. */
 int results_load(const char *dir, json_t **rows);
-/* summary rows (one object per config_id, in first-seen order); a row
+/* summary rows (one object per config_id, in natural config_id order); a row
  * that is not a measurement (row_check) is in none of them. */
 json_t *results_summarize(json_t *rows);
 /* The metric a row is summarized by: its "metric" key, else elapsed_s. */
