@@ -256,7 +256,7 @@ rows_carry_what_a_report_needs() {
 		die "config_id does not group 3 repetitions"
 	rows "$T/r" | jq -e 'select(.metric != "elapsed_s" or .sweep != "api" or
 		.schema != 1 or .kind != "sweep" or .bench != "sweep-api")' >/dev/null && die "columns"
-	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,rep,.*,host,error,sweep,variant,operation,api,block_size' ||
+	head -1 "$T/r/results.csv" | grep -q '^schema,bench,kind,config_id,rep,.*,host,error,.*,sweep,variant,operation,api,block_size' ||
 		die "csv header: $(head -1 "$T/r/results.csv")"
 	[ "$(tail -n +2 "$T/r/summary.csv" | wc -l)" -eq 4 ] || die "summary rows"
 	grep -q '^sweep api: ' "$T/r/sweep.txt" || die "no sweep.txt"
