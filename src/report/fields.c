@@ -24,7 +24,23 @@ static const char *column_text(const struct setting *s, json_t *row,
 	return NULL;
 }
 
+static bool named(const char *name, const char *const *names)
+{
+	for (; *names; names++)
+		if (!strcmp(name, *names))
+			return true;
+	return false;
+}
+
 const char *run_settings_text(json_t *row, char *buf, size_t len)
+{
+	static const char *const apart[] = { "threads", "work", NULL };
+
+	return run_settings_text_except(row, apart, buf, len);
+}
+
+const char *run_settings_text_except(json_t *row, const char *const *skip,
+				     char *buf, size_t len)
 {
 	struct run_config c;
 	struct setting t[32];
@@ -36,7 +52,7 @@ const char *run_settings_text(json_t *row, char *buf, size_t len)
 	for (const struct setting *s = run_settings; s->name && n < 31; s++) {
 		const char *v = column_text(s, row, val, sizeof(val));
 
-		if (!strcmp(s->name, "threads") || !strcmp(s->name, "work"))
+		if (named(s->name, skip))
 			continue;
 		if (v && setting_store(s, &c, s->column, v))
 			continue; /* row_check let through what is not a setting */

@@ -37,6 +37,9 @@ static inline long long iget(json_t *o, const char *k)
  * its columns (no reader parses config_id), threads and work aside (the
  * report names them apart): "cold/fsync=file/bufsize=4096"; in buf. */
 const char *run_settings_text(json_t *row, char *buf, size_t len);
+/* The same without the settings named in skip (NULL-terminated). */
+const char *run_settings_text_except(json_t *row, const char *const *skip,
+				     char *buf, size_t len);
 
 /* The rows of rows that keep() takes, grouped under the key key_of()
  * writes into key (len bytes): an object of arrays; each key also appended

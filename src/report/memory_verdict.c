@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "memory_verdict.h"
+#include "fields.h"
+#include "results/row.h"
 #include "results/stats_math.h"
 #include "table.h"
 
@@ -37,29 +39,55 @@ const char *memory_killed_text(const char *strategy, double limit, double peak,
 	return buf;
 }
 
-/* The config_id without its "/memory_max=N" part: the unlimited twin. */
-static void unlimited_id(const char *id, char *out, size_t len)
+/* What a configuration is apart from its limit: data set, strategy, W,
+ * threads and the other run settings, from the row's columns. */
+static void twin_key(json_t *row, char *key, size_t len)
 {
-	const char *m = strstr(id, "/memory_max=");
-	size_t head = m ? (size_t)(m - id) : strlen(id);
+	static const char *const apart[] = { "memory_max", NULL };
+	char set[400];
 
-	snprintf(out, len, "%.*s%s", (int)head, id, m ? m + strcspn(m + 1, "/") + 1 : "");
+	snprintf(key, len, "%s|%s|%.0f|%.0f|%s", str(row, "dataset"), str(row, "strategy"),
+		 num(row, "work"), num(row, "threads"),
+		 run_settings_text_except(row, apart, set, sizeof(set)));
 }
 
-/* Median elapsed of the rows of id without an error (NAN if none). */
-static double median_of(json_t *rows, const char *id)
+static bool unlimited(json_t *row)
+{
+	return !(num(row, "memory_max") > 0);
+}
+
+/* Median elapsed of the timed rows without an error of the configuration
+ * id, or (id NULL) of the unlimited configuration whose twin_key is key:
+ * NAN if none, or if two unlimited configurations share the key (a
+ * strategy's own options tell them apart: no one twin). */
+static double median_of(json_t *rows, const char *id, const char *key)
 {
 	size_t i, n = 0;
 	double *v = calloc(json_array_size(rows) + 1, sizeof(double));
+	const char *twin = NULL;
+	char k[600];
 	struct summary sm;
 	json_t *row;
 
 	if (!v)
 		return NAN;
-	json_array_foreach(rows, i, row)
-		if (!strcmp(str(row, "config_id"), id) &&
-		    json_is_null(json_object_get(row, "error")))
-			v[n++] = num(row, "elapsed_s");
+	json_array_foreach(rows, i, row) {
+		if (!row_timed(row) || !json_is_null(json_object_get(row, "error")))
+			continue;
+		if (id && strcmp(str(row, "config_id"), id))
+			continue;
+		if (!id) {
+			twin_key(row, k, sizeof(k));
+			if (!unlimited(row) || strcmp(k, key))
+				continue;
+			if (twin && strcmp(twin, str(row, "config_id"))) {
+				n = 0; /* two twins: none */
+				break;
+			}
+			twin = str(row, "config_id");
+		}
+		v[n++] = num(row, "elapsed_s");
+	}
 	summarize(v, n, &sm);
 	free(v);
 	return n ? sm.median : NAN;
@@ -73,8 +101,11 @@ static void tally(json_t *cells, json_t *row)
 	bool killed = json_is_true(json_object_get(row, "oom_kill"));
 
 	if (!c) {
-		c = json_pack("{s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f, s:O?, s:O?}",
-			      "config_id", id, "strategy", str(row, "strategy"),
+		char twin[600];
+
+		twin_key(row, twin, sizeof(twin));
+		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f, s:O?, s:O?}",
+			      "config_id", id, "twin", twin, "strategy", str(row, "strategy"),
 			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
 			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0,
 			      "work", json_object_get(row, "work"),
@@ -109,7 +140,7 @@ static int where_of(json_t *c, char *buf, size_t len)
 /* The sentence of one limited configuration (into c's "text"). */
 static void sentence(json_t *rows, json_t *c)
 {
-	char text[320], twin[512];
+	char text[320];
 	size_t at;
 	double lim = num(c, "limit"), t, u;
 	unsigned killed = (unsigned)json_integer_value(json_object_get(c, "killed"));
@@ -124,9 +155,8 @@ static void sentence(json_t *rows, json_t *c)
 		json_object_set_new(c, "text", json_string(text));
 		return;
 	}
-	unlimited_id(str(c, "config_id"), twin, sizeof(twin));
-	t = median_of(rows, str(c, "config_id"));
-	u = median_of(rows, twin);
+	t = median_of(rows, str(c, "config_id"), NULL);
+	u = median_of(rows, NULL, str(c, "twin"));
 	snprintf(text + at, sizeof(text) - at, "%s runs in %.0f MiB on data %.1fx the "
 		 "limit: median %.3f s", str(c, "strategy"), lim / MIB,
 		 num(c, "data") / lim, t);

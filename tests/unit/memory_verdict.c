@@ -73,6 +73,31 @@ static int cells_from_rows(void)
 	return 0;
 }
 
+/* The twin is found by its columns, its traced rows out of its median;
+ * two unlimited configurations with the same columns are no one twin. */
+static int twin_by_columns_from_timed_rows(void)
+{
+	json_t *rows = json_array(), *traced, *cells;
+
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 256 * MIB, false));
+	json_array_append_new(rows, row("stream", 0, 1.0, 300 * MIB, false));
+	traced = row("stream", 0, 50.0, 300 * MIB, false);
+	json_object_set_new(traced, "role", json_string("traced"));
+	json_array_append_new(rows, traced);
+	cells = memory_verdict_cells(rows);
+	CHECK(strstr(text_of(cells, "stream"), "against 1.000 s unlimited (2.00x)"), "%s",
+	      text_of(cells, "stream"));
+	json_decref(cells);
+	traced = row("stream", 0, 1.0, 300 * MIB, false);
+	json_object_set_new(traced, "config_id", json_string("big/stream/t1/w0/x=1"));
+	json_array_append_new(rows, traced);
+	cells = memory_verdict_cells(rows);
+	CHECK(!strstr(text_of(cells, "stream"), "unlimited"), "%s", text_of(cells, "stream"));
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
 static int data_set_summary_names_who_scales(void)
 {
 	json_t *rows = json_array(), *cells, *sum;
@@ -96,6 +121,7 @@ int main(void)
 {
 	RUN(killed_configuration_says_where);
 	RUN(cells_from_rows);
+	RUN(twin_by_columns_from_timed_rows);
 	RUN(data_set_summary_names_who_scales);
 	return unit_failed;
 }
