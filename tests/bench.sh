@@ -550,19 +550,42 @@ bench_order_is_reproducible_by_its_seed() {
 }
 
 # stop=ci with reps=2: an interval at 0.95 needs 6 paired rounds, so the
-# cell runs at least 6 (up to max_reps); stop.json says why it stopped.
+# cell runs at least 6 (up to max_reps); stop.json says why it stopped:
+# its interval narrow enough, or max_reps (never "the interval excludes 1").
 bench_stop_ci_runs_the_signed_rank_floor_and_says_why() {
 	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
 	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
 		die "bench: $(tail -n 2 "$T/err")"
 	jq -e 'length == 1 and .[0].stop == "ci" and .[0].rounds >= 6 and .[0].rounds <= 8
-		and (.[0].why | test("^(decided|narrow|undecided after 8 rounds)"))
+		and (.[0].why | test("^(narrow: \\+-[0-9.]+% within target_ci 3% after [678] rounds|max_reps: 8 rounds, )"))
 		and (.[0].lo | type) == "number"' "$T/r/stop.json" >/dev/null ||
 		die "stop.json: $(cat "$T/r/stop.json")"
 	n=$(jq '.[0].rounds' "$T/r/stop.json")
 	[ "$(grep -c . "$T/r/results.jsonl")" -eq $((2 * n)) ] || die "not $n rounds of both"
 	printf '[global]\nscale=0.0005\nstop=sometimes\n[t]\nstrategy=stream\ndataset=big\n' >"$T/bad.ini"
 	expect_fail "stop: bad value 'sometimes'" "$IOSTRAT" bench "$T/bad.ini" --dry-run
+}
+
+# stop=ci with max_reps under the rounds an interval needs (max_reps unset:
+# reps, 3) would end every cell without one: refused before anything runs,
+# naming the section and its largest cell.
+bench_stop_ci_refuses_max_reps_below_the_floor() {
+	printf '[global]\nscale=0.0005\ncache=asis\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\n' >"$T/c.ini"
+	expect_fail '^iostrat: .*/c.ini:5: \[t\]: stop=ci: max_reps 3 is below the 6 rounds a cell of 2 strategies needs for an interval \(set max_reps=6 or more\)$' \
+		"$IOSTRAT" bench "$T/c.ini" --dry-run
+	expect_fail 'c.ini:5: \[t\]: stop=ci: max_reps 3 is below the 6 rounds' \
+		"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data"
+	[ ! -e "$T/r" ] || die "a results directory for a refused profile"
+	# the first section under its floor: [cpu] (8 for five), not [t] (6) nor [one]
+	printf '[global]\nscale=0.0005\ndataset=big\nstop=ci\nmax_reps=6\n[t]\nstrategy=stream,buffer\n[one]\nstrategy=stream\nwork=50\n[cpu]\nstrategy=stream,buffer,direct,mmap,null\nwork=100\nmax_reps=7\n' >"$T/d.ini"
+	expect_fail '^iostrat: .*/d.ini:11: \[cpu\]: stop=ci: max_reps 7 is below the 8 rounds a cell of 5 strategies needs for an interval \(set max_reps=8 or more\)$' \
+		"$IOSTRAT" bench "$T/d.ini" --dry-run
+	"$IOSTRAT" bench "$T/d.ini" --dry-run -D max_reps=8 >"$T/out" 2>"$T/err" ||
+		die "max_reps=8: $(cat "$T/err")"
+	grep -Eq '^1 +big/stream/t1/w0/.* 6-8 ' "$T/out" && grep -Eq '^3 +big/stream/t1/w50/.* 3 ' "$T/out" &&
+		grep -Eq '^4 +big/stream/t1/w100/.* 8 ' "$T/out" || die "dry run: $(cat "$T/out")"
+	"$IOSTRAT" bench "$T/c.ini" --dry-run -D stop=rsd >/dev/null 2>"$T/err" ||
+		die "stop=rsd: $(cat "$T/err")"
 }
 
 bench_progress_shows_adaptive_bounds() {
@@ -657,5 +680,6 @@ t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
 t bench_rows_carry_their_round bench_rows_carry_their_round
 t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
 t bench_stop_ci_runs_the_signed_rank_floor_and_says_why bench_stop_ci_runs_the_signed_rank_floor_and_says_why
+t bench_stop_ci_refuses_max_reps_below_the_floor bench_stop_ci_refuses_max_reps_below_the_floor
 t report_disk_line_says_unknown report_disk_line_says_unknown
 t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot

@@ -55,7 +55,7 @@ EX_REWRITES=(
 	's/--count [0-9]+/--count 2000/g'
 	's/--size ([0-9]+)M( |$)/--size 1M\2/g'
 	's/--reps [0-9]+/--reps 2/g'
-	's/(iostrat bench [^ -][^ ]*)/\1 -D reps=1 -D max_reps=1 -D cache=warm/g'
+	's/(iostrat bench [^ -][^ ]*)/\1 -D reps=1 -D max_reps=1 -D stop=rsd -D cache=warm/g'
 	's#(^|[ ="'\''])/(tmp|srv|mnt)/#\1$R/\2/#g'
 )
 # what an example needs first, keyed by FILE|its first command (a key that

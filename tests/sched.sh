@@ -71,6 +71,10 @@ each_scheduler_switched_verified_restored() {
 two_schedulers_compared() {
 	setup 3
 	has mq-deadline && has bfq || skip "needs mq-deadline and bfq"
+	# a stop=ci profile runs too: the pinned counts (max_reps 1, then 2,
+	# under the 6 rounds of its cell) come with stop=rsd
+	sed -i 's/^cache=asis$/&\nstop=ci/' "$T/p.ini"
+	grep -qx 'stop=ci' "$T/p.ini" || die "no stop=ci in p.ini"
 	before=$(snapshot)
 	S --schedulers mq-deadline,bfq --interleave --reps 2 --out "$T/res" "$T/p.ini" >"$T/out" 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
 	[ "$(snapshot)" = "$before" ] || die "not restored"

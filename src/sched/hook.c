@@ -84,7 +84,9 @@ static int same_as_round1(const char *label, unsigned r, json_t *first,
 
 /* The bench's options of a round (round 0: the dry-run check): round 1
  * makes the setting's directory, a later one resumes it for one more
- * repetition; with --interleave or --reps the repetitions are pinned. */
+ * repetition; with --interleave or --reps the repetitions are pinned
+ * (reps = max_reps, stop=rsd: no adaptive repetitions, and no stop=ci
+ * refusing a max_reps below the rounds an interval needs). */
 static void bench_opts_of(struct sched_hook *s, unsigned round,
 			  struct bench_opts *o)
 {
@@ -107,6 +109,8 @@ static void bench_opts_of(struct sched_hook *s, unsigned round,
 		snprintf(s->maxr, sizeof(s->maxr), "max_reps=%u", r);
 		s->defs[o->ndefs++] = s->reps;
 		s->defs[o->ndefs++] = s->maxr;
+		snprintf(s->stop, sizeof(s->stop), "stop=rsd");
+		s->defs[o->ndefs++] = s->stop;
 	}
 }
 
@@ -172,7 +176,7 @@ int sched_hook_init(struct sched_hook *s, const struct sched_bench *b,
 	s->out = out;
 	s->first = calloc(p->nset ? p->nset : 1, sizeof(*s->first));
 	s->cols = calloc(p->nset ? p->nset : 1, sizeof(*s->cols));
-	s->defs = calloc(b->ndefs + 3, sizeof(*s->defs));
+	s->defs = calloc(b->ndefs + 4, sizeof(*s->defs));
 	s->rounds = calloc(1, sizeof(*s->rounds));
 	if (!s->first || !s->cols || !s->defs || !s->rounds) {
 		sched_hook_free(s);

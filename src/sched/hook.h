@@ -29,8 +29,8 @@ struct sched_hook {
 	struct sched_rounds *rounds; /* large: on the heap */
 	json_t **first;    /* per setting: the columns its round 1 ran under */
 	json_t **cols;     /* per setting: the columns of its latest round */
-	char **defs;       /* bench->defs and reps=, max_reps= */
-	char dir[PATH_MAX], reps[32], maxr[32];
+	char **defs;       /* bench->defs and reps=, max_reps=, stop=rsd */
+	char dir[PATH_MAX], reps[32], maxr[32], stop[16];
 };
 
 /* The hook over every setting of plan (engine hooks: sched_hook_engine),

@@ -3,8 +3,12 @@
  * The engine's cells and stop=ci: a cell's leading comparison (its
  * fastest configuration by median against the runner-up, paired by
  * round, paired_ratio_ci at Holm's first level over the cell's m
- * comparisons, 1 - 0.05 / m, the verdict's strictest) decides whether the cell wants another
- * round; why each cell stopped goes to stop.json.
+ * comparisons, 1 - 0.05 / m, the verdict's strictest) decides whether the
+ * cell wants another round -- by the interval's width only: the cell stops
+ * once the half-width is within target_ci, or at max_reps, never because
+ * the interval excludes 1 (stopping on significance and then reporting
+ * the interval at its nominal level would inflate the false-winner rate;
+ * docs/verdict.md).  Why each cell stopped goes to stop.json.
  */
 #include <errno.h>
 #include <math.h>
@@ -75,16 +79,45 @@ static double cell_level(size_t members)
 	return members > 1 ? holm_level(0.95, members - 1, 0) : 0.95;
 }
 
-/* No winner before that level can be reached (8 rounds for five
- * strategies, 6 for two). */
+/* No interval, so no winner, before that level can be reached (8 rounds
+ * for five strategies, 6 for two); 0 for one alone (nothing to compare). */
+static unsigned cell_floor(size_t members)
+{
+	return members > 1 ? signed_rank_floor(cell_level(members)) : 0;
+}
+
 unsigned least_reps(const struct bench_item *it, const struct cell *cells)
 {
-	size_t m = cells[it->cell].members;
 	unsigned n = it->reps;
 
-	if (it->stop == STOP_RULE_CI && m > 1)
-		n = MAX(n, MIN(signed_rank_floor(cell_level(m)), it->max_reps));
+	if (it->stop == STOP_RULE_CI)
+		n = MAX(n, MIN(cell_floor(cells[it->cell].members), it->max_reps));
 	return n;
+}
+
+static bool same_section(const struct pconf *a, const struct pconf *b)
+{
+	return a == b || (!strcmp(a->where, b->where) && !strcmp(a->section, b->section));
+}
+
+int cells_check(const struct bench_item *items, size_t n, const struct cell *cells)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct bench_item *it = &items[i];
+		size_t most = cells[it->cell].members;
+
+		if (it->stop != STOP_RULE_CI || it->max_reps >= cell_floor(most))
+			continue;
+		for (size_t j = i + 1; j < n; j++) /* the section's largest cell */
+			if (items[j].stop == STOP_RULE_CI && same_section(items[j].pc, it->pc))
+				most = MAX(most, cells[items[j].cell].members);
+		errorf("%s: [%s]: stop=ci: max_reps %u is below the %u rounds a cell of "
+		       "%zu strategies needs for an interval (set max_reps=%u or more)",
+		       it->pc->where, it->pc->section, it->max_reps, cell_floor(most),
+		       most, cell_floor(most));
+		return -EINVAL;
+	}
+	return 0;
 }
 
 unsigned most_reps(const struct bench_item *it, const struct cell *cells)
@@ -173,6 +206,7 @@ static bool all_capped(const struct bench_item *items, size_t n, size_t cell)
 static void decide(struct cell *c, size_t cell, const struct bench_item *items,
 		   size_t n, double target)
 {
+	double half;
 	int ret;
 
 	c->compared = false;
@@ -182,17 +216,28 @@ static void decide(struct cell *c, size_t cell, const struct bench_item *items,
 		return;
 	}
 	ret = compare_leaders(c, items);
-	if (!ret && (c->lo > 1 || c->hi < 1)) {
+	half = ret ? NAN : (c->hi - c->lo) / 2 * 100;
+	/* Precision, not significance: where the interval lies never stops
+	 * the cell, only how wide it is. */
+	if (!ret && half <= target) {
 		c->open = false;
-		snprintf(c->why, sizeof(c->why), "decided: the interval excludes 1");
-	} else if (!ret && (c->hi - c->lo) / 2 <= target / 100) {
-		c->open = false;
-		snprintf(c->why, sizeof(c->why), "narrow: within +-%g%%", target);
-	} else {
-		c->open = !all_capped(items, n, cell);
-		snprintf(c->why, sizeof(c->why), c->open ? "undecided" :
-			 "undecided after %u rounds (max_reps)", c->rounds);
+		snprintf(c->why, sizeof(c->why), "narrow: +-%.2f%% within target_ci %g%% "
+			 "after %u rounds", half, target, c->rounds);
+		return;
 	}
+	c->open = !all_capped(items, n, cell);
+	if (c->open && ret)
+		snprintf(c->why, sizeof(c->why), "open: no interval yet after %u rounds",
+			 c->rounds);
+	else if (c->open)
+		snprintf(c->why, sizeof(c->why), "wide: +-%.2f%% after %u rounds, above "
+			 "target_ci %g%%", half, c->rounds, target);
+	else if (ret)
+		snprintf(c->why, sizeof(c->why), "max_reps: %u rounds, too few paired "
+			 "for an interval", c->rounds);
+	else
+		snprintf(c->why, sizeof(c->why), "max_reps: %u rounds, +-%.2f%% still "
+			 "wider than target_ci %g%%", c->rounds, half, target);
 }
 
 void cells_update(struct cell *cells, size_t ncells,

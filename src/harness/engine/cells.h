@@ -15,7 +15,7 @@ struct cell {
 	bool open;          /* stop=ci: another round wanted */
 	size_t members;
 	unsigned rounds;    /* the most timed samples of a member */
-	char why[160];      /* why it stopped, or why it goes on */
+	char why[160];      /* why it stopped (narrow, max_reps), or goes on (open, wide) */
 	size_t lead[2];     /* fastest and runner-up by median (items) */
 	bool compared;      /* lead[] and the interval are set */
 	double ratio, lo, hi; /* runner-up over fastest, paired by round */
@@ -24,7 +24,10 @@ struct cell {
 /* Group items into cells (it->cell set).  0 or -ENOMEM. */
 int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
 	       size_t *ncells);
-/* Decide every stop=ci cell again from its members' samples. */
+/* Decide every stop=ci cell again from its members' samples: it stops once
+ * its leading interval's half-width is within target_ci percent (why
+ * "narrow: ..."), or when every member has max_reps ("max_reps: ..."); never
+ * because the interval excludes 1. */
 void cells_update(struct cell *cells, size_t ncells,
 		  const struct bench_item *items, size_t n);
 /* The timed repetitions it will run at least: reps, or under stop=ci in
@@ -32,6 +35,10 @@ void cells_update(struct cell *cells, size_t ncells,
  * Holm's first level, 1 - 0.05 / m, needs (6 for m = 1, 8 for m = 4),
  * within max_reps. */
 unsigned least_reps(const struct bench_item *it, const struct cell *cells);
+/* stop=ci with a max_reps below the rounds a cell's interval needs (every
+ * such cell would end without one): print "FILE:LINE: [SECTION]: stop=ci:
+ * max_reps ..." naming the section's largest cell, -EINVAL; else 0. */
+int cells_check(const struct bench_item *items, size_t n, const struct cell *cells);
 /* And at most: max_reps, or reps for one alone in its cell under stop=ci
  * (nothing to compare). */
 unsigned most_reps(const struct bench_item *it, const struct cell *cells);

@@ -6,11 +6,11 @@
  * no configuration always follows the same one), adaptive repetitions
  * (stop=rsd, Phoronix Test Suite style: add repetitions while the RSD of
  * the metric is above target_rsd, up to max_reps; stop=ci: add rounds to
- * a cell while its leading comparison is undecided, cells.c), traced
- * repetitions beside the timed ones (role=traced: the probes never ride
- * on a timed repetition), progress, the stop signals and --resume; for a
- * loaded profile (bench_main) or one a command built in memory
- * (engine_run_profile: run, fio, net, sweep).
+ * a cell while its leading comparison's interval is wider than target_ci,
+ * cells.c), traced repetitions beside the timed ones (role=traced: the
+ * probes never ride on a timed repetition), progress, the stop signals
+ * and --resume; for a loaded profile (bench_main) or one a command built
+ * in memory (engine_run_profile: run, fio, net, sweep).
  */
 #include <errno.h>
 #include <stddef.h>
@@ -160,6 +160,8 @@ static int plan(struct bench *b)
 			"runs once\n", ndup);
 	if (b->n && cells_plan(b->items, b->n, &b->cells, &b->ncells))
 		return -ENOMEM;
+	if (b->n && cells_check(b->items, b->n, b->cells))
+		return -EINVAL;
 	if (!b->n) {
 		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
 		return -EINVAL;
@@ -277,8 +279,9 @@ static unsigned traces_owed(const struct bench_item *it)
 
 /* Repetitions left: at least (the ones reps asks for, or under stop=ci
  * the rounds an interval needs, and one more where the RSD is still above
- * target or the cell undecided; traced ones owed) or at most (up to max_reps, the cap an
- * adaptive profile knows from the start). */
+ * target or the cell's interval wider than target_ci; traced ones owed) or
+ * at most (up to max_reps, the cap an adaptive profile knows from the
+ * start). */
 static unsigned remaining(const struct bench *b, bool most)
 {
 	unsigned n = 0, least;

@@ -15,14 +15,16 @@ const struct setting engine_settings[] = {
 	  .help = "repetitions of each configuration (default 3)" },
 	{ .name = "max_reps", .type = SET_UINT, .off = ITEM(max_reps), .min = 1,
 	  .max = 10000, .where = SET_PROFILE,
-	  .help = "with stop: add repetitions up to this many (default reps)" },
+	  .help = "with stop: add repetitions up to this many (default reps; stop=ci: "
+		  "at least the rounds an interval needs, 6 for two strategies, 8 for five)" },
 	{ .name = "target_rsd", .type = SET_DOUBLE, .off = ITEM(target_rsd),
 	  .max = 1000, .def = "3.5", .where = SET_PROFILE,
 	  .help = "stop=rsd: stop adding repetitions once the RSD is this percentage or less" },
 	{ .name = "stop", .type = SET_ENUM, .off = ITEM(stop), .values = stop_rule_names,
 	  .def = "rsd", .where = SET_PROFILE,
 	  .help = "rsd: per configuration, by target_rsd; ci: per cell, while the "
-		  "leading comparison's 95% interval holds 1 and is wider than target_ci" },
+		  "leading comparison's interval is wider than target_ci (its width "
+		  "only: never stops on the interval excluding 1)" },
 	{ .name = "target_ci", .type = SET_DOUBLE, .off = ITEM(target_ci),
 	  .max = 100, .def = "3", .where = SET_PROFILE,
 	  .help = "stop=ci: the interval's half-width, percent, that ends a cell (default 3)" },
