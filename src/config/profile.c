@@ -62,13 +62,6 @@ bool profile_engine_key(const char *k)
 	return !strcmp(k, "kind") || setting_find(engine_settings, k);
 }
 
-bool profile_true(const char *v)
-{
-	bool b = false;
-
-	return v && !parse_bool(v, &b) && b;
-}
-
 /* ---- value expansion ------------------------------------------------------ */
 
 void profile_free_items(char **items, size_t n)
@@ -445,6 +438,33 @@ static int expand_plan(struct profile *p, const struct plan *pl)
 	return 0;
 }
 
+/* Run configuration c's keys of run_section_settings (fio, ceiling: they
+ * add configurations beside it) into rs: 0, or -EINVAL after one line.
+ * *grid_at: where ceiling= was given (each grid point's qd= and bs= are
+ * named by it), or NULL. */
+static int run_section_of(const struct pconf *c, struct run_section *rs,
+			  char **grid_at)
+{
+	settings_defaults(run_section_settings, rs);
+	*grid_at = NULL;
+	for (size_t k = 0; k < c->nkv; k++) {
+		const struct pkv *kv = &c->kv[k];
+		const struct setting *s = setting_find(run_section_settings, kv->key);
+		char where[256];
+		int ret;
+
+		if (!s)
+			continue;
+		snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+		ret = setting_store(s, rs, where, kv->value);
+		if (ret)
+			return ret;
+		if (s->off == offsetof(struct run_section, ceiling))
+			*grid_at = kv->where;
+	}
+	return 0;
+}
+
 /* fio=1 in a run section: each configuration gets a companion of kind
  * "fio" right after it (the fio baseline on the same data set and
  * settings), when that kind is linked; the fio kind reads the run keys. */
@@ -455,8 +475,13 @@ static int add_fio_companions(struct builder *B, size_t first)
 
 	for (size_t i = first; i < end; i++) {
 		struct pconf *c = &p->confs[i], *f;
+		struct run_section rs;
+		char *at;
+		int ret = run_section_of(c, &rs, &at);
 
-		if (!profile_true(pconf_get(c, "fio")))
+		if (ret)
+			return ret;
+		if (!rs.fio)
 			continue;
 		p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 		c = &p->confs[i];
@@ -466,8 +491,8 @@ static int add_fio_companions(struct builder *B, size_t first)
 		if (!f->kv)
 			return -ENOMEM;
 		for (size_t k = 0; k < c->nkv; k++)
-			if (strcmp(c->kv[k].key, "fio") && strcmp(c->kv[k].key, "kind") &&
-			    strcmp(c->kv[k].key, "ceiling"))
+			if (strcmp(c->kv[k].key, "kind") &&
+			    !setting_find(run_section_settings, c->kv[k].key))
 				f->kv[f->nkv++] = c->kv[k];
 		f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	}
@@ -478,52 +503,20 @@ static int add_fio_companions(struct builder *B, size_t first)
  * the fio job declaring "; role: ceiling" on the same data set, cache
  * and fsync state, once per point of the grid qd x bs (the engine keeps
  * one of each config_id, so one grid per data set and cache state), with
- * the run's repetition keys.
- * "0", "off" or "" asks for none. */
+ * the run's repetition keys. */
 static const char *const ceiling_keys[] = { "dataset", "scale", "seed", "cache",
 					    "fsync", NULL };
 
-static int ceiling_grid(const struct pconf *c, const char **qd, size_t *nqd,
-			const char **bs, size_t *nbs, char *buf, size_t len)
-{
-	const char *v = pconf_get(c, "ceiling");
-	char *save, *tok;
-
-	*nqd = *nbs = 0;
-	if (!v || !*v || !strcmp(v, "0") || !strcmp(v, "off"))
-		return 0;
-	snprintf(buf, len, "%s", v);
-	for (tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-		bool q = !strncmp(tok, "qd", 2), b = !strncmp(tok, "bs", 2);
-
-		if ((!q && !b) || !tok[2] || (q ? *nqd : *nbs) >= 8) {
-			errorf("%s: ceiling: bad value '%s' (want up to 8 qdN and 8 bsSIZE "
-			       "words, e.g. 'qd1 qd16 bs128k bs1m')", pconf_kv(c, "ceiling")->where, v);
-			return -EINVAL;
-		}
-		if (q)
-			qd[(*nqd)++] = tok + 2;
-		else
-			bs[(*nbs)++] = tok + 2;
-	}
-	if (!*nqd || !*nbs) {
-		errorf("%s: ceiling: bad value '%s' (want at least one qdN and one bsSIZE)",
-		       pconf_kv(c, "ceiling")->where, v);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* One point of the grid: the ceiling keys of run configuration i. */
-static int add_ceiling_point(struct builder *B, size_t i, const char *qd, const char *bs)
+/* One point of the grid: the ceiling keys of run configuration i; at is
+ * where ceiling= was written (a bad qd or bs names it). */
+static int add_ceiling_point(struct builder *B, size_t i, char *at,
+			     const char *qd, const char *bs)
 {
 	struct profile *p = B->p;
 	struct pconf *c, *f;
-	char *kw; /* where ceiling= was written: a bad qd or bs names it */
 
 	p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 	c = &p->confs[i];
-	kw = pconf_kv(c, "ceiling")->where;
 	f = &p->confs[p->n++];
 	*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
 			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0 };
@@ -537,9 +530,9 @@ static int add_ceiling_point(struct builder *B, size_t i, const char *qd, const 
 		if (take)
 			f->kv[f->nkv++] = c->kv[k];
 	}
-	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", kw, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), kw, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), kw, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", at, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), at, PKV_SECTION };
+	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), at, PKV_SECTION };
 	f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	return 0;
 }
@@ -550,14 +543,14 @@ static int add_ceilings(struct builder *B, size_t first)
 	int ret = 0;
 
 	for (size_t i = first; i < end && !ret; i++) {
-		const char *qd[8], *bs[8];
-		size_t nqd, nbs;
-		char buf[256];
+		struct run_section rs;
+		char *at;
 
-		ret = ceiling_grid(&B->p->confs[i], qd, &nqd, bs, &nbs, buf, sizeof(buf));
-		for (size_t a = 0; a < nqd && !ret; a++)
-			for (size_t b = 0; b < nbs && !ret; b++)
-				ret = add_ceiling_point(B, i, qd[a], bs[b]);
+		ret = run_section_of(&B->p->confs[i], &rs, &at);
+		for (size_t a = 0; a < rs.ceiling.nqd && !ret; a++)
+			for (size_t b = 0; b < rs.ceiling.nbs && !ret; b++)
+				ret = add_ceiling_point(B, i, at, rs.ceiling.qd[a],
+							rs.ceiling.bs[b]);
 	}
 	return ret;
 }
@@ -693,9 +686,10 @@ int profile_write(const struct profile *p, FILE *f)
 		if (!pconf_get(c, "kind"))
 			fprintf(f, "kind=%s\n", c->kind->name);
 		for (size_t k = 0; k < c->nkv; k++) {
-			/* the fio companions are written as sections of their own */
-			if (c->kind == &bench_kind_run && (!strcmp(c->kv[k].key, "fio") ||
-							   !strcmp(c->kv[k].key, "ceiling")))
+			/* what fio= and ceiling= added is written as sections
+			 * of its own */
+			if (c->kind == &bench_kind_run &&
+			    setting_find(run_section_settings, c->kv[k].key))
 				continue;
 			fprintf(f, "%s=%s\n", c->kv[k].key, c->kv[k].value);
 		}

@@ -102,7 +102,4 @@ int profile_expand_value(const char *where, const char *key, const char *v,
 			 char ***items, size_t *n);
 void profile_free_items(char **items, size_t n);
 
-/* A truthy value: 1, true, yes, on. */
-bool profile_true(const char *v);
-
 #endif

@@ -26,6 +26,9 @@ enum setting_type {
 	SET_DOUBLE,	/* double, min..max (0..0: any finite value) */
 	SET_ENUM,	/* int: the index of the value in values[] */
 	SET_CALL,	/* call(): the owner parses the value itself */
+	SET_CUSTOM,	/* the owner's type at off, parsed by parse(): a
+			 * value no other type holds (ceiling's grid of
+			 * qdN and bsSIZE words); no column or id part */
 };
 
 /* Where a setting may be given. */
@@ -37,6 +40,10 @@ enum setting_type {
 struct setting;
 typedef int (*setting_call_fn)(const struct setting *s, const char *value,
 			       void *obj);
+/* SET_CUSTOM: value (never NULL) into *p (obj + off); 0, or negative after
+ * one line "iostrat: WHERE: bad value 'V' (why)", as setting_store. */
+typedef int (*setting_parse_fn)(const struct setting *s, void *p,
+				const char *where, const char *value);
 
 struct setting {
 	const char *name;	/* long name without "--", or NULL */
@@ -47,6 +54,7 @@ struct setting {
 	const char *const *values;	/* SET_ENUM names, NULL-terminated */
 	bool arg;		/* SET_CALL only: takes a value */
 	setting_call_fn call;	/* SET_CALL */
+	setting_parse_fn parse;	/* SET_CUSTOM */
 	const char *metavar;	/* the value's name in help ("N", "DIR") */
 	const char *help;	/* one line; NULL hides it from help */
 	unsigned where;		/* SET_ARGV, SET_PROFILE or both (0: argv) */

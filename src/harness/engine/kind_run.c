@@ -51,7 +51,7 @@ static int bool_key(const struct pkv *kv, bool *out)
 static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 {
 	const char *name = pconf_get(c, "strategy");
-	bool fio;
+	struct run_section sec;
 	int ret;
 
 	memset(rp, 0, sizeof(*rp));
@@ -70,6 +70,8 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 	}
 	for (size_t i = 0; i < c->nkv; i++) {
 		const struct pkv *kv = &c->kv[i];
+		const struct setting *s = setting_find(run_section_settings, kv->key);
+		char where[256];
 
 		if (profile_engine_key(kv->key) || !strcmp(kv->key, "strategy"))
 			continue;
@@ -77,12 +79,10 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 			ret = bool_key(kv, &rp->trace);
 			if (!ret && rp->trace)
 				ret = tracer_check();
-		}
-		else if (!strcmp(kv->key, "fio"))
-			ret = bool_key(kv, &fio); /* profile.c adds the fio companion */
-		else if (!strcmp(kv->key, "ceiling"))
-			ret = 0; /* profile.c adds the ceiling grid */
-		else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
+		} else if (s) { /* fio, ceiling: profile.c adds what they ask for */
+			snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
+			ret = setting_store(s, &sec, where, kv->value);
+		} else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,
 					       &rp->seed)) == -ENOENT)
 			ret = jobopt_set(&rp->cfg, kv->where, kv->key, kv->value);
 		/* an option of another strategy of the matrix: not for this one */
@@ -246,14 +246,14 @@ static void run_release(struct bench_item *it)
 bool bench_run_key(const char *key)
 {
 	static const char *const own[] = { "strategy", "dataset", "scale",
-					   "seed", "trace", "fio",
-					   "ceiling" };
+					   "seed", "trace" };
 	const struct run_config none = { 0 }; /* the keys of every strategy */
 
 	for (size_t i = 0; i < ARRAY_SIZE(own); i++)
 		if (!strcmp(key, own[i]))
 			return true;
-	return jobopt_known(&none, key) || other_strategy_opt(key);
+	return setting_find(run_section_settings, key) || jobopt_known(&none, key) ||
+	       other_strategy_opt(key);
 }
 
 static bool run_inherits(const struct pconf *c, const struct pkv *kv,
