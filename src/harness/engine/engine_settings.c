@@ -27,7 +27,7 @@ const struct setting engine_settings[] = {
 		  "only: never stops on the interval excluding 1)" },
 	{ .name = "target_ci", .type = SET_DOUBLE, .off = ITEM(target_ci),
 	  .max = 100, .def = "3", .where = SET_PROFILE,
-	  .help = "stop=ci: the interval's half-width, percent, that ends a cell (default 3)" },
+	  .help = "stop=ci: the interval's half-width, percent of its estimate, that ends a cell (default 3)" },
 	{ .name = "trace_reps", .type = SET_UINT, .off = ITEM(trace_reps), .min = 1,
 	  .max = 100, .def = "1", .where = SET_PROFILE,
 	  .help = "with trace=1: traced repetitions per configuration, one a round "
