@@ -15,14 +15,18 @@
 /*
  * Every cgroup iostrat makes is beneath the cgroup it runs in
  * (/proc/self/cgroup), named iostrat-PID..., and removed after the
- * repetition; one a killed iostrat left is removed by the next start
- * (its PID is gone).
+ * repetition (one that cannot be, warned about in one line).  What an
+ * iostrat that is gone left (its PID dead) is removed by the next iostrat
+ * to make a cgroup there, before its first (cgroup_rep_open, cgroup_check).
+ * A repetition's cgroup is named by a count of the cgroups this process
+ * made (N = 1, 2, ...), never by its repetition number: a traced and a
+ * timed repetition 1, or two configurations' repetition 1, are two names.
  *   v2 (the memory controller on the unified hierarchy): iostrat moves
  *      itself into OWN/iostrat-PID/main (a cgroup with processes cannot
  *      give controllers to its children), enables memory and io for
- *      OWN/iostrat-PID, and each repetition is OWN/iostrat-PID/rep-N;
+ *      OWN/iostrat-PID, and each repetition is OWN/iostrat-PID/cg-N;
  *      at exit it moves back and removes both.
- *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-rN (v1 blkio's throttle
+ *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-cg-N (v1 blkio's throttle
  *      files count nothing without a throttle rule: device I/O comes
  *      from /proc/diskstats, kcost.c).
  * Test seam: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
@@ -45,7 +49,7 @@ struct cgroup_rep {
 /* Make the repetition's cgroup, limit (0: none) set.  0, or -errno with
  * cg->why (version 0): a run that asked for a limit refuses in that line,
  * one that did not records why in cgroup_error. */
-int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep);
+int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit);
 /* Move pid (the waiting child) into it.  0 or -errno. */
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
 /* Sample anon and page cache charged every 20 ms until cgroup_rep_finish

@@ -521,16 +521,15 @@ static void note_input_change(const struct run_config *cfg, const struct filelis
  * a cgroup costs the measured time, docs/memory.md), the kernel's cost
  * around it (always): spawn() between cgroup_rep_open/kcost_begin and
  * their reading and removal (also after a stop signal killed the child). */
-static int measured_spawn(const struct run_config *cfg, unsigned rep, json_t *row,
-			  json_t **report, struct rusage *ru, double *elapsed,
-			  int *status)
+static int measured_spawn(const struct run_config *cfg, json_t *row, json_t **report,
+			  struct rusage *ru, double *elapsed, int *status)
 {
 	struct cgroup_rep cg = { .version = 0 };
 	struct kcost kc;
 	int ret = 0;
 
 	if (cfg->memory_max || cfg->accounting)
-		ret = cgroup_rep_open(&cg, cfg->memory_max, rep);
+		ret = cgroup_rep_open(&cg, cfg->memory_max);
 	else
 		snprintf(cg.why, sizeof(cg.why), "none asked (memory_max or accounting)");
 	if (ret && cfg->memory_max)
@@ -607,7 +606,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 				 strerror(-ret));
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
 		json_object_set_new(row, "trace_error", json_text("probe reset"));
-	ret = measured_spawn(cfg, rep, row, &report, &ru, &elapsed, &status);
+	ret = measured_spawn(cfg, row, &report, &ru, &elapsed, &status);
 	if (ret) {
 		inwatch_free(&w);
 		return ret;
