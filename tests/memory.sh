@@ -156,6 +156,26 @@ stuck_cgroup() {
 		die "a repetition without its cgroup: $(jq -c .cgroup_error "$T/res/results.jsonl")"
 }
 
+# cgroup v1 with swap accounting: memory + swap limited to the limit too
+# (memory.memsw.limit_in_bytes), as v2's memory.swap.max 0: on a host with
+# swap a limited repetition is OOM-killed, not swapped out.
+memsw_limited_too() {
+	need_limit; bigdata
+	local memsw v='' x
+	memsw=$(own_cgroups | head -n 1)/memory.memsw.limit_in_bytes
+	[ -e "$memsw" ] || skip "no cgroup v1 swap accounting (memory.memsw.limit_in_bytes) here"
+	"$IOSTRAT" run -s stream --work 50 --memory-max 64M -r 1 "$T/in" "$T/out" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		cg=$(rep_cgroups | head -n 1)
+		[ -z "$cg" ] || ! x=$(cat "$cg/memory.memsw.limit_in_bytes" 2>/dev/null) || v=$x
+		[ "$v" != 67108864 ] || break
+		sleep 0.05
+	done
+	wait "$pid" || die "the run failed"
+	[ "$v" = 67108864 ] || die "memory.memsw.limit_in_bytes of the repetition: ${v:-none seen}"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -164,3 +184,4 @@ t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint
 t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present
 t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_a_killed_configuration_as_a_result
 t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
+t cgroup_v1_limits_memory_and_swap_together memsw_limited_too

@@ -243,10 +243,26 @@ static void set_why(struct cgroup_rep *cg, const char *dir, int err)
 		 strerror(-err));
 }
 
-/* v1: the memory cgroup (which must be one: mkdir made its files). */
-static int v1_open(struct cgroup_rep *cg, const char *name)
+/* Write the limit into dir/file: 0, or -errno and cg->why naming the file. */
+static int set_limit(struct cgroup_rep *cg, const char *file)
 {
 	char lim[32];
+	int ret;
+
+	snprintf(lim, sizeof(lim), "%" PRIu64, cg->limit);
+	ret = write_in(cg->dir, file, lim);
+	if (ret)
+		snprintf(cg->why, sizeof(cg->why), "%.180s/%s: cannot set %s: %s",
+			 cg->dir, file, lim, strerror(-ret));
+	return ret;
+}
+
+/* v1: the memory cgroup (which must be one: mkdir made its files); the
+ * limit on memory, then (swap accounted: memsw >= memory) on memory +
+ * swap too, as v2's memory.swap.max 0: killed at the limit, not swapped. */
+static int v1_open(struct cgroup_rep *cg, const char *name)
+{
+	int ret;
 
 	snprintf(cg->dir, sizeof(cg->dir), "%s/%s", H.own, name);
 	if (mkdir(cg->dir, 0755) < 0)
@@ -257,8 +273,12 @@ static int v1_open(struct cgroup_rep *cg, const char *name)
 			 "(mkdir made no memory.limit_in_bytes)", H.own);
 		return -ENOTSUP;
 	}
-	snprintf(lim, sizeof(lim), "%" PRIu64, cg->limit);
-	return cg->limit ? write_in(cg->dir, "memory.limit_in_bytes", lim) : 0;
+	if (!cg->limit)
+		return 0;
+	ret = set_limit(cg, "memory.limit_in_bytes");
+	if (!ret && exists(cg->dir, "memory.memsw.limit_in_bytes"))
+		ret = set_limit(cg, "memory.memsw.limit_in_bytes");
+	return ret;
 }
 
 static int v2_open(struct cgroup_rep *cg, const char *name)
