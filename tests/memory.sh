@@ -176,6 +176,26 @@ memsw_limited_too() {
 	[ "$v" = 67108864 ] || die "memory.memsw.limit_in_bytes of the repetition: ${v:-none seen}"
 }
 
+# The child's move into its cgroup refused (IOSTRAT_FAKE_CGROUP_ENTER_FAIL,
+# cgroup.h): with a limit the repetition never starts and its error names
+# the step, in one line (not "killed by signal 9", not a death by SIGPIPE
+# with the cgroup left); with accounting only it runs, and its row says why
+# it has no cgroup figures instead of the empty cgroup's zeros.
+move_refused() {
+	need_limit
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 expect_fail \
+		"^iostrat: memory_max: moving the repetition into .*iostrat-[^ ]*: Permission denied$" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+	IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 "$IOSTRAT" run -s stream -r 1 --accounting \
+		"$T/in" "$T/out" --json >"$T/row" || die "run without a limit failed"
+	jq -e '.verified and .cgroup == null and .mem_peak_bytes == null and
+	       (.cgroup_error | test("moving the repetition into .*: Permission denied"))' \
+		"$T/row" >/dev/null || die "row: $(cat "$T/row")"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -185,3 +205,4 @@ t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present
 t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_a_killed_configuration_as_a_result
 t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
 t cgroup_v1_limits_memory_and_swap_together memsw_limited_too
+t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused

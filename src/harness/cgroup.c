@@ -330,11 +330,20 @@ int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit)
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid)
 {
 	char s[24];
+	int ret;
 
 	if (!cg->version)
 		return 0;
 	snprintf(s, sizeof(s), "%d", (int)pid);
-	return write_in(cg->dir, "cgroup.procs", s);
+	/* test seam (cgroup.h): the move refused */
+	ret = getenv("IOSTRAT_FAKE_CGROUP_ENTER_FAIL") ? -EACCES :
+	      write_in(cg->dir, "cgroup.procs", s);
+	if (!ret)
+		return 0;
+	snprintf(cg->why, sizeof(cg->why), "moving the repetition into %.180s: %s",
+		 cg->dir, strerror(-ret));
+	cg->version = 0; /* the empty cgroup's figures are not the repetition's */
+	return ret;
 }
 
 void cgroup_rep_close(struct cgroup_rep *cg)

@@ -29,8 +29,10 @@
  *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-cg-N (v1 blkio's throttle
  *      files count nothing without a throttle rule: device I/O comes
  *      from /proc/diskstats, kcost.c).
- * Test seam: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
- * (its version by the files in it), for tests of the refusal.
+ * Test seams: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
+ * (its version by the files in it), for tests of the refusal;
+ * IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 makes cgroup_rep_enter fail with
+ * EACCES (as a move across a delegation boundary would), the cgroup made.
  */
 struct cgroup_rep {
 	int version;             /* 0: none (why), 1 or 2 */
@@ -50,7 +52,10 @@ struct cgroup_rep {
  * cg->why (version 0): a run that asked for a limit refuses in that line,
  * one that did not records why in cgroup_error. */
 int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit);
-/* Move pid (the waiting child) into it.  0 or -errno. */
+/* Move pid (the waiting child) into it.  0, or -errno with cg->why
+ * ("moving the repetition into DIR: reason") and version 0: the cgroup
+ * is no longer the repetition's (finish writes cgroup_error, not its
+ * figures; close still removes it). */
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
 /* Sample anon and page cache charged every 20 ms until cgroup_rep_finish
  * (which wakes the sampler: no wait for its next tick). */

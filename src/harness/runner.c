@@ -396,56 +396,98 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
+/* The child forked, waiting for the go byte on its end of *go (its
+ * results to come on *res): 0 or -errno. */
+static int fork_waiting(const struct run_config *cfg, pid_t *pid, int *go, int *res)
+{
+	int g[2], r[2], err;
+
+	if (pipe2(g, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(r, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(g[0]); close(g[1]);
+		return err;
+	}
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0) {
+		err = -errno;
+		close(g[0]); close(g[1]); close(r[0]); close(r[1]);
+		return err;
+	}
+	if (*pid == 0) {
+		close(g[1]);
+		close(r[0]);
+		child_main(cfg, g[0], r[1]);
+	}
+	close(g[0]);
+	close(r[1]);
+	*go = g[1];
+	*res = r[0];
+	return 0;
+}
+
+/* Wait for pid (again after EINTR): 0 or -errno. */
+static int reap(pid_t pid, int *status, struct rusage *ru)
+{
+	int ret = 0;
+
+	while (!ret && wait4(pid, status, 0, ru) < 0)
+		if (errno != EINTR)
+			ret = -errno;
+	current_child = 0;
+	return ret;
+}
+
+/* A limited repetition whose child could not be moved into its cgroup
+ * never starts (it would run unlimited): no go byte, its end closed (the
+ * child reads EOF and exits: no write to a pipe whose reader may be gone,
+ * no SIGPIPE), the child reaped, the row's error the cgroup step. */
+static int unstarted(pid_t pid, int go, int res, const struct cgroup_rep *cg,
+		     int err, json_t *row)
+{
+	struct rusage ru;
+	int status;
+
+	close(go);
+	close(res);
+	reap(pid, &status, &ru);
+	return row_error(row, err, "memory_max: %s", cg->why);
+}
+
+/* The repetition's child: moved into cg, started, reaped (under a limit,
+ * a failed move leaves it unstarted): 0, or -errno after the row's error. */
 static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *row,
 		 json_t **report, struct rusage *ru, double *elapsed, int *status)
 {
-	int go[2], res[2];
-	pid_t pid;
+	int go = -1, res = -1, ret;
+	pid_t pid = 0;
 	double t0;
 
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(res, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(go[0]); close(go[1]); close(res[0]); close(res[1]);
-		return err;
-	}
-	if (pid == 0) {
-		close(go[1]);
-		close(res[0]);
-		child_main(cfg, go[0], res[1]);
-	}
-	close(go[0]);
-	close(res[1]);
+	ret = fork_waiting(cfg, &pid, &go, &res);
+	if (ret)
+		return row_error(row, ret, "%s: starting the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
 	current_child = pid;
-	if (cgroup_rep_enter(cg, pid) && cg->limit)
-		kill(pid, SIGKILL); /* never run unlimited when a limit was asked */
+	ret = cgroup_rep_enter(cg, pid);
+	if (ret && cg->limit)
+		return unstarted(pid, go, res, cg, ret, row);
 	cgroup_rep_sample(cg);
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_text("probe filter"));
 	t0 = now_mono();
-	if (write(go[1], "g", 1) != 1)
+	if (write(go, "g", 1) != 1)
 		kill(pid, SIGKILL);
-	close(go[1]);
-	*report = read_report(res[0]);
-	close(res[0]);
-	while (wait4(pid, status, 0, ru) < 0) {
-		if (errno != EINTR) {
-			current_child = 0;
-			return -errno;
-		}
-	}
-	current_child = 0;
+	close(go);
+	*report = read_report(res);
+	close(res);
+	ret = reap(pid, status, ru);
 	*elapsed = now_mono() - t0;
+	if (ret)
+		return row_error(row, ret, "%s: waiting for the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
 	return 0;
 }
 
@@ -540,10 +582,7 @@ static int measured_spawn(const struct run_config *cfg, json_t *row, json_t **re
 	kcost_end(&kc, row);
 	cgroup_rep_finish(&cg, row);
 	cgroup_rep_close(&cg);
-	if (ret)
-		return row_error(row, ret, "%s: starting the run: %s",
-				 cfg->job.in_dir, strerror(-ret));
-	return 0;
+	return ret;
 }
 
 /* What a repetition the OOM killer ended wrote: complete outputs and
