@@ -46,6 +46,7 @@ struct cgroup_rep {
 	pthread_cond_t wake;
 	bool stop;
 	_Atomic uint64_t peak_anon, peak_file;
+	_Atomic bool sampled;    /* a sample read memory.stat (the peaks are figures) */
 };
 
 /* Make the repetition's cgroup, limit (0: none) set.  0, or -errno with
