@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -604,23 +605,28 @@ static uint64_t written_so_far(const struct run_config *cfg, const struct fileli
 	return sum;
 }
 
-/* An out-of-memory repetition is a result: its row says how far it got. */
+/* An out-of-memory repetition is a result: its row says how far it got,
+ * at the peak charged (row_mem_peak: the sampled one where the kernel
+ * keeps none), or "peak unknown": never a 0 MiB that was not measured. */
 static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		      json_t *row)
 {
-	double mib = 1024.0 * 1024.0;
-	json_t *peak = json_object_get(row, "mem_peak_bytes");
+	double mib = 1024.0 * 1024.0, peak;
+	char at[96] = ", peak unknown";
+	bool sampled;
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
 		json_object_set_new(row, "bytes_out", json_integer((json_int_t)
 					written_so_far(cfg, fl)));
 		runner_clean_temporaries(cfg->job.out_dir, fl);
 	}
+	peak = row_mem_peak(row, &sampled);
+	if (!isnan(peak))
+		snprintf(at, sizeof(at), " at %.0f MiB charged%s", peak / mib,
+			 sampled ? " (sampled: anon + page cache)" : "");
 	return row_error(row, -ENOMEM, "%s: strategy %s killed by the out-of-memory "
-			 "killer at %.0f MiB charged (memory_max %.0f MiB)",
-			 cfg->job.in_dir, cfg->strat->name,
-			 (double)json_integer_value(peak) / mib,
-			 (double)cfg->memory_max / mib);
+			 "killer%s (memory_max %.0f MiB)", cfg->job.in_dir,
+			 cfg->strat->name, at, (double)cfg->memory_max / mib);
 }
 
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
