@@ -196,6 +196,30 @@ move_refused() {
 	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
 }
 
+# A configuration killed in a traced and in a timed repetition is one
+# configuration in the bench's note, and the memory verdict counts its
+# timed repetitions only.  A resume makes the order certain: a good timed
+# row of buffer (a killed one, doctored) lets round 1 run only its traced
+# repetition (killed: that does not stop it), round 2 its timed one.
+traced_and_timed_kill_is_one_configuration() {
+	need_limit; bigdata
+	"$IOSTRAT" trace --json -o "$T/probe.json" -- true 2>"$T/probe.err" ||
+		skip "probes do not load: $(cat "$T/probe.err")"
+	printf '[run]\ncache=warm\nreps=1\ndataset=%s\nmemory_max=32M\nstrategy=buffer\n' \
+		"$T/in" >"$T/oom.ini"
+	"$IOSTRAT" bench "$T/oom.ini" --out "$T/res" >/dev/null 2>&1 || die "bench failed"
+	jq -c '.error = null | .oom_kill = false | .elapsed_s = 1.0 | .bytes_in = 104857600' \
+		"$T/res/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/res/results.jsonl"
+	"$IOSTRAT" bench --resume "$T/res" -D reps=2 -D trace=1 >"$T/out" 2>&1 ||
+		die "resume failed: $(tail -n 2 "$T/out")"
+	[ "$(jq -s '[.[] | select(.oom_kill)] | map(.role) | sort | join(",")' "$T/res/results.jsonl")" = '"timed,traced"' ] ||
+		die "not a killed traced and timed repetition: $(jq -c '[.role, .oom_kill]' "$T/res/results.jsonl")"
+	grep -q '^note: 1 configurations ran out of memory' "$T/out" || die "note: $(grep note "$T/out")"
+	"$IOSTRAT" report "$T/res" >"$T/report"
+	grep -q 'buffer cannot run in 32 MiB with these files (killed at [0-9]* MiB in 1 of 2 repetitions)' "$T/report" ||
+		die "verdict: $(grep 'buffer cannot' "$T/report")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -206,3 +230,4 @@ t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_
 t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
 t cgroup_v1_limits_memory_and_swap_together memsw_limited_too
 t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused
+t a_configuration_killed_traced_and_timed_is_counted_once traced_and_timed_kill_is_one_configuration

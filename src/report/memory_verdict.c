@@ -95,6 +95,16 @@ static double median_of(json_t *rows, const char *id, const char *key)
 	return n ? sm.median : NAN;
 }
 
+/* A repetition the verdict counts: a timed one of a limited
+ * configuration, killed by the limit or completed (a traced one, or one
+ * failed otherwise, tells nothing of the limit). */
+static bool counted(json_t *row)
+{
+	return !strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0 &&
+	       row_timed(row) && (json_is_true(json_object_get(row, "oom_kill")) ||
+				  json_is_null(json_object_get(row, "error")));
+}
+
 /* One limited configuration: its key in cells, and the figures it adds. */
 static void tally(json_t *cells, json_t *row)
 {
@@ -177,7 +187,7 @@ json_t *memory_verdict_cells(json_t *rows)
 	size_t i;
 
 	json_array_foreach(rows, i, row)
-		if (!strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0)
+		if (counted(row))
 			tally(cells, row);
 	json_object_foreach(cells, k, c) {
 		sentence(rows, c);

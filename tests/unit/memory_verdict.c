@@ -129,6 +129,35 @@ static int killed_without_memory_peak_says_sampled_or_unknown(void)
 	return 0;
 }
 
+/* A configuration's repetitions are its timed ones that were killed by
+ * the limit or completed: a traced one, or one failed otherwise (its
+ * output differs), is not counted. */
+static int only_timed_repetitions_are_counted(void)
+{
+	json_t *rows = json_array(), *r, *cells;
+
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 251 * MIB, true));
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 200 * MIB, false));
+	r = row("buffer", 256 * MIB, 0.5, 300 * MIB, true);
+	json_object_set_new(r, "role", json_string("traced"));
+	json_array_append_new(rows, r);
+	r = row("buffer", 256 * MIB, 0.5, 200 * MIB, false);
+	json_object_set_new(r, "error", json_string("output differs"));
+	json_array_append_new(rows, r);
+	r = row("stream", 256 * MIB, 2.0, 300 * MIB, true);
+	json_object_set_new(r, "role", json_string("traced"));
+	json_array_append_new(rows, r);
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 200 * MIB, false));
+	cells = memory_verdict_cells(rows);
+	CHECK(strstr(text_of(cells, "buffer"), "(killed at 251 MiB in 1 of 2 repetitions)"),
+	      "%s", text_of(cells, "buffer"));
+	CHECK(strstr(text_of(cells, "stream"), "stream runs in 256 MiB"), "%s",
+	      text_of(cells, "stream"));
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
 static int data_set_summary_names_who_scales(void)
 {
 	json_t *rows = json_array(), *cells, *sum;
@@ -154,6 +183,7 @@ int main(void)
 	RUN(cells_from_rows);
 	RUN(twin_by_columns_from_timed_rows);
 	RUN(killed_without_memory_peak_says_sampled_or_unknown);
+	RUN(only_timed_repetitions_are_counted);
 	RUN(data_set_summary_names_who_scales);
 	return unit_failed;
 }
