@@ -17,6 +17,13 @@ own_cgroups() {
 	[ -z "$mnt" ] || echo "$mnt$path"
 }
 left_behind() { own_cgroups | while read -r d; do find "$d" -maxdepth 2 -name 'iostrat-*' 2>/dev/null; done; }
+# The repetition cgroups there now: v1 OWN/iostrat-PID-..., v2 OWN/iostrat-PID/... (not main)
+rep_cgroups() {
+	own_cgroups | while read -r d; do
+		find "$d" -mindepth 1 -maxdepth 2 -type d -path '*/iostrat-*' ! -name main \
+			! -regex '.*/iostrat-[0-9]*' 2>/dev/null
+	done
+}
 # SKIP unless this host lets iostrat limit a repetition
 need_limit() {
 	need_root
@@ -122,6 +129,97 @@ bench_counts_a_killed_configuration_as_a_result() {
 	"$IOSTRAT" report "$T/res" | grep -q 'killed: buffer' || die "the memory verdict does not name buffer"
 }
 
+# A repetition cgroup that cannot be removed (a process put in it from
+# outside) is said in one warning, and the next configuration's repetition
+# 1 still gets a cgroup of its own: names count the process's cgroups, not
+# repetition numbers (rep-1 of each configuration was one name: EEXIST).
+stuck_cgroup() {
+	cleanup() {
+		[ -z "${sleeper:-}" ] || { kill "$sleeper"; wait "$sleeper"; } 2>/dev/null || true
+		[ -z "${cg:-}" ] || rmdir "$cg" 2>/dev/null || true
+		case ${cg:-} in */iostrat-*/*) rmdir "${cg%/*}" 2>/dev/null || true ;; esac
+	}
+	need_limit; bigdata
+	trap cleanup EXIT
+	printf '[run]\ncache=warm\nreps=1\ndataset=%s\naccounting=1\nstrategy=stream\nwork=50,100,0\n' \
+		"$T/in" >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/res" >"$T/out" 2>&1 &
+	pid=$!
+	sleep 1000 & sleeper=$!
+	for _ in $(seq 100); do cg=$(rep_cgroups | head -n 1); [ -n "$cg" ] && break; sleep 0.05; done
+	[ -n "$cg" ] || die "no repetition cgroup seen while running"
+	echo "$sleeper" >"$cg/cgroup.procs"
+	wait "$pid" || die "bench failed: $(tail -n 3 "$T/out")"
+	[ "$(grep -c "warning: $cg: cannot remove" "$T/out")" -eq 1 ] ||
+		die "no one warning about $cg: $(cat "$T/out")"
+	[ "$(jq -s '[.[] | select(.cgroup != null)] | length' "$T/res/results.jsonl")" -eq 3 ] ||
+		die "a repetition without its cgroup: $(jq -c .cgroup_error "$T/res/results.jsonl")"
+}
+
+# cgroup v1 with swap accounting: memory + swap limited to the limit too
+# (memory.memsw.limit_in_bytes), as v2's memory.swap.max 0: on a host with
+# swap a limited repetition is OOM-killed, not swapped out.
+memsw_limited_too() {
+	need_limit; bigdata
+	local memsw v='' x
+	memsw=$(own_cgroups | head -n 1)/memory.memsw.limit_in_bytes
+	[ -e "$memsw" ] || skip "no cgroup v1 swap accounting (memory.memsw.limit_in_bytes) here"
+	"$IOSTRAT" run -s stream --work 50 --memory-max 64M -r 1 "$T/in" "$T/out" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		cg=$(rep_cgroups | head -n 1)
+		[ -z "$cg" ] || ! x=$(cat "$cg/memory.memsw.limit_in_bytes" 2>/dev/null) || v=$x
+		[ "$v" != 67108864 ] || break
+		sleep 0.05
+	done
+	wait "$pid" || die "the run failed"
+	[ "$v" = 67108864 ] || die "memory.memsw.limit_in_bytes of the repetition: ${v:-none seen}"
+}
+
+# The child's move into its cgroup refused (IOSTRAT_FAKE_CGROUP_ENTER_FAIL,
+# cgroup.h): with a limit the repetition never starts and its error names
+# the step, in one line (not "killed by signal 9", not a death by SIGPIPE
+# with the cgroup left); with accounting only it runs, and its row says why
+# it has no cgroup figures instead of the empty cgroup's zeros.
+move_refused() {
+	need_limit
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 expect_fail \
+		"^iostrat: memory_max: moving the repetition into .*iostrat-[^ ]*: Permission denied$" \
+		"$IOSTRAT" run -s stream --memory-max 64M -r 1 "$T/in" "$T/out"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+	IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 "$IOSTRAT" run -s stream -r 1 --accounting \
+		"$T/in" "$T/out" --json >"$T/row" || die "run without a limit failed"
+	jq -e '.verified and .cgroup == null and .mem_peak_bytes == null and
+	       (.cgroup_error | test("moving the repetition into .*: Permission denied"))' \
+		"$T/row" >/dev/null || die "row: $(cat "$T/row")"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+}
+
+# A configuration killed in a traced and in a timed repetition is one
+# configuration in the bench's note, and the memory verdict counts its
+# timed repetitions only.  A resume makes the order certain: a good timed
+# row of buffer (a killed one, doctored) lets round 1 run only its traced
+# repetition (killed: that does not stop it), round 2 its timed one.
+traced_and_timed_kill_is_one_configuration() {
+	need_limit; bigdata
+	"$IOSTRAT" trace --json -o "$T/probe.json" -- true 2>"$T/probe.err" ||
+		skip "probes do not load: $(cat "$T/probe.err")"
+	printf '[run]\ncache=warm\nreps=1\ndataset=%s\nmemory_max=32M\nstrategy=buffer\n' \
+		"$T/in" >"$T/oom.ini"
+	"$IOSTRAT" bench "$T/oom.ini" --out "$T/res" >/dev/null 2>&1 || die "bench failed"
+	jq -c '.error = null | .oom_kill = false | .elapsed_s = 1.0 | .bytes_in = 104857600' \
+		"$T/res/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/res/results.jsonl"
+	"$IOSTRAT" bench --resume "$T/res" -D reps=2 -D trace=1 >"$T/out" 2>&1 ||
+		die "resume failed: $(tail -n 2 "$T/out")"
+	[ "$(jq -s '[.[] | select(.oom_kill)] | map(.role) | sort | join(",")' "$T/res/results.jsonl")" = '"timed,traced"' ] ||
+		die "not a killed traced and timed repetition: $(jq -c '[.role, .oom_kill]' "$T/res/results.jsonl")"
+	grep -q '^note: 1 configurations ran out of memory' "$T/out" || die "note: $(grep note "$T/out")"
+	"$IOSTRAT" report "$T/res" >"$T/report"
+	grep -q 'buffer cannot run in 32 MiB with these files (killed at [0-9]* MiB in 1 of 2 repetitions)' "$T/report" ||
+		die "verdict: $(grep 'buffer cannot' "$T/report")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -129,3 +227,7 @@ t stream_runs_verified_in_the_same_limit stream_fits_the_same_limit
 t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint
 t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present
 t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_a_killed_configuration_as_a_result
+t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
+t cgroup_v1_limits_memory_and_swap_together memsw_limited_too
+t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused
+t a_configuration_killed_traced_and_timed_is_counted_once traced_and_timed_kill_is_one_configuration

@@ -25,6 +25,7 @@ static struct {
 	char base[PATH_MAX];     /* v2: own/iostrat-PID */
 	char why[256];
 	bool enabled_own[2];     /* v2: we enabled memory, io in own */
+	unsigned made;           /* repetition cgroups made: the next one's name */
 } H;
 
 static bool exists(const char *dir, const char *file)
@@ -43,13 +44,21 @@ static int write_in(const char *dir, const char *file, const char *val)
 	return write_sysfs(p, val);
 }
 
-/* rmdir, again for a moment while the kernel lets go of a reaped child */
+/* rmdir, again for a moment (1 s) while the kernel lets go of a reaped
+ * child; a cgroup that stays is said in one line (the sweep of the next
+ * iostrat to make a cgroup here removes it once this one is gone). */
 static void rmdir_patient(const char *dir)
 {
 	struct timespec ts = { 0, 10 * 1000 * 1000 };
 
-	for (int i = 0; i < 100 && rmdir(dir) < 0 && errno == EBUSY; i++)
+	for (int i = 0; rmdir(dir) < 0 && errno != ENOENT; i++) {
+		if (errno != EBUSY || i == 100) {
+			warnf("%s: cannot remove iostrat's cgroup: %s (left behind)",
+			      dir, strerror(errno));
+			return;
+		}
 		nanosleep(&ts, NULL);
+	}
 }
 
 static void choose_seam(const char *seam)
@@ -234,10 +243,26 @@ static void set_why(struct cgroup_rep *cg, const char *dir, int err)
 		 strerror(-err));
 }
 
-/* v1: the memory cgroup (which must be one: mkdir made its files). */
-static int v1_open(struct cgroup_rep *cg, const char *name)
+/* Write the limit into dir/file: 0, or -errno and cg->why naming the file. */
+static int set_limit(struct cgroup_rep *cg, const char *file)
 {
 	char lim[32];
+	int ret;
+
+	snprintf(lim, sizeof(lim), "%" PRIu64, cg->limit);
+	ret = write_in(cg->dir, file, lim);
+	if (ret)
+		snprintf(cg->why, sizeof(cg->why), "%.180s/%s: cannot set %s: %s",
+			 cg->dir, file, lim, strerror(-ret));
+	return ret;
+}
+
+/* v1: the memory cgroup (which must be one: mkdir made its files); the
+ * limit on memory, then (swap accounted: memsw >= memory) on memory +
+ * swap too, as v2's memory.swap.max 0: killed at the limit, not swapped. */
+static int v1_open(struct cgroup_rep *cg, const char *name)
+{
+	int ret;
 
 	snprintf(cg->dir, sizeof(cg->dir), "%s/%s", H.own, name);
 	if (mkdir(cg->dir, 0755) < 0)
@@ -248,16 +273,20 @@ static int v1_open(struct cgroup_rep *cg, const char *name)
 			 "(mkdir made no memory.limit_in_bytes)", H.own);
 		return -ENOTSUP;
 	}
-	snprintf(lim, sizeof(lim), "%" PRIu64, cg->limit);
-	return cg->limit ? write_in(cg->dir, "memory.limit_in_bytes", lim) : 0;
+	if (!cg->limit)
+		return 0;
+	ret = set_limit(cg, "memory.limit_in_bytes");
+	if (!ret && exists(cg->dir, "memory.memsw.limit_in_bytes"))
+		ret = set_limit(cg, "memory.memsw.limit_in_bytes");
+	return ret;
 }
 
-static int v2_open(struct cgroup_rep *cg, unsigned rep)
+static int v2_open(struct cgroup_rep *cg, const char *name)
 {
 	char lim[32];
 	int ret;
 
-	snprintf(cg->dir, sizeof(cg->dir), "%s/rep-%u", H.base, rep);
+	snprintf(cg->dir, sizeof(cg->dir), "%s/%s", H.base, name);
 	if (mkdir(cg->dir, 0755) < 0)
 		return -errno;
 	if (!cg->limit)
@@ -269,7 +298,7 @@ static int v2_open(struct cgroup_rep *cg, unsigned rep)
 	return ret;
 }
 
-int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep)
+int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit)
 {
 	char name[64];
 	int ret;
@@ -281,8 +310,13 @@ int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep)
 		snprintf(cg->why, sizeof(cg->why), "%s", H.why);
 		return ret;
 	}
-	snprintf(name, sizeof(name), PREFIX "%d-r%u", (int)getpid(), rep);
-	ret = H.version == 2 ? v2_open(cg, rep) : v1_open(cg, name);
+	/* one name per cgroup of this process: never a repetition number
+	 * (a traced and a timed rep 1, two configurations' rep 1) */
+	if (H.version == 2)
+		snprintf(name, sizeof(name), "cg-%u", ++H.made);
+	else
+		snprintf(name, sizeof(name), PREFIX "%d-cg-%u", (int)getpid(), ++H.made);
+	ret = H.version == 2 ? v2_open(cg, name) : v1_open(cg, name);
 	if (ret) {
 		if (!cg->why[0])
 			set_why(cg, H.version == 2 ? H.base : H.own, ret);
@@ -296,11 +330,20 @@ int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep)
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid)
 {
 	char s[24];
+	int ret;
 
 	if (!cg->version)
 		return 0;
 	snprintf(s, sizeof(s), "%d", (int)pid);
-	return write_in(cg->dir, "cgroup.procs", s);
+	/* test seam (cgroup.h): the move refused */
+	ret = getenv("IOSTRAT_FAKE_CGROUP_ENTER_FAIL") ? -EACCES :
+	      write_in(cg->dir, "cgroup.procs", s);
+	if (!ret)
+		return 0;
+	snprintf(cg->why, sizeof(cg->why), "moving the repetition into %.180s: %s",
+		 cg->dir, strerror(-ret));
+	cg->version = 0; /* the empty cgroup's figures are not the repetition's */
+	return ret;
 }
 
 void cgroup_rep_close(struct cgroup_rep *cg)
@@ -319,7 +362,7 @@ int cgroup_check(uint64_t limit)
 
 	if (!limit)
 		return 0;
-	ret = cgroup_rep_open(&cg, limit, 0);
+	ret = cgroup_rep_open(&cg, limit);
 	cgroup_rep_close(&cg);
 	if (ret)
 		errorf("memory_max: cannot limit a repetition's memory here: %s", cg.why);

@@ -15,18 +15,24 @@
 /*
  * Every cgroup iostrat makes is beneath the cgroup it runs in
  * (/proc/self/cgroup), named iostrat-PID..., and removed after the
- * repetition; one a killed iostrat left is removed by the next start
- * (its PID is gone).
+ * repetition (one that cannot be, warned about in one line).  What an
+ * iostrat that is gone left (its PID dead) is removed by the next iostrat
+ * to make a cgroup there, before its first (cgroup_rep_open, cgroup_check).
+ * A repetition's cgroup is named by a count of the cgroups this process
+ * made (N = 1, 2, ...), never by its repetition number: a traced and a
+ * timed repetition 1, or two configurations' repetition 1, are two names.
  *   v2 (the memory controller on the unified hierarchy): iostrat moves
  *      itself into OWN/iostrat-PID/main (a cgroup with processes cannot
  *      give controllers to its children), enables memory and io for
- *      OWN/iostrat-PID, and each repetition is OWN/iostrat-PID/rep-N;
+ *      OWN/iostrat-PID, and each repetition is OWN/iostrat-PID/cg-N;
  *      at exit it moves back and removes both.
- *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-rN (v1 blkio's throttle
+ *   v1 (hybrid hosts): MEMORY_OWN/iostrat-PID-cg-N (v1 blkio's throttle
  *      files count nothing without a throttle rule: device I/O comes
  *      from /proc/diskstats, kcost.c).
- * Test seam: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
- * (its version by the files in it), for tests of the refusal.
+ * Test seams: IOSTRAT_CGROUP_ROOT=DIR takes DIR as iostrat's own cgroup
+ * (its version by the files in it), for tests of the refusal;
+ * IOSTRAT_FAKE_CGROUP_ENTER_FAIL=1 makes cgroup_rep_enter fail with
+ * EACCES (as a move across a delegation boundary would), the cgroup made.
  */
 struct cgroup_rep {
 	int version;             /* 0: none (why), 1 or 2 */
@@ -40,13 +46,17 @@ struct cgroup_rep {
 	pthread_cond_t wake;
 	bool stop;
 	_Atomic uint64_t peak_anon, peak_file;
+	_Atomic bool sampled;    /* a sample read memory.stat (the peaks are figures) */
 };
 
 /* Make the repetition's cgroup, limit (0: none) set.  0, or -errno with
  * cg->why (version 0): a run that asked for a limit refuses in that line,
  * one that did not records why in cgroup_error. */
-int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit, unsigned rep);
-/* Move pid (the waiting child) into it.  0 or -errno. */
+int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit);
+/* Move pid (the waiting child) into it.  0, or -errno with cg->why
+ * ("moving the repetition into DIR: reason") and version 0: the cgroup
+ * is no longer the repetition's (finish writes cgroup_error, not its
+ * figures; close still removes it). */
 int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
 /* Sample anon and page cache charged every 20 ms until cgroup_rep_finish
  * (which wakes the sampler: no wait for its next tick). */

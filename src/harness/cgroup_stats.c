@@ -14,15 +14,23 @@ static void path_of(const struct cgroup_rep *cg, const char *file, char *p, size
 	snprintf(p, len, "%s/%s", cg->dir, file);
 }
 
-/* anon and page cache charged now: v2 anon/file, v1 rss/cache */
-static void charged(const struct cgroup_rep *cg, uint64_t *anon, uint64_t *file)
+/* anon and page cache charged now (v2 anon/file, v1 rss/cache): 0, or
+ * -errno with *anon and *file untouched */
+static int charged(const struct cgroup_rep *cg, uint64_t *anon, uint64_t *file)
 {
 	char p[PATH_MAX + 32];
+	uint64_t a, f;
+	int ret;
 
 	path_of(cg, "memory.stat", p, sizeof(p));
-	*anon = *file = 0;
-	cg_read_key(p, cg->version == 2 ? "anon" : "rss", anon);
-	cg_read_key(p, cg->version == 2 ? "file" : "cache", file);
+	ret = cg_read_key(p, cg->version == 2 ? "anon" : "rss", &a);
+	if (!ret)
+		ret = cg_read_key(p, cg->version == 2 ? "file" : "cache", &f);
+	if (ret)
+		return ret;
+	*anon = a;
+	*file = f;
+	return 0;
 }
 
 /* Sleep 20 ms or until stopped; whether to go on. */
@@ -51,7 +59,9 @@ static void *sample_loop(void *arg)
 	uint64_t anon, file;
 
 	do {
-		charged(cg, &anon, &file);
+		if (charged(cg, &anon, &file))
+			continue; /* tick() is still the loop's condition */
+		atomic_store(&cg->sampled, true);
 		if (anon > atomic_load(&cg->peak_anon))
 			atomic_store(&cg->peak_anon, anon);
 		if (file > atomic_load(&cg->peak_file))
@@ -98,105 +108,126 @@ static void set_u64(json_t *row, const char *col, int ret, uint64_t v)
 	json_object_set_new(row, col, ret ? json_null() : json_integer((json_int_t)v));
 }
 
+/*
+ * The rule of what follows: a figure the cgroup's file gave is written,
+ * with its label where a group of figures has one (dev_source,
+ * reclaim_source, psi_source), only when the whole group was read; a
+ * file that could not be read (io.stat without the io controller, which
+ * is enabled best effort; memory.peak before Linux 5.19) leaves the
+ * system's figures and label (kcost.c), or null: never a zero that was
+ * not measured.
+ */
+
 /* "8:0 rbytes=1 wbytes=2 rios=3 wios=4 ..." lines of v2 io.stat */
-static uint64_t iostat_sum(const char *path, const char *key)
+static uint64_t iostat_sum(const char *text, const char *key)
 {
-	char *text, *p;
+	const char *p;
 	uint64_t sum = 0;
 	size_t k = strlen(key);
 
-	if (read_file_small(path, &text, NULL))
-		return 0;
 	for (p = text; (p = strstr(p, key)); p += k)
 		if (p > text && p[-1] == ' ')
 			sum += strtoull(p + k, NULL, 10);
-	free(text);
 	return sum;
 }
 
 static void device_io(const struct cgroup_rep *cg, json_t *row)
 {
-	char b[PATH_MAX + 48];
+	static const char *const keys[] = { "rbytes=", "wbytes=", "rios=", "wios=" };
+	static const char *const cols[] = { "dev_read_bytes", "dev_write_bytes",
+					    "dev_reads", "dev_writes" };
+	char p[PATH_MAX + 32], *text;
 
 	if (cg->version != 2)
 		return; /* v1: the system's (kcost.c) */
-	snprintf(b, sizeof(b), "%s/io.stat", cg->dir);
-	json_object_set_new(row, "dev_read_bytes", json_integer((json_int_t)
-				iostat_sum(b, "rbytes=")));
-	json_object_set_new(row, "dev_write_bytes", json_integer((json_int_t)
-				iostat_sum(b, "wbytes=")));
-	json_object_set_new(row, "dev_reads", json_integer((json_int_t)
-				iostat_sum(b, "rios=")));
-	json_object_set_new(row, "dev_writes", json_integer((json_int_t)
-				iostat_sum(b, "wios=")));
+	path_of(cg, "io.stat", p, sizeof(p));
+	if (read_file_small(p, &text, NULL))
+		return;
+	for (int i = 0; i < 4; i++)
+		json_object_set_new(row, cols[i], json_integer((json_int_t)
+					iostat_sum(text, keys[i])));
+	free(text);
 	json_object_set_new(row, "dev_source", json_text("cgroup v2 io.stat"));
 }
 
-/* v2: reclaim and refaults of the cgroup; v1 keeps the system's pgscan/pgsteal */
-static void reclaim(const struct cgroup_rep *cg, json_t *row)
+/* Refaults (v1 and v2) and v2's pgscan, pgsteal of the cgroup: 0, or
+ * -errno when one of them is not in its memory.stat. */
+static int reclaim_read(const struct cgroup_rep *cg, uint64_t v[4])
 {
+	static const char *const v1[] = { "total_workingset_refault_anon",
+					  "total_workingset_refault_file", NULL };
+	static const char *const v2[] = { "workingset_refault_anon",
+		"workingset_refault_file", "pgscan", "pgsteal", NULL };
+	const char *const *keys = cg->version == 2 ? v2 : v1;
 	char p[PATH_MAX + 32];
-	uint64_t a = 0, f = 0, v;
-	int ra, rf;
+	int ret = 0;
 
 	path_of(cg, "memory.stat", p, sizeof(p));
-	ra = cg_read_key(p, cg->version == 2 ? "workingset_refault_anon" :
-			 "total_workingset_refault_anon", &a);
-	rf = cg_read_key(p, cg->version == 2 ? "workingset_refault_file" :
-			 "total_workingset_refault_file", &f);
-	if (!ra || !rf)
-		json_object_set_new(row, "workingset_refault", json_integer((json_int_t)(a + f)));
+	for (int i = 0; keys[i] && !ret; i++)
+		ret = cg_read_key(p, keys[i], &v[i]);
+	return ret;
+}
+
+/* v2: reclaim and refaults of the cgroup; v1 its refaults, the system's pgscan/pgsteal */
+static void reclaim(const struct cgroup_rep *cg, json_t *row)
+{
+	uint64_t v[4];
+
+	if (reclaim_read(cg, v))
+		return;
+	json_object_set_new(row, "workingset_refault", json_integer((json_int_t)(v[0] + v[1])));
 	if (cg->version == 1) {
-		json_object_set_new(row, "reclaim_source", json_text(ra && rf ? "system" :
-				    "cgroup v1 (refaults), system (pgscan, pgsteal)"));
+		json_object_set_new(row, "reclaim_source",
+				    json_text("cgroup v1 (refaults), system (pgscan, pgsteal)"));
 		return;
 	}
-	if (!cg_read_key(p, "pgscan", &v))
-		json_object_set_new(row, "pgscan", json_integer((json_int_t)v));
-	if (!cg_read_key(p, "pgsteal", &v))
-		json_object_set_new(row, "pgsteal", json_integer((json_int_t)v));
+	json_object_set_new(row, "pgscan", json_integer((json_int_t)v[2]));
+	json_object_set_new(row, "pgsteal", json_integer((json_int_t)v[3]));
 	json_object_set_new(row, "reclaim_source", json_text("cgroup v2"));
 }
 
 static void pressure(const struct cgroup_rep *cg, json_t *row)
 {
+	static const char *const cols[] = { "psi_io_some_us", "psi_io_full_us",
+					    "psi_mem_some_us", "psi_mem_full_us" };
 	char p[PATH_MAX + 32];
-	uint64_t s, f;
+	uint64_t v[4];
 
 	if (cg->version != 2)
 		return; /* v1: the system's (kcost.c) */
 	path_of(cg, "io.pressure", p, sizeof(p));
-	if (cg_read_psi(p, &s, &f))
+	if (cg_read_psi(p, &v[0], &v[1]))
 		return;
-	json_object_set_new(row, "psi_io_some_us", json_integer((json_int_t)s));
-	json_object_set_new(row, "psi_io_full_us", json_integer((json_int_t)f));
 	path_of(cg, "memory.pressure", p, sizeof(p));
-	if (cg_read_psi(p, &s, &f))
+	if (cg_read_psi(p, &v[2], &v[3]))
 		return;
-	json_object_set_new(row, "psi_mem_some_us", json_integer((json_int_t)s));
-	json_object_set_new(row, "psi_mem_full_us", json_integer((json_int_t)f));
+	for (int i = 0; i < 4; i++)
+		json_object_set_new(row, cols[i], json_integer((json_int_t)v[i]));
 	json_object_set_new(row, "psi_source", json_text("cgroup v2"));
 }
 
+/* Peak memory charged; the sampled peaks, null when neither the samples
+ * nor the end read memory.stat; oom_kill null when its file was not read. */
 static void memory(struct cgroup_rep *cg, json_t *row)
 {
 	char p[PATH_MAX + 32];
-	uint64_t peak = 0, anon, file, oom = 0;
-	int ret;
+	uint64_t peak = 0, anon = 0, file = 0, oom = 0;
+	int ret, end;
 
 	path_of(cg, cg->version == 2 ? "memory.peak" : "memory.max_usage_in_bytes",
 		p, sizeof(p));
 	ret = cg_read_u64(p, &peak);
-	charged(cg, &anon, &file);
 	set_u64(row, "mem_peak_bytes", ret, peak);
-	set_u64(row, "mem_peak_anon_bytes", 0, MAX(anon, atomic_load(&cg->peak_anon)));
-	set_u64(row, "mem_peak_file_bytes", 0, MAX(file, atomic_load(&cg->peak_file)));
-	set_u64(row, "mem_file_end_bytes", 0, file);
+	end = charged(cg, &anon, &file);
+	ret = end && !atomic_load(&cg->sampled);
+	set_u64(row, "mem_peak_anon_bytes", ret, MAX(anon, atomic_load(&cg->peak_anon)));
+	set_u64(row, "mem_peak_file_bytes", ret, MAX(file, atomic_load(&cg->peak_file)));
+	set_u64(row, "mem_file_end_bytes", end, file);
 	path_of(cg, cg->version == 2 ? "memory.events" : "memory.oom_control",
 		p, sizeof(p));
-	cg_read_key(p, "oom_kill", &oom);
-	cg->oom = oom > 0;
-	json_object_set_new(row, "oom_kill", json_boolean(cg->oom));
+	ret = cg_read_key(p, "oom_kill", &oom);
+	cg->oom = !ret && oom > 0;
+	json_object_set_new(row, "oom_kill", ret ? json_null() : json_boolean(cg->oom));
 }
 
 void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row)

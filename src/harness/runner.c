@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -396,56 +397,98 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 	return 0;
 }
 
+/* The child forked, waiting for the go byte on its end of *go (its
+ * results to come on *res): 0 or -errno. */
+static int fork_waiting(const struct run_config *cfg, pid_t *pid, int *go, int *res)
+{
+	int g[2], r[2], err;
+
+	if (pipe2(g, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(r, O_CLOEXEC) < 0) {
+		err = -errno;
+		close(g[0]); close(g[1]);
+		return err;
+	}
+	fflush(NULL);
+	*pid = fork();
+	if (*pid < 0) {
+		err = -errno;
+		close(g[0]); close(g[1]); close(r[0]); close(r[1]);
+		return err;
+	}
+	if (*pid == 0) {
+		close(g[1]);
+		close(r[0]);
+		child_main(cfg, g[0], r[1]);
+	}
+	close(g[0]);
+	close(r[1]);
+	*go = g[1];
+	*res = r[0];
+	return 0;
+}
+
+/* Wait for pid (again after EINTR): 0 or -errno. */
+static int reap(pid_t pid, int *status, struct rusage *ru)
+{
+	int ret = 0;
+
+	while (!ret && wait4(pid, status, 0, ru) < 0)
+		if (errno != EINTR)
+			ret = -errno;
+	current_child = 0;
+	return ret;
+}
+
+/* A limited repetition whose child could not be moved into its cgroup
+ * never starts (it would run unlimited): no go byte, its end closed (the
+ * child reads EOF and exits: no write to a pipe whose reader may be gone,
+ * no SIGPIPE), the child reaped, the row's error the cgroup step. */
+static int unstarted(pid_t pid, int go, int res, const struct cgroup_rep *cg,
+		     int err, json_t *row)
+{
+	struct rusage ru;
+	int status;
+
+	close(go);
+	close(res);
+	reap(pid, &status, &ru);
+	return row_error(row, err, "memory_max: %s", cg->why);
+}
+
+/* The repetition's child: moved into cg, started, reaped (under a limit,
+ * a failed move leaves it unstarted): 0, or -errno after the row's error. */
 static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *row,
 		 json_t **report, struct rusage *ru, double *elapsed, int *status)
 {
-	int go[2], res[2];
-	pid_t pid;
+	int go = -1, res = -1, ret;
+	pid_t pid = 0;
 	double t0;
 
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return -errno;
-	if (pipe2(res, O_CLOEXEC) < 0) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(go[0]); close(go[1]); close(res[0]); close(res[1]);
-		return err;
-	}
-	if (pid == 0) {
-		close(go[1]);
-		close(res[0]);
-		child_main(cfg, go[0], res[1]);
-	}
-	close(go[0]);
-	close(res[1]);
+	ret = fork_waiting(cfg, &pid, &go, &res);
+	if (ret)
+		return row_error(row, ret, "%s: starting the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
 	current_child = pid;
-	if (cgroup_rep_enter(cg, pid) && cg->limit)
-		kill(pid, SIGKILL); /* never run unlimited when a limit was asked */
+	ret = cgroup_rep_enter(cg, pid);
+	if (ret && cg->limit)
+		return unstarted(pid, go, res, cg, ret, row);
 	cgroup_rep_sample(cg);
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_text("probe filter"));
 	t0 = now_mono();
-	if (write(go[1], "g", 1) != 1)
+	if (write(go, "g", 1) != 1)
 		kill(pid, SIGKILL);
-	close(go[1]);
-	*report = read_report(res[0]);
-	close(res[0]);
-	while (wait4(pid, status, 0, ru) < 0) {
-		if (errno != EINTR) {
-			current_child = 0;
-			return -errno;
-		}
-	}
-	current_child = 0;
+	close(go);
+	*report = read_report(res);
+	close(res);
+	ret = reap(pid, status, ru);
 	*elapsed = now_mono() - t0;
+	if (ret)
+		return row_error(row, ret, "%s: waiting for the run: %s",
+				 cfg->job.in_dir, strerror(-ret));
 	return 0;
 }
 
@@ -521,16 +564,15 @@ static void note_input_change(const struct run_config *cfg, const struct filelis
  * a cgroup costs the measured time, docs/memory.md), the kernel's cost
  * around it (always): spawn() between cgroup_rep_open/kcost_begin and
  * their reading and removal (also after a stop signal killed the child). */
-static int measured_spawn(const struct run_config *cfg, unsigned rep, json_t *row,
-			  json_t **report, struct rusage *ru, double *elapsed,
-			  int *status)
+static int measured_spawn(const struct run_config *cfg, json_t *row, json_t **report,
+			  struct rusage *ru, double *elapsed, int *status)
 {
 	struct cgroup_rep cg = { .version = 0 };
 	struct kcost kc;
 	int ret = 0;
 
 	if (cfg->memory_max || cfg->accounting)
-		ret = cgroup_rep_open(&cg, cfg->memory_max, rep);
+		ret = cgroup_rep_open(&cg, cfg->memory_max);
 	else
 		snprintf(cg.why, sizeof(cg.why), "none asked (memory_max or accounting)");
 	if (ret && cfg->memory_max)
@@ -541,10 +583,7 @@ static int measured_spawn(const struct run_config *cfg, unsigned rep, json_t *ro
 	kcost_end(&kc, row);
 	cgroup_rep_finish(&cg, row);
 	cgroup_rep_close(&cg);
-	if (ret)
-		return row_error(row, ret, "%s: starting the run: %s",
-				 cfg->job.in_dir, strerror(-ret));
-	return 0;
+	return ret;
 }
 
 /* What a repetition the OOM killer ended wrote: complete outputs and
@@ -566,23 +605,28 @@ static uint64_t written_so_far(const struct run_config *cfg, const struct fileli
 	return sum;
 }
 
-/* An out-of-memory repetition is a result: its row says how far it got. */
+/* An out-of-memory repetition is a result: its row says how far it got,
+ * at the peak charged (row_mem_peak: the sampled one where the kernel
+ * keeps none), or "peak unknown": never a 0 MiB that was not measured. */
 static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		      json_t *row)
 {
-	double mib = 1024.0 * 1024.0;
-	json_t *peak = json_object_get(row, "mem_peak_bytes");
+	double mib = 1024.0 * 1024.0, peak;
+	char at[96] = ", peak unknown";
+	bool sampled;
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
 		json_object_set_new(row, "bytes_out", json_integer((json_int_t)
 					written_so_far(cfg, fl)));
 		runner_clean_temporaries(cfg->job.out_dir, fl);
 	}
+	peak = row_mem_peak(row, &sampled);
+	if (!isnan(peak))
+		snprintf(at, sizeof(at), " at %.0f MiB charged%s", peak / mib,
+			 sampled ? " (sampled: anon + page cache)" : "");
 	return row_error(row, -ENOMEM, "%s: strategy %s killed by the out-of-memory "
-			 "killer at %.0f MiB charged (memory_max %.0f MiB)",
-			 cfg->job.in_dir, cfg->strat->name,
-			 (double)json_integer_value(peak) / mib,
-			 (double)cfg->memory_max / mib);
+			 "killer%s (memory_max %.0f MiB)", cfg->job.in_dir,
+			 cfg->strat->name, at, (double)cfg->memory_max / mib);
 }
 
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
@@ -607,7 +651,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 				 strerror(-ret));
 	if (cfg->hooks && cfg->hooks->before && cfg->hooks->before(cfg->hooks->arg))
 		json_object_set_new(row, "trace_error", json_text("probe reset"));
-	ret = measured_spawn(cfg, rep, row, &report, &ru, &elapsed, &status);
+	ret = measured_spawn(cfg, row, &report, &ru, &elapsed, &status);
 	if (ret) {
 		inwatch_free(&w);
 		return ret;

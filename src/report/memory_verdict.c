@@ -30,12 +30,14 @@ static const char *str(json_t *row, const char *k)
 const char *memory_killed_text(const char *strategy, double limit, double peak,
 			       unsigned killed, unsigned reps, char *buf, size_t len)
 {
-	char of[48] = "";
+	char of[48] = "", at[48] = ", peak unknown";
 
 	if (killed < reps)
 		snprintf(of, sizeof(of), " in %u of %u repetitions", killed, reps);
-	snprintf(buf, len, "%s cannot run in %.0f MiB with these files (killed at "
-		 "%.0f MiB%s)", strategy, limit / MIB, peak / MIB, of);
+	if (!isnan(peak))
+		snprintf(at, sizeof(at), " at %.0f MiB", peak / MIB);
+	snprintf(buf, len, "%s cannot run in %.0f MiB with these files (killed%s%s)",
+		 strategy, limit / MIB, at, of);
 	return buf;
 }
 
@@ -93,21 +95,32 @@ static double median_of(json_t *rows, const char *id, const char *key)
 	return n ? sm.median : NAN;
 }
 
+/* A repetition the verdict counts: a timed one of a limited
+ * configuration, killed by the limit or completed (a traced one, or one
+ * failed otherwise, tells nothing of the limit). */
+static bool counted(json_t *row)
+{
+	return !strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0 &&
+	       row_timed(row) && (json_is_true(json_object_get(row, "oom_kill")) ||
+				  json_is_null(json_object_get(row, "error")));
+}
+
 /* One limited configuration: its key in cells, and the figures it adds. */
 static void tally(json_t *cells, json_t *row)
 {
 	const char *id = str(row, "config_id");
 	json_t *c = json_object_get(cells, id);
-	bool killed = json_is_true(json_object_get(row, "oom_kill"));
+	bool killed = json_is_true(json_object_get(row, "oom_kill")), sampled;
+	double at;
 
 	if (!c) {
 		char twin[600];
 
 		twin_key(row, twin, sizeof(twin));
-		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:f, s:f, s:O?, s:O?}",
+		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:O?, s:O?}",
 			      "config_id", id, "twin", twin, "strategy", str(row, "strategy"),
 			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
-			      "reps", 0, "killed", 0, "killed_at", 0.0, "data", 0.0,
+			      "reps", 0, "killed", 0, "killed_at", "data", 0.0,
 			      "work", json_object_get(row, "work"),
 			      "threads", json_object_get(row, "threads"));
 		json_object_set_new(cells, id, c);
@@ -117,8 +130,9 @@ static void tally(json_t *cells, json_t *row)
 	if (killed) {
 		json_object_set_new(c, "killed", json_integer(json_integer_value(
 					    json_object_get(c, "killed")) + 1));
-		json_object_set_new(c, "killed_at", json_real(fmax(num(c, "killed_at"),
-					    num(row, "mem_peak_bytes"))));
+		at = fmax(num(c, "killed_at"), row_mem_peak(row, &sampled));
+		if (!isnan(at)) /* null until a killed row's peak is known */
+			json_object_set_new(c, "killed_at", json_real(at));
 	} else if (num(row, "bytes_in") > 0) {
 		json_object_set_new(c, "data", json_real(num(row, "bytes_in")));
 	}
@@ -173,7 +187,7 @@ json_t *memory_verdict_cells(json_t *rows)
 	size_t i;
 
 	json_array_foreach(rows, i, row)
-		if (!strcmp(str(row, "kind"), "run") && num(row, "memory_max") > 0)
+		if (counted(row))
 			tally(cells, row);
 	json_object_foreach(cells, k, c) {
 		sentence(rows, c);

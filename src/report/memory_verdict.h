@@ -10,14 +10,16 @@
 #include "report.h"
 
 /* "buffer cannot run in 256 MiB with these files (killed at 251 MiB)",
- * with " in K of N repetitions" when some repetitions completed. */
+ * with " in K of N repetitions" when some repetitions completed; peak
+ * NAN (not measured): "(killed, peak unknown)". */
 const char *memory_killed_text(const char *strategy, double limit, double peak,
 			       unsigned killed, unsigned reps, char *buf, size_t len);
 /* One object per configuration run with memory_max (rows' config_id):
  * config_id, strategy, dataset, limit, reps, killed, killed_at (the
- * highest mem_peak_bytes of the killed), data, twin, text; the unlimited
- * twin (the same columns but memory_max: data set, strategy, W, threads,
- * run settings) gives the elapsed ratio, from timed rows only. */
+ * highest row_mem_peak of the killed; null if none is known), data,
+ * twin, text; the unlimited twin (the same columns but memory_max: data
+ * set, strategy, W, threads, run settings) gives the elapsed ratio, from
+ * timed rows only. */
 json_t *memory_verdict_cells(json_t *rows);
 /* One sentence per data set and limit: "big in 64 MiB (data 4.7x the
  * limit): scale to data larger than the limit: stream, direct; killed:

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Result rows: the core columns, merging a command's own, writing JSON lines and CSV. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,21 @@ bool row_timed(json_t *row)
 	const char *role = json_string_value(json_object_get(row, "role"));
 
 	return !role || strcmp(role, "traced");
+}
+
+double row_mem_peak(json_t *row, bool *sampled)
+{
+	json_t *peak = json_object_get(row, "mem_peak_bytes");
+	json_t *anon = json_object_get(row, "mem_peak_anon_bytes");
+	json_t *file = json_object_get(row, "mem_peak_file_bytes");
+
+	*sampled = false;
+	if (json_is_number(peak))
+		return json_number_value(peak);
+	if (!json_is_number(anon) || !json_is_number(file))
+		return NAN;
+	*sampled = true;
+	return json_number_value(anon) + json_number_value(file);
 }
 
 unsigned row_round(json_t *row)

@@ -34,6 +34,11 @@ void csv_field(FILE *f, json_t *v);
  * elapsed time, rates and CPU take only these.  false: role "traced",
  * the probes attached (the kernel view's figures). */
 bool row_timed(json_t *row);
+/* The peak memory a repetition's cgroup was charged, in bytes:
+ * mem_peak_bytes, else (v2 without memory.peak, Linux before 5.19) the
+ * sampler's mem_peak_anon_bytes + mem_peak_file_bytes, *sampled set;
+ * NAN when neither was measured (never 0 for "unknown"). */
+double row_mem_peak(json_t *row, bool *sampled);
 /* The round the row's repetition ran in (its rep where no round). */
 unsigned row_round(json_t *row);
 

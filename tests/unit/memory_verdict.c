@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/memory_verdict.h"
+#include "results/row.h"
 #include "unit.h"
 
 #define MIB 1048576.0
@@ -98,6 +99,65 @@ static int twin_by_columns_from_timed_rows(void)
 	return 0;
 }
 
+/* A killed row without mem_peak_bytes (v2 before Linux 5.19: no
+ * memory.peak) is killed at its sampled anon + page cache peak, or at a
+ * peak unknown: never "killed at 0 MiB". */
+static int killed_without_memory_peak_says_sampled_or_unknown(void)
+{
+	json_t *rows = json_array(), *r, *cells;
+	bool sampled;
+	char buf[160];
+
+	r = row("buffer", 256 * MIB, 0.5, 0, true);
+	json_object_set_new(r, "mem_peak_bytes", json_null());
+	json_object_set_new(r, "mem_peak_anon_bytes", json_integer(200 * 1048576));
+	json_object_set_new(r, "mem_peak_file_bytes", json_integer(40 * 1048576));
+	CHECK(row_mem_peak(r, &sampled) == 240 * MIB && sampled, "not the sampled peak");
+	json_array_append_new(rows, r);
+	cells = memory_verdict_cells(rows);
+	CHECK(strstr(text_of(cells, "buffer"), "(killed at 240 MiB)"), "%s", text_of(cells, "buffer"));
+	json_decref(cells);
+	json_object_set_new(r, "mem_peak_anon_bytes", json_null());
+	CHECK(isnan(row_mem_peak(r, &sampled)), "a peak from nothing measured");
+	cells = memory_verdict_cells(rows);
+	CHECK(strstr(text_of(cells, "buffer"), "(killed, peak unknown)"), "%s",
+	      text_of(cells, "buffer"));
+	json_decref(cells);
+	memory_killed_text("buffer", 256 * MIB, NAN, 1, 3, buf, sizeof(buf));
+	CHECK(strstr(buf, "(killed, peak unknown in 1 of 3 repetitions)"), "%s", buf);
+	json_decref(rows);
+	return 0;
+}
+
+/* A configuration's repetitions are its timed ones that were killed by
+ * the limit or completed: a traced one, or one failed otherwise (its
+ * output differs), is not counted. */
+static int only_timed_repetitions_are_counted(void)
+{
+	json_t *rows = json_array(), *r, *cells;
+
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 251 * MIB, true));
+	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 200 * MIB, false));
+	r = row("buffer", 256 * MIB, 0.5, 300 * MIB, true);
+	json_object_set_new(r, "role", json_string("traced"));
+	json_array_append_new(rows, r);
+	r = row("buffer", 256 * MIB, 0.5, 200 * MIB, false);
+	json_object_set_new(r, "error", json_string("output differs"));
+	json_array_append_new(rows, r);
+	r = row("stream", 256 * MIB, 2.0, 300 * MIB, true);
+	json_object_set_new(r, "role", json_string("traced"));
+	json_array_append_new(rows, r);
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 200 * MIB, false));
+	cells = memory_verdict_cells(rows);
+	CHECK(strstr(text_of(cells, "buffer"), "(killed at 251 MiB in 1 of 2 repetitions)"),
+	      "%s", text_of(cells, "buffer"));
+	CHECK(strstr(text_of(cells, "stream"), "stream runs in 256 MiB"), "%s",
+	      text_of(cells, "stream"));
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
 static int data_set_summary_names_who_scales(void)
 {
 	json_t *rows = json_array(), *cells, *sum;
@@ -122,6 +182,8 @@ int main(void)
 	RUN(killed_configuration_says_where);
 	RUN(cells_from_rows);
 	RUN(twin_by_columns_from_timed_rows);
+	RUN(killed_without_memory_peak_says_sampled_or_unknown);
+	RUN(only_timed_repetitions_are_counted);
 	RUN(data_set_summary_names_who_scales);
 	return unit_failed;
 }

@@ -76,6 +76,7 @@ struct bench_item {
 	bool tracing;      /* set by the engine around a traced repetition */
 	size_t cell;       /* index into the engine's cells */
 	unsigned fails;
+	bool oom;          /* a repetition of it was killed by memory_max */
 	double est_s;      /* rough seconds per repetition (dry run, eta) */
 	void *priv;        /* the kind's */
 };

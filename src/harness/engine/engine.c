@@ -59,7 +59,8 @@ struct bench {
 	struct results_dir res;
 	bool tty;
 	unsigned done_before, done_now, failed, interrupted;
-	unsigned oom; /* repetitions the memory limit killed: results, not failures */
+	unsigned oom; /* configurations the memory limit killed (in any of their
+		       * repetitions, traced or timed): results, not failures */
 	double rep_wall;
 	const struct engine_hooks *h; /* sched's; NULL for a plain bench */
 	size_t pass;
@@ -470,7 +471,8 @@ static int one_rep(struct bench *b, struct bench_item *it, unsigned round,
 		it->ntraced++;
 	if (ret && json_is_true(json_object_get(first, "oom_kill"))) {
 		it->fails += !traced; /* it would be killed again: no more of it */
-		b->oom++;
+		b->oom += !it->oom; /* a killed traced rep goes on to a timed one */
+		it->oom = true;
 		ret = failed = 0;
 	} else if (ret) {
 		it->fails += !traced;
