@@ -144,11 +144,13 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 	return 0;
 }
 
-static int fio_check(const struct pconf *c, char *why, size_t len)
+static int fio_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+		     size_t len)
 {
 	struct fiop fp;
 	int ret = apply(c, &fp, why, len);
 
+	(void)ctx;
 	free(fp.clients);
 	return ret;
 }
