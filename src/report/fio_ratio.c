@@ -6,7 +6,8 @@
  * size and queue depth the baseline was chosen with (fio/fio.h).  The two
  * mb_s are defined alike: input bytes / elapsed (fio: its read+write
  * runtime, without the transform).  Beside them, the machine's copy
- * limit: the points of the ceiling grid (fio_role "ceiling").
+ * limit: the points of the ceiling grid (fio_role "ceiling").  Which fio
+ * rows stand beside a run's is fio_pair.c's (figure 4 uses it too).
  */
 #include <string.h>
 
@@ -26,11 +27,6 @@ static long long i_of(json_t *o, const char *k)
 	json_t *v = json_object_get(o, k);
 
 	return json_is_number(v) ? (long long)json_number_value(v) : 0;
-}
-
-static bool same(json_t *a, json_t *b, const char *k)
-{
-	return !strcmp(s_of(a, k), s_of(b, k));
 }
 
 /* A strategy with a queue depth of its own (default_qd): its baseline
@@ -54,14 +50,12 @@ json_t *report_fio_baseline(json_t *sum, json_t *s)
 
 	fio_mirror_token(strat, direct, want, sizeof(want));
 	json_array_foreach(sum, i, f) {
-		if (strcmp(s_of(f, "kind"), "fio") || !same(f, s, "dataset") ||
-		    !same(f, s, "cache") || !fio_mirrors_has(s_of(f, "baseline_of"), want))
+		if (strcmp(s_of(f, "kind"), "fio") || !fio_same_ground(f, s) ||
+		    !fio_mirrors_has(s_of(f, "baseline_of"), want))
 			continue;
 		if ((uint64_t)i_of(f, "bufsize") != bs)
 			continue;
 		if (takes_qd(strat) && i_of(s, "qd") && i_of(f, "qd") != i_of(s, "qd"))
-			continue;
-		if (strcmp(s_of(s, "fsync"), "none") != strcmp(s_of(f, "fsync"), "none"))
 			continue;
 		return f;
 	}
@@ -76,10 +70,7 @@ json_t *report_fio_ceiling(json_t *sum, json_t *s)
 	json_array_foreach(sum, i, f) {
 		double v = json_number_value(json_object_get(f, "mb_s"));
 
-		if (strcmp(s_of(f, "kind"), "fio") || strcmp(s_of(f, "fio_role"), "ceiling") ||
-		    !same(f, s, "dataset") || !same(f, s, "cache") || !(v > 0))
-			continue;
-		if (strcmp(s_of(s, "fsync"), "none") != strcmp(s_of(f, "fsync"), "none"))
+		if (!fio_ceiling_of(f, s) || !(v > 0))
 			continue;
 		if (!best || v > json_number_value(json_object_get(best, "mb_s")))
 			best = f;
