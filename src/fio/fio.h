@@ -119,6 +119,10 @@ bool fio_same_ground(json_t *f, json_t *s);
 /* f is a point of the ceiling grid (kind fio, fio_role "ceiling") on s's
  * ground: the machine's copy limit for s is the best of them. */
 bool fio_ceiling_of(json_t *f, json_t *s);
+/* Can any fio job mirror run s like for like?  Not a --dontcache run:
+ * iostrat gives fio no uncached=1 (fio 3.33 has none), so every fio job
+ * runs through the page cache. */
+bool fio_can_mirror(json_t *s);
 /* Run one job (cache prepared as p->cache) and build its row.  Prints
  * one clear error and returns -errno when fio fails or is missing. */
 int fio_run(const struct fio_params *p, json_t **row);

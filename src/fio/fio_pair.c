@@ -27,3 +27,8 @@ bool fio_ceiling_of(json_t *f, json_t *s)
 	return !strcmp(text(f, "kind"), "fio") && !strcmp(text(f, "fio_role"), "ceiling") &&
 	       fio_same_ground(f, s);
 }
+
+bool fio_can_mirror(json_t *s)
+{
+	return !json_is_true(json_object_get(s, "dontcache"));
+}

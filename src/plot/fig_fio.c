@@ -17,7 +17,8 @@
  * fio_role, on the same data set, cache state and fsync class as the bar's
  * runs: fio_ceiling_of, the verdict's own matching), NaN without one.  The
  * bars are the like-for-like figure (the mirror job), the points the
- * ceiling the verdict speaks of.
+ * ceiling the verdict speaks of.  A --dontcache run has no bar: no fio job
+ * mirrors it (fio_can_mirror; fio runs cached).
  */
 #include <errno.h>
 #include <math.h>
@@ -41,6 +42,8 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 	a = rows_where(runs, "strategy", nm);
 	json_decref(nm);
 	json_array_foreach(a, i, r) {
+		if (!fio_can_mirror(r))
+			continue;
 		fio_mirror_token(name, json_is_true(json_object_get(r, "direct")), mine,
 				 sizeof(mine));
 		if (!strcmp(mine, tok))

@@ -42,7 +42,8 @@ void report_build(const struct rrun *r, struct rdoc *d);
 void report_fio_ratios(const struct rrun *r, struct rdoc *d);
 /* The summary of the fio configuration mirroring run summary s (same data
  * set, cache state and fsync class: fio_same_ground; the job doing the
- * strategy's I/O at its block size and depth), or NULL. */
+ * strategy's I/O at its block size and depth), or NULL; always NULL for
+ * a --dontcache run (fio_can_mirror). */
 json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* The machine's copy limit for run summary s: of the fio configurations
  * whose job declares "; role: ceiling" (fio_role), on the same data set,
