@@ -176,6 +176,48 @@ INI
 }
 t bench_runs_fio_baselines_and_report_ratio_is_measured_ratio bench_runs_baselines_and_report_prints_ratio
 
+# fio gets no uncached=1 (fio 3.33 has none), so its jobs run cached: a
+# --dontcache configuration has no fio baseline.  Its row in the fio table
+# is there with the fio cells and the ratio empty, the note says why, and
+# the verdict's mirror_ratio (and mirror_job) of its cell are empty; the
+# plain configuration keeps its ratio.
+dontcache_run_is_paired_with_no_cached_fio_job() {
+	need_fio
+	need_cmd jq
+	printf '[global]\ndataset=big\nscale=0.002\nreps=1\ncache=asis\nstrategy=stream\nfio=1\n\n[plain]\n\n[dontcache]\ndontcache=1\n' >"$T/p.ini"
+	IOSTRAT_DATA=$T/data "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >"$T/out" 2>&1 ||
+		die "bench failed: $(tail -n 3 "$T/out")"
+	grep -q 'does not support RWF_DONTCACHE' "$T/out" && skip "$(grep -m1 RWF_DONTCACHE "$T/out")"
+	"$IOSTRAT" report "$T/r" --format json >"$T/rep.json" || die "report failed"
+	jq -e '[.tables[] | select(.title | startswith("strategies against their fio"))][0] as $t
+		| ($t.rows | map({(.config_id | endswith("/dontcache") | tostring): .}) | add) as $by
+		| ($t.rows | length) == 2
+		and $by["true"].ratio == null and $by["true"].fio_mb_s == null
+		and $by["true"].baseline == ""
+		and ($by["false"].ratio | type) == "number"
+		and ($t.note | test("--dontcache configurations have none: fio.s jobs ran through the page cache"))' \
+		"$T/rep.json" >/dev/null ||
+		die "fio table: $(jq -c '.tables[] | select(.title | startswith("strategies against"))' "$T/rep.json")"
+	jq -e '[.tables[] | select(.title == "verdict figures") | .rows[]]
+		| (map({(.cell | test("/dontcache\\)") | tostring): .}) | add) as $by
+		| $by["true"].mirror_ratio == null and $by["true"].mirror_job == null
+		and ($by["false"].mirror_ratio | type) == "number"' "$T/rep.json" >/dev/null ||
+		die "verdict figures: $(jq -c '.tables[] | select(.title == "verdict figures") | .rows[] | [.cell, .mirror_ratio, .mirror_job]' "$T/rep.json")"
+	# figure 4: the stream bar is the plain run's alone (no pooled row of
+	# the --dontcache one)
+	command -v gnuplot >/dev/null || return 0
+	"$IOSTRAT" plot "$T/r" --only fio >/dev/null || die "plot failed"
+	jq -eRn --slurpfile rows "$T/r/results.jsonl" '
+		[$rows[] | select(.kind == "fio")][0].mb_s as $fio
+		| [$rows[] | select(.kind == "run" and (.dontcache | not))][0].mb_s as $run
+		| [inputs | select(contains(": stream t1 w0 / fio-seq-psync\""))] as $bars
+		| ($bars | length) == 1
+		and (($bars[0] | split("\"") | last | [scan("\\S+")][0] | tonumber) - $run / $fio
+			| fabs) <= 1e-4 * $run / $fio' "$T/r/plots/data/fio.dat" >/dev/null ||
+		die "fio.dat: $(cat "$T/r/plots/data/fio.dat")"
+}
+t dontcache_run_is_paired_with_no_cached_fio_job dontcache_run_is_paired_with_no_cached_fio_job
+
 # --out holding results is refused before the preset data set is generated
 # (it was made first, 100 MB at the default scale, and only then refused).
 fio_out_with_results_refused_before_data() {

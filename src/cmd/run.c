@@ -317,6 +317,18 @@ static int check_out_space(const struct run_args *a, const struct filelist *fl)
 			   0, "the outputs");
 }
 
+/* The modes tried where this run reads and writes (--dontcache on the
+ * file systems of IN and OUT): refused in one line before any repetition. */
+static int check_where(const struct run_args *a)
+{
+	char why[1024];
+
+	if (!job_check_where(a->cfg.strat, &a->cfg.job, why, sizeof(why)))
+		return 0;
+	errorf("%s", why);
+	return -EINVAL;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static char in_abs[PATH_MAX], out_abs[PATH_MAX], label[NAME_MAX * 4 + 1];
@@ -388,7 +400,7 @@ int cmd_run(int argc, char **argv)
 	}
 	a.cfg.job.out_dir = out_abs;
 	runner_set_files(&a.cfg, &fl);
-	if (check_out_space(&a, &fl)) {
+	if (check_where(&a) || check_out_space(&a, &fl)) {
 		filelist_free(&fl);
 		jobopt_free(&a.cfg);
 		return 1;

@@ -1,52 +1,72 @@
 // SPDX-License-Identifier: MIT
-/* Uncached buffered I/O (RWF_DONTCACHE): the kernel's probe, and reads and writes with the flag. */
+/* Uncached buffered I/O (RWF_DONTCACHE): the probe where a run reads and writes, and reads and writes with the flag. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/magic.h>
-#include <sys/statfs.h>
+#include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "dontcache.h"
+#include "harness/blockdev.h"
 #include "lib/util.h"
 
-/* Where to probe: the first of $TMPDIR, /var/tmp, /tmp that is not in
- * memory (tmpfs and ramfs never take the flag, whatever the kernel);
- * else the first there is.  *mem: the one chosen is in memory. */
-static const char *probe_dir(bool *mem)
+/* path if it exists, else the nearest parent that does: the directory a
+ * data set or a scratch directory not made yet will be made in. */
+static void existing_dir(const char *path, char *buf, size_t len)
 {
-	const char *dirs[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
-	const char *first = NULL;
-	struct statfs sf;
+	struct stat sb;
+	char *slash;
 
-	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++) {
-		if (!dirs[i] || !*dirs[i] || statfs(dirs[i], &sf) < 0)
-			continue;
-		if (sf.f_type != TMPFS_MAGIC && sf.f_type != RAMFS_MAGIC) {
-			*mem = false;
-			return dirs[i];
+	snprintf(buf, len, "%s", path);
+	while (stat(buf, &sb) < 0) {
+		slash = strrchr(buf, '/');
+		if (!slash) {
+			snprintf(buf, len, ".");
+			return;
 		}
-		first = first ? first : dirs[i];
+		slash[slash == buf] = 0; /* "/x" -> "/" */
 	}
-	*mem = true;
-	return first ? first : "/tmp";
+}
+
+/* A regular, not hidden file directly in dir (any input will do): 0, or
+ * -ENOENT when there is none (the run itself says so) or -errno. */
+static int first_file(const char *dir, char *buf, size_t len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	struct stat sb;
+	int ret = -ENOENT;
+
+	if (!d)
+		return -errno;
+	while (ret && (de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(buf, len, "%s/%s", dir, de->d_name);
+		if (!stat(buf, &sb) && S_ISREG(sb.st_mode))
+			ret = 0;
+	}
+	closedir(d);
+	return ret;
 }
 
 /* A temporary file in dir, already unlinked: fd or -errno. */
 static int probe_file(const char *dir)
 {
-	char path[4096];
+	char path[PATH_MAX];
 	int fd;
 
 	fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR))
 		return fd < 0 ? -errno : fd;
-	snprintf(path, sizeof(path), "%s/iostrat-probe-XXXXXX", dir);
+	snprintf(path, sizeof(path), "%s/.iostrat-probe-XXXXXX", dir);
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -54,49 +74,100 @@ static int probe_file(const char *dir)
 	return fd;
 }
 
-/* 0: the kernel took the flag on a write and a read in dir; else -errno. */
-static int probe_once(const char *dir)
+/* 0: the kernel took the flag on a write (write) and a read of a
+ * temporary file in dir, or (file) on a read of that file; else -errno. */
+static int try_flag(const char *path, bool file, bool write)
 {
 	static char page[4096];
 	struct iovec iov = { page, sizeof(page) };
-	int fd = probe_file(dir), ret = 0;
+	int fd = file ? open(path, O_RDONLY | O_CLOEXEC) : probe_file(path), ret = 0;
 
 	if (fd < 0)
-		return fd;
-	if (pwritev2(fd, &iov, 1, 0, RWF_DONTCACHE) < 0 ||
+		return file ? -errno : fd;
+	if ((write && pwritev2(fd, &iov, 1, 0, RWF_DONTCACHE) < 0) ||
 	    preadv2(fd, &iov, 1, 0, RWF_DONTCACHE) < 0)
 		ret = -errno;
 	close(fd);
 	return ret;
 }
 
-int dontcache_probe(char *why, size_t len)
+/* Does this kernel know the flag (DONTCACHE_SINCE or later)?  Only to
+ * word a refusal: an unknown flag and a file system without the support
+ * both fail with EOPNOTSUPP. */
+static bool kernel_knows_flag(const char *release)
 {
-	static int known = 1; /* 1: not probed yet */
-	static bool mem;
-	static const char *dir;
+	unsigned maj = 0, min = 0, since_maj = 0, since_min = 0;
+
+	sscanf(DONTCACHE_SINCE, "%u.%u", &since_maj, &since_min);
+	if (sscanf(release, "%u.%u", &maj, &min) != 2)
+		return true; /* unknown form: blame the file system, named */
+	return maj > since_maj || (maj == since_maj && min >= since_min);
+}
+
+static void kernel_refusal(const char *release, char *why, size_t len)
+{
+	snprintf(why, len, "--dontcache: this kernel (%s) does not support "
+		 "RWF_DONTCACHE (needs %s or later)", release, DONTCACHE_SINCE);
+}
+
+/* The line for err from the flag on what (the "output directory"), path
+ * as the user named it, at the path tried (path or its parent). */
+static void refusal(int err, const char *what, const char *path, const char *at,
+		    char *why, size_t len)
+{
+	struct blockdev_info bi;
+	struct utsname u;
+
+	uname(&u);
+	if ((err == -EOPNOTSUPP || err == -EINVAL) && !kernel_knows_flag(u.release))
+		kernel_refusal(u.release, why, len);
+	else if (err == -EOPNOTSUPP || err == -EINVAL)
+		snprintf(why, len, "--dontcache: the %s %s is on %s, which does not "
+			 "support RWF_DONTCACHE (this kernel, %s, does)", what, path,
+			 !blockdev_of_path(at, &bi) && bi.fs[0] ? bi.fs : "a file system",
+			 u.release);
+	else
+		snprintf(why, len, "--dontcache: cannot try RWF_DONTCACHE on the %s %s: %s",
+			 what, path, strerror(-err));
+}
+
+/* The flag where dir is read from (input: a read of one of its files)
+ * or written to: 0, or 1 and the line in why. */
+static int try_dir(const char *dir, bool input, char *why, size_t len)
+{
+	char at[PATH_MAX], file[PATH_MAX];
+	struct stat sb;
+	int ret;
+
+	if (input && !stat(dir, &sb) && S_ISDIR(sb.st_mode)) {
+		if (first_file(dir, file, sizeof(file)))
+			return 0; /* no input: the run says so */
+		ret = try_flag(file, true, false);
+		if (ret)
+			refusal(ret, "input file", file, file, why, len);
+		return !!ret;
+	}
+	existing_dir(dir, at, sizeof(at));
+	ret = try_flag(at, false, true);
+	if (ret)
+		refusal(ret, input ? "input directory" : "output directory", dir, at,
+			why, len);
+	return !!ret;
+}
+
+int dontcache_probe(const char *in_dir, const char *out_dir, char *why, size_t len)
+{
 	const char *fake = getenv("IOSTRAT_FAKE_NO_DONTCACHE");
 	struct utsname u;
 
-	if (known == 1) {
-		dir = probe_dir(&mem);
-		known = fake && !strcmp(fake, "1") ? -EOPNOTSUPP : probe_once(dir);
+	if (fake && !strcmp(fake, "1")) {
+		uname(&u);
+		kernel_refusal(u.release, why, len);
+		return 1;
 	}
-	if (!known)
-		return 0;
-	uname(&u);
-	if ((known == -EOPNOTSUPP || known == -EINVAL) && mem)
-		snprintf(why, len, "--dontcache: RWF_DONTCACHE refused on %s, in memory "
-			 "(tmpfs or ramfs): set TMPDIR to a disk filesystem to probe "
-			 "this kernel (%s)", dir, u.release);
-	else if (known == -EOPNOTSUPP || known == -EINVAL)
-		snprintf(why, len, "--dontcache: this kernel (%s) does not support "
-			 "RWF_DONTCACHE (needs %s or later)", u.release, DONTCACHE_SINCE);
-	else
-		snprintf(why, len, "--dontcache: cannot probe RWF_DONTCACHE on this "
-			 "kernel (%s): a temporary file in %s: %s", u.release, dir,
-			 strerror(-known));
-	return 1;
+	if (in_dir && try_dir(in_dir, true, why, len))
+		return 1;
+	return out_dir && try_dir(out_dir, false, why, len);
 }
 
 int job_rwf(const struct job *job)

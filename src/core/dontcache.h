@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Uncached buffered I/O (RWF_DONTCACHE, Linux 6.14): the probe and the reads and writes. */
+/* Uncached buffered I/O (RWF_DONTCACHE, Linux 6.14): the probe where a run reads and writes, and the reads and writes. */
 #ifndef IOSTRAT_DONTCACHE_H
 #define IOSTRAT_DONTCACHE_H
 
@@ -12,19 +12,26 @@
 #define RWF_DONTCACHE 0x00000080 /* linux/fs.h from 6.14 */
 #endif
 
-/* The version that brought RWF_DONTCACHE, for the refusal line. */
+/* The version that brought RWF_DONTCACHE (MAJOR.MINOR), for the refusal line. */
 #define DONTCACHE_SINCE "6.14"
 
 /*
- * Whether this kernel takes RWF_DONTCACHE, found by trying it (a pwritev2
- * and a preadv2 with the flag on a small temporary file in the first of
- * $TMPDIR, /var/tmp, /tmp not in memory), never from the version number:
- * 0, or 1 and one line in why naming the running kernel and the version
- * it needs.  Probed once.
- * Test seam: IOSTRAT_FAKE_NO_DONTCACHE=1 makes the probe report "not
- * supported" (tests of the refusal on a kernel that has it).
+ * Whether RWF_DONTCACHE works where a run reads and writes, found by
+ * trying it there, never from the version number: the file system must
+ * support it as well as the kernel.  in_dir: a preadv2 with the flag on
+ * one of its files; a directory not made yet (a data set to generate), a
+ * pwritev2 and a preadv2 on a temporary file where it will be.  out_dir
+ * (NULL: nothing is written): the same on a temporary file in it (or in
+ * the parent it will be made in), O_TMPFILE where the file system has it,
+ * else a named file removed at once.  0, or 1 and one line in why naming
+ * what refused and why.  Both an unknown flag and a file system without
+ * it fail with EOPNOTSUPP: on a kernel before DONTCACHE_SINCE the line
+ * blames the kernel ("needs 6.14 or later"), on a later one the file
+ * system ("the output directory D is on tmpfs, which does not ...").
+ * Test seam: IOSTRAT_FAKE_NO_DONTCACHE=1 makes the probe answer as a
+ * kernel without the flag (tests of the refusal on a kernel that has it).
  */
-int dontcache_probe(char *why, size_t len);
+int dontcache_probe(const char *in_dir, const char *out_dir, char *why, size_t len);
 
 /* The rw flags of job's reads and writes: RWF_DONTCACHE with --dontcache. */
 int job_rwf(const struct job *job);

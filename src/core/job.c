@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Helpers a strategy uses on its job: its input paths, and whether it can run the job's I/O modes. */
+/* Helpers a strategy uses on its job: its input paths, and whether it can run the job's I/O modes there. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +23,8 @@ static int check_direct(const struct strategy *s, char *why, size_t len)
 	return 1;
 }
 
-/* --dontcache: the strategy must declare STRAT_DONTCACHE, the kernel take it. */
+/* --dontcache: the strategy must declare STRAT_DONTCACHE (where the
+ * kernel and the file systems take it: job_check_where). */
 static int check_dontcache(const struct strategy *s, const struct job *job,
 			   char *why, size_t len)
 {
@@ -40,7 +41,7 @@ static int check_dontcache(const struct strategy *s, const struct job *job,
 			 "not use the page cache at all)");
 		return 1;
 	}
-	return dontcache_probe(why, len);
+	return 0;
 }
 
 int job_check_modes(const struct strategy *s, const struct job *job,
@@ -51,4 +52,14 @@ int job_check_modes(const struct strategy *s, const struct job *job,
 	if (job->dontcache)
 		return check_dontcache(s, job, why, len);
 	return 0;
+}
+
+int job_check_where(const struct strategy *s, const struct job *job,
+		    char *why, size_t len)
+{
+	bool writes = job->sink != SINK_NULL && !(s->flags & STRAT_NO_OUTPUT);
+
+	if (!job->dontcache)
+		return 0;
+	return dontcache_probe(job->in_dir, writes ? job->out_dir : NULL, why, len);
 }

@@ -140,10 +140,16 @@ void stats_set_real(struct run_stats *st, const char *key, double v);
 /* job.c */
 /* Build "in_dir/files[i]" into buf. */
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
-/* Whether strategy s can run job's I/O modes (--direct, --dontcache) here,
- * from its capabilities and the kernel's: 0, or 1 and one line in why
- * ("--direct: strategy stream does not do direct I/O (...)"). */
+/* Whether strategy s can run job's I/O modes (--direct, --dontcache),
+ * from its capabilities: 0, or 1 and one line in why ("--direct: strategy
+ * stream does not do direct I/O (...)"). */
 int job_check_modes(const struct strategy *s, const struct job *job,
+		    char *why, size_t len);
+/* Whether the kernel and the file systems of job->in_dir and job->out_dir
+ * (or the parents they will be made in) take job's modes: --dontcache
+ * tried there (dontcache_probe; out_dir only when s writes outputs).  0,
+ * or 1 and one line in why. */
+int job_check_where(const struct strategy *s, const struct job *job,
 		    char *why, size_t len);
 
 #endif

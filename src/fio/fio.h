@@ -112,6 +112,17 @@ uint64_t fio_bs_for(const char *strategy, uint64_t chunk, uint64_t bufsize);
 unsigned fio_qd_for(const char *strategy, unsigned qd);
 /* Does a "; mirrors:" list name NAME (strategy, or strategy+direct)? */
 bool fio_mirrors_has(const char *list, const char *name);
+/* fio_pair.c: which fio rows (or summaries) f stand beside a run's s.
+ * The same ground: data set, cache state and fsync class (none, or an
+ * fsync of some kind). */
+bool fio_same_ground(json_t *f, json_t *s);
+/* f is a point of the ceiling grid (kind fio, fio_role "ceiling") on s's
+ * ground: the machine's copy limit for s is the best of them. */
+bool fio_ceiling_of(json_t *f, json_t *s);
+/* Can any fio job mirror run s like for like?  Not a --dontcache run:
+ * iostrat gives fio no uncached=1 (fio 3.33 has none), so every fio job
+ * runs through the page cache. */
+bool fio_can_mirror(json_t *s);
 /* Run one job (cache prepared as p->cache) and build its row.  Prints
  * one clear error and returns -errno when fio fails or is missing. */
 int fio_run(const struct fio_params *p, json_t **row);

@@ -14,9 +14,11 @@
  * data set (the fastest configuration), NaN elsewhere; then ceiling, the
  * strategy's median MB/s over the machine's copy limit (the highest median
  * MB/s of the fio configurations whose job declares "; role: ceiling",
- * fio_role, on the same data set and cache state), NaN without one.  The
+ * fio_role, on the same data set, cache state and fsync class as the bar's
+ * runs: fio_ceiling_of, the verdict's own matching), NaN without one.  The
  * bars are the like-for-like figure (the mirror job), the points the
- * ceiling the verdict speaks of.
+ * ceiling the verdict speaks of.  A --dontcache run has no bar: no fio job
+ * mirrors it (fio_can_mirror; fio runs cached).
  */
 #include <errno.h>
 #include <math.h>
@@ -40,6 +42,8 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 	a = rows_where(runs, "strategy", nm);
 	json_decref(nm);
 	json_array_foreach(a, i, r) {
+		if (!fio_can_mirror(r))
+			continue;
 		fio_mirror_token(name, json_is_true(json_object_get(r, "direct")), mine,
 				 sizeof(mine));
 		if (!strcmp(mine, tok))
@@ -64,19 +68,22 @@ struct fastest {
 	double mbs;   /* highest median MB/s seen */
 	unsigned x;   /* its bar */
 	bool marking; /* second pass: mark bar x */
-	double ceiling; /* the copy limit's MB/s for the bars being written, or NaN */
+	json_t *fio;  /* the data set's fio rows: the copy limit's grid */
 };
 
-/* The machine's copy limit among a data set's fio rows at a cache state:
- * the highest median MB/s of a ceiling configuration; NaN without one. */
-static double ceiling_mbs(json_t *fio, json_t *cache)
+/* The machine's copy limit for run row run among a data set's fio rows:
+ * the highest median MB/s of a ceiling configuration on its ground
+ * (fio_ceiling_of, as the verdict's report_fio_ceiling); NaN without one. */
+static double ceiling_mbs(json_t *fio, json_t *run)
 {
-	json_t *role = json_text("ceiling"), *c = rows_where(fio, "fio_role", role);
-	json_t *same = rows_where(c, "cache", cache), *ids = rows_distinct(same, "config_id");
+	json_t *same = json_array(), *ids, *id, *f;
 	double best = NAN;
-	json_t *id;
 	size_t i;
 
+	json_array_foreach(fio, i, f)
+		if (fio_ceiling_of(f, run))
+			json_array_append(same, f);
+	ids = rows_distinct(same, "config_id");
 	json_array_foreach(ids, i, id) {
 		json_t *r = rows_where(same, "config_id", id);
 		struct summary s;
@@ -88,8 +95,6 @@ static double ceiling_mbs(json_t *fio, json_t *cache)
 	}
 	json_decref(ids);
 	json_decref(same);
-	json_decref(c);
-	json_decref(role);
 	return best;
 }
 
@@ -129,6 +134,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 
 	json_array_foreach(threads, i, t) {
 		json_t *r = rows_where(low, "threads", t);
+		double ceiling = ceiling_mbs(fa->fio, json_array_get(r, 0));
 		struct summary s;
 		char lab[200], tb[32], wb[32];
 
@@ -146,7 +152,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.max / fio_mbs, true);
 		fprintf(d->f, " %d", plot_colour(name) ? plot_colour(name) : PLOT_COLOURS);
 		dat_num(d, s.median / fio_mbs, fa->marking && *x - 1 == fa->x);
-		dat_num(d, s.median / fa->ceiling, isfinite(fa->ceiling));
+		dat_num(d, s.median / ceiling, isfinite(ceiling));
 		fputc('\n', d->f);
 		if (!fa->marking && s.median > fa->mbs) {
 			fa->mbs = s.median;
@@ -195,7 +201,6 @@ static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *job
 	json_array_foreach(jobs, i, id) {
 		json_t *rows = rows_where(fio, "config_id", id);
 
-		fa->ceiling = ceiling_mbs(fio, json_object_get(json_array_get(rows, 0), "cache"));
 		n += job_bars(b, runs, rows, x, fa, ds);
 		json_decref(rows);
 	}
@@ -208,7 +213,7 @@ static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const ch
 			      unsigned *x)
 {
 	json_t *jobs = rows_distinct(fio, "config_id");
-	struct fastest fa = { -1, 0, false, NAN };
+	struct fastest fa = { -1, 0, false, fio };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
 

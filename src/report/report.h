@@ -41,12 +41,14 @@ void report_build(const struct rrun *r, struct rdoc *d);
  * the directory has no fio rows. */
 void report_fio_ratios(const struct rrun *r, struct rdoc *d);
 /* The summary of the fio configuration mirroring run summary s (same data
- * set and cache state, the job doing the strategy's I/O), or NULL. */
+ * set, cache state and fsync class: fio_same_ground; the job doing the
+ * strategy's I/O at its block size and depth), or NULL; always NULL for
+ * a --dontcache run (fio_can_mirror). */
 json_t *report_fio_baseline(json_t *sum, json_t *s);
 /* The machine's copy limit for run summary s: of the fio configurations
  * whose job declares "; role: ceiling" (fio_role), on the same data set,
- * cache state and fsync (none or not), the one of the highest median
- * MB/s; NULL when there is none. */
+ * cache state and fsync (none or not): fio_ceiling_of, as figure 4's
+ * diamonds; the one of the highest median MB/s; NULL when there is none. */
 json_t *report_fio_ceiling(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */

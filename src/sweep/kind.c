@@ -150,10 +150,12 @@ static int apply(const struct pconf *c, struct kitem *it)
 	return ret ? ret : (sweep_opts_check(&it->o) ? -EINVAL : 0);
 }
 
-static int sweep_check(const struct pconf *c, char *why, size_t len)
+static int sweep_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+		       size_t len)
 {
 	struct kitem it;
 
+	(void)ctx;
 	(void)why;
 	(void)len;
 	return apply(c, &it);

@@ -109,10 +109,13 @@ extern const struct setting run_section_settings[];
 struct bench_kind {
 	const char *name;
 	/* Check one expanded configuration.  0 ok; 1 skip it (*why says
-	 * why: a strategy not linked...); negative after printing
-	 * "iostrat: FILE:LINE: ..." for an unknown key or a bad value.
-	 * Engine keys (profile_engine_key) are checked already. */
-	int (*check)(const struct pconf *c, char *why, size_t len);
+	 * why: a strategy not linked, a mode the file system of its data
+	 * refuses...); negative after printing "iostrat: FILE:LINE: ..." for
+	 * an unknown key or a bad value.  Engine keys (profile_engine_key)
+	 * are checked already.  ctx: where the data sets and outputs go
+	 * (bench_dataset_paths); nothing may be created. */
+	int (*check)(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+		     size_t len);
 	/* Fill it->id, it->label, it->est_s, it->priv; with ctx->dry_run
 	 * nothing may be created.  0 or negative after printing. */
 	int (*prepare)(struct bench_ctx *ctx, struct bench_item *it);
@@ -159,6 +162,11 @@ const char *bench_data_root(const char *given);
 /* Where a preset at scale/seed lives in the data cache under root. */
 void bench_dataset_dir(const char *root, const char *preset, double scale,
 		       uint64_t seed, char *out, size_t len);
+/* Where a data set (preset at scale/seed, or the user's directory) is
+ * read from (dir) and its outputs written (out), made or not: 0, or
+ * -EINVAL for an unknown preset.  Nothing is registered or created. */
+int bench_dataset_paths(const struct bench_ctx *ctx, const char *preset, double scale,
+			uint64_t seed, char *dir, char *out, size_t len);
 /* Find or generate a data set (preset at scale/seed), with its scratch
  * output directory.  Dry run: only the spec.  Prints its errors. */
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,

@@ -65,25 +65,57 @@ void bench_dataset_dir(const char *root, const char *preset, double scale,
 		 (unsigned long long)seed);
 }
 
+/* A preset's directory in the data cache, or the user's directory. */
+static int dataset_dir(const struct bench_ctx *ctx, const char *preset, double scale,
+		       uint64_t seed, char *dir, size_t len)
+{
+	struct dataset_spec spec;
+
+	if (strchr(preset, '/')) { /* a directory of the user's, used as is */
+		snprintf(dir, len, "%s", preset);
+		return 0;
+	}
+	if (dataset_preset(preset, scale, &spec))
+		return -EINVAL;
+	bench_dataset_dir(ctx->data_root, preset, scale, seed, dir, len);
+	return 0;
+}
+
+/* The scratch output directory of the data set in dir. */
+static void dataset_out(const struct bench_ctx *ctx, const char *dir, char *out,
+			size_t len)
+{
+	const char *base = strrchr(dir, '/');
+
+	base = base && base[1] ? base + 1 : dir;
+	if (ctx->out_dir)
+		snprintf(out, len, "%s", ctx->out_dir);
+	else
+		snprintf(out, len, "%s/%s", ctx->scratch, base);
+}
+
+int bench_dataset_paths(const struct bench_ctx *ctx, const char *preset, double scale,
+			uint64_t seed, char *dir, char *out, size_t len)
+{
+	int ret = dataset_dir(ctx, preset, scale, seed, dir, len);
+
+	if (!ret)
+		dataset_out(ctx, dir, out, len);
+	return ret;
+}
+
 int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 		      const char *preset, double scale, uint64_t seed,
 		      struct bench_dataset **out)
 {
 	struct bench_dataset *ds, **nds;
-	struct dataset_spec spec;
 	char dir[4096];
 	const char *base;
 
-	if (strchr(preset, '/')) { /* a directory of the user's, used as is */
-		snprintf(dir, sizeof(dir), "%s", preset);
-	} else {
-		if (dataset_preset(preset, scale, &spec)) {
-			errorf("%s: dataset: unknown data set '%s' (small, medium-short, "
-			       "medium-long, big, or a directory path)", where, preset);
-			return -EINVAL;
-		}
-		bench_dataset_dir(ctx->data_root, preset, scale, seed, dir,
-				  sizeof(dir));
+	if (dataset_dir(ctx, preset, scale, seed, dir, sizeof(dir))) {
+		errorf("%s: dataset: unknown data set '%s' (small, medium-short, "
+		       "medium-long, big, or a directory path)", where, preset);
+		return -EINVAL;
 	}
 	for (size_t i = 0; i < ctx->nds; i++)
 		if (!strcmp(ctx->ds[i]->dir, dir)) {
@@ -109,10 +141,7 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 	else
 		label_from_name(strchr(preset, '/') ? base : preset, ds->label,
 				sizeof(ds->label));
-	if (ctx->out_dir)
-		snprintf(ds->out, sizeof(ds->out), "%s", ctx->out_dir);
-	else
-		snprintf(ds->out, sizeof(ds->out), "%s/%s", ctx->scratch, base);
+	dataset_out(ctx, dir, ds->out, sizeof(ds->out));
 	ds->scale = scale;
 	ds->seed = seed;
 	ds->user_dir = strchr(preset, '/') != NULL;

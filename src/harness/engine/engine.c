@@ -98,7 +98,7 @@ static int engine_keys(const struct pconf *c, struct bench_item *it)
 /* A skipped configuration: one note per distinct reason. */
 static void say_once(const struct pconf *c, const char *why)
 {
-	static char said[16][256];
+	static char said[16][1024];
 	static size_t n;
 
 	for (size_t i = 0; i < n; i++)
@@ -112,7 +112,7 @@ static void say_once(const struct pconf *c, const char *why)
 /* Check and plan every configuration; drop skipped ones and duplicates. */
 static int plan(struct bench *b)
 {
-	char why[256];
+	char why[1024];
 	size_t ndup = 0;
 	json_t *seen = json_object(); /* config_id -> true: a hashed lookup */
 	int ret = 0;
@@ -130,7 +130,7 @@ static int plan(struct bench *b)
 		why[0] = 0;
 		ret = engine_keys(c, it);
 		if (!ret)
-			ret = c->kind->check(c, why, sizeof(why));
+			ret = c->kind->check(&b->ctx, c, why, sizeof(why));
 		if (ret == 1) {
 			say_once(c, why);
 			ret = 0;

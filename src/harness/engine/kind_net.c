@@ -127,11 +127,13 @@ static int apply(const struct pconf *c, struct netp *np)
 	return family(c, np) ? -EINVAL : 0;
 }
 
-static int net_check(const struct pconf *c, char *why, size_t len)
+static int net_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+		     size_t len)
 {
 	struct netp np;
 	char w[NET_UNIX_PATH_MAX + 200];
 
+	(void)ctx;
 	(void)why;
 	(void)len;
 	if (apply(c, &np))

@@ -105,11 +105,32 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 	return 0;
 }
 
-static int run_check(const struct pconf *c, char *why, size_t len)
+/* The modes tried where the data set is read and its outputs written
+ * (--dontcache: their file systems): 0, or 1 (skip: *why). */
+static int check_where(const struct bench_ctx *ctx, struct runp *rp, char *why,
+		       size_t len)
+{
+	char in[4096], out[4096];
+
+	if (bench_dataset_paths(ctx, rp->preset, rp->scale, rp->seed, in, out,
+				sizeof(in)))
+		return 0; /* an unknown preset: prepare names it */
+	rp->cfg.job.in_dir = in;
+	rp->cfg.job.out_dir = out;
+	if (!job_check_where(rp->cfg.strat, &rp->cfg.job, why, len))
+		return 0;
+	snprintf(why + strlen(why), len - strlen(why), "; skipped");
+	return 1;
+}
+
+static int run_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+		     size_t len)
 {
 	struct runp rp;
 	int ret = apply(c, &rp, why, len);
 
+	if (!ret)
+		ret = check_where(ctx, &rp, why, len);
 	jobopt_free(&rp.cfg);
 	return ret;
 }
