@@ -127,6 +127,10 @@ bench_counts_a_killed_configuration_as_a_result() {
 	[ "$(jq -s '[.[] | select(.strategy == "stream" and .verified)] | length' "$T/res/results.jsonl")" -eq 2 ] ||
 		die "stream did not run its repetitions"
 	"$IOSTRAT" report "$T/res" | grep -q 'killed: buffer' || die "the memory verdict does not name buffer"
+	# resumed, the killed configuration is a result already: not run again
+	"$IOSTRAT" bench --resume "$T/res" >"$T/out" 2>&1 || die "resume failed: $(tail -n 2 "$T/out")"
+	[ "$(jq -s '[.[] | select(.strategy == "buffer")] | length' "$T/res/results.jsonl")" -eq 1 ] ||
+		die "--resume ran the killed configuration again"
 }
 
 # A repetition cgroup that cannot be removed (a process put in it from

@@ -347,6 +347,13 @@ static void take_done(struct bench *b)
 			b->done_before++;
 			continue;
 		}
+		if (json_is_true(json_object_get(row, "oom_kill"))) {
+			it->fails++; /* a result: the limit would kill it again */
+			b->oom += !it->oom;
+			it->oom = true;
+			b->done_before++;
+			continue;
+		}
 		if (!json_is_null(json_object_get(row, "error")) || !json_is_number(v))
 			continue;
 		add_sample(it, json_number_value(v), row_round(row));
