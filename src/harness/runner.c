@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/checksum.h"
@@ -457,6 +459,25 @@ static int unstarted(pid_t pid, int go, int res, const struct cgroup_rep *cg,
 	return row_error(row, err, "memory_max: %s", cg->why);
 }
 
+/* The go byte, with SIGPIPE held back: a child killed before it (a stop
+ * signal kills the running child) leaves the pipe without a reader, and
+ * that is EPIPE here, never the signal's death of iostrat itself. */
+static bool send_go(int go)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t pipe, old;
+	ssize_t n;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	n = write(go, "g", 1);
+	if (n < 0 && errno == EPIPE)
+		sigtimedwait(&pipe, NULL, &now); /* the SIGPIPE it raised, taken */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return n == 1;
+}
+
 /* The repetition's child: moved into cg, started, reaped (under a limit,
  * a failed move leaves it unstarted): 0, or -errno after the row's error. */
 static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *row,
@@ -479,7 +500,7 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_text("probe filter"));
 	t0 = now_mono();
-	if (write(go, "g", 1) != 1)
+	if (!send_go(go))
 		kill(pid, SIGKILL);
 	close(go);
 	*report = read_report(res);

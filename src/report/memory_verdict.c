@@ -213,15 +213,14 @@ static json_t *summary_line(json_t *g)
 {
 	const char *ok = json_string_value(json_object_get(g, "ok"));
 	const char *killed = json_string_value(json_object_get(g, "killed"));
-	char text[640];
-	double lim = num(g, "limit"), data = num(g, "data");
+	char text[640], data[48] = "";
+	double lim = num(g, "limit");
 
-	snprintf(text, sizeof(text), "%s in %.0f MiB%s%.1f%s: %s %s%s%s%s",
-		 str(g, "dataset"), lim / MIB, data > 0 ? " (data " : "",
-		 data > 0 ? data / lim : 0.0, data > 0 ? "x the limit)" : "",
-		 ok ? "scale to data larger than the limit:" : "none ran in the limit",
-		 ok ? ok : "", ok && killed ? "; " : "",
-		 killed ? "killed: " : "", killed ? killed : "");
+	if (num(g, "data") > 0) /* known from a repetition that ran through */
+		snprintf(data, sizeof(data), " (data %.1fx the limit)", num(g, "data") / lim);
+	snprintf(text, sizeof(text), "%s in %.0f MiB%s: %s%s%s%s%s", str(g, "dataset"),
+		 lim / MIB, data, ok ? "scale to data larger than the limit: " : "none ran in the limit",
+		 ok ? ok : "", killed ? "; " : "", killed ? "killed: " : "", killed ? killed : "");
 	return json_string(text);
 }
 

@@ -158,6 +158,22 @@ static int only_timed_repetitions_are_counted(void)
 	return 0;
 }
 
+static int data_set_summary_when_every_strategy_was_killed(void)
+{
+	json_t *rows = json_array(), *cells, *sum;
+
+	json_array_append_new(rows, row("buffer", 32 * MIB, 0.5, 31 * MIB, true));
+	cells = memory_verdict_cells(rows);
+	sum = memory_verdict_summary(cells);
+	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)),
+		      "big in 32 MiB: none ran in the limit; killed: buffer"), "%s",
+	      json_string_value(json_array_get(sum, 0)));
+	json_decref(sum);
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
 static int data_set_summary_names_who_scales(void)
 {
 	json_t *rows = json_array(), *cells, *sum;
@@ -185,5 +201,6 @@ int main(void)
 	RUN(killed_without_memory_peak_says_sampled_or_unknown);
 	RUN(only_timed_repetitions_are_counted);
 	RUN(data_set_summary_names_who_scales);
+	RUN(data_set_summary_when_every_strategy_was_killed);
 	return unit_failed;
 }
