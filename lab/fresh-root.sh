@@ -8,8 +8,9 @@
 # into it (the checkout's HEAD), and the README's first command runs there
 # at a small scale: PROFILE=profiles/smoke.ini SCALE=... make run, which
 # installs the deps and builds.  Checks, as "PASS: fresh root: ..." lines:
-# make run succeeds, its build has the eBPF probes, its rows are traced
-# (trace_mode in results.jsonl), its report shows the kernel view, and
+# make run succeeds, its build has the eBPF probes, each configuration has
+# a traced repetition (trace_mode in results.jsonl) and no timed one is
+# traced, its report shows the kernel view, and
 # every command the tests and scripts run is installed there by make deps
 # or in the base system (mk/cmds-in-deps.sh --require).
 #
@@ -85,7 +86,7 @@ in_root() {
 }
 
 checks() {
-	local out=$root/root/iostrat/results rows traced
+	local out=$root/root/iostrat/results configs traced timed_traced
 	grep -q '^make run: done' "$FRESH_LOG" && pass "fresh root: make run" ||
 		{ fail "fresh root: make run" "$(tail -n 2 "$FRESH_LOG" | tr '\n' ' ')"; return; }
 	if grep -q 'built without eBPF probes' "$FRESH_LOG" || ! grep -q 'eBPF probes built' "$root/root/iostrat/build/config/ebpf.h"; then
@@ -93,12 +94,19 @@ checks() {
 	else
 		pass "fresh root: make run builds the eBPF probes"
 	fi
-	rows=$(cat "$out"/*/results.jsonl 2>/dev/null | jq -s '[.[] | select(.kind == "run")] | length')
-	traced=$(cat "$out"/*/results.jsonl 2>/dev/null | jq -s '[.[] | select(.kind == "run" and .traced == true and (.trace_mode | type) == "string")] | length')
-	if [ "${rows:-0}" -gt 0 ] && [ "$rows" = "$traced" ]; then
-		pass "fresh root: make run's rows are traced"
+	# every configuration has a traced repetition (trace_mode), and no timed
+	# one -- the elapsed figures' -- was traced
+	read -r configs traced timed_traced < <(cat "$out"/*/results.jsonl 2>/dev/null | jq -rs '
+		[.[] | select(.kind == "run")] as $r
+		| [($r | map(.config_id) | unique | length),
+		   ($r | map(select(.role == "traced" and .traced == true and (.trace_mode | type) == "string")
+			| .config_id) | unique | length),
+		   ($r | map(select(.role != "traced" and .traced != false)) | length)] | @tsv')
+	if [ "${configs:-0}" -gt 0 ] && [ "$configs" = "$traced" ] && [ "$timed_traced" = 0 ]; then
+		pass "fresh root: make run traces a repetition of each configuration, never a timed one"
 	else
-		fail "fresh root: make run's rows are traced" "${traced:-0} of ${rows:-0} run rows carry trace_mode"
+		fail "fresh root: make run traces a repetition of each configuration, never a timed one" \
+			"${traced:-0} of ${configs:-0} configurations have a traced repetition; ${timed_traced:-?} timed rows traced"
 	fi
 	grep -q 'kernel view (eBPF, traced runs)' "$FRESH_LOG" && pass "fresh root: the report shows the kernel view" ||
 		fail "fresh root: the report shows the kernel view" "no kernel view table in make run's report"
