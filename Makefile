@@ -4,6 +4,11 @@
 
 .DELETE_ON_ERROR:
 .DEFAULT_GOAL := all
+# One job per CPU unless -j was given: a fresh clone's `make run` builds in
+# parallel (docs/verdict.md, "The default profile").
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 .SUFFIXES:
 SHELL := /bin/bash
 

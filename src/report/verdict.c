@@ -406,10 +406,33 @@ static int min_rounds(double level)
 	return n;
 }
 
+/* An interval's end: 2 decimals, more (up to 4) where 2 would print 1.00
+ * for an end that is not 1, so the side of 1 it lies on shows. */
+static const char *ci_end(double v, char *buf, size_t len)
+{
+	int d = 2;
+
+	while (d < 4 && v != 1 && fabs(v - 1) < 0.5 * pow(10, -d))
+		d++;
+	snprintf(buf, len, "%.*f", d, v);
+	return buf;
+}
+
+/* "1.05-1.19", the ends by ci_end */
+static const char *ci_range(double lo, double hi, char *buf, size_t len)
+{
+	char a[24], b[24];
+
+	snprintf(buf, len, "%s-%s", ci_end(lo, a, sizeof(a)), ci_end(hi, b, sizeof(b)));
+	return buf;
+}
+
 /* "95% CI 1.05-1.19, 8 rounds" (unpaired: "... , 5 and 6 repetitions, unpaired"). */
 static const char *ci_text(const struct vcmp *c, char *buf, size_t len)
 {
-	int o = snprintf(buf, len, "%.3g%% CI %.2f-%.2f, ", 100 * c->level, c->ci.lo, c->ci.hi);
+	char r[56];
+	int o = snprintf(buf, len, "%.3g%% CI %s, ", 100 * c->level,
+			 ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)));
 
 	if (o < 0 || (size_t)o >= len)
 		return buf;
@@ -437,7 +460,7 @@ static const char *units(const struct vcmp *c)
 /* The head of a cell the fastest a does not win: a against c->s. */
 static void head_open(struct vtext *t, json_t *a, const struct vcmp *c)
 {
-	char ct[96], need[32] = "";
+	char ct[96], need[32] = "", r[56];
 	const char *x = sget(a, "strategy"), *y = sget(c->s, "strategy");
 
 	if (c->paired)
@@ -449,26 +472,28 @@ static void head_open(struct vtext *t, json_t *a, const struct vcmp *c)
 		put(t, "%s and %s undecided: %zu %s, too few for a %.3g%% interval (%s%.2fx "
 		    "by estimate)", x, y, c->ci.n, units(c), 100 * c->level, need, c->ci.ratio);
 	else
-		put(t, "%s and %s undecided after %zu %s: %.2f-%.2f (%.3g%% CI; the smallest "
-		    "difference these could detect: %.1f%%)", x, y, c->ci.n, units(c), c->ci.lo,
-		    c->ci.hi, 100 * c->level, detectable_pct(&c->ci));
+		put(t, "%s and %s undecided after %zu %s: %s (%.3g%% CI; the smallest "
+		    "difference these could detect: %.1f%%)", x, y, c->ci.n, units(c),
+		    ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)), 100 * c->level,
+		    detectable_pct(&c->ci));
 }
 
 /* Another strategy not behind the fastest, after the head. */
 static void head_more(struct vtext *t, const struct vcmp *c)
 {
 	const char *y = sget(c->s, "strategy");
+	char r[56];
 
+	ci_range(c->ci.lo, c->ci.hi, r, sizeof(r));
 	if (c->d == VD_EQUAL)
-		put(t, ", %s equal within %.0f%% (%.2f-%.2f)", y, 100 * VERDICT_TIE_BAND,
-		    c->ci.lo, c->ci.hi);
+		put(t, ", %s equal within %.0f%% (%s)", y, 100 * VERDICT_TIE_BAND, r);
 	else if (c->d == VD_TOO_FEW)
 		put(t, ", %s undecided (too few %s)", y, units(c));
 	else if (c->ci.lo > 1 || c->ci.hi < 1) /* Holm stopped before it */
-		put(t, ", %s undecided (%.2f-%.2f, not tested: Holm stops at the first "
-		    "undecided)", y, c->ci.lo, c->ci.hi);
+		put(t, ", %s undecided (%s, not tested: Holm stops at the first "
+		    "undecided)", y, r);
 	else
-		put(t, ", %s undecided (%.2f-%.2f)", y, c->ci.lo, c->ci.hi);
+		put(t, ", %s undecided (%s)", y, r);
 }
 
 /* No winner: the strategies not behind the fastest (in median order), then

@@ -535,30 +535,44 @@ static bool figure_median(json_t *group, const char *k, double *vals, double *me
 	return ok > 0;
 }
 
+/* One column k (v: the first timed row's value, or NULL) into out: a
+ * figure's median (timed rows first), else the value, a null one from
+ * the first traced row. */
+static void copy_column(json_t *group, json_t *traced, const char *k, json_t *v,
+			json_t *out, double *vals)
+{
+	json_t *tv = traced ? json_object_get(traced, k) : NULL;
+	double med;
+
+	if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error") ||
+	    !strcmp(k, "role") || !strcmp(k, "round"))
+		return;
+	if ((v && is_figure(k, v)) || ((!v || json_is_null(v)) && tv && is_figure(k, tv)))
+		json_object_set_new(out, k, figure_median(group, k, vals, &med) ?
+				    json_real(med) : json_null());
+	else if ((!v || json_is_null(v)) && tv)
+		json_object_set(out, k, tv);
+	else if (v)
+		json_object_set(out, k, v);
+}
+
 /* The columns that say what the rows are: the first timed row's, a null
- * one from the first traced row (trace_error ...); traced when any
- * traced repetition was; warmup_outlier as the last timed row knew it. */
+ * or missing one from the first traced row (trace_error, the probes' own
+ * columns ...); traced when any traced repetition was; warmup_outlier as
+ * the last timed row knew it. */
 static void copy_descriptive(json_t *group, json_t *first, json_t *out,
 			     double *vals)
 {
 	json_t *traced = first_of(group, false), *v, *row;
 	const char *k;
-	double med;
 	size_t i, ntraced = 0;
 
-	json_object_foreach(first, k, v) {
-		if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error") ||
-		    !strcmp(k, "role") || !strcmp(k, "round"))
-			continue;
-		if (is_figure(k, v) || (json_is_null(v) && traced &&
-					is_figure(k, json_object_get(traced, k))))
-			json_object_set_new(out, k, figure_median(group, k, vals, &med) ?
-					    json_real(med) : json_null());
-		else if (json_is_null(v) && traced && json_object_get(traced, k))
-			json_object_set(out, k, json_object_get(traced, k));
-		else
-			json_object_set(out, k, v);
-	}
+	json_object_foreach(first, k, v)
+		copy_column(group, traced, k, v, out, vals);
+	if (traced)
+		json_object_foreach(traced, k, v)
+			if (!json_object_get(first, k))
+				copy_column(group, traced, k, NULL, out, vals);
 	json_array_foreach(group, i, row) {
 		if (!row_timed(row))
 			ntraced++;

@@ -44,6 +44,25 @@ static int traced_rows_stay_out_of_elapsed_figures(void)
 	return 0;
 }
 
+/* A probe's own column is in traced rows only (a timed row has no such
+ * key): the summary still carries its median. */
+static int probe_columns_only_in_traced_rows_reach_the_summary(void)
+{
+	json_t *rows = json_array(), *tr, *sum;
+
+	json_array_append_new(rows, row("timed", 1, 1.0, json_null()));
+	tr = row("traced", 1, 9.0, json_real(80));
+	json_object_set_new(tr, "seq_pct_read", json_real(99));
+	json_array_append_new(rows, tr);
+	sum = results_summarize(rows);
+	CHECK(json_is_number(json_object_get(json_array_get(sum, 0), "seq_pct_read")) &&
+	      json_number_value(json_object_get(json_array_get(sum, 0), "seq_pct_read")) == 99,
+	      "seq_pct_read not in the summary");
+	json_decref(sum);
+	json_decref(rows);
+	return 0;
+}
+
 static int rows_without_a_role_are_timed(void)
 {
 	json_t *rows = json_array(), *sum;
@@ -63,6 +82,7 @@ static int rows_without_a_role_are_timed(void)
 int main(void)
 {
 	RUN(traced_rows_stay_out_of_elapsed_figures);
+	RUN(probe_columns_only_in_traced_rows_reach_the_summary);
 	RUN(rows_without_a_role_are_timed);
 	return unit_failed;
 }
