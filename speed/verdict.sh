@@ -13,7 +13,8 @@
 #   speed/verdict.sh                      both runs (minutes)
 #   speed/verdict.sh --compare A.json B.json   only the comparison, of two
 #                                         `iostrat report DIR --format json`
-# KEEP=DIR keeps the two reports' JSON and the logs there.
+# KEEP=DIR keeps the two reports' JSON, the logs and both results
+# directories (quiet-results, busy-results) there.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 goal_s=180
@@ -113,7 +114,9 @@ run_once() {
 	dir=$(sed -n 's#^report: \(.*\)/report.html$#\1#p' "$log" | tail -n 1)
 	[ -n "$dir" ] || { echo "make run ($name): no 'report:' line in its log" >&2; exit 1; }
 	"$tmp/iostrat/build/iostrat" report "$tmp/iostrat/$dir" --format json >"$tmp/$name.json"
+	results[$name]=$tmp/iostrat/$dir
 }
+declare -A results
 
 git clone -q "$top" "$tmp/iostrat"
 echo "bench-verdict: make run in a fresh clone of $(git -C "$top" rev-parse --short HEAD) ($tmp)"
@@ -126,6 +129,8 @@ stop_hog
 if [ -n "${KEEP:-}" ]; then
 	mkdir -p "$KEEP"
 	cp "$tmp"/quiet.json "$tmp"/busy.json "$tmp"/quiet.log "$tmp"/busy.log "$KEEP/"
+	cp -r "${results[quiet]}" "$KEEP/quiet-results"
+	cp -r "${results[busy]}" "$KEEP/busy-results"
 fi
 echo "quiet: the fresh clone, nothing beside it; busy: the same clone again (built, data" \
 	"cached) beside a CPU hog"
