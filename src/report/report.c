@@ -393,6 +393,7 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	report_memory_verdict(r, d);
 	grids(d, r->sum);
 	config_lines(d, r);
+	report_cost(r, d);
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
 	report_probe_cost(r, d);

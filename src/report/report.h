@@ -67,6 +67,10 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc);
 /* The table: every configuration with a traced repetition; nothing when
  * none was traced. */
 void report_probe_cost(const struct rrun *r, struct rdoc *d);
+/* A run's whole cost (cost.c): per run configuration the medians of its
+ * timed repetitions' CPU (user+sys and kernel threads'), PSI, reclaim,
+ * device bytes and peak memory; nothing when no row has kthread_s. */
+void report_cost(const struct rrun *r, struct rdoc *d);
 /* The page cache each run left, where one used --dontcache. */
 void report_cache_left(const struct rrun *r, struct rdoc *d);
 /* report.html (html.c): the verdict, the figures figs[0..nfigs) (SVG
