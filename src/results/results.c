@@ -515,8 +515,9 @@ static json_t *first_of(json_t *group, bool timed)
 	return NULL;
 }
 
-/* A figure's median: over the timed rows, or where none has it (the
- * probes' columns) over the traced ones.  false when no row has it. */
+/* A figure's median: over the timed rows that completed, or where none
+ * has it (the probes' columns) over the traced ones; a failed or killed
+ * repetition's figures are in none.  false when no row has it. */
 static bool figure_median(json_t *group, const char *k, double *vals, double *med)
 {
 	size_t ok = 0, i;
@@ -525,9 +526,9 @@ static bool figure_median(json_t *group, const char *k, double *vals, double *me
 
 	for (int timed = 1; timed >= 0 && !ok; timed--)
 		json_array_foreach(group, i, row) {
-			json_t *x = json_object_get(row, k);
+			json_t *x = json_object_get(row, k), *e = json_object_get(row, "error");
 
-			if (row_timed(row) == timed && json_is_number(x))
+			if (row_timed(row) == timed && json_is_number(x) && (!e || json_is_null(e)))
 				vals[ok++] = json_number_value(x);
 		}
 	summarize(vals, ok, &s);

@@ -63,6 +63,24 @@ static int probe_columns_only_in_traced_rows_reach_the_summary(void)
 	return 0;
 }
 
+/* A failed repetition's figures (its user_s) are in no median. */
+static int failed_rows_stay_out_of_the_figures(void)
+{
+	json_t *rows = json_array(), *bad, *sum;
+
+	json_array_append_new(rows, row("timed", 1, 1.0, json_null()));
+	json_array_append_new(rows, row("timed", 2, 1.2, json_null()));
+	bad = row("timed", 3, 50.0, json_null());
+	json_object_set_new(bad, "error", json_string("killed"));
+	json_array_append_new(rows, bad);
+	sum = results_summarize(rows);
+	CHECK(fabs(json_real_value(json_object_get(json_array_get(sum, 0), "user_s")) - 0.55) < 1e-9,
+	      "user_s %g", json_real_value(json_object_get(json_array_get(sum, 0), "user_s")));
+	json_decref(sum);
+	json_decref(rows);
+	return 0;
+}
+
 static int rows_without_a_role_are_timed(void)
 {
 	json_t *rows = json_array(), *sum;
@@ -83,6 +101,7 @@ int main(void)
 {
 	RUN(traced_rows_stay_out_of_elapsed_figures);
 	RUN(probe_columns_only_in_traced_rows_reach_the_summary);
+	RUN(failed_rows_stay_out_of_the_figures);
 	RUN(rows_without_a_role_are_timed);
 	return unit_failed;
 }
