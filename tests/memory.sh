@@ -145,14 +145,22 @@ stuck_cgroup() {
 	}
 	need_limit; bigdata
 	trap cleanup EXIT
-	printf '[run]\ncache=warm\nreps=1\ndataset=%s\naccounting=1\nstrategy=stream\nwork=50,100,0\n' \
+	# every repetition long enough (W >= 50 on 100 MB) to be caught in its
+	# cgroup: a round's order is shuffled, so the first may be any of them
+	printf '[run]\ncache=warm\nreps=1\ndataset=%s\naccounting=1\nstrategy=stream\nwork=50,100,150\n' \
 		"$T/in" >"$T/p.ini"
 	"$IOSTRAT" bench "$T/p.ini" --out "$T/res" >"$T/out" 2>&1 &
 	pid=$!
 	sleep 1000 & sleeper=$!
-	for _ in $(seq 100); do cg=$(rep_cgroups | head -n 1); [ -n "$cg" ] && break; sleep 0.05; done
+	# a repetition's cgroup, the sleeper moved in (another one where that
+	# repetition ended and took its cgroup with it in between)
+	for _ in $(seq 200); do
+		cg=$(rep_cgroups | head -n 1)
+		[ -n "$cg" ] && echo "$sleeper" 2>/dev/null >"$cg/cgroup.procs" && break
+		cg=
+		sleep 0.05
+	done
 	[ -n "$cg" ] || die "no repetition cgroup seen while running"
-	echo "$sleeper" >"$cg/cgroup.procs"
 	wait "$pid" || die "bench failed: $(tail -n 3 "$T/out")"
 	[ "$(grep -c "warning: $cg: cannot remove" "$T/out")" -eq 1 ] ||
 		die "no one warning about $cg: $(cat "$T/out")"
