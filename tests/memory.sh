@@ -133,6 +133,26 @@ bench_counts_a_killed_configuration_as_a_result() {
 		die "--resume ran the killed configuration again"
 }
 
+# The memory profile runs here as shipped (small: 60 MB against 16 MiB, one
+# repetition): every configuration gives a row, each in its own cgroup,
+# the memory verdict says which strategies scale, and no cgroup is left.
+memory_profile_runs() {
+	need_limit
+	local n want=32
+	SCALE=0.03 MEMORY_MAX=16M REPS=1 "$IOSTRAT" bench "$TOP/profiles/memory.ini" \
+		--out "$T/mp" --data "$T/mp-data" >"$T/out" 2>&1 || die "bench failed: $(tail -n 3 "$T/out")"
+	# 5 strategies x 2 W x 2 limits, and 3 more with --dontcache where it runs
+	grep -q 'RWF_DONTCACHE' "$T/out" && want=20
+	n=$(jq -s '[.[] | select(.kind == "run")] | map(.config_id) | unique | length' "$T/mp/results.jsonl")
+	[ "$n" -eq "$want" ] || die "$n configurations with a row, not $want: $(tail -n 2 "$T/out")"
+	jq -se 'all(.[] | select(.kind == "run"); .cgroup != null and .cgroup != "none")' \
+		"$T/mp/results.jsonl" >/dev/null || die "a row without its cgroup: $(jq -c .cgroup_error "$T/mp/results.jsonl" | sort -u)"
+	"$IOSTRAT" report "$T/mp" >"$T/rep" 2>&1 || die "report failed"
+	grep -Eq '^  big( dontcache)? in 16 MiB \(data [0-9.]+x the limit\): ' "$T/rep" ||
+		die "no memory verdict: $(sed -n '/^memory verdict/,/^$/p' "$T/rep")"
+	[ -z "$(left_behind)" ] || die "left: $(left_behind | head -n 3)"
+}
+
 # A repetition cgroup that cannot be removed (a process put in it from
 # outside) is said in one warning, and the next configuration's repetition
 # 1 still gets a cgroup of its own: names count the process's cgroups, not
@@ -239,6 +259,7 @@ t stream_runs_verified_in_the_same_limit stream_fits_the_same_limit
 t no_cgroup_left_after_a_run_or_sigint no_cgroup_left_after_sigint
 t kernel_thread_cpu_and_psi_columns_are_present cost_columns_present
 t bench_counts_a_killed_configuration_as_a_result_and_runs_it_once bench_counts_a_killed_configuration_as_a_result
+t the_memory_profile_runs_here_as_shipped memory_profile_runs
 t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
 t cgroup_v1_limits_memory_and_swap_together memsw_limited_too
 t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused

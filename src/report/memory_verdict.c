@@ -7,6 +7,7 @@
 
 #include "memory_verdict.h"
 #include "fields.h"
+#include "config/jobopts.h"
 #include "results/row.h"
 #include "results/stats_math.h"
 #include "table.h"
@@ -117,12 +118,12 @@ static void tally(json_t *cells, json_t *row)
 		char twin[600];
 
 		twin_key(row, twin, sizeof(twin));
-		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:O?, s:O?}",
+		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:O?, s:O?, s:O}",
 			      "config_id", id, "twin", twin, "strategy", str(row, "strategy"),
 			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
 			      "reps", 0, "killed", 0, "killed_at", "data", 0.0,
 			      "work", json_object_get(row, "work"),
-			      "threads", json_object_get(row, "threads"));
+			      "threads", json_object_get(row, "threads"), "row", row);
 		json_object_set_new(cells, id, c);
 	}
 	json_object_set_new(c, "reps", json_integer(json_integer_value(
@@ -138,17 +139,82 @@ static void tally(json_t *cells, json_t *row)
 	}
 }
 
-/* "big W=0 t1: " before a configuration's sentence (no W or t: left out) */
+/* "big W=0 t1: " before a configuration's sentence (no W or t: left out),
+ * "big W=0 t1 dontcache: " with c's "apart" (the settings that vary). */
 static int where_of(json_t *c, char *buf, size_t len)
 {
 	double w = num(c, "work"), t = num(c, "threads");
 	char ws[32] = "", ts[32] = "";
+	const char *apart = str(c, "apart");
 
 	if (!isnan(w))
 		snprintf(ws, sizeof(ws), " W=%.0f", w);
 	if (!isnan(t))
 		snprintf(ts, sizeof(ts), " t%.0f", t);
-	return snprintf(buf, len, "%s%s%s: ", str(c, "dataset"), ws, ts);
+	return snprintf(buf, len, "%s%s%s%s%s: ", str(c, "dataset"), ws, ts,
+			*apart ? " " : "", apart);
+}
+
+/* Is setting s's column the same in every cell's first row? */
+static bool same_in_all(const struct setting *s, json_t *cells)
+{
+	json_t *first = json_object_get(json_array_get(cells, 0), "row"), *c;
+	size_t i;
+
+	json_array_foreach(cells, i, c)
+		if (!json_equal(json_object_get(json_object_get(c, "row"), s->column),
+				json_object_get(first, s->column)) &&
+		    (json_object_get(json_object_get(c, "row"), s->column) ||
+		     json_object_get(first, s->column)))
+			return false;
+	return true;
+}
+
+/* Each cell's "apart": its run settings that are not the same in every
+ * cell (W, threads and the limit are said apart anyway), e.g. "dontcache"
+ * beside the plain twins; then the first rows go. */
+static void settings_apart(json_t *cells)
+{
+	const char *skip[40];
+	size_t n = 0, i;
+	char text[300];
+	json_t *c;
+
+	for (const struct setting *s = run_settings; s->name && n < 39; s++)
+		if (!strcmp(s->name, "threads") || !strcmp(s->name, "work") ||
+		    !strcmp(s->name, "memory_max") || !s->column || same_in_all(s, cells))
+			skip[n++] = s->name;
+	skip[n] = NULL;
+	json_array_foreach(cells, i, c) {
+		json_object_set_new(c, "apart", json_string(run_settings_text_except(
+				    json_object_get(c, "row"), skip, text, sizeof(text))));
+		json_object_del(c, "row");
+	}
+}
+
+static int by_config_id(const void *a, const void *b)
+{
+	return strverscmp(str(*(json_t *const *)a, "config_id"),
+			  str(*(json_t *const *)b, "config_id"));
+}
+
+/* The cells of the object, in natural config_id order (the rows' order is
+ * a round's shuffle). */
+static json_t *in_order(json_t *cells)
+{
+	size_t n = json_object_size(cells), i = 0;
+	json_t **v = calloc(n + 1, sizeof(*v)), *out = json_array(), *c;
+	const char *k;
+
+	if (!v)
+		abort();
+	json_object_foreach(cells, k, c)
+		v[i++] = c;
+	qsort(v, n, sizeof(*v), by_config_id);
+	for (i = 0; i < n; i++)
+		json_array_append(out, v[i]);
+	free(v);
+	return out;
 }
 
 /* The sentence of one limited configuration (into c's "text"). */
@@ -182,19 +248,33 @@ static void sentence(json_t *rows, json_t *c)
 
 json_t *memory_verdict_cells(json_t *rows)
 {
-	json_t *cells = json_object(), *out = json_array(), *row, *c;
-	const char *k;
+	json_t *cells = json_object(), *out, *row, *c;
 	size_t i;
 
 	json_array_foreach(rows, i, row)
 		if (counted(row))
 			tally(cells, row);
-	json_object_foreach(cells, k, c) {
-		sentence(rows, c);
-		json_array_append(out, c);
-	}
+	out = in_order(cells);
 	json_decref(cells);
+	if (json_array_size(out))
+		settings_apart(out);
+	json_array_foreach(out, i, c)
+		sentence(rows, c);
 	return out;
+}
+
+/* Is name one of the list's "a, b, c"? */
+static bool listed(const char *list, const char *name)
+{
+	size_t n = strlen(name), len;
+
+	for (const char *p = list; p && *p; p += strspn(p, ", ")) {
+		len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len;
+	}
+	return false;
 }
 
 /* Append name to the list under key in o ("a, b"), once. */
@@ -203,24 +283,47 @@ static void list_add(json_t *o, const char *key, const char *name)
 	const char *cur = json_string_value(json_object_get(o, key));
 	char buf[256];
 
-	if (cur && strstr(cur, name))
+	if (listed(cur, name))
 		return;
 	snprintf(buf, sizeof(buf), "%s%s%s", cur ? cur : "", cur ? ", " : "", name);
 	json_object_set_new(o, key, json_string(buf));
 }
 
-static json_t *summary_line(json_t *g)
+/* The list under "ok" without the killed ones: a strategy killed in any
+ * configuration of the group does not scale. */
+static const char *scaled(json_t *g, char *buf, size_t len)
 {
 	const char *ok = json_string_value(json_object_get(g, "ok"));
 	const char *killed = json_string_value(json_object_get(g, "killed"));
-	char text[640], data[48] = "";
+	size_t o = 0, n;
+
+	buf[0] = 0;
+	for (const char *p = ok; p && *p; p += strspn(p, ", ")) {
+		char name[64];
+
+		n = strcspn(p, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)n, p);
+		p += n;
+		if (!listed(killed, name) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
+	}
+	return buf;
+}
+
+static json_t *summary_line(json_t *g)
+{
+	const char *killed = json_string_value(json_object_get(g, "killed"));
+	const char *apart = str(g, "apart");
+	char text[640], data[48] = "", ok[256];
 	double lim = num(g, "limit");
 
+	scaled(g, ok, sizeof(ok));
 	if (num(g, "data") > 0) /* known from a repetition that ran through */
 		snprintf(data, sizeof(data), " (data %.1fx the limit)", num(g, "data") / lim);
-	snprintf(text, sizeof(text), "%s in %.0f MiB%s: %s%s%s%s%s", str(g, "dataset"),
-		 lim / MIB, data, ok ? "scale to data larger than the limit: " : "none ran in the limit",
-		 ok ? ok : "", killed ? "; " : "", killed ? "killed: " : "", killed ? killed : "");
+	snprintf(text, sizeof(text), "%s%s%s in %.0f MiB%s: %s%s%s%s%s", str(g, "dataset"),
+		 *apart ? " " : "", apart, lim / MIB, data,
+		 *ok ? "scale to data larger than the limit: " : "none ran in the limit",
+		 ok, killed ? "; " : "", killed ? "killed: " : "", killed ? killed : "");
 	return json_string(text);
 }
 
@@ -228,14 +331,15 @@ json_t *memory_verdict_summary(json_t *cells)
 {
 	json_t *groups = json_object(), *out = json_array(), *c, *g;
 	const char *k;
-	char key[256];
+	char key[600];
 	size_t i;
 
 	json_array_foreach(cells, i, c) {
-		snprintf(key, sizeof(key), "%s|%.0f", str(c, "dataset"), num(c, "limit"));
+		snprintf(key, sizeof(key), "%s|%.0f|%s", str(c, "dataset"), num(c, "limit"),
+			 str(c, "apart"));
 		if (!(g = json_object_get(groups, key))) {
-			g = json_pack("{s:s, s:f, s:f}", "dataset", str(c, "dataset"),
-				      "limit", num(c, "limit"), "data", 0.0);
+			g = json_pack("{s:s, s:f, s:f, s:s}", "dataset", str(c, "dataset"),
+				      "limit", num(c, "limit"), "data", 0.0, "apart", str(c, "apart"));
 			json_object_set_new(groups, key, g);
 		}
 		if (num(c, "data") > num(g, "data"))

@@ -185,8 +185,37 @@ static int data_set_summary_names_who_scales(void)
 	sum = memory_verdict_summary(cells);
 	CHECK(json_array_size(sum) == 1, "%zu lines", json_array_size(sum));
 	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)), "big in 256 MiB (data "
-		      "4.0x the limit): scale to data larger than the limit: stream, mmap; "
+		      "4.0x the limit): scale to data larger than the limit: mmap, stream; "
 		      "killed: buffer"), "%s", json_string_value(json_array_get(sum, 0)));
+	json_decref(sum);
+	json_decref(cells);
+	json_decref(rows);
+	return 0;
+}
+
+/* Cells that differ by a run setting (dontcache) say it; a strategy
+ * killed in one configuration of a group is not among those that scale. */
+static int settings_apart_and_killed_do_not_scale(void)
+{
+	json_t *rows = json_array(), *r, *cells, *sum;
+
+	json_array_append_new(rows, row("buffer", 256 * MIB, 2.0, 256 * MIB, false));
+	r = row("buffer", 256 * MIB, 0.5, 251 * MIB, true);
+	json_object_set_new(r, "config_id", json_string("big/buffer/t1/w100/memory_max=1"));
+	json_object_set_new(r, "work", json_integer(100));
+	json_array_append_new(rows, r);
+	r = row("stream", 256 * MIB, 2.0, 256 * MIB, false);
+	json_object_set_new(r, "config_id", json_string("big/stream/dontcache"));
+	json_object_set_new(r, "dontcache", json_true());
+	json_array_append_new(rows, r);
+	cells = memory_verdict_cells(rows);
+	CHECK(!strncmp(text_of(cells, "stream"), "big dontcache: stream runs", 26), "%s",
+	      text_of(cells, "stream"));
+	sum = memory_verdict_summary(cells);
+	CHECK(json_array_size(sum) == 2, "%zu lines", json_array_size(sum));
+	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)),
+		      "big in 256 MiB (data 4.0x the limit): none ran in the limit; killed: buffer"),
+	      "%s", json_string_value(json_array_get(sum, 0)));
 	json_decref(sum);
 	json_decref(cells);
 	json_decref(rows);
@@ -202,5 +231,6 @@ int main(void)
 	RUN(only_timed_repetitions_are_counted);
 	RUN(data_set_summary_names_who_scales);
 	RUN(data_set_summary_when_every_strategy_was_killed);
+	RUN(settings_apart_and_killed_do_not_scale);
 	return unit_failed;
 }
