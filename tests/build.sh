@@ -4,6 +4,7 @@
 # `make clean` -- a fresh machine's `make run` installs clang and bpftool
 # and must then build the eBPF probes.  Each case builds in its own $T.
 . "$(dirname "$0")/lib.sh"
+not_c_under_sanitizers "the build's configuration is make's, not C: the sanitizer build itself is made by make check SANITIZE=1"
 
 # a make of its own: nothing of the make that runs the suite (make check
 # SANITIZE=1 passes SANITIZE down through MAKEFLAGS and the environment)

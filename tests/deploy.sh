@@ -6,14 +6,11 @@
 # not answer.  The queued run, the reboots and the power cut need real
 # boots: the lab (make check-lab) has them.
 . "$(dirname "$0")/lib.sh"
+# what the playbook runs of iostrat (bench, --resume, the queue) has its own
+# sanitizer run in bench.sh and queue.sh
+not_c_under_sanitizers "the playbook is not C: bench and queue run under the sanitizers in bench.sh and queue.sh"
 
-# Not under the sanitizers: the playbook is YAML, and what it runs of
-# iostrat (bench, --resume, the queue) has its own ASan run in bench.sh and
-# queue.sh; this file's 1.5 min would only be spent again in Ansible.
-need_ansible() {
-	case ${BUILD:-build} in build-asan | build-tsan) skip "the playbook is not C: bench and queue run under the sanitizers in bench.sh and queue.sh" ;; esac
-	need_cmd ansible-playbook
-}
+need_ansible() { need_cmd ansible-playbook; }
 
 # inventory: box-a and box-b local, box-down an ssh port nothing listens on
 # The hosts' python is the one Ansible runs on (Debian's): a pyenv shim

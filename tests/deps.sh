@@ -4,6 +4,7 @@
 # from a package of make deps (lab-deps, check-deps), from the base system,
 # or is built here (mk/cmds-in-deps.sh).
 . "$(dirname "$0")/lib.sh"
+not_c_under_sanitizers "shell and package lists, no C"
 
 need_dpkg() { need_cmd dpkg-query; dpkg-query -W coreutils >/dev/null 2>&1 || skip "not a Debian system"; }
 

@@ -2,6 +2,7 @@
 # lab/lab on bad input: one line naming the thing and the reason, non-zero
 # exit, before any image is built or guest booted (make check-lab boots them).
 . "$(dirname "$0")/lib.sh"
+not_c_under_sanitizers "lab/lab is shell: no C run"
 LAB=$TOP/lab/lab
 
 lab_fails() { # REGEX ARGS...: lab ARGS fails with REGEX, and nothing was built

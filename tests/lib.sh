@@ -46,11 +46,20 @@ lib_interrupted() { [ -n "${T:-}" ] && rm -rf "$T"; exit "$1"; }
 trap 'lib_interrupted 130' INT
 trap 'lib_interrupted 143' TERM
 
+# not_c_under_sanitizers WHY: a file whose cases run no C that the other
+# files do not run too (the build, the docs, the tree, shell and YAML):
+# under a sanitizer build (build-asan, build-tsan) each case SKIPs with WHY
+# instead of spending the sanitizer run's minutes again on the same checks.
+not_c_under_sanitizers() {
+	case ${BUILD:-build} in build-asan | build-tsan) SANITIZER_SKIP=$1 ;; esac
+}
+
 # TEST_TIMES=1: a "TIME: name: seconds" line after each case (the lab's
 # guest checks say where a guest's minutes go; the runner ignores it).
 t() {
 	local name=$1; shift
 	local out rc t0=$SECONDS
+	if [ -n "${SANITIZER_SKIP:-}" ]; then echo "SKIP: $name: $SANITIZER_SKIP"; return; fi
 	T=$(mktemp -d /tmp/iostrat-test.XXXXXX)
 	export T
 	out=$( (set -e; "$@") 2>&1 )

@@ -3,6 +3,7 @@
 # no reference outside the repository, every C file opening with its
 # purpose (docs/architecture.md).
 . "$(dirname "$0")/lib.sh"
+not_c_under_sanitizers "the source tree's layout, no C run"
 
 # The directories of the repository's own text (not build/ or data/).
 OWN=(.ci completion debian deploy ebpf fio-jobs fuzz lab mk plots profiles
