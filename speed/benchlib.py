@@ -8,6 +8,21 @@ import sys
 import time
 
 
+def bench_binary():
+    """The iostrat under test: the first argument, else build/iostrat."""
+    return os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
+
+
+def bench_data(name):
+    """The bench's data directory: $BENCH_DATA, else data/bench-NAME."""
+    return os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-" + name))
+
+
+def bench_reps(default):
+    """Repetitions (rounds): $REPS, else default."""
+    return int(os.environ.get("REPS", str(default)))
+
+
 def sh(*args, **kw):
     return subprocess.run(args, check=True, text=True, capture_output=True, **kw).stdout
 

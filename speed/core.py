@@ -7,13 +7,13 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import gen, run_rows, med, timed_child, table  # noqa: E402
+from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table, timed_child  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1])
+BIN = bench_binary()
 SCALE = os.environ.get("SCALE", "0.05")
-REPS = int(os.environ.get("REPS", "3"))
+REPS = bench_reps(3)
 STRATS = os.environ.get("STRATEGIES", "stream buffer").split()
-DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-core"))
+DATA = bench_data("core")
 OUT = DATA + "/out"
 
 

@@ -10,13 +10,13 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import drop_caches, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_binary, bench_data, bench_reps, drop_caches, gen, med, run_rows, table  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1])
+BIN = bench_binary()
 SCALE = os.environ.get("SCALE", "0.01")
 FIO_SCALE = os.environ.get("FIO_SCALE", "0.55")
-REPS = int(os.environ.get("REPS", "3"))
-DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-core-strategies"))
+REPS = bench_reps(3)
+DATA = bench_data("core-strategies")
 OUT = DATA + "/out"
 STRATS = ("stream", "buffer", "direct", "mmap")
 CHUNK = 1 << 20  # direct's default chunk; fio uses the same block size

@@ -26,18 +26,15 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import gen, run_rows, table  # noqa: E402
+from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
-DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-kernel-features"))
-REPS = int(os.environ.get("REPS", "5"))
+BIN = bench_binary()
+DATA = bench_data("kernel-features")
+REPS = bench_reps(5)
 SCALE = os.environ.get("SCALE", "0.3")
 SCALE_CPU = os.environ.get("SCALE_CPU", "0.1")
 OUT = DATA + "/out"
 
-
-def med(rows, key):
-    return statistics.median(r[key] for r in rows)
 
 
 def cpu(r):

@@ -16,14 +16,14 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import gen, table  # noqa: E402
+from benchlib import bench_binary, bench_data, bench_reps, gen, table  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1])
+BIN = bench_binary()
 FILES = int(os.environ.get("FILES", "4"))
 FILE_MB = int(os.environ.get("FILE_MB", "300"))
 LIMIT = os.environ.get("LIMIT", "256M")
-REPS = int(os.environ.get("REPS", "3"))
-DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-memory"))
+REPS = bench_reps(3)
+DATA = bench_data("memory")
 OUT = DATA + "/out"
 STRATS = ("stream", "buffer", "direct", "mmap", "uring")
 GIB = float(1 << 30)

@@ -23,11 +23,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import gen, run_rows, table  # noqa: E402
+from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table  # noqa: E402
 
-BIN = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
-DATA = os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-uring"))
-REPS = int(os.environ.get("REPS", "5"))
+BIN = bench_binary()
+DATA = bench_data("uring")
+REPS = bench_reps(5)
 FSYNC = os.environ.get("FSYNC", "end")
 CHUNK = os.environ.get("CHUNK", "1M")
 QD = os.environ.get("QD", "8")
@@ -37,9 +37,6 @@ SETS = [("small", "0.25"), ("medium-short", "0.25"), ("medium-long", "0.25"),
         ("big", "0.125")]
 OUT = DATA + "/out"
 
-
-def med(rows, key):
-    return statistics.median(r[key] for r in rows)
 
 
 def interleaved(runs, reps):

@@ -66,25 +66,31 @@ static int kthreads_scan(struct kthread **out, size_t *n)
 	return 0;
 }
 
+/* /proc/vmstat's pages of kind (pgscan, pgsteal): kind_anon + kind_file
+ * where the kernel counts them by LRU type, else kind_kswapd +
+ * kind_direct; 0 when it has neither. */
+static uint64_t vmstat_pages(const char *kind)
+{
+	static const char *const splits[][2] = { { "anon", "file" }, { "kswapd", "direct" } };
+	char k0[32], k1[32];
+
+	for (size_t i = 0; i < 2; i++) {
+		uint64_t a = 0, b = 0;
+
+		snprintf(k0, sizeof(k0), "%s_%s", kind, splits[i][0]);
+		snprintf(k1, sizeof(k1), "%s_%s", kind, splits[i][1]);
+		if (!cg_read_key("/proc/vmstat", k0, &a) && !cg_read_key("/proc/vmstat", k1, &b))
+			return a + b;
+	}
+	return 0;
+}
+
 static void vmstat_read(uint64_t v[3])
 {
-	uint64_t a = 0, f = 0, kd = 0, dr = 0;
+	uint64_t a = 0, f = 0;
 
-	v[0] = v[1] = v[2] = 0;
-	if (!cg_read_key("/proc/vmstat", "pgscan_anon", &a) &&
-	    !cg_read_key("/proc/vmstat", "pgscan_file", &f))
-		v[0] = a + f;
-	else if (!cg_read_key("/proc/vmstat", "pgscan_kswapd", &kd) &&
-		 !cg_read_key("/proc/vmstat", "pgscan_direct", &dr))
-		v[0] = kd + dr;
-	a = f = kd = dr = 0;
-	if (!cg_read_key("/proc/vmstat", "pgsteal_anon", &a) &&
-	    !cg_read_key("/proc/vmstat", "pgsteal_file", &f))
-		v[1] = a + f;
-	else if (!cg_read_key("/proc/vmstat", "pgsteal_kswapd", &kd) &&
-		 !cg_read_key("/proc/vmstat", "pgsteal_direct", &dr))
-		v[1] = kd + dr;
-	a = f = 0;
+	v[0] = vmstat_pages("pgscan");
+	v[1] = vmstat_pages("pgsteal");
 	cg_read_key("/proc/vmstat", "workingset_refault_anon", &a);
 	cg_read_key("/proc/vmstat", "workingset_refault_file", &f);
 	v[2] = a + f;

@@ -312,6 +312,17 @@ const struct rtable *rdoc_find(const struct rdoc *d, const char *title)
 	return NULL;
 }
 
+json_t *rtable_cell(const struct rtable *t, size_t row, const char *col)
+{
+	json_t *name;
+	size_t j;
+
+	json_array_foreach(t->cols, j, name)
+		if (!strcmp(json_string_value(name), col))
+			return json_array_get(json_array_get(t->rows, row), j);
+	return NULL;
+}
+
 json_t *rtable_objects(const struct rtable *t)
 {
 	json_t *out = json_array(), *row;

@@ -56,6 +56,8 @@ void rtable_add(struct rtable *t, json_t *row);
 void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);
 /* The table titled title, or NULL. */
 const struct rtable *rdoc_find(const struct rdoc *d, const char *title);
+/* Row row's cell in column col, or NULL (no such column or row). */
+json_t *rtable_cell(const struct rtable *t, size_t row, const char *col);
 /* Its rows as objects, column name -> cell (figure 6 reads compare's
  * spread table so, from memory). */
 json_t *rtable_objects(const struct rtable *t);

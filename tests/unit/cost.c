@@ -51,25 +51,14 @@ static const struct rtable *cost_table(json_t *rows, struct rdoc *d)
 	return rdoc_find(d, TITLE);
 }
 
-static json_t *cell(const struct rtable *t, size_t row, const char *col)
-{
-	json_t *c;
-	size_t i;
-
-	json_array_foreach(t->cols, i, c)
-		if (!strcmp(json_string_value(c), col))
-			return json_array_get(json_array_get(t->rows, row), i);
-	return NULL;
-}
-
 static bool near(json_t *v, double want)
 {
 	return json_is_number(v) && fabs(json_number_value(v) - want) < 1e-9;
 }
 
 #define NEAR(t, r, col, want) \
-	CHECK(near(cell(t, r, col), want), "%s %g, want %g", col, \
-	      json_number_value(cell(t, r, col)), (double)(want))
+	CHECK(near(rtable_cell(t, r, col), want), "%s %g, want %g", col, \
+	      json_number_value(rtable_cell(t, r, col)), (double)(want))
 
 static json_t *fixture(void)
 {
@@ -97,16 +86,16 @@ static int cost_is_the_median_of_timed_repetitions_that_completed(void)
 	t = cost_table(rows, &d);
 	CHECK(t, "no table");
 	CHECK(json_array_size(t->rows) == 2, "%zu rows", json_array_size(t->rows));
-	CHECK(!strcmp(json_string_value(cell(t, 0, "config_id")), "a"), "first row");
+	CHECK(!strcmp(json_string_value(rtable_cell(t, 0, "config_id")), "a"), "first row");
 	NEAR(t, 0, "cpu_s", 2.5);
 	NEAR(t, 0, "kthread_s", 1.0);
 	NEAR(t, 0, "outside_pct", 100 / 3.5);
 	NEAR(t, 0, "cpu_s_per_gb", 3.5 / 2); /* user + sys + kthread over 2 GB */
 	NEAR(t, 0, "psi_io_some_ms", 2.0);
 	NEAR(t, 0, "psi_mem_some_ms", 0.0);
-	CHECK(json_integer_value(cell(t, 0, "pgscan")) == 20 &&
-	      json_integer_value(cell(t, 0, "pgsteal")) == 2 &&
-	      json_integer_value(cell(t, 0, "refaults")) == 3, "counts");
+	CHECK(json_integer_value(rtable_cell(t, 0, "pgscan")) == 20 &&
+	      json_integer_value(rtable_cell(t, 0, "pgsteal")) == 2 &&
+	      json_integer_value(rtable_cell(t, 0, "refaults")) == 3, "counts");
 	NEAR(t, 0, "dev_read_mb", 2.0);
 	NEAR(t, 0, "dev_write_mb", 1.0);
 	NEAR(t, 0, "mem_peak_mib", 2.0);
@@ -125,10 +114,10 @@ static int column_no_row_has_is_empty(void)
 	t = cost_table(rows, &d);
 	CHECK(t, "no table");
 	NEAR(t, 1, "cpu_s", 1.5);
-	CHECK(json_is_null(cell(t, 1, "kthread_s")), "kthread_s not empty");
-	CHECK(json_is_null(cell(t, 1, "outside_pct")), "outside_pct not empty");
-	CHECK(json_is_null(cell(t, 1, "cpu_s_per_gb")), "cpu_s_per_gb counts all three");
-	CHECK(json_is_null(cell(t, 1, "dev_read_mb")) && json_is_null(cell(t, 1, "dev_write_mb")),
+	CHECK(json_is_null(rtable_cell(t, 1, "kthread_s")), "kthread_s not empty");
+	CHECK(json_is_null(rtable_cell(t, 1, "outside_pct")), "outside_pct not empty");
+	CHECK(json_is_null(rtable_cell(t, 1, "cpu_s_per_gb")), "cpu_s_per_gb counts all three");
+	CHECK(json_is_null(rtable_cell(t, 1, "dev_read_mb")) && json_is_null(rtable_cell(t, 1, "dev_write_mb")),
 	      "dev_*_mb not empty");
 	rdoc_free(&d);
 	json_decref(rows);

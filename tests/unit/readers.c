@@ -71,17 +71,6 @@ static const struct rtable *table_titled(const struct rdoc *d, const char *title
 	return NULL;
 }
 
-static json_t *cell(const struct rtable *t, size_t row, const char *col)
-{
-	json_t *c;
-	size_t i;
-
-	json_array_foreach(t->cols, i, c)
-		if (!strcmp(json_string_value(c), col))
-			return json_array_get(json_array_get(t->rows, row), i);
-	return NULL;
-}
-
 static int report_table_is_of_the_good_rows_only(void)
 {
 	const char *dir = dir_of("bad-report", "some-not-measurements.jsonl");
@@ -98,11 +87,11 @@ static int report_table_is_of_the_good_rows_only(void)
 	t = table_titled(&d, "configurations (kind run)");
 	CHECK(t, "no table 'configurations (kind run)'");
 	CHECK(json_array_size(t->rows) == 1, "%zu rows", json_array_size(t->rows));
-	CHECK(json_integer_value(cell(t, 0, "n")) == 2 &&
-	      json_number_value(cell(t, 0, "min_s")) == 0.5 &&
-	      json_number_value(cell(t, 0, "max_s")) == 0.7, "n %lld min_s %g max_s %g",
-	      json_integer_value(cell(t, 0, "n")), json_number_value(cell(t, 0, "min_s")),
-	      json_number_value(cell(t, 0, "max_s")));
+	CHECK(json_integer_value(rtable_cell(t, 0, "n")) == 2 &&
+	      json_number_value(rtable_cell(t, 0, "min_s")) == 0.5 &&
+	      json_number_value(rtable_cell(t, 0, "max_s")) == 0.7, "n %lld min_s %g max_s %g",
+	      json_integer_value(rtable_cell(t, 0, "n")), json_number_value(rtable_cell(t, 0, "min_s")),
+	      json_number_value(rtable_cell(t, 0, "max_s")));
 	rdoc_free(&d);
 	rrun_free(&r);
 	return 0;
@@ -124,7 +113,7 @@ static int compare_median_is_of_the_good_rows_only(void)
 	compare_build(runs, 2, &d, false);
 	CHECK(d.n && json_array_size(d.t[0].rows) == 1, "first table: %zu rows",
 	      d.n ? json_array_size(d.t[0].rows) : 0);
-	m = cell(&d.t[0], 0, "B_median");
+	m = rtable_cell(&d.t[0], 0, "B_median");
 	CHECK(json_is_number(m) && json_number_value(m) > 2.05 - 1e-9 &&
 	      json_number_value(m) < 2.05 + 1e-9, "B_median %g, want 2.05 (of 2.0 and 2.1)",
 	      json_number_value(m));
