@@ -90,12 +90,17 @@ lab_fresh_deb() {
 	compgen -G "$out/iostrat_*.deb" | head -n 1
 }
 
+# The CPU a TCG guest is given: Nehalem (x86-64-v2: SSE4.2, POPCNT), not
+# "max", whose AVX and AVX2 (emulated since QEMU 7.2) glibc's string and
+# memory functions then pick: slower to emulate than SSE (docs/lab.md).
+lab_tcg_cpu() { echo "${IOSTRAT_LAB_CPU:-Nehalem}"; }
+
 # The accelerator lab/lab found working on this host (its cached probe),
 # else TCG.
 lab_accel_args() {
 	local a=${IOSTRAT_LAB_ACCEL:-}
 	[ -n "$a" ] || a=$(cat "$LAB_DIR/accel.$(cat /proc/sys/kernel/random/boot_id)" 2>/dev/null || echo tcg)
-	if [ "$a" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg -cpu max"; fi
+	if [ "$a" = kvm ]; then echo "-accel kvm -cpu host"; else echo "-accel tcg -cpu $(lab_tcg_cpu)"; fi
 }
 
 # lab_checks CLEANUP: a lab script of checks (reboot.sh, fleet.sh): "PASS:
