@@ -77,7 +77,7 @@ done
 flock -u 8
 # What else goes into the image: the guest's files, and the layout (bump
 # LAB_IMAGE_LAYOUT when this script changes what it builds).
-LAB_IMAGE_LAYOUT=1
+LAB_IMAGE_LAYOUT=2
 key_in+=("layout $LAB_IMAGE_LAYOUT ${IMAGE_MB}M $(cat "$LAB_TOP"/guest/* | sha256sum | cut -c1-16)")
 key=$(printf '%s\n' "${key_in[@]}" | sha256sum | cut -c1-16)
 img=$LAB_DIR/images/$key
@@ -109,6 +109,11 @@ for d in "${kdebs[@]}"; do
 	       "${hooks[@]}")
 done
 t0=$SECONDS
+# force-unsafe-io: dpkg does not fsync every file it unpacks (tens of
+# thousands, four kernels' modules among them): the root is a scratch
+# directory, written into root.img at the end, and thrown away if the
+# build stops.  It stays in the image's dpkg.cfg.d with the path-excludes
+# (a guest's own installs: the package check's, the fleet's).
 # Other suites than bookworm only for the kernels: pinned low, so every
 # userspace package comes from bookworm.
 if ! mmdebstrap --variant=minbase --mode=root --format=directory \
@@ -116,7 +121,7 @@ if ! mmdebstrap --variant=minbase --mode=root --format=directory \
 	--setup-hook='mkdir -p "$1/etc/apt/preferences.d"' \
 	--setup-hook="printf 'Package: *\nPin: release n=$LAB_SUITE\nPin-Priority: 900\n' >\"\$1/etc/apt/preferences.d/lab\"" \
 	--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
-	--dpkgopt='path-exclude=/usr/share/locale/*' \
+	--dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt=force-unsafe-io \
 	"${hooks[@]}" \
 	"$LAB_SUITE" "$work/root" "${sources[@]}" >"$LAB_DIR/images/$key.log" 2>&1; then
 	lab_die "mmdebstrap failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
@@ -137,7 +142,7 @@ for kb in "${kbuilt[@]}"; do
 		--include="$pkg,initramfs-tools,kmod" \
 		--setup-hook='mkdir -p "$1/etc/apt/preferences.d"' \
 		--setup-hook="printf 'Package: *\nPin: release n=$src\nPin-Priority: 500\n' >\"\$1/etc/apt/preferences.d/lab\"" \
-		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' \
+		--dpkgopt='path-exclude=/usr/share/doc/*' --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt=force-unsafe-io \
 		"$builder" "$kroot" "deb $m $builder main" "deb $m $src main" >>"$LAB_DIR/images/$key.log" 2>&1; then
 		lab_die "$name: mmdebstrap of its $builder chroot failed: $(grep -E '^(E:|W:)|error' "$LAB_DIR/images/$key.log" | tail -n 3)"
 	fi
