@@ -235,14 +235,21 @@ check_harness() {
 	harness "lab run: --forward reaches the guest" run_forward
 }
 
+# userspace_kernel K: K is the first or the last kernel of the check, whose
+# guests also run the checks of code that does not change with the kernel
+# (gen, bench, report, plot: guest-checks.sh's userspace) and whose bench
+# results the host compares
+userspace_kernel() { [ "$1" = "${kernels[0]}" ] || [ "$1" = "${kernels[-1]}" ]; }
+
 # check_kernel K: the guest checks (lab/guest-checks.sh) on kernel K
 check_kernel() {
-	local k=$1 t1 rc took line rest key
+	local k=$1 t1 rc took line rest key us=0
 	echo "== $k"
+	userspace_kernel "$k" && us=1
 	t1=$SECONDS rc=0
 	lab_run -k "$k" -t "${IOSTRAT_LAB_CHECK_TIMEOUT:-1200}" \
 		-f "$LAB_TOP/guest-checks.sh" -f "$LAB_TOP/guest-trace.sh" -f "$LAB_TOP/lab.ini" -f "$TOP/tests/lib.sh" -o "$res/$k" \
-		-- 'bash guest-checks.sh' >"$res/$k.out" 2>"$res/$k.err" || rc=$?
+		-- "LAB_USERSPACE=$us bash guest-checks.sh" >"$res/$k.out" 2>"$res/$k.err" || rc=$?
 	took=$((SECONDS - t1))
 	while IFS= read -r line; do
 		case $line in
@@ -331,15 +338,15 @@ check_fresh_root() {
 	echo "  [fresh] lab/fresh-root.sh took $((SECONDS - t1)) s"
 }
 
-# compare of two kernels' results, on the host: each kernel against the
-# previous one (the first against the second).
+# compare of two kernels' results, on the host: the first kernel's bench
+# against the last's, each way (the kernels between run no bench).
 compare_kernels() {
-	local n i k o a b
+	local n k o a b
 	n=${#kernels[@]}
-	for ((i = 0; i < n; i++)); do
-		k=${kernels[$i]}
-		[ "$n" -ge 2 ] || { record "$k" "compare two kernels" SKIP "one kernel only"; continue; }
-		o=${kernels[$(( i == 0 ? 1 : i - 1 ))]}
+	for k in "${kernels[0]}" "${kernels[-1]}"; do
+		[ "$n" -ge 2 ] || { record "$k" "compare two kernels" SKIP "one kernel only"; break; }
+		o=${kernels[0]}
+		[ "$k" = "$o" ] && o=${kernels[-1]}
 		a=$res/$o/bench b=$res/$k/bench
 		if [ ! -s "$a/results.jsonl" ] || [ ! -s "$b/results.jsonl" ]; then
 			record "$k" "compare two kernels" FAIL "no bench results from $o or $k"
