@@ -205,6 +205,7 @@ inventory() {
 	iostrat_profile=$w/fleet.ini
 	iostrat_fio_server=true
 	iostrat_queue_settle=1
+	iostrat_direct_poll=2
 	iostrat_poll_delay=3
 	iostrat_poll_batch=20
 	iostrat_boot_timeout=600
