@@ -137,6 +137,7 @@ bench_counts_a_killed_configuration_as_a_result() {
 # repetition): every configuration gives a row, each in its own cgroup,
 # the memory verdict says which strategies scale, and no cgroup is left.
 memory_profile_runs() {
+	skip_under_sanitizers "the profile as shipped: 32 configurations of the paths the cases above run under the sanitizers"
 	need_limit
 	local n want=32
 	SCALE=0.03 MEMORY_MAX=16M REPS=1 "$IOSTRAT" bench "$TOP/profiles/memory.ini" \
