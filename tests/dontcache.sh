@@ -79,13 +79,16 @@ dontcache_where_the_run_writes_and_reads() {
 		"$IOSTRAT" run -s uring --dontcache "$shm/in" "$T/out2" -r 1
 	[ -z "$(names_in "$T/out2" 2>/dev/null)" ] || die "refused, yet a repetition ran"
 	# the flag is tried where the run is: every temporary directory on
-	# tmpfs (a private mount namespace), the data on $T's disk, it runs
+	# tmpfs (a private mount namespace), the data on $T's disk, it runs.
+	# The binary is run from $T: a checkout under /tmp or /var/tmp is
+	# hidden by those mounts.
 	need_root
 	need_cmd unshare
+	cp "$IOSTRAT" "$T/iostrat"
 	unshare -m sh -ec 'mount --make-rprivate /
 		mount -t tmpfs tmpfs /var/tmp; mkdir /var/tmp/t; mount --bind "$T" /var/tmp/t
 		mount -t tmpfs tmpfs /tmp
-		TMPDIR=/dev/shm "$IOSTRAT" run -s stream --dontcache /var/tmp/t/in /var/tmp/t/out3 \
+		TMPDIR=/dev/shm /var/tmp/t/iostrat run -s stream --dontcache /var/tmp/t/in /var/tmp/t/out3 \
 			-r 1 --cache cold --json' >"$T/row" 2>"$T/err" || die "$(tail -n 1 "$T/err")"
 	[ "$(json_get verified <"$T/row")" = true ] || die "not verified: $(cat "$T/row")"
 }
