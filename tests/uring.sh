@@ -69,7 +69,7 @@ sink_null_writes_nothing() {
 # Peak RSS is the pool plus the process's own baseline (the null strategy
 # measures it), not the file: 96 MiB through a 1.5 MiB pool.
 memory_bounded_by_pool() {
-	case ${BUILD:-build} in *asan*|*tsan*) skip "RSS means nothing under sanitizers" ;; esac
+	skip_under_sanitizers "RSS means nothing under sanitizers"
 	"$IOSTRAT" gen "$T/in" --files 1 --lines 98304 --width 1023 >/dev/null
 	base=$("$IOSTRAT" run -s null "$T/in" "$T/o0" --reps 1 --json | json_get maxrss_kb)
 	urun --chunk 256k --qd 4 --threads 2 --json >"$T/row" || die "run failed"
