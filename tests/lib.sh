@@ -50,13 +50,10 @@ trap 'lib_interrupted 143' TERM
 # files do not run too (the build, the docs, the tree, shell and YAML):
 # under a sanitizer build (build-asan, build-tsan) each case SKIPs with WHY
 # instead of spending the sanitizer run's minutes again on the same checks.
-not_c_under_sanitizers() {
-	case ${BUILD:-build} in build-asan | build-tsan) SANITIZER_SKIP=$1 ;; esac
-}
+sanitizer_build() { case ${BUILD:-build} in build-asan | build-tsan) return 0 ;; esac; return 1; }
+not_c_under_sanitizers() { ! sanitizer_build || SANITIZER_SKIP=$1; }
 # skip_under_sanitizers WHY: the same for one case (in its function)
-skip_under_sanitizers() {
-	case ${BUILD:-build} in build-asan | build-tsan) skip "$1" ;; esac
-}
+skip_under_sanitizers() { ! sanitizer_build || skip "$1"; }
 
 # TEST_TIMES=1: a "TIME: name: seconds" line after each case (the lab's
 # guest checks say where a guest's minutes go; the runner ignores it).
