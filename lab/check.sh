@@ -26,20 +26,58 @@ preflight() {
 	[ -x "$IOSTRAT" ] || lab_die "$IOSTRAT: not built (make)"
 }
 
-# pick_kernels [KERNEL...]: kernels (the arguments, else
-# $IOSTRAT_LAB_CHECK_KERNELS, else kernels.conf) and the side labs to run:
-# the reboot, fleet and fresh-root labs run with the whole matrix
-pick_kernels() {
-	kernels=("$@")
-	reboot_lab=${IOSTRAT_LAB_REBOOT:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-	fleet_lab=${IOSTRAT_LAB_FLEET:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-	fresh_root=${IOSTRAT_LAB_FRESH:-$([ $# -eq 0 ] && echo 1 || echo 0)}
-	if [ ${#kernels[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
-		read -ra kernels <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
+# pick_stages [KERNEL...]: what this check runs (lab/stages.conf): the
+# kernels' guest stages in $kernels, the others as flags, each stage's
+# reason in $res/plan ("run|skip STAGE why").  The whole matrix by default;
+# the kernels named (arguments, or $IOSTRAT_LAB_CHECK_KERNELS) and the
+# package and lab run checks; or, with IOSTRAT_LAB_SELECT=changed (CI),
+# the stages whose paths changed since their proof (lab/stages.sh plan).
+# IOSTRAT_LAB_REBOOT, _FLEET, _FRESH =1 force a side stage, =0 skip it.
+pick_stages() {
+	local named=("$@") line d s why
+	all_kernels=()
+	mapfile -t all_kernels < <(lab_kernel_lines | awk '{ print $1 }')
+	if [ ${#named[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
+		read -ra named <<<"${IOSTRAT_LAB_CHECK_KERNELS//,/ }"
 	fi
-	if [ ${#kernels[@]} -eq 0 ]; then
-		mapfile -t kernels < <(lab_kernel_lines | awk '{ print $1 }')
-	fi
+	if [ ${#named[@]} -gt 0 ]; then
+		for s in lab-run package; do printf 'run\t%s\tnamed kernels: %s\n' "$s" "${named[*]}"; done
+		for s in "${named[@]}"; do printf 'run\tguest-%s\tnamed\n' "$s"; done
+		for s in fresh-root reboot fleet; do printf 'skip\t%s\tnot with named kernels\n' "$s"; done
+	elif [ "${IOSTRAT_LAB_SELECT:-all}" = changed ]; then
+		"$LAB_TOP/stages.sh" plan || lab_die "lab/stages.sh plan failed"
+	else
+		"$LAB_TOP/stages.sh" list | awk '{ print "run\t" $1 "\tthe whole matrix" }'
+	fi >"$res/plan"
+	force_stage fresh-root "${IOSTRAT_LAB_FRESH:-}"
+	force_stage reboot "${IOSTRAT_LAB_REBOOT:-}"
+	force_stage fleet "${IOSTRAT_LAB_FLEET:-}"
+	kernels=()
+	while IFS=$'\t' read -r d s why; do
+		[ "$d" = run ] && [[ $s == guest-* ]] && kernels+=("${s#guest-}")
+	done <"$res/plan"
+	runs lab-run && run_harness=1 || run_harness=0
+	runs package && run_package=1 || run_package=0
+	runs fresh-root && fresh_root=1 || fresh_root=0
+	runs reboot && reboot_lab=1 || reboot_lab=0
+	runs fleet && fleet_lab=1 || fleet_lab=0
+	k_new=${all_kernels[-1]}
+	[ "${IOSTRAT_LAB_SMOKE:-1}" = 0 ] && smoke=0 || smoke=1
+}
+# force_stage STAGE 0|1|"": the plan's line for STAGE made skip or run
+force_stage() {
+	[ -n "$2" ] || return 0
+	awk -F'\t' -v OFS='\t' -v s="$1" -v v="$2" '$2 == s { $1 = v == 1 ? "run" : "skip"; $3 = "IOSTRAT_LAB_" (s == "fresh-root" ? "FRESH" : toupper(s)) "=" v } 1' \
+		"$res/plan" >"$res/plan.new" && mv "$res/plan.new" "$res/plan"
+}
+runs() { awk -F'\t' -v s="$1" '$1 == "run" && $2 == s { f = 1 } END { exit !f }' "$res/plan"; }
+print_plan() {
+	local d s why
+	echo "== stages (lab/stages.conf; proofs: lab/proof.tsv)"
+	while IFS=$'\t' read -r d s why; do
+		printf '  %-12s %s: %s\n' "$s" "$([ "$d" = run ] && echo run || echo skipped)" "$why"
+	done <"$res/plan"
+	[ "$smoke" = 1 ] && echo "  smoke        run: every landing (kernel $k_new)"
 }
 
 build_image() {
@@ -227,7 +265,7 @@ run_forward() {
 	grep -q 'one-way, 2000 messages' "$res/fw.out" || { echo "the guest's server saw no stream: $(tail -n 2 "$res/fw.out")"; return 1; }
 }
 check_harness() {
-	k0=${kernels[0]}
+	k0=${all_kernels[0]}
 	echo "== lab run ($k0)"
 	harness "lab run: output, files, exit status" run_round_trip
 	harness "lab run: hard timeout" run_timeout
@@ -286,8 +324,8 @@ pkg_deb() {
 }
 check_package() {
 	local k kp t1 rc line
-	kp=$k0
-	for k in "${kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
+	kp=${all_kernels[0]}
+	for k in "${all_kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
 	echo "== package ($kp)"
 	if [ -n "${IOSTRAT_LAB_NO_PACKAGE:-}" ]; then
 		record "$kp" "package" SKIP "IOSTRAT_LAB_NO_PACKAGE set"
@@ -380,6 +418,7 @@ collect_side_labs() {
 			esac
 		done <"$res/$tag.out" 2>/dev/null
 		read -r rc took <"$res/$tag.rc" 2>/dev/null || { rc=never took=0; }
+		printf '%s\t%s\n' "$([ "$tag" = grub ] && echo reboot || echo "$tag")" "$took" >>"$res/stage_secs"
 		if [ "$rc" != 0 ] && ! grep -q '^FAIL:' "$res/$tag.out" 2>/dev/null; then
 			record "$tag" "$script" FAIL "exited $rc: $(tail -n 1 "$res/$tag.err" 2>/dev/null)"
 			echo "  [$tag] FAIL: $script: exited $rc: $(tail -n 1 "$res/$tag.err" 2>/dev/null)"
@@ -391,22 +430,33 @@ collect_side_labs() {
 # --- the matrix ---------------------------------------------------------------
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
+# matrix_columns: the kernels with a result (guest stages, and the kernels
+# the package and lab run checks used), in kernels.conf's order
+matrix_columns() {
+	local k
+	cols=()
+	for k in "${all_kernels[@]}"; do
+		awk -F'\t' -v k="$k" '$1 == k { f = 1 } END { exit !f }' "$res/results" && cols+=("$k")
+	done
+}
 write_matrix() {
 	local checks c k f
-	# the side labs' checks are not per kernel: listed above, counted below
-	mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" { print $2 }' "$res/results" | awk '!seen[$0]++')
+	matrix_columns
+	[ ${#cols[@]} -gt 0 ] || { echo "(no kernel's checks ran: every guest stage's proof stood)" >"$res/matrix.md"; return; }
+	# the side labs' and the smoke's checks are not per kernel: listed above, counted below
+	mapfile -t checks < <(awk -F'\t' '$1 != "grub" && $1 != "fleet" && $1 != "fresh" && $1 != "smoke" { print $2 }' "$res/results" | awk '!seen[$0]++')
 	{
-		echo "| check | $(printf '%s | ' "${kernels[@]}")" | sed 's/ $//' 
-		echo "|---|$(printf -- '---|%.0s' "${kernels[@]}")"
+		echo "| check | $(printf '%s | ' "${cols[@]}")" | sed 's/ $//' 
+		echo "|---|$(printf -- '---|%.0s' "${cols[@]}")"
 		for c in "${checks[@]}"; do
 			printf '| %s |' "$c"
-			for k in "${kernels[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
+			for k in "${cols[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
 			echo
 		done
 		for f in kernel residency ring_flags dontcache sqpoll sched_vda sched_loop run_trace trace trace_sources \
 			trace_probes hit_cold hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
 			printf '| *%s* |' "$f"
-			for k in "${kernels[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
+			for k in "${cols[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 			echo
 		done
 	} >"$res/matrix.md"
@@ -419,7 +469,7 @@ print_matrix() {
 	grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
 		awk -F' [|] ' '{ printf "  %-36s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
 	echo
-	for k in "${kernels[@]}"; do
+	for k in "${cols[@]}"; do
 		echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
 		echo "       --dontcache: $(fact_of "$k" dontcache); --sqpoll ring flags: $(fact_of "$k" sqpoll)"
 		echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
@@ -458,26 +508,87 @@ summary() {
 	[ "$f" -eq 0 ]
 }
 
+# --- the smoke: every landing meets the newest kernel -------------------------
+# lab/guest-smoke.sh: every strategy once, traced and verified, in the newest
+# kernel's guest (IOSTRAT_LAB_SMOKE=0 skips it).  About a minute under TCG.
+check_smoke() {
+	local rc=0 line
+	echo "== smoke ($k_new)"
+	lab_run -k "$k_new" -t 600 -f "$LAB_TOP/guest-smoke.sh" -- 'bash guest-smoke.sh' \
+		>"$res/smoke.out" 2>"$res/smoke.err" || rc=$?
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*) record_line smoke "$line" "smoke: " ;;
+		FACT:*) echo "  [smoke] ${line#FACT: }" ;;
+		esac
+	done <"$res/smoke.out"
+	[ "$rc" -eq 0 ] || { record smoke "boot and run" FAIL "lab run exited $rc"; echo "  [smoke] FAIL: boot and run: lab run exited $rc: $(tail -n 1 "$res/smoke.err")"; }
+}
+
+# --- stages: their time, their outcome, their proofs ----------------------------
+# timed_stage STAGE FUNC ARGS: FUNC, its seconds in $res/stage_secs
+timed_stage() {
+	local st=$1 t1=$SECONDS; shift
+	"$@"
+	printf '%s\t%s\n' "$st" "$((SECONDS - t1))" >>"$res/stage_secs"
+}
+# stage_fails STAGE: its FAIL lines in $res/results (a kernel's tag holds its
+# guest checks, and the package's and lab run's, named so)
+stage_fails() {
+	awk -F'\t' -v s="$1" '$3 == "FAIL" {
+		if ($2 ~ /^package: /) st = "package"; else if ($2 ~ /^lab run: /) st = "lab-run"
+		else if ($1 == "fresh") st = "fresh-root"; else if ($1 == "grub") st = "reboot"
+		else if ($1 == "fleet" || $1 == "smoke") st = $1; else st = "guest-" $1
+		if (st == s) n++ } END { print n + 0 }' "$res/results"
+}
+stage_passes() { awk -F'\t' -v s="$1" '$1 == s { f = 1 } END { exit !f }' "$res/stage_secs" && [ "$(stage_fails "$1")" -eq 0 ]; }
+# record_proofs: lab/proof.tsv for every stage that ran and passed
+# (IOSTRAT_LAB_RECORD=0: none)
+record_proofs() {
+	local st secs
+	[ "${IOSTRAT_LAB_RECORD:-1}" = 0 ] && return 0
+	while IFS=$'\t' read -r st secs; do
+		[ "$st" = smoke ] && continue
+		stage_passes "$st" && "$LAB_TOP/stages.sh" record "$st" "$secs"
+	done <"$res/stage_secs"
+}
+# print_stages: "stage: NAME: ran ... | skipped ..." for each (CI prints them)
+print_stages() {
+	local d st why secs
+	echo
+	while IFS=$'\t' read -r d st why; do
+		if [ "$d" = run ]; then
+			secs=$(awk -F'\t' -v s="$st" '$1 == s { print $2 }' "$res/stage_secs")
+			echo "stage: $st: ran ($why): $( [ "$(stage_fails "$st")" -eq 0 ] && echo passed || echo FAILED) in ${secs:-?} s"
+		else
+			echo "stage: $st: skipped ($why)"
+		fi
+	done <"$res/plan"
+	[ "$smoke" = 1 ] && echo "stage: smoke: ran (every landing, $k_new): $( [ "$(stage_fails smoke)" -eq 0 ] && echo passed || echo FAILED) in $(awk -F'\t' '$1 == "smoke" { print $2 }' "$res/stage_secs") s"
+}
+
 main() {
 	preflight
-	pick_kernels "$@"
-	build_image
 	make_run_dir
+	pick_stages "$@"
+	print_plan
+	build_image
 	start_side_labs
-	check_harness
+	[ "$run_harness" = 1 ] && timed_stage lab-run check_harness
 	for k in "${kernels[@]}"; do
-		check_kernel "$k"
+		timed_stage "guest-$k" check_kernel "$k"
 	done
-	check_package
-	if [ "$fresh_root" = 1 ]; then
-		check_fresh_root
-	fi
-	compare_kernels
+	[ "$run_package" = 1 ] && timed_stage package check_package
+	[ "$fresh_root" = 1 ] && timed_stage fresh-root check_fresh_root
+	[ "$smoke" = 1 ] && timed_stage smoke check_smoke
+	[ ${#kernels[@]} -gt 0 ] && compare_kernels
 	if [ -n "$side_pid" ]; then
 		collect_side_labs
 	fi
+	record_proofs
 	write_matrix
 	print_matrix
+	print_stages
 	summary
 }
 main "$@"; exit $?
