@@ -5,9 +5,12 @@
 .DELETE_ON_ERROR:
 .DEFAULT_GOAL := all
 # One job per CPU unless -j was given: a fresh clone's `make run` builds in
-# parallel (docs/verdict.md, "The default profile").
+# parallel (docs/verdict.md, "The default profile").  A sub-make shares its
+# parent's jobserver (its recipe line starts with +): no -j of its own.
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 endif
 .SUFFIXES:
 SHELL := /bin/bash
@@ -97,27 +100,32 @@ tests: $(UNIT_BINS)
 
 # --- dependencies -----------------------------------------------------------
 # Every command the tests and scripts run comes from here, the base system
-# or the build: make cmds-in-deps (mk/cmds.mk) checks it.
-DEB_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
-            bpftrace fio gnuplot-nox libxxhash-dev xxhash jq libjansson-dev libinih-dev \
-            libelf-dev zlib1g-dev util-linux e2fsprogs strace libfuse3-dev fuse3 \
+# or the build: make cmds-in-deps (mk/cmds.mk) checks it.  RUN_PKGS are what
+# `make run` needs (the build, the eBPF probes, fio's baselines, gnuplot's
+# figures); `make deps` adds the tests' and CI's tools (CHECK_TOOL_PKGS).
+RUN_PKGS := build-essential pkg-config liburing-dev libbpf-dev bpftool clang llvm \
+            fio gnuplot-nox libxxhash-dev libjansson-dev libinih-dev libelf-dev zlib1g-dev
+CHECK_TOOL_PKGS := bpftrace xxhash jq util-linux e2fsprogs strace libfuse3-dev fuse3 \
             systemd cppcheck clang-tidy shellcheck \
             scdoc mandoc debhelper lintian fakeroot bash-completion \
             ansible-core ansible-lint python3 bc bsdextrautils libxml2-utils
+DEB_PKGS := $(RUN_PKGS) $(CHECK_TOOL_PKGS)
 deps:
 	@./mk/deps.sh $(DEB_PKGS)
+run-deps:
+	@./mk/deps.sh $(RUN_PKGS)
 
 # --- entry points -----------------------------------------------------------
 # Those that install the dependencies build after them, in a sub-make: it
 # reads mk/ebpf.mk once clang and bpftool are there (mk/config.mk).
 BUILD_AFTER_DEPS = $(MAKE) --no-print-directory
 
-run: deps
-	$(Q)$(BUILD_AFTER_DEPS) all
+run: run-deps
+	+$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./mk/run.sh $(BIN)
 
 check: deps
-	$(Q)$(BUILD_AFTER_DEPS) all tests
+	+$(Q)$(BUILD_AFTER_DEPS) all tests
 	$(Q)BUILD=$(BUILD) ./tests/run.sh
 
 check-asan:
@@ -133,12 +141,12 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat
 
 bench-%: deps
-	$(Q)$(BUILD_AFTER_DEPS) all
+	+$(Q)$(BUILD_AFTER_DEPS) all
 	$(Q)./speed/$*.sh $(BIN)
 
 clean:
 	rm -rf build build-asan build-tsan
 
-.PHONY: all deps run check check-asan install uninstall clean tests
+.PHONY: all deps run-deps run check check-asan install uninstall clean tests
 
 -include $(OBJS:.o=.d)

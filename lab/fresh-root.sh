@@ -110,7 +110,17 @@ checks() {
 	fi
 	grep -q 'kernel view (eBPF, traced runs)' "$FRESH_LOG" && pass "fresh root: the report shows the kernel view" ||
 		fail "fresh root: the report shows the kernel view" "no kernel view table in make run's report"
-	if in_root "make -s cmds-in-deps REQUIRE=/tmp/cmds" >"$FRESH/cmds.log" 2>&1; then
+	# make run installs what running needs; the tests' and CI's tools are make deps'
+	local extra
+	in_root 'dpkg-query -W -f="\${Package}\n"' 2>/dev/null | sort >"$FRESH/pkgs.after"
+	extra=$(comm -13 "$FRESH/pkgs.before" "$FRESH/pkgs.after" |
+		grep -Fxf <(make -s -C "$TOP" --no-print-directory check-tool-pkgs) | paste -sd' ')
+	if [ -z "$extra" ]; then
+		pass "fresh root: make run installs only what running needs"
+	else
+		fail "fresh root: make run installs only what running needs" "also installed: $extra"
+	fi
+	if in_root "make deps >/dev/null && make -s cmds-in-deps REQUIRE=/tmp/cmds" >"$FRESH/cmds.log" 2>&1; then
 		pass "fresh root: every command run is installed by make deps"
 	else
 		fail "fresh root: every command run is installed by make deps" "$(grep -m1 . "$FRESH/cmds.log")"
@@ -133,6 +143,7 @@ main() {
 	mapfile -t pkgs < <(make -s -C "$TOP" --no-print-directory deps-list)
 	"$TOP/mk/cmds-in-deps.sh" --list "${pkgs[@]}" >"$root/tmp/cmds"
 	FRESH_LOG=$FRESH/run.log
+	in_root 'dpkg-query -W -f="\${Package}\n"' 2>/dev/null | sort >"$FRESH/pkgs.before"
 	in_root "PROFILE=profiles/smoke.ini SCALE=$SMOKE_SCALE make run && echo 'make run: done'" >"$FRESH_LOG" 2>&1
 	checks
 	echo "TIMES: fresh root $((SECONDS - t0)) s (log: $FRESH_LOG)"

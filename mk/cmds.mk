@@ -12,4 +12,8 @@ cmds-in-deps:
 deps-list:
 	@printf '%s\n' $(DEB_PKGS)
 
-.PHONY: cmds-in-deps deps-list
+# check-tool-pkgs: what make deps adds to make run's packages (lab/fresh-root.sh)
+check-tool-pkgs:
+	@printf '%s\n' $(CHECK_TOOL_PKGS)
+
+.PHONY: cmds-in-deps deps-list check-tool-pkgs
