@@ -56,6 +56,10 @@ pick_stages() {
 	while IFS=$'\t' read -r d s why; do
 		[ "$d" = run ] && [[ $s == guest-* ]] && kernels+=("${s#guest-}")
 	done <"$res/plan"
+	# what each stage is run on: a proof is recorded only if that still holds
+	awk -F'\t' '$1 == "run" { print $2 }' "$res/plan" | while read -r s; do
+		printf '%s\t%s\n' "$s" "$("$LAB_TOP/stages.sh" hash "$s")"
+	done >"$res/hashes"
 	runs lab-run && run_harness=1 || run_harness=0
 	runs package && run_package=1 || run_package=0
 	runs fresh-root && fresh_root=1 || fresh_root=0
@@ -549,7 +553,8 @@ record_proofs() {
 	[ "${IOSTRAT_LAB_RECORD:-1}" = 0 ] && return 0
 	while IFS=$'\t' read -r st secs; do
 		[ "$st" = smoke ] && continue
-		stage_passes "$st" && "$LAB_TOP/stages.sh" record "$st" "$secs"
+		stage_passes "$st" && "$LAB_TOP/stages.sh" record "$st" "$secs" \
+			"$(awk -F'\t' -v s="$st" '$1 == s { print $2 }' "$res/hashes")"
 	done <"$res/stage_secs"
 }
 # print_stages: "stage: NAME: ran ... | skipped ..." for each (CI prints them)

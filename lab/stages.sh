@@ -6,7 +6,9 @@
 #   stages.sh hash STAGE [COMMIT]  the hash of its paths' content in the work tree (or at COMMIT)
 #   stages.sh plan [STAGE...]      per stage "run<TAB>STAGE<TAB>why" or
 #                                  "skip<TAB>STAGE<TAB>proof COMMIT of DATE stands"
-#   stages.sh record STAGE SECS    write STAGE's proof (lab/check.sh, after it passed)
+#   stages.sh record STAGE SECS [HASH]
+#                                  write STAGE's proof (lab/check.sh, after it passed;
+#                                  HASH: its hash when it started, which must still hold)
 #
 # A proof line of lab/proof.tsv is "STAGE HASH COMMIT DATE SECONDS" (tabs).
 # It stands when HASH is the hash of the stage's paths today, COMMIT is in
@@ -173,11 +175,16 @@ cmd_plan() {
 	for s in "$@"; do decide "$s"; done
 }
 
-# cmd_record STAGE SECONDS: its proof line, when its paths are as at HEAD
+# cmd_record STAGE SECONDS [HASH]: its proof line, when its paths are as at
+# HEAD (and as when it started: HASH)
 cmd_record() {
 	local s=$1 secs=$2 h dirty tmp
 	template "$s" >/dev/null || stages_die "$s: no such stage in lab/stages.conf"
 	h=$(hash_of "$s")
+	if [ -n "${3:-}" ] && [ "$3" != "$h" ]; then
+		echo "lab: $s passed; no proof recorded: its paths changed while it ran"
+		return 0
+	fi
 	if [ "$(hash_of "$s" HEAD)" != "$h" ]; then
 		dirty=$(changed "$s" HEAD)
 		echo "lab: $s passed; no proof recorded: not committed: ${dirty:-its line of lab/stages.conf}"
@@ -199,7 +206,7 @@ main() {
 	paths) [ $# -eq 2 ] || stages_die "usage: paths STAGE"; template "$2" >/dev/null || stages_die "$2: no such stage"; cmd_paths "$2" ;;
 	hash) [ $# -ge 2 ] || stages_die "usage: hash STAGE [COMMIT]"; cmd_hash "$2" "${3:-}" ;;
 	plan) shift; cmd_plan "$@" ;;
-	record) [ $# -eq 3 ] || stages_die "usage: record STAGE SECONDS"; cmd_record "$2" "$3" ;;
+	record) [ $# -ge 3 ] || stages_die "usage: record STAGE SECONDS [HASH]"; cmd_record "$2" "$3" "${4:-}" ;;
 	*) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
 }

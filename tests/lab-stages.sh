@@ -122,6 +122,15 @@ uncommitted_content_records_no_proof() {
 		die "recorded uncommitted content"
 	[ ! -e "$T/repo/lab/proof.tsv" ] || die "proof.tsv written"
 }
+content_changed_during_the_run_records_no_proof() {
+	fixture
+	local h
+	h=$("$STAGES" hash guest-7.3)
+	echo 'int strat2;' >>"$T/repo/src/core/a.c"; commit strat
+	"$STAGES" record guest-7.3 10 "$h" | grep -q 'no proof recorded: its paths changed while it ran' ||
+		die "recorded content it did not run on"
+	[ ! -e "$T/repo/lab/proof.tsv" ] || die "proof.tsv written"
+}
 record_replaces_its_own_line_only() {
 	fixture; proven
 	"$STAGES" record guest-7.3 99 >/dev/null
@@ -157,6 +166,7 @@ t stale_record_runs_the_stage stale_record_runs_the_stage
 t hand_edited_record_runs_the_stage hand_edited_record_runs_the_stage
 t edited_stage_line_runs_the_stage edited_stage_line_runs_the_stage
 t uncommitted_content_records_no_proof uncommitted_content_records_no_proof
+t content_changed_during_the_run_records_no_proof content_changed_during_the_run_records_no_proof
 t record_replaces_its_own_line_only record_replaces_its_own_line_only
 t unknown_stage_is_refused unknown_stage_is_refused
 t every_stage_path_exists every_stage_path_exists
