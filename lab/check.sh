@@ -34,7 +34,7 @@ preflight() {
 # the stages whose paths changed since their proof (lab/stages.sh plan).
 # IOSTRAT_LAB_REBOOT, _FLEET, _FRESH =1 force a side stage, =0 skip it.
 pick_stages() {
-	local named=("$@") line d s why
+	local named=("$@") d s why
 	all_kernels=()
 	mapfile -t all_kernels < <(lab_kernel_lines | awk '{ print $1 }')
 	if [ ${#named[@]} -eq 0 ] && [ -n "${IOSTRAT_LAB_CHECK_KERNELS:-}" ]; then
@@ -141,6 +141,19 @@ record_line() {
 	name=${rest%%: *}
 	[ "$name" != "$rest" ] && why=${rest#*: }
 	record "$1" "$pre$name" "$st" "$why"
+}
+
+# read_checks TAG PREFIX FILE: FILE's "PASS|FAIL|SKIP: PREFIXNAME..." lines
+# recorded as TAG's, its TIMES and FACT lines shown
+read_checks() {
+	local line
+	while IFS= read -r line; do
+		case $line in
+		PASS:*|FAIL:*|SKIP:*) record_line "$1" "$line" "$2" ;;
+		TIMES:*) echo "  [$1] $line" ;;
+		FACT:*) echo "  [$1] ${line#FACT: }" ;;
+		esac
+	done <"$3"
 }
 
 # --- beside the matrix: the reboot lab, then the fleet lab --------------------
@@ -327,7 +340,7 @@ pkg_deb() {
 	return "$rc"
 }
 check_package() {
-	local k kp t1 rc line
+	local k kp t1 rc
 	kp=${all_kernels[0]}
 	for k in "${all_kernels[@]}"; do [ "$k" = 6.1 ] && kp=$k; done
 	echo "== package ($kp)"
@@ -343,11 +356,7 @@ check_package() {
 		t1=$SECONDS rc=0
 		lab_run -k "$kp" -t 600 -f "$(compgen -G "$res/deb/iostrat_*.deb" | head -n 1)" -f "$LAB_TOP/guest-package.sh" \
 			-- 'bash guest-package.sh' >"$res/pkg.out" 2>"$res/pkg.err" || rc=$?
-		while IFS= read -r line; do
-			case $line in
-			PASS:*|FAIL:*|SKIP:*) record_line "$kp" "$line" "package: " ;;
-			esac
-		done <"$res/pkg.out"
+		read_checks "$kp" "package: " "$res/pkg.out"
 		[ "$rc" -eq 0 ] || { record "$kp" "package: guest" FAIL "lab run exited $rc"; echo "  [$kp] FAIL: package: lab run exited $rc: $(tail -n 1 "$res/pkg.err")"; }
 		printf '%s\t%s\t%s\n' "$kp" package_s "$((SECONDS - t1))" >>"$res/facts"
 	fi
@@ -360,19 +369,14 @@ check_package() {
 # guest of its own, one host CPU.  With the whole matrix, or
 # IOSTRAT_LAB_FRESH=1 (=0 skips).
 check_fresh_root() {
-	local t1 rc fpid line
+	local t1 rc fpid
 	echo "== fresh root"
 	t1=$SECONDS rc=0
 	"$LAB_TOP/fresh-root.sh" >"$res/fresh.out" 2>"$res/fresh.err" & fpid=$!; : >"$res/pids/$fpid"
 	wait "$fpid" || rc=$?
 	rm -f "$res/pids/$fpid"
-	while IFS= read -r line; do
-		case $line in
-		# "PASS: fresh root: NAME" or "FAIL: fresh root: NAME: why"
-		PASS:*|FAIL:*|SKIP:*) record_line fresh "$line" "fresh root: " ;;
-		TIMES:*) echo "  [fresh] $line" ;;
-		esac
-	done <"$res/fresh.out"
+	# "PASS: fresh root: NAME" or "FAIL: fresh root: NAME: why"
+	read_checks fresh "fresh root: " "$res/fresh.out"
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL:' "$res/fresh.out"; then
 		record fresh "lab/fresh-root.sh" FAIL "exited $rc: $(tail -n 1 "$res/fresh.err")"
 		echo "  [fresh] FAIL: lab/fresh-root.sh: exited $rc: $(tail -n 1 "$res/fresh.err")"
@@ -410,17 +414,12 @@ compare_kernels() {
 
 # --- the side labs' results (started before the matrix) ------------------------
 collect_side_labs() {
-	local s tag script line rc took
+	local s tag script rc took
 	echo "== beside the matrix: ${side[*]%%:*} (waiting for them)"
 	wait "$side_pid"; rm -f "$res/pids/$side_pid"
 	for s in "${side[@]}"; do
 		tag=${s%%:*} script=lab/${s#*:}
-		while IFS= read -r line; do
-			case $line in
-			PASS:*|FAIL:*|SKIP:*) record_line "$tag" "$line" ;;
-			TIMES:*) echo "  [$tag] $line" ;;
-			esac
-		done <"$res/$tag.out" 2>/dev/null
+		[ -f "$res/$tag.out" ] && read_checks "$tag" "" "$res/$tag.out"
 		read -r rc took <"$res/$tag.rc" 2>/dev/null || { rc=never took=0; }
 		printf '%s\t%s\n' "$([ "$tag" = grub ] && echo reboot || echo "$tag")" "$took" >>"$res/stage_secs"
 		if [ "$rc" != 0 ] && ! grep -q '^FAIL:' "$res/$tag.out" 2>/dev/null; then
@@ -516,16 +515,11 @@ summary() {
 # lab/guest-smoke.sh: every strategy once, traced and verified, in the newest
 # kernel's guest (IOSTRAT_LAB_SMOKE=0 skips it).  About a minute under TCG.
 check_smoke() {
-	local rc=0 line
+	local rc=0
 	echo "== smoke ($k_new)"
 	lab_run -k "$k_new" -t 600 -f "$LAB_TOP/guest-smoke.sh" -- 'bash guest-smoke.sh' \
 		>"$res/smoke.out" 2>"$res/smoke.err" || rc=$?
-	while IFS= read -r line; do
-		case $line in
-		PASS:*|FAIL:*|SKIP:*) record_line smoke "$line" "smoke: " ;;
-		FACT:*) echo "  [smoke] ${line#FACT: }" ;;
-		esac
-	done <"$res/smoke.out"
+	read_checks smoke "smoke: " "$res/smoke.out"
 	[ "$rc" -eq 0 ] || { record smoke "boot and run" FAIL "lab run exited $rc"; echo "  [smoke] FAIL: boot and run: lab run exited $rc: $(tail -n 1 "$res/smoke.err")"; }
 }
 
