@@ -193,13 +193,15 @@ static void verdict(FILE *out, const struct rdoc *d)
 void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
 		 size_t nfigs, FILE *out)
 {
-	char title[4300];
+	char *title;
 
-	snprintf(title, sizeof(title), "iostrat report: %s (%s)", rrun_name(r), r->dir);
+	if (asprintf(&title, "iostrat report: %s (%s)", rrun_name(r), r->dir) < 0)
+		abort();
 	html_head(out, title);
 	fputs("<h1>", out);
 	html_escape(out, title);
 	fputs("</h1>\n", out);
+	free(title);
 	html_meta_table(out, d->meta);
 	verdict(out, d);
 	figures(out, figs, nfigs);

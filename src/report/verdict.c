@@ -180,6 +180,7 @@ static void cell_key(json_t *s, char *key, size_t len)
 		 run_settings_text(s, set, sizeof(set)), iget(s, "work"), iget(s, "threads"));
 }
 
+/* The sentence, grown to whatever length it needs: never cut. */
 struct vtext {
 	char *buf;
 	size_t len, o;
@@ -192,13 +193,21 @@ static void put(struct vtext *t, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (t->o >= t->len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->o, t->len - t->o, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		t->o += (size_t)n;
+	if (n <= 0)
+		return;
+	if (t->o + (size_t)n + 1 > t->len) {
+		t->len = 2 * (t->o + (size_t)n + 1);
+		t->buf = realloc(t->buf, t->len);
+		if (!t->buf)
+			abort();
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->o, t->len - t->o, fmt, ap);
+	va_end(ap);
+	t->o += (size_t)n;
 }
 
 /* Before a reason: ". STRATEGY: " for the first, ", " after. */
@@ -583,8 +592,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	size_t n = json_array_size(m);
 	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
 	long long th, w;
-	char text[2048], label[600], size[32], set[300];
-	struct vtext t = { text, sizeof(text), 0, 0 };
+	char label[600], size[32], set[300];
+	struct vtext t = { NULL, 0, 0, 0 };
 
 	if (!v)
 		abort();
@@ -610,7 +619,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");
-	json_object_set_new(c, "text", json_text(text));
+	json_object_set_new(c, "text", json_text(t.buf));
+	free(t.buf);
 	free(v);
 	return c;
 }
