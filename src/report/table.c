@@ -2,12 +2,18 @@
 /* Report tables and their output formats (text, CSV, JSON, markdown, HTML). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/row.h"
 #include "table.h"
 #include "lib/util.h"
+
+/* HTML: a table of more columns than this, and at most HTML_SIDEWAYS_ROWS
+ * rows, is printed sideways (a 29-column table does not fit 1,280 px). */
+#define HTML_WIDE_COLS 12
+#define HTML_SIDEWAYS_ROWS 8
 
 const char *const rfmt_values[] = {
 	"text", "csv", "json", "markdown", "html", "md", NULL
@@ -226,15 +232,44 @@ static json_t *table_json(const struct rtable *t)
 	return o;
 }
 
-void rtable_html(const struct rtable *t, FILE *out)
+/* One cell as <td>: " *" marks the best (class best), numbers right. */
+static void html_cell(json_t *v, FILE *out)
 {
-	char *buf;
+	char *buf = cell_text(v);
+	size_t n = strlen(buf);
+
+	if (n >= 2 && !strcmp(buf + n - 2, " *"))
+		fputs("<td class=\"best\">", out);
+	else
+		fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", out);
+	html_escape(out, buf);
+	free(buf);
+	fputs("</td>", out);
+}
+
+/* A wide table of few rows turned on its side: one line per column, one
+ * column per row, so it fits a 1,280 px screen without a scroll box. */
+static void html_sideways(const struct rtable *t, FILE *out)
+{
+	json_t *row, *c;
+	size_t i, j;
+
+	json_array_foreach(t->cols, j, c) {
+		fputs("<tr><th>", out);
+		html_escape(out, json_string_value(c));
+		fputs("</th>", out);
+		json_array_foreach(t->rows, i, row)
+			html_cell(json_array_get(row, j), out);
+		fputs("</tr>\n", out);
+	}
+}
+
+static void html_rows(const struct rtable *t, FILE *out)
+{
 	json_t *row, *v;
 	size_t i, j;
 
-	fputs("<h3>", out);
-	html_escape(out, t->title);
-	fputs("</h3>\n<table>\n<tr>", out);
+	fputs("<tr>", out);
 	json_array_foreach(t->cols, j, v) {
 		fputs("<th>", out);
 		html_escape(out, json_string_value(v));
@@ -243,21 +278,24 @@ void rtable_html(const struct rtable *t, FILE *out)
 	fputs("</tr>\n", out);
 	json_array_foreach(t->rows, i, row) {
 		fputs("<tr>", out);
-		json_array_foreach(row, j, v) {
-			size_t n;
-
-			buf = cell_text(v);
-			n = strlen(buf);
-			if (n >= 2 && !strcmp(buf + n - 2, " *"))
-				fputs("<td class=\"best\">", out);
-			else
-				fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", out);
-			html_escape(out, buf);
-			free(buf);
-			fputs("</td>", out);
-		}
+		json_array_foreach(row, j, v)
+			html_cell(v, out);
 		fputs("</tr>\n", out);
 	}
+}
+
+void rtable_html(const struct rtable *t, FILE *out)
+{
+	bool wide = json_array_size(t->cols) > HTML_WIDE_COLS &&
+		    json_array_size(t->rows) <= HTML_SIDEWAYS_ROWS;
+
+	fputs("<h3>", out);
+	html_escape(out, t->title);
+	fputs(wide ? "</h3>\n<table class=\"sideways\">\n" : "</h3>\n<table>\n", out);
+	if (wide)
+		html_sideways(t, out);
+	else
+		html_rows(t, out);
 	fputs("</table>\n", out);
 	if (t->note) {
 		fputs("<p class=\"note\">", out);
