@@ -522,12 +522,13 @@ figures_share_one_colour_per_strategy_and_ring_the_fastest() {
 			die "$f: colours or fastest marks wrong: $(cat "$f")"
 		seen=$((seen + 1))
 	done
-	# fio: colour column, one ringed bar per data set
+	# fio: colour column, at most one ringed bar per data set (a winner
+	# the verdict decided: two repetitions decide none)
 	if [ -e "$d/fio.dat" ]; then
 		jq -Rse --argjson want "$want" "$DAT_WORDS"'[split("\n\n\n")[] | select(test("\\S"))]
 			| all(.[]; (sub("^\\s+"; "") | sub("\\s+$"; "") | split("\n")[1:] | map(words)) as $lines
 				| all($lines[]; (.[5] | tonumber) == $want[.[1] | [scan("\\S+")][1]])
-				and ([$lines[] | select(.[6] != "NaN")] | length) == 1)' "$d/fio.dat" >/dev/null ||
+				and ([$lines[] | select(.[6] != "NaN")] | length) <= 1)' "$d/fio.dat" >/dev/null ||
 			die "fio.dat: colours or rings wrong: $(cat "$d/fio.dat")"
 		seen=$((seen + 1))
 	fi

@@ -6,8 +6,7 @@
 #include "report/verdict.h"
 #include "results/results.h"
 
-/* The verdict's cells of c->rows, made once per `iostrat plot`. */
-static json_t *cells(struct plot_ctx *c)
+json_t *plot_verdict_cells(struct plot_ctx *c)
 {
 	struct rrun r;
 
@@ -36,7 +35,7 @@ bool plot_decided(struct plot_ctx *c, const char *ds, const char *cache, json_t 
 	json_t *x;
 	size_t i;
 
-	json_array_foreach(cells(c), i, x) {
+	json_array_foreach(plot_verdict_cells(c), i, x) {
 		const char *set = json_string_value(json_object_get(x, "settings")) ?: "";
 
 		if (strcmp(json_string_value(json_object_get(x, "dataset")) ?: "", ds ?: "") ||

@@ -67,6 +67,7 @@ int fig_kernel(struct plot_ctx *c, char *why, size_t len);
 int fig_compare(struct plot_ctx *c, char *why, size_t len);
 int fig_sweep(struct plot_ctx *c, char *why, size_t len);
 int fig_net(struct plot_ctx *c, char *why, size_t len);
+int fig_ratios(struct plot_ctx *c, char *why, size_t len);
 
 /* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
  * same in every figure; 0 for a name that is not a strategy. */
@@ -79,6 +80,8 @@ int plot_colour(const char *strategy);
  * an undecided cell marks no strategy above the others (decided.c). */
 bool plot_decided(struct plot_ctx *c, const char *ds, const char *cache, json_t *w,
 		  json_t *t, const char *strategy);
+/* The verdict's cells of c->rows (verdict_cells), made once per `iostrat plot`. */
+json_t *plot_verdict_cells(struct plot_ctx *c);
 
 /* --- row helpers (src/plot/rows.c) --- */
 
