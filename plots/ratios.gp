@@ -6,7 +6,8 @@
 #
 #   gnuplot -e "datafile='ratios.dat'; outbase='out/ratios'[; title='...']" plots/ratios.gp
 #
-# writes outbase.png (pngcairo) and outbase.svg, 1200 x 480 pixels.
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 720 pixels: up to
+# four panels a row.
 # datafile (written by `iostrat plot`): one block per cell, blocks split by
 # two blank lines, each opening with the header
 #   "CELL: FASTEST vs RUNNER-UP, DECISION" "round" ratio lo hi has_ci band
@@ -17,7 +18,7 @@ if (!exists("datafile") || !exists("outbase")) {
 }
 if (!exists("title")) title = "Runner-up's time / the fastest's, round by round"
 width = 1200
-height = 480
+height = 720
 
 stats datafile using 1 nooutput
 panels = STATS_blocks
@@ -41,7 +42,8 @@ set termoption noenhanced
 set grid ytics lc rgb "#dddddd"
 set xlabel "round"
 set ylabel "runner-up / fastest"
-set key below horizontal samplen 2 font ",9"
+# no key: the figure's title says what the points, dashes and band are
+unset key
 set offsets 0.5, 0.5, graph 0.1, graph 0.1
 set xtics 1
 
@@ -52,16 +54,19 @@ do for [fmt in "png svg"] {
 		set terminal svg size width, height font "DejaVu Sans,10" background "white"
 	}
 	set output outbase . "." . fmt
-	set multiplot layout 1, panels title title font ",12"
+	set multiplot layout int(ceil(panels / 4.0)), (panels < 4 ? panels : 4) title title font ",12"
 	do for [i = 0:panels-1] {
-		set title ptitle[i+1] font ",9"
+		# "CELL" over "FASTEST vs RUNNER-UP, DECISION": each line fits a panel
+		t = ptitle[i+1]
+		p = strstrt(t, ": ")
+		set title (p > 0 ? t[1:p-1] . "\n" . t[p+2:] : t) font ",8"
 		unset arrow
 		unset object
 		set object 1 rectangle from graph 0, first 1 - pband[i+1] to graph 1, first 1 + pband[i+1] fillcolor rgb "#dddddd" fillstyle solid 1.0 noborder behind
 		# 1 and the interval's ends as lines, so the axis always holds them
 		# (no interval: both drawn at 1, under the line of 1)
 		plot datafile index i using 1:2 with points pt 7 ps 1.0 lc rgb "#D55E00" title "paired ratio of a round", \
-		     plo[i+1] with lines dt 2 lw 2 lc rgb "#0072B2" title (pci[i+1] > 0 ? "interval" : "no interval yet"), \
+		     plo[i+1] with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
 		     phi[i+1] with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
 		     1 with lines lw 1 lc rgb "black" notitle
 	}

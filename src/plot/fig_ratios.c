@@ -78,7 +78,7 @@ int fig_ratios(struct plot_ctx *c, char *why, size_t len)
 		if (json_is_string(json_object_get(cell, "runner_up")))
 			nblk += cell_block(&d, &r, cell, nblk);
 	return dat_finish(c, &d, (size_t)nblk, "ratios",
-			  "Runner-up's time / the fastest's, round by round: the interval "
-			  "(dashed) and the tie band (grey)", why, len,
+			  "Runner-up's time / the fastest's per round (points), its interval "
+			  "(dashed, at 1 when none yet), the tie band (grey)", why, len,
 			  "no verdict cell with two strategies paired by round");
 }
