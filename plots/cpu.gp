@@ -14,7 +14,8 @@
 # then one line per configuration ("stream t2 w100": strategy, threads,
 # work level) with median seconds; elapsed_min/max give the error bar,
 # colour the strategy's linetype, fastest the elapsed median on the
-# fastest configuration of its work level (NaN elsewhere), kernel the
+# fastest configuration of its work level when the verdict decided it
+# (NaN elsewhere), kernel the
 # kernel threads' CPU seconds (NaN in rows from before it was recorded:
 # that bar is left out).
 if (!exists("datafile") || !exists("outbase")) {
@@ -28,6 +29,9 @@ height = 500
 
 stats datafile using 4 nooutput
 ncfg = STATS_records
+# rings written (winners the verdict decided): none, no ring plot at all
+nring = 0
+stats datafile using (nring = nring + ((strcol(8) eq "NaN" || strcol(8) eq "fastest") ? 0 : 1), 0) nooutput
 bw = 0.38
 
 set datafile missing "NaN"
@@ -45,6 +49,10 @@ set xtics nomirror rotate by 90 right font ",9"
 set key outside right top vertical samplen 2
 set bmargin 10
 
+# the ring, only when there is one (an empty plot warns); defined before
+# the do block, which expands its macros once
+ringplot = nring > 0 ? "datafile using ($0 + bw/2):8 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb 'black' title fastest_title," : ""
+
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
 		set terminal pngcairo size width, height font "DejaVu Sans,10"
@@ -57,7 +65,7 @@ do for [fmt in "png svg"] {
 	     datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#555555" title "system CPU", \
 	     datafile using ($0 - bw/2):2 with boxes lc rgb "#b8b8b8" title "user CPU", \
 	     datafile using ($0 + bw/2):4:7 with boxes lc variable title "elapsed (strategy colour)", \
-	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max", \
-	     datafile using ($0 + bw/2):8 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title
+	     @ringplot \
+	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max"
 	unset output
 }

@@ -6,7 +6,8 @@
 # machine's copy limit (fio's copy job, reads and writes overlapped, at its
 # best over the ceiling grid), the figure the verdict names; the dashed
 # line at 1.0 is either yardstick.  Bars in the strategy's colour
-# (palette.gp); the fastest configuration of each data set ringed; a log
+# (palette.gp); the fastest configuration of each data set ringed when the
+# verdict decided it the winner of its cell; a log
 # axis when the ratios span more than 4x.
 #
 #   gnuplot -e "datafile='fio.dat'; outbase='out/fio'[; title='...']" plots/fio.gp
@@ -50,6 +51,10 @@ if (hasceil) {
 	hi = (STATS_max > hi ? STATS_max : hi)
 	lo = (STATS_min < lo ? STATS_min : lo)
 }
+# the rings, only where `iostrat plot` wrote one (a winner the verdict
+# decided; "fastest": a block's header)
+stats datafile using ((strcol(7) eq "NaN" || strcol(7) eq "fastest") ? 0 : 1) nooutput
+hasring = STATS_sum > 0
 bw = 0.7
 
 set datafile missing "NaN"
@@ -60,6 +65,7 @@ set grid ytics lc rgb "#dddddd"
 set ylabel "strategy MB/s / fio MB/s"
 ceiltitle = "/ copy limit"
 # the diamonds, only when there are some (an empty plot warns)
+ringplot = hasring ? "datafile using 1:7 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb 'black' title fastest_title," : ""
 ceilplot = hasceil ? "datafile using 1:8 with points pt 13 ps 1.6 lc rgb '#222222' title ceiltitle," : ""
 set xlabel "data set: strategy, threads (t), work level (w) / fio job"
 set xrange [-0.6 : nbar - 0.4]
@@ -89,7 +95,7 @@ do for [fmt in "png svg"] {
 	set title title font ",12"
 	plot for [i = 0:nblk-1] datafile index i using 1:3:6:xtic(2) with boxes lc variable notitle, \
 	     for [i = 0:nblk-1] datafile index i using 1:3:4:5 with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle, \
-	     for [i = 0:nblk-1] datafile index i using 1:7 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title (i == 0 ? fastest_title : ""), \
+	     @ringplot \
 	     @ceilplot \
 	     1 with lines dt 2 lw 2 lc rgb "black" title (hasceil ? "either = 1.0" : "fio = 1.0")
 	unset output

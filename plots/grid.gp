@@ -11,8 +11,10 @@
 # (Cn: the colour index of strategy Sn, the same in every panel) then per
 # thread count: threads, per strategy run at that work level the median,
 # min and max elapsed seconds (NaN where not run), best (the panel's
-# lowest median, on its row only) and best_pos (which strategy of the panel
-# it is, 1-based, NaN elsewhere).
+# lowest median, on its row only, and only when the verdict decided that
+# strategy the winner: NaN in every row of an undecided panel, which then
+# has no ring) and best_pos (which strategy of the panel it is, 1-based,
+# NaN elsewhere).
 if (!exists("datafile") || !exists("outbase")) {
 	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
 	exit status 2
@@ -27,11 +29,17 @@ panels = STATS_blocks
 array ptitle[panels]
 array nstr[panels]
 array col[panels * 32]
+array ring[panels]
 do for [i = 0:panels-1] {
 	h = ""
 	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
 	ptitle[i+1] = h
 	nstr[i+1] = (STATS_columns - 3) / 3
+	# a ring only where iostrat plot wrote one (a winner the verdict
+	# decided): none, and the ring's plot is left out, not drawn empty
+	r = 0
+	stats datafile index i every ::1 using (r = r + (strcol(3*nstr[i+1]+2) eq "NaN" ? 0 : 1), 0) nooutput
+	ring[i+1] = r
 	do for [s = 1:nstr[i+1]] {
 		stats datafile index i every ::0::0 using (h = strcol(3*s), 0) nooutput
 		col[i*32 + s] = h + 0
@@ -50,6 +58,9 @@ set yrange [0:*]
 set key below horizontal samplen 2 font ",9"
 set bmargin 6
 
+lines_cmd = 'plot for [s = 1:ns] datafile index i using ($1 + (s - (ns + 1) / 2.0) * 0.05):(column(3*s-1)):(column(3*s)):(column(3*s+1)) with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1)'
+ring_cmd = ', datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title'
+
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
 		set terminal pngcairo size width, height font "DejaVu Sans,10"
@@ -61,10 +72,10 @@ do for [fmt in "png svg"] {
 	do for [i = 0:panels-1] {
 		set title ptitle[i+1] font ",10"
 		ns = nstr[i+1]
-		# strategies side by side around each thread count, so bars never hide
-		plot for [s = 1:ns] datafile index i using ($1 + (s - (ns + 1) / 2.0) * 0.05):(column(3*s-1)):(column(3*s)):(column(3*s+1)) \
-			with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1), \
-		     datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title
+		# strategies side by side around each thread count, so bars never hide;
+		# the ring's plot only in a panel that has one (eval: a macro in a
+		# do block is expanded once, before the loop runs)
+		eval lines_cmd . (ring[i+1] > 0 ? ring_cmd : "")
 	}
 	unset multiplot
 	unset output

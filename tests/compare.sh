@@ -43,3 +43,27 @@ compare_with_itself_holds_one() {
 
 t compare_gives_an_interval_beside_each_p compare_gives_an_interval_beside_each_p
 t compare_with_itself_holds_one compare_with_itself_holds_one
+
+# Many configurations, many tests: compare corrects for them as the verdict
+# does (Holm), says so, and marks * only where the Holm-adjusted p is small.
+compare_corrects_for_many_configurations_with_holm() {
+	runs_scaled "$T/a" 1
+	runs_scaled "$T/b" 1.5
+	"$IOSTRAT" compare "$T/a" "$T/b" --format json >"$T/c.json" || die "compare failed"
+	jq -e '.tables[0].note | test("Holm")' "$T/c.json" >/dev/null || die "Holm not said"
+	jq -e '.tables[0].rows | length > 1 and all(.[]; (.ph_B | type) == "number"
+		and .ph_B >= .p_B and ((.sig_B == "*") == (.ph_B < 0.05)))' "$T/c.json" >/dev/null ||
+		die "sig not by the Holm-adjusted p: $(jq -c '.tables[0].rows' "$T/c.json")"
+}
+
+# Two runs whose cells are both undecided (two rounds each: too few) do not
+# "agree": there is nothing to agree on.
+compare_says_both_undecided_where_neither_run_decided() {
+	"$IOSTRAT" compare "$FIX" "$FIX" --format json >"$T/c.json" || die "compare failed"
+	jq -e '[.tables[] | select(.title | startswith("the fastest strategy per cell"))][0].rows
+		| length > 0 and all(.[]; .runs == "both undecided")' "$T/c.json" >/dev/null ||
+		die "$(jq -c '[.tables[] | select(.title | startswith("the fastest"))][0].rows' "$T/c.json")"
+}
+
+t compare_corrects_for_many_configurations_with_holm compare_corrects_for_many_configurations_with_holm
+t compare_says_both_undecided_where_neither_run_decided compare_says_both_undecided_where_neither_run_decided

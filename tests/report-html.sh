@@ -115,6 +115,27 @@ make_run_writes_report_html_and_prints_its_path() {
 	echo "$out" | grep -q '^verdict' || die "the text report has no verdict"
 }
 
+# One screen first: the headline tables open the verdict, before the
+# reasons; the profile folded; captured_at a UTC date; no table in a scroll
+# box, the 29-column verdict figures sideways; a grid of one thread count
+# highlights no cell "fastest".
+html_headline_first_profile_folded_human_date_no_scroll_box() {
+	local fix=$TOP/tests/fixtures/results-schema1 h=$T/r/report.html
+	mkdir -p "$T/r"
+	cp "$fix"/* "$T/r/"
+	"$IOSTRAT" report "$T/r" --format html -o "$h" 2>/dev/null ||
+		die "report failed"
+	grep -o '<h[23][^>]*>[^<]*' "$h" | head -4 | tr '\n' '|' |
+		grep -q '^<h2 id="verdict">Verdict|<h3>headline: [^|]*|<h3>headline: [^|]*|<h3>Why' ||
+		die "headline not first: $(grep -o '<h[23][^>]*>[^<]*' "$h" | head -4 | tr '\n' '|')"
+	grep -q '<details><summary>profile.ini</summary>' "$h" || die "profile not folded"
+	grep -Eq 'captured_at</th><td>20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC<' "$h" ||
+		die "captured_at: $(grep -o 'captured_at</th><td>[^<]*' "$h")"
+	! grep -q 'overflow-x:auto;max-width:100%}' "$h" || die "tables in a scroll box"
+	grep -q '<table class="sideways">' "$h" || die "the wide verdict figures not sideways"
+	! grep -q 'class="best"' "$h" || die "a one-row grid highlights a cell fastest"
+}
+
 t html_is_self_contained_with_verdict_first_and_every_figure \
 	html_is_self_contained_with_verdict_first_and_every_figure
 t html_renders_in_chromium_with_every_figure_sized_and_no_console_message \
@@ -124,3 +145,4 @@ t html_of_a_directory_without_figures_draws_them_first \
 t html_to_a_bad_place_is_one_line_and_clobbers_nothing \
 	html_to_a_bad_place_is_one_line_and_clobbers_nothing
 t make_run_writes_report_html_and_prints_its_path make_run_writes_report_html_and_prints_its_path
+t html_headline_first_profile_folded_human_date_no_scroll_box html_headline_first_profile_folded_human_date_no_scroll_box

@@ -145,5 +145,6 @@ int plot_draw(const char *dir, const char *only, json_t *cmp, FILE *list)
 	free(c.jobs);
 	json_decref(c.rows);
 	json_decref(c.cmp);
+	json_decref(c.verdict);
 	return ret ? 1 : 0;
 }

@@ -92,11 +92,14 @@ static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
 
 			for (l = 0; l < nca; l++)
 				best[l] = fastest(rows, w, json_array_get(caches, l), &ax, split);
+			/* marked only where the verdict decided that strategy */
 			json_array_foreach(ax.threads, j, t)
 				json_array_foreach(caches, l, ca)
 					json_array_foreach(ax.strats, k, s)
 						config_line(&d, rows, w, t, s, split ? ca : NULL,
-							    l < nca ? best[l] : NAN);
+							    l < nca && plot_decided(c, ds, split ?
+							    json_string_value(ca) : NULL, w, t,
+							    json_string_value(s)) ? best[l] : NAN);
 		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "cpu-%s", sn);

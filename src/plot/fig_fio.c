@@ -69,6 +69,8 @@ struct fastest {
 	unsigned x;   /* its bar */
 	bool marking; /* second pass: mark bar x */
 	json_t *fio;  /* the data set's fio rows: the copy limit's grid */
+	struct plot_ctx *c;
+	bool decided; /* the verdict names bar x's strategy the winner of its cell */
 };
 
 /* The machine's copy limit for run row run among a data set's fio rows:
@@ -151,12 +153,14 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.min / fio_mbs, true);
 		dat_num(d, s.max / fio_mbs, true);
 		fprintf(d->f, " %d", plot_colour(name) ? plot_colour(name) : PLOT_COLOURS);
-		dat_num(d, s.median / fio_mbs, fa->marking && *x - 1 == fa->x);
+		dat_num(d, s.median / fio_mbs, fa->marking && fa->decided && *x - 1 == fa->x);
 		dat_num(d, s.median / ceiling, isfinite(ceiling));
 		fputc('\n', d->f);
 		if (!fa->marking && s.median > fa->mbs) {
 			fa->mbs = s.median;
 			fa->x = *x - 1;
+			fa->decided = plot_decided(fa->c, ds, NULL, json_object_get(json_array_get(
+						   low, 0), "work"), t, name);
 		}
 		n++;
 	}
@@ -209,11 +213,11 @@ static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *job
 
 /* One block per data set; a data set without bars writes nothing.  Two
  * passes: the first finds the fastest bar, the second marks it. */
-static unsigned dataset_block(struct dat *d, json_t *runs, json_t *fio, const char *ds,
-			      unsigned *x)
+static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, json_t *fio,
+			      const char *ds, unsigned *x)
 {
 	json_t *jobs = rows_distinct(fio, "config_id");
-	struct fastest fa = { -1, 0, false, fio };
+	struct fastest fa = { -1, 0, false, fio, c, false };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
 
@@ -275,7 +279,7 @@ int fig_fio(struct plot_ctx *c, char *why, size_t len)
 		json_t *f = rows_where(fio, "dataset", ds), *r = rows_where(runs, "dataset", ds);
 		char dn[96];
 
-		n += dataset_block(&d, r, f, val_text(ds, dn, sizeof(dn)), &x);
+		n += dataset_block(c, &d, r, f, val_text(ds, dn, sizeof(dn)), &x);
 		json_decref(f);
 		json_decref(r);
 	}

@@ -17,6 +17,7 @@
 #include "core/strategy.h"
 #include "lib/util.h"
 #include "plot.h"
+#include "report/verdict.h"
 
 struct cell {
 	struct summary s;
@@ -31,8 +32,23 @@ static bool is_control(json_t *name)
 	return s && (s->flags & STRAT_CONTROL);
 }
 
-static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
-		  json_t *strats)
+/* "300 MB": the median bytes read by the rows of work level w. */
+static const char *panel_size(json_t *rows, json_t *w, char *buf, size_t len)
+{
+	json_t *r = rows_where(rows, "work", w);
+	struct summary s;
+
+	rows_stat(r, "bytes_in", 1, &s);
+	json_decref(r);
+	if (!s.n)
+		return strcpy(buf, "size unknown");
+	return verdict_size(s.median, buf, len);
+}
+
+/* One panel: work level w; the lowest median ringed only when the verdict
+ * decided it (plot_decided), and the panel's title says which. */
+static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, json_t *threads,
+		  json_t *strats, const char *ds, const char *cache)
 {
 	size_t nt = json_array_size(threads), ns = json_array_size(strats);
 	struct summary cell[nt][ns];
@@ -40,7 +56,8 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 	unsigned pos = 0;
 	size_t bt = 0, bs = 0, i, j;
 	double best = INFINITY;
-	char wt[32], tt[32], lab[256];
+	char wt[32], tt[32], lab[256], sz[32];
+	bool won;
 
 	for (i = 0; i < nt; i++)
 		for (j = 0; j < ns; j++) {
@@ -56,11 +73,15 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 				bs = j;
 			}
 		}
-	snprintf(lab, sizeof(lab), "work %s: fastest %s, %s thread%s, %.3g s",
-		 val_text(w, wt, sizeof(wt)),
+	won = plot_decided(c, ds, cache, w, json_array_get(threads, bt),
+			   json_string_value(json_array_get(strats, bs)));
+	snprintf(lab, sizeof(lab), "work %s, %s: %s %s, %s thread%s, %.3g s%s",
+		 val_text(w, wt, sizeof(wt)), panel_size(rows, w, sz, sizeof(sz)),
+		 won ? "fastest" : "lowest median",
 		 json_string_value(json_array_get(strats, bs)) ?: "?",
 		 val_text(json_array_get(threads, bt), tt, sizeof(tt)),
-		 json_integer_value(json_array_get(threads, bt)) == 1 ? "" : "s", best);
+		 json_integer_value(json_array_get(threads, bt)) == 1 ? "" : "s", best,
+		 won ? "" : " (undecided)");
 	dat_label(d, lab);
 	for (j = 0; j < ns; j++) {
 		const char *s = json_string_value(json_array_get(strats, j)) ?: "?";
@@ -89,8 +110,8 @@ static void panel(struct dat *d, json_t *rows, json_t *w, json_t *threads,
 			dat_num(d, cell[i][j].min, cell[i][j].n);
 			dat_num(d, cell[i][j].max, cell[i][j].n);
 		}
-		dat_num(d, best, i == bt);
-		dat_num(d, (double)pos, i == bt);
+		dat_num(d, best, i == bt && won);
+		dat_num(d, (double)pos, i == bt && won);
 		fputc('\n', d->f);
 	}
 }
@@ -110,7 +131,7 @@ static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 		json_array_foreach(ax.works, i, w) {
 			if (i)
 				fputs("\n\n", d.f); /* blocks: gnuplot's index */
-			panel(&d, rows, w, ax.threads, ax.strats);
+			panel(c, &d, rows, w, ax.threads, ax.strats, ds, split ? cache : NULL);
 		}
 		safe_name(sn, sizeof(sn), ds);
 		snprintf(name, sizeof(name), "grid-%s%s%s", sn, split ? "-" : "", split ? cache : "");

@@ -38,6 +38,7 @@ struct plot_ctx {
 	json_t *cmp;            /* figure 6's rows, compare's spread table
 				 * (plot_compare); NULL: DIR/compare.csv */
 	FILE *list;             /* where the list of images goes */
+	json_t *verdict;        /* verdict_cells of rows, made on first need */
 	struct plot_job *jobs;
 	size_t njobs, cap;
 };
@@ -66,11 +67,21 @@ int fig_kernel(struct plot_ctx *c, char *why, size_t len);
 int fig_compare(struct plot_ctx *c, char *why, size_t len);
 int fig_sweep(struct plot_ctx *c, char *why, size_t len);
 int fig_net(struct plot_ctx *c, char *why, size_t len);
+int fig_ratios(struct plot_ctx *c, char *why, size_t len);
 
 /* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
  * same in every figure; 0 for a name that is not a strategy. */
 #define PLOT_COLOURS 8
 int plot_colour(const char *strategy);
+
+/* Did the verdict (docs/verdict.md) decide strategy the winner of the cell
+ * data set ds, work w, threads t (NULL: any thread count) and, when cache
+ * is not NULL, that cache state?  Only such a cell is ringed "fastest";
+ * an undecided cell marks no strategy above the others (decided.c). */
+bool plot_decided(struct plot_ctx *c, const char *ds, const char *cache, json_t *w,
+		  json_t *t, const char *strategy);
+/* The verdict's cells of c->rows (verdict_cells), made once per `iostrat plot`. */
+json_t *plot_verdict_cells(struct plot_ctx *c);
 
 /* --- row helpers (src/plot/rows.c) --- */
 

@@ -6,6 +6,7 @@
  * expanded profile).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,7 @@
 #include "report.h"
 
 #define COMPARE_LEVEL 0.95
-#define PER_RUN 6 /* X_median, X/A, p_X, sig_X, lo_X, hi_X */
+#define PER_RUN 7 /* X_median, X/A, p_X, sig_X, lo_X, hi_X, ph_X */
 
 static json_t *find_sum(const struct rrun *r, const char *id)
 {
@@ -33,19 +34,112 @@ static json_t *find_sum(const struct rrun *r, const char *id)
  * into *ci the 95% interval of x over base (unpaired: runs share no
  * rounds), NAN bounds when the samples are too small for one. */
 static double pvalue(const struct rrun *base, const struct rrun *x,
-		     const char *id, const char **test, struct ratio_ci *ci)
+		     const char *id, const char **test, struct ratio_ci *ci, double level)
 {
 	double *a, *b, p;
 	size_t na = rrun_samples(base, id, &a), nb = rrun_samples(x, id, &b);
 
 	p = two_sample_p(a, na, b, nb, test);
-	unpaired_ratio_ci(a, na, b, nb, COMPARE_LEVEL, ci);
+	unpaired_ratio_ci(a, na, b, nb, level, ci);
 	free(a);
 	free(b);
 	return p;
 }
 
-static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
+/* Run k's mark for config id: [p_holm, lo, hi] at Holm's level. */
+static void holm_mark(const struct rrun *runs, size_t k, const char *id, double p_holm,
+		      double level, json_t *marks)
+{
+	struct ratio_ci ci;
+	const char *test;
+	char *key;
+
+	pvalue(&runs[0], &runs[k], id, &test, &ci, level);
+	if (asprintf(&key, "%c\x1f%s", (char)('A' + k), id) < 0)
+		abort();
+	json_object_set_new(marks, key, json_pack("[o,o,o]", rnum(p_holm), rnum(ci.lo),
+						   rnum(ci.hi)));
+	free(key);
+}
+
+/*
+ * The verdict's multiplicity control for each run X against A: Holm over
+ * the m configurations in both.  sig = Holm-adjusted p < 1 - level, and
+ * the interval of the configuration of p-rank j at Holm's level for that
+ * rank (1 - alpha / (m - j)), as the verdict's.  Into marks, per
+ * "X\x1fconfig_id": [p_holm, lo, hi].
+ */
+static void holm_run(const struct rrun *runs, size_t k, json_t *marks)
+{
+	json_t *ids = json_array(), *s;
+	size_t m, i, *ix;
+	double *p, *adj;
+
+	json_array_foreach(runs[0].sum, i, s) {
+		const char *id = json_string_value(json_object_get(s, "config_id"));
+
+		if (id && find_sum(&runs[k], id))
+			json_array_append_new(ids, json_text(id));
+	}
+	m = json_array_size(ids);
+	p = calloc(m + 1, sizeof(*p));
+	adj = calloc(m + 1, sizeof(*adj));
+	ix = calloc(m + 1, sizeof(*ix));
+	if (!p || !adj || !ix)
+		abort();
+	for (i = 0; i < m; i++) {
+		struct ratio_ci ci;
+		const char *test;
+
+		p[i] = pvalue(&runs[0], &runs[k], json_string_value(json_array_get(ids, i)),
+			      &test, &ci, COMPARE_LEVEL);
+	}
+	holm_adjust(p, m, adj);
+	holm_order(p, m, ix);
+	for (size_t j = 0; j < m; j++)
+		holm_mark(runs, k, json_string_value(json_array_get(ids, ix[j])), adj[ix[j]],
+			  holm_level(COMPARE_LEVEL, m, j), marks);
+	free(p);
+	free(adj);
+	free(ix);
+	json_decref(ids);
+}
+
+static json_t *holm_marks(const struct rrun *runs, size_t n)
+{
+	json_t *marks = json_object();
+
+	for (size_t k = 1; k < n && k < RUNS_MAX; k++)
+		holm_run(runs, k, marks);
+	return marks;
+}
+
+/* The mark of run k for config id: [p_holm, lo, hi], or NULL. */
+static json_t *mark_of(json_t *marks, size_t k, const char *id)
+{
+	char *key;
+	json_t *m;
+
+	if (asprintf(&key, "%c\x1f%s", (char)('A' + k), id) < 0)
+		abort();
+	m = json_object_get(marks, key);
+	free(key);
+	return m;
+}
+
+static double mark_at(json_t *m, size_t i)
+{
+	json_t *v = json_array_get(m, i);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static bool mark_sig(json_t *m)
+{
+	return mark_at(m, 0) < 1 - COMPARE_LEVEL;
+}
+
+static void ratios(const struct rrun *runs, size_t n, struct rdoc *d, json_t *marks)
 {
 	const char *cols[PER_RUN * RUNS_MAX + 2] = { 0 };
 	char names[PER_RUN * RUNS_MAX][32];
@@ -68,6 +162,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 		snprintf(names[PER_RUN * k + 3], 32, "sig_%c", c);
 		snprintf(names[PER_RUN * k + 4], 32, "lo_%c", c);
 		snprintf(names[PER_RUN * k + 5], 32, "hi_%c", c);
+		snprintf(names[PER_RUN * k + 6], 32, "ph_%c", c);
 		for (int j = 0; j < PER_RUN; j++)
 			cols[nc++] = names[PER_RUN * k + j];
 	}
@@ -84,7 +179,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 		json_array_append_new(row, json_text(id));
 		json_array_append_new(row, rnum(ma));
 		for (size_t k = 1; k < n; k++) {
-			json_t *x = find_sum(&runs[k], id);
+			json_t *x = find_sum(&runs[k], id), *mk = mark_of(marks, k, id);
 			const char *test;
 			struct ratio_ci ci;
 			double mx, p;
@@ -97,13 +192,14 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 			any = true;
 			mx = json_is_number(json_object_get(x, "median")) ?
 			     json_number_value(json_object_get(x, "median")) : NAN;
-			p = pvalue(&runs[0], &runs[k], id, &test, &ci);
+			p = pvalue(&runs[0], &runs[k], id, &test, &ci, COMPARE_LEVEL);
 			json_array_append_new(row, rnum(mx));
 			json_array_append_new(row, rnum(ma > 0 ? mx / ma : NAN));
 			json_array_append_new(row, rnum(p));
-			json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
-			json_array_append_new(row, rnum(ci.lo));
-			json_array_append_new(row, rnum(ci.hi));
+			json_array_append_new(row, json_text(mark_sig(mk) ? "*" : ""));
+			json_array_append_new(row, rnum(mark_at(mk, 1)));
+			json_array_append_new(row, rnum(mark_at(mk, 2)));
+			json_array_append_new(row, rnum(mark_at(mk, 0)));
 		}
 		if (any) {
 			rtable_add(t, row);
@@ -112,16 +208,18 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d)
 			json_decref(row);
 		}
 	}
-	rtable_note(t, "X/A < 1: X is faster.  sig * = p < 0.05, two-sided: Mann-Whitney U "
-		    "when both runs have >= %d repetitions of the configuration, else "
-		    "Welch's t.  lo_X-hi_X: %.0f%% interval of X's times over A's "
-		    "(Hodges-Lehmann on the log times, Mann-Whitney's interval; none "
-		    "when the repetitions are too few).  %zu configurations matched.",
-		    MW_MIN_N, 100 * COMPARE_LEVEL, matched);
+	rtable_note(t, "X/A < 1: X is faster.  p_X: two-sided, Mann-Whitney U when both runs "
+		    "have >= %d repetitions of the configuration, else Welch's t; ph_X: "
+		    "Holm-adjusted over the %zu configurations matched (the verdict's "
+		    "correction for many comparisons); sig * = ph_X < %.2f.  lo_X-hi_X: "
+		    "interval of X's times over A's at Holm's level for its rank (%.0f%% "
+		    "for one configuration; Hodges-Lehmann on the log times, "
+		    "Mann-Whitney's interval; none when the repetitions are too few).",
+		    MW_MIN_N, matched, 1 - COMPARE_LEVEL, 100 * COMPARE_LEVEL);
 }
 
 static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size_t k,
-		       const char *id, json_t *s, double base)
+		       const char *id, json_t *s, double base, json_t *marks)
 {
 	json_t *row = json_array();
 	char run[2] = { (char)('A' + k), 0 }, label[256];
@@ -134,7 +232,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 	summarize(v, nv, &st);
 	free(v);
 	if (k)
-		p = pvalue(&runs[0], &runs[k], id, &test, &ci);
+		p = pvalue(&runs[0], &runs[k], id, &test, &ci, COMPARE_LEVEL);
 	med = nv ? st.median : NAN;
 	compare_label(runs, n, k, label, sizeof(label));
 	json_array_append_new(row, json_text(id));
@@ -149,10 +247,10 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
 	json_array_append_new(row, rnum(nv ? st.q3 : NAN));
 	json_array_append_new(row, rnum(base > 0 ? med / base : NAN));
 	json_array_append_new(row, rnum(p));
-	json_array_append_new(row, json_text(!isnan(p) && p < 0.05 ? "*" : ""));
+	json_array_append_new(row, json_text(k && mark_sig(mark_of(marks, k, id)) ? "*" : ""));
 	json_array_append_new(row, json_text(k ? test : ""));
-	json_array_append_new(row, rnum(ci.lo));
-	json_array_append_new(row, rnum(ci.hi));
+	json_array_append_new(row, rnum(k ? mark_at(mark_of(marks, k, id), 1) : ci.lo));
+	json_array_append_new(row, rnum(k ? mark_at(mark_of(marks, k, id), 2) : ci.hi));
 	rtable_add(t, row);
 }
 
@@ -162,7 +260,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
  * (bars with error bars and the significance marks).  Only configurations
  * in A and at least one other run.
  */
-static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
+static void spreads(const struct rrun *runs, size_t n, struct rdoc *d, json_t *marks)
 {
 	static const char *const cols[] = { "config_id", "run", "label", "metric", "n",
 		"median", "min", "max", "q1", "q3", "ratio", "p", "sig", "test", "ci_lo", "ci_hi",
@@ -184,12 +282,13 @@ static void spreads(const struct rrun *runs, size_t n, struct rdoc *d)
 			any |= (x[k] = find_sum(&runs[k], id)) != NULL;
 		for (size_t k = 0; any && k < n; k++)
 			if (x[k])
-				spread_row(t, runs, n, k, id, x[k], base);
+				spread_row(t, runs, n, k, id, x[k], base, marks);
 	}
 	rtable_note(t, "per run: median, min, max, quartiles of the metric over its "
-		    "repetitions; ratio = median / A's median; sig * = p < 0.05 against A "
-		    "(test: mann-whitney or welch, as above); ci_lo-ci_hi: the 95%% interval "
-		    "of the run's times over A's, as above");
+		    "repetitions; ratio = median / A's median; sig * = Holm-adjusted p < 0.05 "
+		    "against A (test: mann-whitney or welch, Holm over the configurations, as "
+		    "above); ci_lo-ci_hi: the interval of the run's times over A's at Holm's "
+		    "level, as above");
 }
 
 /* Flatten env.json: nested objects become "in.scheduler" keys. */
@@ -327,9 +426,12 @@ void compare_build(const struct rrun *runs, size_t n, struct rdoc *d, bool sprea
 			  rrun_name(&runs[i]), json_array_size(runs[i].rows),
 			  json_array_size(runs[i].sum));
 	}
-	ratios(runs, n, d);
+	json_t *marks = holm_marks(runs, n);
+
+	ratios(runs, n, d, marks);
 	if (spread)
-		spreads(runs, n, d);
+		spreads(runs, n, d, marks);
+	json_decref(marks);
 	differences(runs, n, d);
 	compare_fastest(runs, n, d);
 }

@@ -112,20 +112,35 @@ static json_t *find_cell(json_t *cells, const char *label)
 	return NULL;
 }
 
+/* Did run c decide its cell: a winner, equal (within the band), or a
+ * single strategy? */
+static bool decided(json_t *c)
+{
+	const char *d = json_string_value(json_object_get(c, "decision")) ?: "";
+
+	return json_is_true(json_object_get(c, "distinguishable")) ||
+	       !strncmp(d, "equal", 5) || !strcmp(d, "only");
+}
+
 /*
  * The runs disagree in a cell when one names a winner (every interval
  * clear of 1) that another run put behind its own leaders; equal or
  * undecided on one side is no disagreement as long as the other's winner
- * is among the tied.
+ * is among the tied.  When no run decided, nothing agrees: "both
+ * undecided" (more than two runs: "all undecided").
  */
 static const char *agreement(json_t *const *c, size_t n, char *why, size_t len)
 {
-	size_t present = 0;
+	size_t present = 0, decisions = 0;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		present += c[i] != NULL;
+		decisions += c[i] && decided(c[i]);
+	}
 	if (present < 2)
 		return "-";
+	if (!decisions)
+		return present == 2 ? "both undecided" : "all undecided";
 	for (size_t i = 0; i < n; i++) {
 		const char *w;
 
@@ -200,7 +215,8 @@ void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d)
 	rtable_note(t, "per run, as its own report's verdict: the fastest when it wins (every "
 		    "%.0f%% interval, Holm-corrected, excludes 1); a=b when equal or undecided "
 		    "(or too few rounds).  disagree: a run's winner is behind another run's "
-		    "leaders (%zu of %zu cells).", 100 * VERDICT_LEVEL, disagree,
+		    "leaders (%zu of %zu cells); both undecided: neither run decided, so "
+		    "there is nothing to agree on.", 100 * VERDICT_LEVEL, disagree,
 		    json_array_size(order));
 	for (size_t r = 0; r < n; r++)
 		json_decref(cells[r]);

@@ -8,10 +8,13 @@
  * beside it.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "headline.h"
 #include "lib/util.h"
 #include "report.h"
 
@@ -33,9 +36,10 @@ static const char css[] =
 	"color:#222;padding:0 1em}"
 	"h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}"
 	"h3{font-size:1em}"
-	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em;display:block;"
-	"overflow-x:auto;max-width:100%}"
-	"td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}"
+	"table{border-collapse:collapse;margin:.5em 0 1em;font-size:.85em;max-width:100%}"
+	"td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top;"
+	"overflow-wrap:anywhere}"
+	"details{margin:1em 0}summary{cursor:pointer;font-weight:bold}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"th{background:#f3f3f3}td.best{font-weight:bold;background:#fff3c4}"
 	"p.note{font-size:.8em;color:#555;margin-top:-.5em}"
@@ -118,6 +122,16 @@ void html_meta_table(FILE *out, json_t *meta)
 	fputs("</table>\n", out);
 }
 
+const char *html_date(double epoch, char *buf, size_t len)
+{
+	time_t t = (time_t)epoch;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm))
+		snprintf(buf, len, "%.0f", epoch);
+	return buf;
+}
+
 /* env.json flattened: one row per key (objects as KEY.SUB). */
 static void env_rows(FILE *out, json_t *o, const char *prefix)
 {
@@ -135,7 +149,11 @@ static void env_rows(FILE *out, json_t *o, const char *prefix)
 		fputs("<tr><th>", out);
 		html_escape(out, key);
 		fputs("</th><td>", out);
-		if (json_is_string(v)) {
+		if (!strcmp(key, "captured_at") && json_is_number(v)) {
+			char when[40];
+
+			fputs(html_date(json_number_value(v), when, sizeof(when)), out);
+		} else if (json_is_string(v)) {
 			html_escape(out, json_string_value(v));
 		} else {
 			char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
@@ -155,6 +173,11 @@ static const struct rtable *find_table(const struct rdoc *d, const char *title)
 	return NULL;
 }
 
+static bool is_headline(const struct rtable *t)
+{
+	return !strncmp(t->title, HEADLINE_PREFIX, strlen(HEADLINE_PREFIX));
+}
+
 static void verdict(FILE *out, const struct rdoc *d)
 {
 	const struct rtable *t = find_table(d, "verdict");
@@ -166,7 +189,10 @@ static void verdict(FILE *out, const struct rdoc *d)
 		fputs("<p>No run configurations: no verdict.</p>\n", out);
 		return;
 	}
-	fputs("<ul class=\"verdict\">\n", out);
+	for (size_t k = 0; k < d->n; k++)
+		if (is_headline(&d->t[k]))
+			rtable_html(&d->t[k], out);
+	fputs("<h3>Why (the reasons, whole)</h3>\n<ul class=\"verdict\">\n", out);
 	json_array_foreach(t->rows, i, row) {
 		const char *s = json_string_value(json_array_get(row, 0));
 		const char *colon = s ? strstr(s, ": ") : NULL;
@@ -193,25 +219,27 @@ static void verdict(FILE *out, const struct rdoc *d)
 void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
 		 size_t nfigs, FILE *out)
 {
-	char title[4300];
+	char *title;
 
-	snprintf(title, sizeof(title), "iostrat report: %s (%s)", rrun_name(r), r->dir);
+	if (asprintf(&title, "iostrat report: %s (%s)", rrun_name(r), r->dir) < 0)
+		abort();
 	html_head(out, title);
 	fputs("<h1>", out);
 	html_escape(out, title);
 	fputs("</h1>\n", out);
+	free(title);
 	html_meta_table(out, d->meta);
 	verdict(out, d);
 	figures(out, figs, nfigs);
 	fputs("<h2 id=\"tables\">Grids and tables</h2>\n", out);
 	for (size_t i = 0; i < d->n; i++)
-		if (strcmp(d->t[i].title, "verdict"))
+		if (strcmp(d->t[i].title, "verdict") && !is_headline(&d->t[i]))
 			rtable_html(&d->t[i], out);
 	fputs("<h2 id=\"config\">Configuration (profile.ini as run)</h2>\n", out);
-	if (r->profile) {
-		fputs("<pre>", out);
+	if (r->profile) { /* as written, folded: the reader opens it when wanted */
+		fputs("<details><summary>profile.ini</summary>\n<pre>", out);
 		html_escape(out, r->profile);
-		fputs("</pre>\n", out);
+		fputs("</pre>\n</details>\n", out);
 	} else {
 		fputs("<p>No profile.ini in this results directory.</p>\n", out);
 	}

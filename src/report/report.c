@@ -136,7 +136,8 @@ static void grid_axes(json_t *g, struct grid *gr)
 	}
 }
 
-/* The classic grid: the bases' medians, * on the fastest cell per column. */
+/* The classic grid: the bases' medians, * on the fastest cell per column
+ * (with one thread count a column has one cell: no mark). */
 static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 {
 	struct grid gr;
@@ -145,8 +146,9 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
-	rtable_note(t, "cell: median elapsed seconds %s; * fastest cell of its column",
-		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
+	rtable_note(t, "cell: median elapsed seconds %s%s",
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)),
+		    gr.nt > 1 ? "; * fastest cell of its column" : "");
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
@@ -158,7 +160,7 @@ static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 				best = fmin(best, best_base(g, gr.th[k], gr.wk[j]));
 			base_cell(g, gr.th[i], gr.wk[j], a, sizeof(a));
 			snprintf(buf, sizeof(buf), "%s%s", a,
-				 !isnan(mine) && mine == best ? " *" : "");
+				 gr.nt > 1 && !isnan(mine) && mine == best ? " *" : "");
 			json_array_append_new(row, json_text(buf));
 		}
 		rtable_add(t, row);
@@ -177,8 +179,9 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
 	rtable_note(t, "cell: median elapsed seconds of %s (its ratio to the best of "
-		    "%s; < 1 is faster); * fastest cell of its column", strat,
-		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)));
+		    "%s; < 1 is faster)%s", strat,
+		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)),
+		    gr.nt > 1 ? "; * fastest cell of its column" : "");
 	for (size_t i = 0; i < gr.nt; i++) {
 		json_t *row = json_array();
 
@@ -192,10 +195,10 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 			fmt_s(mine, a, sizeof(a));
 			if (!isnan(mine) && !isnan(base) && base > 0)
 				snprintf(buf, sizeof(buf), "%s (%.2fx)%s", a, mine / base,
-					 mine == best ? " *" : "");
+					 gr.nt > 1 && mine == best ? " *" : "");
 			else
 				snprintf(buf, sizeof(buf), "%s%s", a,
-					 !isnan(mine) && mine == best ? " *" : "");
+					 gr.nt > 1 && !isnan(mine) && mine == best ? " *" : "");
 			json_array_append_new(row, json_text(buf));
 		}
 		rtable_add(t, row);

@@ -2,12 +2,18 @@
 /* Report tables and their output formats (text, CSV, JSON, markdown, HTML). */
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "results/row.h"
 #include "table.h"
 #include "lib/util.h"
+
+/* HTML: a table of more columns than this, and at most HTML_SIDEWAYS_ROWS
+ * rows, is printed sideways (a 29-column table does not fit 1,280 px). */
+#define HTML_WIDE_COLS 12
+#define HTML_SIDEWAYS_ROWS 8
 
 const char *const rfmt_values[] = {
 	"text", "csv", "json", "markdown", "html", "md", NULL
@@ -33,13 +39,15 @@ void rdoc_free(struct rdoc *d)
 
 void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (vasprintf(&buf, fmt, ap) < 0)
+		abort();
 	va_end(ap);
 	json_object_set_new(d->meta, key, json_text(buf));
+	free(buf);
 }
 
 struct rtable *rdoc_table(struct rdoc *d, const char *title,
@@ -62,14 +70,15 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 
 void rtable_note(struct rtable *t, const char *fmt, ...)
 {
-	char buf[1024];
+	char *buf;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (vasprintf(&buf, fmt, ap) < 0)
+		abort();
 	va_end(ap);
 	free(t->note);
-	t->note = strdup(buf);
+	t->note = buf;
 }
 
 void rtable_add(struct rtable *t, json_t *row)
@@ -82,36 +91,36 @@ json_t *rnum(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* A cell as text: reals with 4 significant digits, no exponent. */
-static void cell_text(json_t *v, char *buf, size_t len)
+/* A cell as text, whole (any length; the caller frees it): reals with 4
+ * significant digits, no exponent. */
+static char *cell_text(json_t *v)
 {
+	char *s = NULL;
 	double x;
+	int n;
 
 	switch (json_typeof(v)) {
 	case JSON_STRING:
-		snprintf(buf, len, "%s", json_string_value(v));
-		return;
+		n = asprintf(&s, "%s", json_string_value(v));
+		break;
 	case JSON_INTEGER:
-		snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-		return;
+		n = asprintf(&s, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+		break;
 	case JSON_REAL:
 		x = json_real_value(v);
-		if (fabs(x) >= 1000)
-			snprintf(buf, len, "%.0f", x);
-		else if (fabs(x) >= 10)
-			snprintf(buf, len, "%.1f", x);
-		else if (x != 0 && fabs(x) < 0.001)
-			snprintf(buf, len, "%.1e", x);
-		else
-			snprintf(buf, len, "%.3f", x);
-		return;
+		n = asprintf(&s, fabs(x) >= 1000 ? "%.0f" : fabs(x) >= 10 ? "%.1f" :
+			     x != 0 && fabs(x) < 0.001 ? "%.1e" : "%.3f", x);
+		break;
 	case JSON_TRUE:
 	case JSON_FALSE:
-		snprintf(buf, len, "%s", bool_word(json_is_true(v)));
-		return;
+		n = asprintf(&s, "%s", bool_word(json_is_true(v)));
+		break;
 	default:
-		snprintf(buf, len, "-");
+		n = asprintf(&s, "-");
 	}
+	if (n < 0)
+		abort();
+	return s;
 }
 
 /* Numbers right-aligned, text left-aligned. */
@@ -127,7 +136,7 @@ static void print_text(const struct rtable *t, FILE *out, int md)
 {
 	size_t nc = json_array_size(t->cols), i, j;
 	size_t *w = calloc(nc ? nc : 1, sizeof(*w));
-	char buf[512];
+	char *buf;
 	json_t *row;
 
 	if (!w)
@@ -136,9 +145,10 @@ static void print_text(const struct rtable *t, FILE *out, int md)
 		w[j] = strlen(json_string_value(json_array_get(t->cols, j)));
 	json_array_foreach(t->rows, i, row)
 		for (j = 0; j < nc; j++) {
-			cell_text(json_array_get(row, j), buf, sizeof(buf));
+			buf = cell_text(json_array_get(row, j));
 			if (strlen(buf) > w[j])
 				w[j] = strlen(buf);
+			free(buf);
 		}
 	fprintf(out, md ? "### %s\n\n" : "%s\n", t->title);
 	for (j = 0; j < nc; j++) {
@@ -160,13 +170,14 @@ static void print_text(const struct rtable *t, FILE *out, int md)
 		for (j = 0; j < nc; j++) {
 			json_t *v = json_array_get(row, j);
 
-			cell_text(v, buf, sizeof(buf));
+			buf = cell_text(v);
 			fputs(md ? "| " : "  ", out);
 			if (!md && j + 1 == nc && !json_is_number(v))
 				fputs(buf, out); /* no trailing blanks */
 			else
 				put_cell(out, v, buf, w[j]);
 			fputs(md ? " " : "", out);
+			free(buf);
 		}
 		fputs(md ? "|\n" : "\n", out);
 	}
@@ -221,15 +232,44 @@ static json_t *table_json(const struct rtable *t)
 	return o;
 }
 
-void rtable_html(const struct rtable *t, FILE *out)
+/* One cell as <td>: " *" marks the best (class best), numbers right. */
+static void html_cell(json_t *v, FILE *out)
 {
-	char buf[512];
+	char *buf = cell_text(v);
+	size_t n = strlen(buf);
+
+	if (n >= 2 && !strcmp(buf + n - 2, " *"))
+		fputs("<td class=\"best\">", out);
+	else
+		fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", out);
+	html_escape(out, buf);
+	free(buf);
+	fputs("</td>", out);
+}
+
+/* A wide table of few rows turned on its side: one line per column, one
+ * column per row, so it fits a 1,280 px screen without a scroll box. */
+static void html_sideways(const struct rtable *t, FILE *out)
+{
+	json_t *row, *c;
+	size_t i, j;
+
+	json_array_foreach(t->cols, j, c) {
+		fputs("<tr><th>", out);
+		html_escape(out, json_string_value(c));
+		fputs("</th>", out);
+		json_array_foreach(t->rows, i, row)
+			html_cell(json_array_get(row, j), out);
+		fputs("</tr>\n", out);
+	}
+}
+
+static void html_rows(const struct rtable *t, FILE *out)
+{
 	json_t *row, *v;
 	size_t i, j;
 
-	fputs("<h3>", out);
-	html_escape(out, t->title);
-	fputs("</h3>\n<table>\n<tr>", out);
+	fputs("<tr>", out);
 	json_array_foreach(t->cols, j, v) {
 		fputs("<th>", out);
 		html_escape(out, json_string_value(v));
@@ -238,20 +278,24 @@ void rtable_html(const struct rtable *t, FILE *out)
 	fputs("</tr>\n", out);
 	json_array_foreach(t->rows, i, row) {
 		fputs("<tr>", out);
-		json_array_foreach(row, j, v) {
-			size_t n;
-
-			cell_text(v, buf, sizeof(buf));
-			n = strlen(buf);
-			if (n >= 2 && !strcmp(buf + n - 2, " *"))
-				fputs("<td class=\"best\">", out);
-			else
-				fputs(json_is_number(v) ? "<td class=\"num\">" : "<td>", out);
-			html_escape(out, buf);
-			fputs("</td>", out);
-		}
+		json_array_foreach(row, j, v)
+			html_cell(v, out);
 		fputs("</tr>\n", out);
 	}
+}
+
+void rtable_html(const struct rtable *t, FILE *out)
+{
+	bool wide = json_array_size(t->cols) > HTML_WIDE_COLS &&
+		    json_array_size(t->rows) <= HTML_SIDEWAYS_ROWS;
+
+	fputs("<h3>", out);
+	html_escape(out, t->title);
+	fputs(wide ? "</h3>\n<table class=\"sideways\">\n" : "</h3>\n<table>\n", out);
+	if (wide)
+		html_sideways(t, out);
+	else
+		html_rows(t, out);
 	fputs("</table>\n", out);
 	if (t->note) {
 		fputs("<p class=\"note\">", out);

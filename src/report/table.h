@@ -65,6 +65,8 @@ json_t *rtable_objects(const struct rtable *t);
  * table (a cell ending " *" is the marked fastest one: class "best"). */
 void html_escape(FILE *out, const char *s);
 void html_head(FILE *out, const char *title);
+/* An epoch time as "2026-11-28 05:12 UTC" into buf. */
+const char *html_date(double epoch, char *buf, size_t len);
 /* The header facts (key -> string) as a two-column table. */
 void html_meta_table(FILE *out, json_t *meta);
 void rtable_html(const struct rtable *t, FILE *out);

@@ -15,6 +15,7 @@
 #include "results/paired.h"
 #include "lib/util.h"
 #include "fields.h"
+#include "headline.h"
 #include "verdict.h"
 
 enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
@@ -180,6 +181,7 @@ static void cell_key(json_t *s, char *key, size_t len)
 		 run_settings_text(s, set, sizeof(set)), iget(s, "work"), iget(s, "threads"));
 }
 
+/* The sentence, grown to whatever length it needs: never cut. */
 struct vtext {
 	char *buf;
 	size_t len, o;
@@ -192,13 +194,21 @@ static void put(struct vtext *t, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (t->o >= t->len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->o, t->len - t->o, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		t->o += (size_t)n;
+	if (n <= 0)
+		return;
+	if (t->o + (size_t)n + 1 > t->len) {
+		t->len = 2 * (t->o + (size_t)n + 1);
+		t->buf = realloc(t->buf, t->len);
+		if (!t->buf)
+			abort();
+	}
+	va_start(ap, fmt);
+	vsnprintf(t->buf + t->o, t->len - t->o, fmt, ap);
+	va_end(ap);
+	t->o += (size_t)n;
 }
 
 /* Before a reason: ". STRATEGY: " for the first, ", " after. */
@@ -547,6 +557,29 @@ static void cell_figures(json_t *out, const struct vcmp *c, const char *decision
 	json_object_set_new(out, "distinguishable", json_boolean(!strcmp(decision, "winner")));
 }
 
+/* Each strategy of the cell for the headline (headline.c), in median
+ * order: the fastest (decision: the cell's), then each other one against
+ * it: ratio, interval at its level and its comparison's decision. */
+static void strategy_rows(json_t *out, json_t *a, const struct vcmp *c, size_t m,
+			  const char *decision)
+{
+	static const char *const dec[] = { [VD_UNDECIDED] = "undecided",
+		[VD_TOO_FEW] = "too few", [VD_EQUAL] = "equal", [VD_BEHIND] = "behind" };
+	json_t *rows = json_array();
+
+	json_array_append_new(rows, json_pack("{s:O,s:O,s:s}", "strategy",
+			      json_object_get(a, "strategy"), "config_id",
+			      json_object_get(a, "config_id"), "decision", decision));
+	for (size_t k = 0; k < m; k++)
+		json_array_append_new(rows, json_pack("{s:O,s:O,s:o,s:o,s:o,s:o,s:s}",
+				      "strategy", json_object_get(c[k].s, "strategy"),
+				      "config_id", json_object_get(c[k].s, "config_id"),
+				      "ratio", rnum(c[k].ci.ratio), "ci_lo", rnum(c[k].ci.lo),
+				      "ci_hi", rnum(c[k].ci.hi), "ci_level", rnum(c[k].level),
+				      "decision", dec[c[k].d]));
+	json_object_set_new(out, "strategies", rows);
+}
+
 /* The verdict's head: the fastest a over v[1..n) (median order). */
 static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out,
 			 struct vtext *t)
@@ -559,6 +592,7 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 		abort();
 	if (n < 2) {
 		cell_figures(out, NULL, "only");
+		strategy_rows(out, v[0], c, 0, "only");
 		put(t, "%s, the only strategy run", sget(v[0], "strategy"));
 		free(c);
 		return;
@@ -570,6 +604,7 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 	}
 	cell_figures(out, &c[0], behind == m ? "winner" : c[head].d == VD_EQUAL ? "equal" :
 		     "undecided");
+	strategy_rows(out, v[0], c, m, sget(out, "decision"));
 	if (behind == m)
 		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], "strategy"), c[0].ci.ratio,
 		    sget(c[0].s, "strategy"), ci_text(&c[0], ct, sizeof(ct)));
@@ -583,8 +618,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	size_t n = json_array_size(m);
 	json_t **v = calloc(n, sizeof(*v)), *c = json_object(), *a;
 	long long th, w;
-	char text[2048], label[600], size[32], set[300];
-	struct vtext t = { text, sizeof(text), 0, 0 };
+	char label[600], size[32], set[300];
+	struct vtext t = { NULL, 0, 0, 0 };
 
 	if (!v)
 		abort();
@@ -610,7 +645,8 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");
-	json_object_set_new(c, "text", json_text(text));
+	json_object_set_new(c, "text", json_text(t.buf));
+	free(t.buf);
 	free(v);
 	return c;
 }
@@ -660,6 +696,7 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 		json_decref(cells);
 		return;
 	}
+	report_headline(r, cells, d);
 	t = rdoc_table(d, "verdict", sent);
 	rtable_note(t, "per data set, work level W and thread count: the fastest "
 		    "strategy by median elapsed time against each other one, paired by "

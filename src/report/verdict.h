@@ -133,7 +133,10 @@ const char *verdict_seq_text(double all, double rd, double wr, char *buf, size_t
  * cpu_per_thread, ceiling_ratio, ceiling (the grid point: "fio copy, qd 16,
  * 1 MiB"), mirror_ratio, mirror_job (the like-for-like figure: the
  * strategy's mirror job), rss_share, pc_hit_ratio, seq_pct, seq_pct_read,
- * seq_pct_write, text (the sentence). */
+ * seq_pct_write, text (the sentence), strategies (every strategy of the cell
+ * in median order for the headline: strategy, config_id, decision -- the
+ * fastest: the cell's; the others: "behind", "equal", "undecided", "too
+ * few" against it -- and for the others ratio, ci_lo, ci_hi, ci_level). */
 json_t *verdict_cells(const struct rrun *r);
 /* The "verdict" table (one sentence per cell) and "verdict figures" (the
  * same, as numbers); nothing when there are no run configurations. */

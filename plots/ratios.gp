@@ -1,0 +1,75 @@
+# The verdict's strip plot: per verdict cell, the runner-up's time over the
+# fastest's in each round (points), the interval of that ratio (dashed
+# lines, when there is one) and the tie band 1 +- band (grey), one panel
+# per cell: a cell whose points straddle 1 is undecided, one whose interval
+# lies clear of 1 has a winner, one inside the band is equal.
+#
+#   gnuplot -e "datafile='ratios.dat'; outbase='out/ratios'[; title='...']" plots/ratios.gp
+#
+# writes outbase.png (pngcairo) and outbase.svg, 1200 x 720 pixels: up to
+# four panels a row.
+# datafile (written by `iostrat plot`): one block per cell, blocks split by
+# two blank lines, each opening with the header
+#   "CELL: FASTEST vs RUNNER-UP, DECISION" "round" ratio lo hi has_ci band
+# then per round: round, ratio, lo, hi (1 and 1 when has_ci is 0), has_ci, band.
+if (!exists("datafile") || !exists("outbase")) {
+	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" ratios.gp"
+	exit status 2
+}
+if (!exists("title")) title = "Runner-up's time / the fastest's, round by round"
+width = 1200
+height = 720
+
+stats datafile using 1 nooutput
+panels = STATS_blocks
+array ptitle[panels]
+array plo[panels]
+array phi[panels]
+array pci[panels]
+array pband[panels]
+do for [i = 0:panels-1] {
+	h = ""
+	stats datafile index i every ::0::0 using (h = strcol(1), 0) nooutput
+	ptitle[i+1] = h
+	stats datafile index i every ::1::1 using (l = $3, u = $4, k = $5, b = $6, 0) nooutput
+	plo[i+1] = l
+	phi[i+1] = u
+	pci[i+1] = int(k)
+	pband[i+1] = b
+}
+
+set termoption noenhanced
+set grid ytics lc rgb "#dddddd"
+set xlabel "round"
+set ylabel "runner-up / fastest"
+# no key: the figure's title says what the points, dashes and band are
+unset key
+set offsets 0.5, 0.5, graph 0.1, graph 0.1
+set xtics 1
+
+do for [fmt in "png svg"] {
+	if (fmt eq "png") {
+		set terminal pngcairo size width, height font "DejaVu Sans,10"
+	} else {
+		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+	}
+	set output outbase . "." . fmt
+	set multiplot layout int(ceil(panels / 4.0)), (panels < 4 ? panels : 4) title title font ",12"
+	do for [i = 0:panels-1] {
+		# "CELL" over "FASTEST vs RUNNER-UP, DECISION": each line fits a panel
+		t = ptitle[i+1]
+		p = strstrt(t, ": ")
+		set title (p > 0 ? t[1:p-1] . "\n" . t[p+2:] : t) font ",8"
+		unset arrow
+		unset object
+		set object 1 rectangle from graph 0, first 1 - pband[i+1] to graph 1, first 1 + pband[i+1] fillcolor rgb "#dddddd" fillstyle solid 1.0 noborder behind
+		# 1 and the interval's ends as lines, so the axis always holds them
+		# (no interval: both drawn at 1, under the line of 1)
+		plot datafile index i using 1:2 with points pt 7 ps 1.0 lc rgb "#D55E00" title "paired ratio of a round", \
+		     plo[i+1] with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+		     phi[i+1] with lines dt 2 lw 2 lc rgb "#0072B2" notitle, \
+		     1 with lines lw 1 lc rgb "black" notitle
+	}
+	unset multiplot
+	unset output
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The verdict's strip plot: per cell of the verdict (docs/verdict.md), the
+ * runner-up's time over the fastest's in each round (the paired ratios the
+ * interval is made of), with that interval and the tie band, so a reader
+ * sees why a cell is decided or not.
+ *
+ * ratios.dat: one block per cell with a runner-up and paired rounds; header
+ *   "CELL: FASTEST vs RUNNER-UP, DECISION" "round" ratio lo hi has_ci band
+ * then per pair: its round (1-based, in round order), the ratio, the
+ * interval's ends (lo, hi; has_ci 0 and both 1 when there is none) and the
+ * tie band's half-width (VERDICT_TIE_BAND).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "plot.h"
+#include "report/report.h"
+#include "report/verdict.h"
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+/* The config_id of the cell's strategy named s. */
+static const char *config_of(json_t *cell, const char *s)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(json_object_get(cell, "strategies"), i, x)
+		if (!strcmp(str(x, "strategy"), s))
+			return str(x, "config_id");
+	return "";
+}
+
+/* One block: the cell's pairs; 0 when it has none (nothing written). */
+static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, int nblk)
+{
+	double *a = NULL, *b = NULL, lo = json_number_value(json_object_get(cell, "ci_lo"));
+	double hi = json_number_value(json_object_get(cell, "ci_hi"));
+	long n = rrun_pairs(r, config_of(cell, str(cell, "fastest")),
+			    config_of(cell, str(cell, "runner_up")), &a, &b);
+	bool ci = json_is_number(json_object_get(cell, "ci_lo")) && isfinite(lo) && isfinite(hi);
+	char lab[800];
+
+	if (n > 0) {
+		if (nblk)
+			fputs("\n\n", d->f);
+		snprintf(lab, sizeof(lab), "%s: %s vs %s, %s", str(cell, "cell"),
+			 str(cell, "fastest"), str(cell, "runner_up"), str(cell, "decision"));
+		dat_label(d, lab);
+		fputs(" \"round\" ratio lo hi has_ci band\n", d->f);
+		for (long i = 0; i < n; i++)
+			fprintf(d->f, "%ld %.6g %.6g %.6g %d %.6g\n", i + 1, b[i] / a[i],
+				ci ? lo : 1, ci ? hi : 1, ci, VERDICT_TIE_BAND);
+	}
+	free(a);
+	free(b);
+	return n > 0;
+}
+
+int fig_ratios(struct plot_ctx *c, char *why, size_t len)
+{
+	json_t *cells = plot_verdict_cells(c), *cell;
+	struct rrun r;
+	struct dat d;
+	int nblk = 0, ret;
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.rows = c->rows;
+	ret = dat_begin(&d);
+	if (ret)
+		return ret;
+	json_array_foreach(cells, i, cell)
+		if (json_is_string(json_object_get(cell, "runner_up")))
+			nblk += cell_block(&d, &r, cell, nblk);
+	return dat_finish(c, &d, (size_t)nblk, "ratios",
+			  "Runner-up's time / the fastest's per round (points), its interval "
+			  "(dashed, at 1 when none yet), the tie band (grey)", why, len,
+			  "no verdict cell with two strategies paired by round");
+}

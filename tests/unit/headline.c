@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/* The verdict's headline (docs/verdict.md "The headline"): one table per cell -- strategy,
+ * median with its interval, x fastest with its interval, decision, limited by -- and one
+ * sentence ending in the next step the rows show. */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "report/headline.h"
+#include "report/verdict.h"
+#include "results/results.h"
+#include "unit.h"
+
+/* A run row of round k: elapsed e seconds, cpu seconds of user time. */
+static json_t *row(const char *strat, double e, double cpu, int k)
+{
+	char id[128];
+
+	snprintf(id, sizeof(id), "big/%s/t1/w0/cold/fsync=file", strat);
+	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:s,s:s,s:o,s:i,s:i}",
+			 "kind", "run", "config_id", id, "dataset", "big", "strategy", strat,
+			 "threads", 1, "work", 0, "elapsed_s", e, "user_s", cpu, "sys_s", 0.0,
+			 "maxrss_kb", 10240, "bytes_in", 100e6, "mb_s", 100e6 / e / 1e6,
+			 "cache", "cold", "fsync", "file", "error", json_null(), "round", k,
+			 "rep", k);
+}
+
+/* The headline of rows (two cpus): the document, its first table checked. */
+static const struct rtable *headline_of(json_t *rows, struct rrun *r, struct rdoc *d)
+{
+	memset(r, 0, sizeof(*r));
+	r->rows = rows;
+	r->sum = results_summarize(rows);
+	r->env = json_pack("{s:i}", "cpus", 2);
+	rdoc_init(d);
+	report_verdict(r, d);
+	return d->n ? &d->t[0] : NULL;
+}
+
+static void done(struct rrun *r, struct rdoc *d)
+{
+	rdoc_free(d);
+	json_decref(r->rows);
+	json_decref(r->sum);
+	json_decref(r->env);
+}
+
+static const char *cell(const struct rtable *t, size_t i, const char *col)
+{
+	return json_string_value(rtable_cell(t, i, col)) ?: "";
+}
+
+static int median_interval_is_order_statistics(void)
+{
+	double v[10] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 }, lo, hi;
+
+	/* n = 10: P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024: x(2), x(9) */
+	CHECK(!headline_median_ci(v, 10, &lo, &hi) && lo == 2 && hi == 9, "%g-%g", lo, hi);
+	CHECK(headline_median_ci(v, 5, &lo, &hi) == -EDOM && isnan(lo), "5 values: none");
+	return 0;
+}
+
+/* uring 1.3x faster than stream in each of 8 rounds: the table comes first,
+ * uring "winner", stream "behind (1.31x)", the sentence names both. */
+static int winner_headline_comes_first_with_one_row_per_strategy(void)
+{
+	const double q[] = { 1.30, 1.31, 1.32, 1.29, 1.33, 1.28, 1.34, 1.305 };
+	json_t *rows = json_array();
+	const struct rtable *t;
+	struct rrun r;
+	struct rdoc d;
+
+	for (int k = 0; k < 8; k++) {
+		json_array_append_new(rows, row("uring", 1.0 + k * 0.01, 0.2, k + 1));
+		json_array_append_new(rows, row("stream", (1.0 + k * 0.01) * q[k], 0.2, k + 1));
+	}
+	t = headline_of(rows, &r, &d);
+	CHECK(t && !strcmp(t->title, "headline: big (100 MB), W=0, 1 thread"), "title %s",
+	      t ? t->title : "none");
+	CHECK(json_array_size(t->rows) == 2, "two strategies");
+	CHECK(!strcmp(cell(t, 0, "strategy"), "uring") && !strcmp(cell(t, 0, "decision"), "winner"),
+	      "winner row: %s %s", cell(t, 0, "strategy"), cell(t, 0, "decision"));
+	CHECK(!strcmp(cell(t, 1, "decision"), "behind (1.31x)"), "%s", cell(t, 1, "decision"));
+	CHECK(!strncmp(cell(t, 1, "x fastest [CI]"), "1.31x [1.29-1.33]", 17), "%s",
+	      cell(t, 1, "x fastest [CI]"));
+	CHECK(strstr(cell(t, 0, "median s [95% CI]"), " ["), "median interval: %s",
+	      cell(t, 0, "median s [95% CI]"));
+	CHECK(!strcmp(cell(t, 0, "limited by"), "I/O-bound"), "%s", cell(t, 0, "limited by"));
+	CHECK(t->note && !strncmp(t->note, "uring wins: 1.31x stream [1.29-1.33]", 36), "%s",
+	      t->note);
+	done(&r, &d);
+	return 0;
+}
+
+/* A CPU-bound fastest on one thread of two CPUs: the sentence ends in
+ * "try -D threads=2". */
+static int cpu_bound_cell_with_idle_cpus_says_try_more_threads(void)
+{
+	json_t *rows = json_array();
+	const struct rtable *t;
+	struct rrun r;
+	struct rdoc d;
+
+	for (int k = 0; k < 8; k++) {
+		json_array_append_new(rows, row("uring", 1.0, 0.95, k + 1));
+		json_array_append_new(rows, row("stream", 1.5 + k * 0.01, 1.4, k + 1));
+	}
+	t = headline_of(rows, &r, &d);
+	CHECK(t && !strcmp(cell(t, 0, "limited by"), "CPU-bound"), "bound");
+	CHECK(strstr(t->note, "try -D threads=2."), "%s", t->note);
+	done(&r, &d);
+	return 0;
+}
+
+/* Alternating leaders: no winner, both contenders named, more rounds asked. */
+static int undecided_headline_names_the_contenders(void)
+{
+	json_t *rows = json_array();
+	const struct rtable *t;
+	struct rrun r;
+	struct rdoc d;
+
+	for (int k = 0; k < 8; k++) {
+		json_array_append_new(rows, row("uring", 1.0 + (k % 2) * 0.2, 0.2, k + 1));
+		json_array_append_new(rows, row("stream", 1.0 + (k % 2 ? 0 : 0.21), 0.2, k + 1));
+	}
+	t = headline_of(rows, &r, &d);
+	CHECK(t && !strcmp(cell(t, 1, "decision"), "undecided"), "%s", cell(t, 1, "decision"));
+	CHECK(strstr(t->note, "no winner yet between ") && strstr(t->note, "uring") &&
+	      strstr(t->note, "stream") && strstr(t->note, "more rounds"), "%s", t->note);
+	done(&r, &d);
+	return 0;
+}
+
+int main(void)
+{
+	RUN(median_interval_is_order_statistics);
+	RUN(winner_headline_comes_first_with_one_row_per_strategy);
+	RUN(cpu_bound_cell_with_idle_cpus_says_try_more_threads);
+	RUN(undecided_headline_names_the_contenders);
+	return unit_failed;
+}
