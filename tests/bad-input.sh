@@ -369,6 +369,11 @@ bench_profile_long_lines() { # not an error: lines of any length, comments and v
 	"$IOSTRAT" bench "$T/p.ini" --dry-run >"$T/out" 2>"$T/err" || die "long lines refused: $(cat "$T/err")"
 	grep -q '^1300 configurations' "$T/out" || die "the long line's values not all read: $(tail -n 1 "$T/out")"
 }
+bench_profile_char_device_refused_fast() { setup; bad '/dev/zero: profile: not a regular file' timeout 10 "$IOSTRAT" bench /dev/zero --dry-run; }
+bench_include_char_device_refused_fast() { setup; profile 'include /dev/zero' '[a]' 'strategy=stream'; bad '/dev/zero: include: not a regular file' timeout 10 "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_profile_fifo_refused_not_waited_on() { setup; mkfifo "$T/fifo"; bad 'fifo: profile: not a regular file' timeout 10 "$IOSTRAT" bench "$T/fifo" --dry-run; }
+bench_profile_over_size_bound_refused() { setup; head -c 5M /dev/zero | tr '\0' x >"$T/p.ini"; bad 'p.ini: profile: larger than a profile may be \(4 MiB' timeout 10 "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_profile_line_over_bound_refused() { setup; { echo '[a]'; printf '# '; head -c 1100K /dev/zero | tr '\0' x; echo; } >"$T/p.ini"; bad 'p.ini:2: a line longer than a profile.s 1024 KiB' timeout 10 "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 plot_missing_dir() { setup; bad 'nope' "$IOSTRAT" plot "$T/nope"; }
 # --- queue
 queue_remove_unknown() { setup; bad '999' "$IOSTRAT" queue --state-dir "$T/q" remove 999; }

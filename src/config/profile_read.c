@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading a profile: its lines gathered first (includes resolved, ${VAR}
- * expanded, a UTF-8 BOM skipped, each line's file:line kept), of any
- * length, then parsed by libinih with a line buffer as long as the
+ * expanded, a UTF-8 BOM skipped, each line's file:line kept), of bounded
+ * size and line length, then parsed by libinih with a line buffer as long as the
  * longest line, into raw sections.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -18,6 +20,10 @@
 #include "lib/util.h"
 
 #define MAX_INCLUDE_DEPTH 16
+/* A profile is text of bounded size: all its files together at most
+ * PROFILE_MAX_BYTES, a line at most PROFILE_MAX_LINE (docs/benches.md). */
+#define PROFILE_MAX_BYTES (4L << 20)
+#define PROFILE_MAX_LINE (1L << 20)
 
 struct infile {
 	FILE *f;
@@ -36,6 +42,7 @@ struct loader {
 	char where[PATH_MAX + 16];
 	struct pline *lines;
 	size_t nlines, next, longest;
+	long bytes; /* read so far, all files together */
 	struct rsec *secs;
 	size_t nsecs;
 	json_t *idx; /* the current section's keys -> position */
@@ -71,11 +78,51 @@ void profile_kv_put(struct pkv **kv, size_t *n, json_t *idx,
 	(*kv)[(*n)++] = *x;
 }
 
+/* Open a profile or include as a regular file of at most PROFILE_MAX_BYTES:
+ * non-blocking first, so that a FIFO is refused rather than waited on. */
+static int open_profile(struct loader *L, const char *path, FILE **f)
+{
+	const char *what = L->depth ? "include" : "profile";
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+
+	if (fd < 0)
+		return error_errno(-errno, path, what);
+	if (fstat(fd, &sb)) {
+		int err = -errno;
+
+		close(fd);
+		return error_errno(err, path, what);
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		int err = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+
+		close(fd);
+		if (err == -EISDIR)
+			return error_errno(err, path, what);
+		errorf("%s: %s: not a regular file", path, what);
+		return err;
+	}
+	if (sb.st_size > PROFILE_MAX_BYTES - L->bytes) {
+		close(fd);
+		errorf("%s: %s: larger than a profile may be (%ld MiB in all, includes together)",
+		       path, what, PROFILE_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
+	if (fcntl(fd, F_SETFL, 0) || !(*f = fdopen(fd, "r"))) {
+		int err = -errno;
+
+		close(fd);
+		return error_errno(err, path, what);
+	}
+	return 0;
+}
+
 static int push_file(struct loader *L, const char *path)
 {
 	char real[PATH_MAX];
 	struct infile *in;
-	struct stat sb;
+	int ret;
 
 	if (L->depth >= MAX_INCLUDE_DEPTH) {
 		errorf("%s: includes nested deeper than %d", L->where,
@@ -90,14 +137,9 @@ static int push_file(struct loader *L, const char *path)
 			return -ELOOP;
 		}
 	in = &L->stack[L->depth];
-	in->f = fopen(path, "re");
-	if (!in->f)
-		return error_errno(-errno, path, "profile");
-	/* a directory opens, then reads as nothing: "empty matrix" */
-	if (fstat(fileno(in->f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		fclose(in->f);
-		return error_errno(-EISDIR, path, L->depth ? "include" : "profile");
-	}
+	ret = open_profile(L, path, &in->f);
+	if (ret)
+		return ret;
 	in->path = strpool_dup(L->pool, path);
 	in->real = strpool_dup(L->pool, real);
 	in->line = 0;
@@ -232,6 +274,23 @@ static int take_line(struct loader *L, char *raw, bool first)
 	return 0;
 }
 
+/* A line of n bytes just read: within the profile's bounds? */
+static int check_bounds(struct loader *L, ssize_t n)
+{
+	L->bytes += n;
+	if (n > PROFILE_MAX_LINE) {
+		errorf("%s: a line longer than a profile's %ld KiB", L->where,
+		       PROFILE_MAX_LINE >> 10);
+		return -E2BIG;
+	}
+	if (L->bytes > PROFILE_MAX_BYTES) {
+		errorf("%s: the profile grew past %ld MiB (includes together)",
+		       L->where, PROFILE_MAX_BYTES >> 20);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 static int read_lines(struct loader *L)
 {
 	char *raw = NULL;
@@ -240,7 +299,9 @@ static int read_lines(struct loader *L)
 	while (!L->err && L->depth) {
 		struct infile *in = &L->stack[L->depth - 1];
 
-		if (getline(&raw, &cap, in->f) < 0) {
+		ssize_t n = getline(&raw, &cap, in->f);
+
+		if (n < 0) {
 			if (ferror(in->f))
 				L->err = error_errno(-EIO, in->path, "reading");
 			pop_file(L);
@@ -248,6 +309,9 @@ static int read_lines(struct loader *L)
 		}
 		in->line++;
 		snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
+		L->err = check_bounds(L, n);
+		if (L->err)
+			break;
 		L->err = take_line(L, raw, in->line == 1);
 	}
 	free(raw);
