@@ -27,7 +27,7 @@ static const struct command commands[] = {
 	{ "fio", cmd_fio, "run an fio baseline job on a generated data set", &fio_cmdopts },
 	{ "plot", cmd_plot, "render the gnuplot figures of a results directory", &plot_cmdopts },
 	{ "sweep", cmd_sweep, "block-size, buffer-size and API sweeps", &sweep_cmdopts },
-	{ "net", cmd_net, "buffered network streams over TCP", &net_cmdopts },
+	{ "net", cmd_net, "buffered network streams over TCP or Unix sockets", &net_cmdopts },
 	{ "sched", cmd_sched, "compare I/O schedulers and queue settings", &sched_cmdopts },
 	{ "queue", cmd_queue, "the reboot-between-runs queue", &queue_cmdopts },
 };
@@ -51,11 +51,13 @@ static const struct command *find(const char *name)
 
 static void print_opt(const struct setting *o, void *ctx)
 {
+	char name[64];
+
 	(void)ctx;
 	if (o->shortname)
 		printf("-%c%s", o->shortname, o->name ? " " : "");
 	if (o->name)
-		printf("--%s", o->name);
+		printf("--%s", setting_spelling(o->name, name, sizeof(name)));
 	printf("%s\n", setting_takes_arg(o) ? " =" : "");
 }
 
@@ -76,7 +78,9 @@ static void print_values(const struct setting *o, void *ctx)
 	const struct values_of *v = ctx;
 
 	const char *a = v->opt;
-	bool named = a[0] == '-' && (a[1] == '-' ? o->name && !strcmp(a + 2, o->name)
+	char name[64];
+	bool named = a[0] == '-' && (a[1] == '-' ? o->name &&
+		     !strcmp(a + 2, setting_spelling(o->name, name, sizeof(name)))
 				   : o->shortname && a[1] == o->shortname && !a[2]);
 
 	if (o->type != SET_ENUM || !named)

@@ -225,6 +225,18 @@ run_zero_threads() { setup; bad 'threads: bad value .0.' "$IOSTRAT" run -s strea
 run_bad_unit() { setup; bad 'bufsize: bad value .8q.' "$IOSTRAT" run -s stream "$T/in" "$T/o" --bufsize 8q; }
 run_huge_number() { setup; bad 'work: bad value' "$IOSTRAT" run -s stream "$T/in" "$T/o" --work 123456789012345678901234567890; }
 run_unknown_option() { setup; bad -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/o" --frobnicate 1; }
+# a typo of an option gets the nearest name; another strategy's option is named as such
+run_misspelt_option_suggests_nearest() { setup; bad -- '^iostrat: --thread: unknown option; did you mean --threads\? \(iostrat run --help\)$' "$IOSTRAT" run -s stream "$T/in" "$T/o" --thread 2; }
+run_misspelt_underscore_option_suggests_hyphens() { setup; bad -- 'did you mean --memory-max\?' "$IOSTRAT" run -s stream "$T/in" "$T/o" --memory_mx 1G; }
+run_other_strategy_option_not_a_typo() { setup; bad -- '--sq-thread-idl: unknown option for strategy stream' "$IOSTRAT" run -s stream "$T/in" "$T/o" --sq-thread-idl 5; }
+# a negative number is below the floor, not malformed: every unsigned setting
+run_negative_work_says_floor() { setup; bad -- "^iostrat: --work: bad value '-1' \(must be >= 0\)$" "$IOSTRAT" run -s stream "$T/in" "$T/o" --work -1; }
+run_negative_size_says_floor() { setup; bad -- "--bufsize: bad value '-4k' \(must be >= 1\)" "$IOSTRAT" run -s buffer "$T/in" "$T/o" --bufsize -4k; }
+gen_negative_count_says_floor() { setup; bad -- "--files: bad value '-3' \(must be >= 1\)" "$IOSTRAT" gen "$T/g" --files -3 --lines 1 --width 1; }
+bench_negative_key_says_floor() { setup; profile '[a]' strategy=stream dataset=small scale=0.001 work=-2; bad "p.ini:5: work: bad value '-2' \(must be >= 0\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+# a misspelt key is named, with the key it was probably meant to be
+bench_misspelt_strategy_key_named() { setup; profile '[a]' stratgey=stream dataset=small scale=0.001; bad "p.ini:2: unknown key 'stratgey'; did you mean strategy=\?" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_misspelt_key_suggests_nearest() { setup; profile '[a]' strategy=stream dataset=small scale=0.001 thread=2; bad "p.ini:5: unknown key 'thread'; did you mean threads=\?" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 run_unknown_option_last() { setup; bad -- '--frobnicate: unknown option' "$IOSTRAT" run -s stream "$T/in" "$T/o" --frobnicate; }
 run_repeated_strategy_last_wins() { # not an error: as --work 5 --work 7, the last one counts
 	setup; out=$("$IOSTRAT" run -s stream -s buffer "$T/in" "$T/o" -r 1 --work 5 --work 7 --json) || die "run failed"

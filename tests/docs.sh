@@ -128,6 +128,46 @@ help_cmd_is_cmds_help() {
 	expect_fail 'one command at a time' "$IOSTRAT" help run bench
 }
 
+# help and the pages say what the program does, as it spells it
+help_spells_options_with_hyphens() {
+	local cmd bad
+	for cmd in $("$IOSTRAT" __commands); do
+		bad=$(help_text "$cmd" | grep -oE -- '^  (-[a-zA-Z], )?--[a-z0-9]+_[a-z0-9_]+' | sort -u)
+		[ -z "$bad" ] || die "$cmd --help shows $bad"
+		bad=$("$IOSTRAT" __options "$cmd" | grep -oE -- '--[a-z0-9]+_[a-z0-9_]+' | sort -u)
+		[ -z "$bad" ] || die "__options $cmd shows $bad"
+	done
+	"$IOSTRAT" __values run --cache | grep -qx cold || die "__values by the hyphen spelling"
+}
+top_help_says_net_has_unix_sockets() { "$IOSTRAT" --help | grep -E '^  net ' | grep -q Unix || die "$("$IOSTRAT" --help | grep net)"; }
+bench_help_names_only_shipped_profiles() {
+	local line p
+	line=$("$IOSTRAT" bench --help | grep '^Shipped profiles: ') || die "no list of shipped profiles"
+	for p in $(printf '%s\n' "${line#Shipped profiles: }" | tr -d ,); do
+		[ -f "$TOP/profiles/$p.ini" ] || die "bench --help names $p, not in profiles/"
+	done
+	for p in "$TOP"/profiles/*.ini; do
+		printf '%s\n' "$line" | grep -qw "$(basename "$p" .ini)" || die "$p not listed: $line"
+	done
+}
+run_page_example_renders_whole() {
+	local page
+	page=$(man_text iostrat-run.1)
+	printf '%s\n' "$page" | grep -qE '^[[:space:]]+iostrat gen data/ms --preset medium-short --scale 0\.01$' || die "gen line broken"
+	printf '%s\n' "$page" | grep -qE '^[[:space:]]+iostrat run -s uring .* data/ms /tmp/out$' || die "run line broken"
+}
+top_page_names_docs_glob() { man_text iostrat.1 | grep -qF 'docs/*.md' || die "iostrat(1) lost the * of docs/*.md"; }
+readme_example_writes_outside_checkout() {
+	local bad
+	bad=$(grep -E '^\$ build/iostrat (run|gen|bench)' "$TOP/README.md" | grep -E ' (out|results)(/| |$)') || true
+	[ -z "$bad" ] || die "README writes into the checkout: $bad"
+}
+t help_spells_options_with_hyphens help_spells_options_with_hyphens
+t top_help_says_net_has_unix_sockets top_help_says_net_has_unix_sockets
+t bench_help_names_only_shipped_profiles bench_help_names_only_shipped_profiles
+t run_page_example_renders_whole run_page_example_renders_whole
+t top_page_names_docs_glob top_page_names_docs_glob
+t readme_example_writes_outside_checkout readme_example_writes_outside_checkout
 t every_option_is_in_its_man_page_and_help options_are_documented
 t an_option_outside_the_table_is_refused undocumented_option_is_refused
 t every_option_in_a_table_is_taken_by_its_parser table_options_are_taken

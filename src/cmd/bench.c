@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <limits.h>
+#include <dirent.h>
+#include <sys/stat.h>
 
 #include "harness/engine/bench.h"
 #include "commands.h"
@@ -14,17 +16,56 @@
 #include "sched/sysq.h"
 #include "lib/util.h"
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The shipped profiles' names, sorted, one line of help: the ones there
+ * are, read from the directory (not a list that goes stale). */
+static void shipped_profiles(FILE *f)
+{
+	char dir[4096], *names[64];
+	size_t n = 0, len;
+	struct dirent *e;
+	DIR *d;
+
+	if (datadir_dir("profiles", is_dir, dir, sizeof(dir)) || !(d = opendir(dir))) {
+		fputs("(none found)", f);
+		return;
+	}
+	while ((e = readdir(d)) && n < ARRAY_SIZE(names))
+		if ((len = strlen(e->d_name)) > 4 &&
+		    !strcmp(e->d_name + len - 4, ".ini") && e->d_name[0] != '.')
+			names[n++] = strndup(e->d_name, len - 4);
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "%s%s", i ? ", " : "", names[i] ? names[i] : "?");
+		free(names[i]);
+	}
+}
+
 static void bench_usage(FILE *f)
 {
 	fprintf(f, "usage: iostrat bench PROFILE [--out DIR] [--dry-run] [-D key=value]...\n"
 	      "       iostrat bench --resume DIR [-D key=value]...\n\n"
 	      "Run an experiment matrix (profiles/*.ini; PROFILE a path, or the name\n"
-	      "of a shipped one: quick, skeet-big ...) into a results directory\n"
+	      "of a shipped one) into a results directory\n"
 	      "(results/<time>-<profile>/ by default): results.jsonl, results.csv,\n"
 	      "summary.csv, env.json, profile.ini.  Repetitions are interleaved\n"
 	      "across configurations; Ctrl-C keeps every finished repetition.\n"
 	      "A profile expands to at most %d configurations; IOSTRAT_MAX_CONFIGS=N\n"
-	      "sets the limit (iostrat-profile(5)).\n\n", PROFILE_MAX_CONFIGS);
+	      "sets the limit (iostrat-profile(5)).\nShipped profiles: ", PROFILE_MAX_CONFIGS);
+	shipped_profiles(f);
+	fputs("\n\n", f);
 }
 
 /* -D KEY=VALUE, repeatable: defs has room for one per argument. */
@@ -78,7 +119,7 @@ static int bench_check(struct bench_opts *o, int npos, char **argv,
 		errorf("bench: give a PROFILE or --resume DIR (iostrat bench --help)");
 		return 2;
 	}
-	/* a shipped profile by name (quick, skeet-big): no such file here */
+	/* a shipped profile by name (smoke, skeet-big): no such file here */
 	if (o->profile && !strchr(o->profile, '/') && access(o->profile, F_OK) &&
 	    !datadir_file("profiles", o->profile, ".ini", shipped, len))
 		o->profile = shipped;

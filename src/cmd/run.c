@@ -92,8 +92,7 @@ static int parse_with_strategy(struct run_args *a, int argc, char **argv)
 	int npos;
 
 	snprintf(unknown, sizeof(unknown), "for strategy %s", a->cfg.strat->name);
-	o.tables[2] = a->cfg.strat->opts;
-	o.more = NULL;
+	o.tables[2] = a->cfg.strat->opts; /* o.more: the others', named apart */
 	o.unknown = unknown;
 	npos = cmdopt_parse(&o, (void *[]){ a, &a->cfg, a->cfg.sopts }, argc, argv);
 	if (npos < 0)

@@ -2,6 +2,7 @@
 /* The settings tables' one parser, help printer and lister: see settings.h. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -187,6 +188,93 @@ static bool is_option(const char *a)
 	return a[0] == '-' && a[1];
 }
 
+/* The edit distance of a[..la] and b (each '_' of b taken as '-'). */
+static size_t edit_distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), row[64], prev, cur;
+
+	if (la >= 64 || lb >= 64)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			char c = b[j - 1] == '_' ? '-' : b[j - 1];
+
+			cur = MIN(MIN(row[j], row[j - 1]) + 1,
+				  prev + ((a[i - 1] == '_' ? '-' : a[i - 1]) != c));
+			prev = row[j];
+			row[j] = cur;
+		}
+	}
+	return row[lb];
+}
+
+const char *setting_nearest(const struct setting *const *tables, size_t n,
+			    unsigned where, const char *name, size_t len)
+{
+	const char *best = NULL;
+	size_t bestd = len < 4 ? 1 : len < 8 ? 2 : 3, d;
+
+	for (size_t t = 0; t < n && tables[t]; t++)
+		for (const struct setting *s = tables[t]; s->name || s->shortname; s++) {
+			if (!s->name || (s->where ? !(s->where & where) : where != SET_ARGV))
+				continue;
+			d = edit_distance(name, len, s->name);
+			if (d && d <= bestd && (!best || d < bestd)) {
+				best = s->name;
+				bestd = d;
+			}
+		}
+	return best;
+}
+
+struct named {
+	const char *arg;
+	size_t len;
+	bool found;
+};
+
+static void is_named(const struct setting *s, void *ctx)
+{
+	struct named *n = ctx;
+
+	n->found |= s->name && long_name_is(s->name, n->arg, n->len);
+}
+
+/* Is --a[..len] one of the options o->more lists (another strategy's)? */
+static bool listed_elsewhere(const struct cmd_opts *o, const char *a, size_t len)
+{
+	struct named n = { a, len, false };
+
+	if (o->more)
+		o->more(is_named, &n);
+	return n.found;
+}
+
+/* One line for an option o does not take: the nearest name it has, when
+ * one is close and the option is nobody's. */
+static int unknown_option(const struct cmd_opts *o, const char *a)
+{
+	int len = (int)strcspn(a, "=");
+	const char *near = a[1] == '-' &&
+		!listed_elsewhere(o, a + 2, (size_t)len - 2) ?
+		setting_nearest(o->tables, CMD_MAX_TABLES, SET_ARGV, a + 2,
+				(size_t)len - 2) : NULL;
+	char spelt[64];
+
+	if (near) {
+		errorf("%.*s: unknown option; did you mean --%s? (iostrat %s --help)",
+		       len, a, setting_spelling(near, spelt, sizeof(spelt)), o->cmd);
+		return -EINVAL;
+	}
+	errorf("%.*s: unknown option%s%s (iostrat %s --help)", len, a,
+	       o->unknown ? " " : "", o->unknown ? o->unknown : "", o->cmd);
+	return -EINVAL;
+}
+
 static int one_option(const struct cmd_opts *o, void *const *objs, int argc,
 		      char **argv, int *i)
 {
@@ -197,12 +285,8 @@ static int one_option(const struct cmd_opts *o, void *const *objs, int argc,
 
 	if (!f.s && (o->flags & CMDOPT_SKIP_UNKNOWN))
 		return 0;
-	if (!f.s) {
-		errorf("%.*s: unknown option%s%s (iostrat %s --help)",
-		       (int)strcspn(a, "="), a, o->unknown ? " " : "",
-		       o->unknown ? o->unknown : "", o->cmd);
-		return -EINVAL;
-	}
+	if (!f.s)
+		return unknown_option(o, a);
 	ret = option_value(f.s, argc, argv, i, &v);
 	if (ret)
 		return ret;
@@ -252,10 +336,20 @@ static const char *bar_text(const char *const *v, char *buf, size_t len)
 	return buf;
 }
 
+const char *setting_spelling(const char *name, char *buf, size_t len)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < len; i++)
+		buf[i] = name[i] == '_' ? '-' : name[i];
+	buf[i] = 0;
+	return buf;
+}
+
 /* "-o, --out DIR" for s */
 static void flag_text(const struct setting *s, char *buf, size_t len)
 {
-	char vals[128];
+	char vals[128], name[64];
 	const char *meta = NULL;
 	int n;
 
@@ -263,10 +357,12 @@ static void flag_text(const struct setting *s, char *buf, size_t len)
 		meta = s->metavar ? s->metavar
 		       : s->type == SET_ENUM ? bar_text(s->values, vals, sizeof(vals))
 		       : "V";
+	if (s->name)
+		setting_spelling(s->name, name, sizeof(name));
 	if (s->shortname && s->name)
-		n = snprintf(buf, len, "-%c, --%s", s->shortname, s->name);
+		n = snprintf(buf, len, "-%c, --%s", s->shortname, name);
 	else if (s->name)
-		n = snprintf(buf, len, "--%s", s->name);
+		n = snprintf(buf, len, "--%s", name);
 	else
 		n = snprintf(buf, len, "-%c", s->shortname);
 	if (meta && n > 0 && (size_t)n < len)

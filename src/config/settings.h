@@ -90,6 +90,14 @@ int setting_store(const struct setting *s, void *obj, const char *where,
 /* The entry of table recorded in the row column col, or NULL. */
 const struct setting *settings_column(const struct setting *table,
 				      const char *col);
+/* name as the command line spells it ("memory-max"), into buf. */
+const char *setting_spelling(const char *name, char *buf, size_t len);
+/* The name, among the entries of tables[0..n) (NULL ends them early)
+ * given where (SET_ARGV, SET_PROFILE), nearest to name[0..len) by edit
+ * distance ('-' and '_' alike), when it is near (a typo, a letter
+ * missing): for "did you mean"; NULL when none is. */
+const char *setting_nearest(const struct setting *const *tables, size_t n,
+			    unsigned where, const char *name, size_t len);
 /* Every entry of table that has a default gets it. */
 void settings_defaults(const struct setting *table, void *obj);
 /* The value of s in obj as text: "1"/"0" for a bool, an enum's name. */

@@ -87,11 +87,27 @@ int parse_double(const char *s, double *out)
 	return 0;
 }
 
+/* "-5": a number below every unsigned setting's floor, not a malformed one */
+static bool negative(const char *opt, const char *s, unsigned long long min)
+{
+	const char *m = s ? s + strspn(s, " \t") : NULL;
+	uint64_t v;
+	double d;
+
+	if (!m || *m != '-' || (parse_double(m, &d) && parse_size(m + 1, &v)) ||
+	    !strcmp(m, "-0"))
+		return false;
+	errorf("%s: bad value '%s' (must be >= %llu)", opt, s, min);
+	return true;
+}
+
 int opt_uint(const char *opt, const char *s, unsigned min, unsigned max,
 	     unsigned *out)
 {
 	int ret = parse_uint(s, min, max, out);
 
+	if (ret && negative(opt, s, min))
+		return -ERANGE;
 	if (ret == -ERANGE)
 		errorf("%s: bad value '%s' (must be %u..%u)", opt, s, min, max);
 	else if (ret)
@@ -106,6 +122,8 @@ static int opt_scaled(const char *opt, const char *s, uint64_t min, uint64_t max
 {
 	int ret = parse_size(s, out);
 
+	if (ret && negative(opt, s, min))
+		return -ERANGE;
 	if (!ret && (*out < min || *out > max))
 		ret = -ERANGE;
 	if (ret == -ERANGE)

@@ -47,6 +47,51 @@ static int bool_key(const struct pkv *kv, bool *out)
 	return -EINVAL;
 }
 
+/* The key of c that looks like a misspelt strategy= ("stratgey"), or NULL. */
+static const struct pkv *strategy_typo(const struct pconf *c)
+{
+	static const struct setting strategy_key[] = {
+		{ .name = "strategy", .where = SET_PROFILE }, { 0 },
+	};
+	const struct setting *const tables[] = { strategy_key };
+
+	for (size_t i = 0; i < c->nkv; i++)
+		if (setting_nearest(tables, 1, SET_PROFILE, c->kv[i].key,
+				    strlen(c->kv[i].key)))
+			return &c->kv[i];
+	return NULL;
+}
+
+static int no_strategy(const struct pconf *c)
+{
+	const struct pkv *typo = strategy_typo(c);
+
+	if (typo)
+		errorf("%s: unknown key '%s'; did you mean strategy=?", typo->where,
+		       typo->key);
+	else
+		errorf("%s: [%s]: no strategy= (iostrat list shows them)", c->where,
+		       c->section);
+	return -EINVAL;
+}
+
+/* key is nobody's: one line naming it, and the nearest key when one is
+ * close. */
+static void unknown_key(const struct runp *rp, const struct pkv *kv)
+{
+	const struct setting *const tables[] = {
+		run_section_settings, run_settings, rp->cfg.strat->opts,
+	};
+	const char *near = setting_nearest(tables, 3, SET_PROFILE, kv->key,
+					   strlen(kv->key));
+
+	if (near)
+		errorf("%s: unknown key '%s'; did you mean %s=?", kv->where, kv->key,
+		       near);
+	else
+		errorf("%s: unknown key '%s'", kv->where, kv->key);
+}
+
 /* Apply every key of c to rp.  0, 1 (skip: *why), or negative (printed). */
 static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 {
@@ -58,11 +103,8 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 	jobopt_defaults(&rp->cfg);
 	rp->scale = 1.0;
 	rp->seed = 1;
-	if (!name) {
-		errorf("%s: [%s]: no strategy= (iostrat list shows them)", c->where,
-		       c->section);
-		return -EINVAL;
-	}
+	if (!name)
+		return no_strategy(c);
 	if (jobopt_strategy(&rp->cfg, name)) {
 		errorf("%s: strategy: unknown strategy '%s' (iostrat list shows them)",
 		       pconf_kv(c, "strategy")->where, name);
@@ -89,7 +131,7 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		if (ret == -ENOENT && other_strategy_opt(kv->key))
 			continue;
 		if (ret == -ENOENT)
-			errorf("%s: unknown key '%s'", kv->where, kv->key);
+			unknown_key(rp, kv);
 		if (ret)
 			return ret;
 	}
