@@ -302,6 +302,19 @@ bench_direct_skips_strategies_without_it() {
 	! echo "$out" | grep -q 'big/stream/.*direct' || die "stream recorded as direct: $out"
 }
 bench_include_directory() { setup; profile "include $T" '[a]' 'strategy=stream'; bad "$T: include: Is a directory" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_profile_char_device_refused() { setup; bad '/dev/zero: profile: a character device, not a regular file' "$IOSTRAT" bench /dev/zero --dry-run; }
+bench_include_char_device_refused() { setup; profile 'include /dev/zero' '[a]' 'strategy=stream'; bad '/dev/zero: include: a character device' "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_include_fifo_refused_without_blocking() { setup; mkfifo "$T/fifo"; profile 'include fifo' '[a]' 'strategy=stream'; bad 'fifo: include: a FIFO, not a regular file' "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_profile_fifo_refused_without_blocking() { setup; mkfifo "$T/fifo"; bad 'fifo: profile: a FIFO' "$IOSTRAT" bench "$T/fifo" --out "$T/r"; }
+bench_profile_line_too_long_refused() {
+	setup; { printf '[a]\nstrategy='; head -c 70000 /dev/zero | tr '\0' a; echo; } >"$T/p.ini"
+	bad "p.ini:2: line longer than a profile's 65536 bytes" "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+bench_profile_too_large_refused() { setup; head -c 2000000 /dev/zero | tr '\0' '\n' >"$T/p.ini"; bad "p.ini: profile: 2000000 bytes, larger than a profile's 1048576" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
+bench_profile_includes_counted_in_its_size() {
+	setup; head -c 900000 /dev/zero | tr '\0' '\n' >"$T/blank.ini"; profile 'include blank.ini' 'include blank.ini' '[a]' 'strategy=stream'
+	bad 'the profile, includes counted in, is larger than 1048576 bytes' "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
 bench_include_foreign_file_not_echoed() {
 	setup; printf 'secret:hunter2-and-more-secret-text\n' >"$T/secret"; profile "include $T/secret"
 	bad "secret:1: key 'secret' before any \[section\]" "$IOSTRAT" bench "$T/p.ini" --dry-run
@@ -361,7 +374,7 @@ bench_profile_total_configs_capped() { # 10,001 sections of 10 configurations ea
 }
 bench_bad_strategy_option_value_fails_dry_run() { setup; profile '[a]' 'strategy=mmap' "dataset=$T/in" 'madvise=bogus'; bad "p.ini:4: madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 run_bad_strategy_option_value() { setup; bad "madvise: bad value 'bogus' \\(sequential, willneed, hugepage or none\\)" "$IOSTRAT" run -s mmap "$T/in" "$T/o" -r 1 --madvise bogus; }
-bench_profile_long_lines() { # not an error: lines of any length, comments and values alike (200, then 4096, were refused)
+bench_profile_long_lines() { # not an error: long lines, comments and values alike (200, then 4096, were refused; the bound is 64 KiB)
 	setup; local c v w
 	c=$(printf '%*s' 300 '' | tr ' ' x); v=$(printf '%*s' 3000 '' | tr ' ' y)
 	w=$(seq -s, 0 1299) # work=0,1,...,1299: a 5,000-character value

@@ -6,11 +6,13 @@
  * longest line, into raw sections.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ini.h>
 
@@ -18,6 +20,11 @@
 #include "lib/util.h"
 
 #define MAX_INCLUDE_DEPTH 16
+/* A profile is text of bounded size: at most PROFILE_MAX_BYTES, its
+ * includes counted in (however often included), each line at most
+ * PROFILE_MAX_LINE bytes. */
+#define PROFILE_MAX_BYTES (1024 * 1024)
+#define PROFILE_MAX_LINE 65536
 
 struct infile {
 	FILE *f;
@@ -36,6 +43,7 @@ struct loader {
 	char where[PATH_MAX + 16];
 	struct pline *lines;
 	size_t nlines, next, longest;
+	size_t bytes; /* read so far, includes counted in */
 	struct rsec *secs;
 	size_t nsecs;
 	json_t *idx; /* the current section's keys -> position */
@@ -71,11 +79,49 @@ void profile_kv_put(struct pkv **kv, size_t *n, json_t *idx,
 	(*kv)[(*n)++] = *x;
 }
 
+static const char *file_kind(mode_t m)
+{
+	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* path opened for reading when it is a regular file of at most
+ * PROFILE_MAX_BYTES (O_NONBLOCK: a FIFO does not block the open), or NULL
+ * after one line saying why not. */
+static FILE *open_regular(const char *path, const char *what)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat sb;
+	FILE *f;
+
+	if (fd < 0) {
+		error_errno(-errno, path, what);
+		return NULL;
+	}
+	if (fstat(fd, &sb)) {
+		error_errno(-errno, path, what);
+	} else if (S_ISDIR(sb.st_mode)) {
+		error_errno(-EISDIR, path, what);
+	} else if (!S_ISREG(sb.st_mode)) {
+		errorf("%s: %s: %s, not a regular file (a profile is a text file)",
+		       path, what, file_kind(sb.st_mode));
+	} else if (sb.st_size > PROFILE_MAX_BYTES) {
+		errorf("%s: %s: %lld bytes, larger than a profile's %d", path, what,
+		       (long long)sb.st_size, PROFILE_MAX_BYTES);
+	} else {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if ((f = fdopen(fd, "r")))
+			return f;
+		error_errno(-errno, path, what);
+	}
+	close(fd);
+	return NULL;
+}
+
 static int push_file(struct loader *L, const char *path)
 {
 	char real[PATH_MAX];
 	struct infile *in;
-	struct stat sb;
 
 	if (L->depth >= MAX_INCLUDE_DEPTH) {
 		errorf("%s: includes nested deeper than %d", L->where,
@@ -90,14 +136,9 @@ static int push_file(struct loader *L, const char *path)
 			return -ELOOP;
 		}
 	in = &L->stack[L->depth];
-	in->f = fopen(path, "re");
+	in->f = open_regular(path, L->depth ? "include" : "profile");
 	if (!in->f)
-		return error_errno(-errno, path, "profile");
-	/* a directory opens, then reads as nothing: "empty matrix" */
-	if (fstat(fileno(in->f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
-		fclose(in->f);
-		return error_errno(-EISDIR, path, L->depth ? "include" : "profile");
-	}
+		return -EINVAL;
 	in->path = strpool_dup(L->pool, path);
 	in->real = strpool_dup(L->pool, real);
 	in->line = 0;
@@ -232,22 +273,58 @@ static int take_line(struct loader *L, char *raw, bool first)
 	return 0;
 }
 
+/* A line of n bytes within the bounds of a profile (a file that grows
+ * while read stops there too). */
+static int bounded(struct loader *L, const struct infile *in, size_t n)
+{
+	L->bytes += n;
+	if (n > PROFILE_MAX_LINE) {
+		errorf("%s: line longer than a profile's %d bytes", L->where,
+		       PROFILE_MAX_LINE);
+		return -E2BIG;
+	}
+	if (L->bytes > PROFILE_MAX_BYTES) {
+		errorf("%s: the profile, includes counted in, is larger than %d "
+		       "bytes", in->path, PROFILE_MAX_BYTES);
+		return -EFBIG;
+	}
+	return 0;
+}
+
+/* The next line of in into raw (PROFILE_MAX_LINE + 2 bytes): 1, 0 at its
+ * end, or -errno after the error (a line too long is never read whole). */
+static int read_one(struct loader *L, struct infile *in, char *raw)
+{
+	size_t n;
+
+	if (!fgets(raw, PROFILE_MAX_LINE + 2, in->f))
+		return ferror(in->f) ? error_errno(-EIO, in->path, "reading") : 0;
+	in->line++;
+	snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
+	n = strlen(raw);
+	if (n > PROFILE_MAX_LINE && raw[n - 1] != '\n')
+		n++; /* more to come: too long */
+	return bounded(L, in, n) ?: 1;
+}
+
 static int read_lines(struct loader *L)
 {
-	char *raw = NULL;
-	size_t cap = 0;
+	char *raw = malloc(PROFILE_MAX_LINE + 2);
+	int got;
 
+	if (!raw) {
+		errorf("out of memory");
+		exit(1);
+	}
 	while (!L->err && L->depth) {
 		struct infile *in = &L->stack[L->depth - 1];
 
-		if (getline(&raw, &cap, in->f) < 0) {
-			if (ferror(in->f))
-				L->err = error_errno(-EIO, in->path, "reading");
+		got = read_one(L, in, raw);
+		if (got <= 0) {
+			L->err = got;
 			pop_file(L);
 			continue;
 		}
-		in->line++;
-		snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
 		L->err = take_line(L, raw, in->line == 1);
 	}
 	free(raw);
