@@ -321,6 +321,7 @@ bench_include_foreign_file_not_echoed() {
 	"$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1 | grep -q hunter2 && die "a line of the included file echoed"
 	true
 }
+bench_key_twice_in_a_section_names_both_lines() { setup; profile '[a]' 'strategy=stream' 'work=1' 'work=2'; bad 'p.ini:4: work given twice in \[a\] \(first at .*p.ini:3\)' "$IOSTRAT" bench "$T/p.ini" --dry-run; }
 bench_profile_with_bom() { # not an error: a UTF-8 BOM before the first section
 	setup; printf '\xef\xbb\xbf[a]\nstrategy=stream\ndataset=big\nscale=0.0005\n' >"$T/p.ini"
 	"$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" >/dev/null 2>"$T/err" || die "BOM refused: $(cat "$T/err")"

@@ -390,6 +390,15 @@ static int handler(void *user, const char *section, const char *name,
 		return 0;
 	}
 	s = &L->secs[L->nsecs - 1];
+	if (json_object_get(L->idx, name)) { /* which one counts: nobody can say */
+		char n[48];
+
+		errorf("%s: %s given twice in [%s] (first at %s)", L->where,
+		       text_escape(name, n, sizeof(n)), s->name,
+		       s->kv[json_integer_value(json_object_get(L->idx, name))].where);
+		L->err = -EINVAL;
+		return 0;
+	}
 	profile_kv_put(&s->kv, &s->nkv, L->idx, &(struct pkv){
 		strpool_dup(L->pool, name), strpool_dup(L->pool, value),
 		strpool_dup(L->pool, L->where), PKV_SECTION });
