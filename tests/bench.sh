@@ -451,6 +451,41 @@ negative_elapsed_row_is_warned_and_left_out() {
 			| [.rows[] | [.n, .min_s]] == [[2, 0.5]]' >/dev/null || die "json report holds the bad rows"
 }
 
+# Rows nobody vouches for (issue 42): elapsed_s 0, no config_id, a key
+# given twice, a config_id with a newline: each a warning naming file:line,
+# the row in no figure, and no report prints nan or inf.
+zero_elapsed_row_is_warned_and_left_out() {
+	fixture_rows "$T/r" 0.5 0 0.7
+	out=$("$IOSTRAT" report "$T/r" 2>"$T/err") || die "report failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:2: not a measurement, left out: elapsed_s 0 is not above 0" "$T/err" ||
+		die "row 2 not named: $(cat "$T/err")"
+	echo "$out" | grep -Eqi 'nan|inf' && die "nan or inf printed: $out"
+	echo "$out" | grep -Eq '^  big/stream/t1 +2 +0\.600 +0\.500 +0\.700' || die "table not of the two good rows: $out"
+}
+row_without_config_id_is_warned_and_left_out() {
+	fixture_rows "$T/r" 0.5 0.9 0.7
+	sed -i '2s/"config_id": "big\/stream\/t1", //' "$T/r/results.jsonl"
+	out=$("$IOSTRAT" report "$T/r" 2>"$T/err") || die "report failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:2: not a measurement, left out: no config_id" "$T/err" || die "row 2 not named: $(cat "$T/err")"
+	echo "$out" | grep -Eq '^  big/stream/t1 +2 +0\.600 +0\.500 +0\.700' || die "table not of the two good rows: $out"
+	echo "$out" | grep -Eq "^  - +1 +0\.900" && die "the row without config_id grouped: $out"
+	true
+}
+row_with_duplicate_key_is_warned_and_left_out() {
+	fixture_rows "$T/r" 0.5 0.6 0.7
+	sed -i '2s/"elapsed_s": 0.6,/"elapsed_s": 0.6, "elapsed_s": 99.0,/' "$T/r/results.jsonl"
+	out=$("$IOSTRAT" report "$T/r" 2>"$T/err") || die "report failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:2: not a measurement, left out: a key given twice" "$T/err" || die "row 2 not named: $(cat "$T/err")"
+	echo "$out" | grep -q '99\.0' && die "the duplicate's value counted: $out"
+	echo "$out" | grep -Eq '^  big/stream/t1 +2 +0\.600 +0\.500 +0\.700' || die "table not of the two good rows: $out"
+}
+row_with_newline_in_config_id_is_named() {
+	fixture_rows "$T/r" 0.5 0.6 0.7
+	sed -i '2s/"config_id": "big\/stream\/t1"/"config_id": "big\\nstream"/' "$T/r/results.jsonl"
+	"$IOSTRAT" report "$T/r" >/dev/null 2>"$T/err" || die "report failed: $(cat "$T/err")"
+	grep -q "r/results.jsonl:2: not a measurement, left out: config_id holds a newline" "$T/err" || die "row 2 not named: $(cat "$T/err")"
+}
+
 # Many such rows: the first few named, the rest in one line with a count;
 # a file holding nothing but such rows is refused, not reported empty.
 many_bad_rows_are_counted_and_nothing_else_is_refused() {
@@ -666,6 +701,10 @@ t bench_bad_rows_named bench_bad_rows_named
 t bench_one_writer_per_results_dir bench_one_writer_per_results_dir
 t negative_elapsed_row_is_warned_and_left_out negative_elapsed_row_is_warned_and_left_out
 t many_bad_rows_are_counted_and_nothing_else_is_refused many_bad_rows_are_counted_and_nothing_else_is_refused
+t zero_elapsed_row_is_warned_and_left_out zero_elapsed_row_is_warned_and_left_out
+t row_without_config_id_is_warned_and_left_out row_without_config_id_is_warned_and_left_out
+t row_with_duplicate_key_is_warned_and_left_out row_with_duplicate_key_is_warned_and_left_out
+t row_with_newline_in_config_id_is_named row_with_newline_in_config_id_is_named
 t compare_leaves_out_rows_that_are_not_measurements compare_leaves_out_rows_that_are_not_measurements
 t resume_reruns_a_row_that_is_not_a_measurement resume_reruns_a_row_that_is_not_a_measurement
 t bench_out_with_users_csv_refused bench_out_with_users_csv_refused

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading a profile: its lines gathered first (includes resolved, ${VAR}
- * expanded, a UTF-8 BOM skipped, each line's file:line kept), of bounded
- * size and line length, then parsed by libinih with a line buffer as long as the
+ * expanded, a UTF-8 BOM skipped, each line's file:line kept), of any
+ * length, then parsed by libinih with a line buffer as long as the
  * longest line, into raw sections.
  */
 #include <errno.h>
@@ -20,10 +20,11 @@
 #include "lib/util.h"
 
 #define MAX_INCLUDE_DEPTH 16
-/* A profile is text of bounded size: all its files together at most
- * PROFILE_MAX_BYTES, a line at most PROFILE_MAX_LINE (docs/benches.md). */
-#define PROFILE_MAX_BYTES (4L << 20)
-#define PROFILE_MAX_LINE (1L << 20)
+/* A profile is text of bounded size: at most PROFILE_MAX_BYTES, its
+ * includes counted in (however often included), each line at most
+ * PROFILE_MAX_LINE bytes. */
+#define PROFILE_MAX_BYTES (1024 * 1024)
+#define PROFILE_MAX_LINE 65536
 
 struct infile {
 	FILE *f;
@@ -42,7 +43,7 @@ struct loader {
 	char where[PATH_MAX + 16];
 	struct pline *lines;
 	size_t nlines, next, longest;
-	long bytes; /* read so far, all files together */
+	size_t bytes; /* read so far, includes counted in */
 	struct rsec *secs;
 	size_t nsecs;
 	json_t *idx; /* the current section's keys -> position */
@@ -78,51 +79,49 @@ void profile_kv_put(struct pkv **kv, size_t *n, json_t *idx,
 	(*kv)[(*n)++] = *x;
 }
 
-/* Open a profile or include as a regular file of at most PROFILE_MAX_BYTES:
- * non-blocking first, so that a FIFO is refused rather than waited on. */
-static int open_profile(struct loader *L, const char *path, FILE **f)
+static const char *file_kind(mode_t m)
 {
-	const char *what = L->depth ? "include" : "profile";
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	return S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* path opened for reading when it is a regular file of at most
+ * PROFILE_MAX_BYTES (O_NONBLOCK: a FIFO does not block the open), or NULL
+ * after one line saying why not. */
+static FILE *open_regular(const char *path, const char *what)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	struct stat sb;
+	FILE *f;
 
-	if (fd < 0)
-		return error_errno(-errno, path, what);
+	if (fd < 0) {
+		error_errno(-errno, path, what);
+		return NULL;
+	}
 	if (fstat(fd, &sb)) {
-		int err = -errno;
-
-		close(fd);
-		return error_errno(err, path, what);
+		error_errno(-errno, path, what);
+	} else if (S_ISDIR(sb.st_mode)) {
+		error_errno(-EISDIR, path, what);
+	} else if (!S_ISREG(sb.st_mode)) {
+		errorf("%s: %s: %s, not a regular file (a profile is a text file)",
+		       path, what, file_kind(sb.st_mode));
+	} else if (sb.st_size > PROFILE_MAX_BYTES) {
+		errorf("%s: %s: %lld bytes, larger than a profile's %d", path, what,
+		       (long long)sb.st_size, PROFILE_MAX_BYTES);
+	} else {
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		if ((f = fdopen(fd, "r")))
+			return f;
+		error_errno(-errno, path, what);
 	}
-	if (!S_ISREG(sb.st_mode)) {
-		int err = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
-
-		close(fd);
-		if (err == -EISDIR)
-			return error_errno(err, path, what);
-		errorf("%s: %s: not a regular file", path, what);
-		return err;
-	}
-	if (sb.st_size > PROFILE_MAX_BYTES - L->bytes) {
-		close(fd);
-		errorf("%s: %s: larger than a profile may be (%ld MiB in all, includes together)",
-		       path, what, PROFILE_MAX_BYTES >> 20);
-		return -EFBIG;
-	}
-	if (fcntl(fd, F_SETFL, 0) || !(*f = fdopen(fd, "r"))) {
-		int err = -errno;
-
-		close(fd);
-		return error_errno(err, path, what);
-	}
-	return 0;
+	close(fd);
+	return NULL;
 }
 
 static int push_file(struct loader *L, const char *path)
 {
 	char real[PATH_MAX];
 	struct infile *in;
-	int ret;
 
 	if (L->depth >= MAX_INCLUDE_DEPTH) {
 		errorf("%s: includes nested deeper than %d", L->where,
@@ -137,9 +136,9 @@ static int push_file(struct loader *L, const char *path)
 			return -ELOOP;
 		}
 	in = &L->stack[L->depth];
-	ret = open_profile(L, path, &in->f);
-	if (ret)
-		return ret;
+	in->f = open_regular(path, L->depth ? "include" : "profile");
+	if (!in->f)
+		return -EINVAL;
 	in->path = strpool_dup(L->pool, path);
 	in->real = strpool_dup(L->pool, real);
 	in->line = 0;
@@ -274,44 +273,58 @@ static int take_line(struct loader *L, char *raw, bool first)
 	return 0;
 }
 
-/* A line of n bytes just read: within the profile's bounds? */
-static int check_bounds(struct loader *L, ssize_t n)
+/* A line of n bytes within the bounds of a profile (a file that grows
+ * while read stops there too). */
+static int bounded(struct loader *L, const struct infile *in, size_t n)
 {
 	L->bytes += n;
 	if (n > PROFILE_MAX_LINE) {
-		errorf("%s: a line longer than a profile's %ld KiB", L->where,
-		       PROFILE_MAX_LINE >> 10);
+		errorf("%s: line longer than a profile's %d bytes", L->where,
+		       PROFILE_MAX_LINE);
 		return -E2BIG;
 	}
 	if (L->bytes > PROFILE_MAX_BYTES) {
-		errorf("%s: the profile grew past %ld MiB (includes together)",
-		       L->where, PROFILE_MAX_BYTES >> 20);
+		errorf("%s: the profile, includes counted in, is larger than %d "
+		       "bytes", in->path, PROFILE_MAX_BYTES);
 		return -EFBIG;
 	}
 	return 0;
 }
 
+/* The next line of in into raw (PROFILE_MAX_LINE + 2 bytes): 1, 0 at its
+ * end, or -errno after the error (a line too long is never read whole). */
+static int read_one(struct loader *L, struct infile *in, char *raw)
+{
+	size_t n;
+
+	if (!fgets(raw, PROFILE_MAX_LINE + 2, in->f))
+		return ferror(in->f) ? error_errno(-EIO, in->path, "reading") : 0;
+	in->line++;
+	snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
+	n = strlen(raw);
+	if (n > PROFILE_MAX_LINE && raw[n - 1] != '\n')
+		n++; /* more to come: too long */
+	return bounded(L, in, n) ?: 1;
+}
+
 static int read_lines(struct loader *L)
 {
-	char *raw = NULL;
-	size_t cap = 0;
+	char *raw = malloc(PROFILE_MAX_LINE + 2);
+	int got;
 
+	if (!raw) {
+		errorf("out of memory");
+		exit(1);
+	}
 	while (!L->err && L->depth) {
 		struct infile *in = &L->stack[L->depth - 1];
 
-		ssize_t n = getline(&raw, &cap, in->f);
-
-		if (n < 0) {
-			if (ferror(in->f))
-				L->err = error_errno(-EIO, in->path, "reading");
+		got = read_one(L, in, raw);
+		if (got <= 0) {
+			L->err = got;
 			pop_file(L);
 			continue;
 		}
-		in->line++;
-		snprintf(L->where, sizeof(L->where), "%s:%u", in->path, in->line);
-		L->err = check_bounds(L, n);
-		if (L->err)
-			break;
 		L->err = take_line(L, raw, in->line == 1);
 	}
 	free(raw);
@@ -377,6 +390,15 @@ static int handler(void *user, const char *section, const char *name,
 		return 0;
 	}
 	s = &L->secs[L->nsecs - 1];
+	if (json_object_get(L->idx, name)) { /* which one counts: nobody can say */
+		char n[48];
+
+		errorf("%s: %s given twice in [%s] (first at %s)", L->where,
+		       text_escape(name, n, sizeof(n)), s->name,
+		       s->kv[json_integer_value(json_object_get(L->idx, name))].where);
+		L->err = -EINVAL;
+		return 0;
+	}
 	profile_kv_put(&s->kv, &s->nkv, L->idx, &(struct pkv){
 		strpool_dup(L->pool, name), strpool_dup(L->pool, value),
 		strpool_dup(L->pool, L->where), PKV_SECTION });

@@ -323,6 +323,15 @@ struct left_out {
 /* The first few are named a line each; the rest in one line at the end. */
 #define LEFT_OUT_NAMED 3
 
+static void left_out(const char *p, unsigned lineno, const char *why,
+		     struct left_out *lo)
+{
+	if (!lo->n++)
+		lo->first = lineno;
+	if (lo->n <= LEFT_OUT_NAMED)
+		warnf("%s:%u: not a measurement, left out: %s", p, lineno, why);
+}
+
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
 		     struct left_out *lo)
 {
@@ -330,11 +339,18 @@ static bool keep_row(const char *p, unsigned lineno, json_t *o,
 
 	if (!row_check(o, why, sizeof(why)))
 		return true;
-	if (!lo->n++)
-		lo->first = lineno;
-	if (lo->n <= LEFT_OUT_NAMED)
-		warnf("%s:%u: not a measurement, left out: %s", p, lineno, why);
+	left_out(p, lineno, why, lo);
 	return false;
+}
+
+/* A row read with no key twice in one object: with one (jansson keeps
+ * the last) nobody can say which value was measured. */
+static bool unique_keys(const char *line, size_t n)
+{
+	json_t *o = json_loadb(line, n, JSON_REJECT_DUPLICATES, NULL);
+
+	json_decref(o);
+	return o != NULL;
 }
 
 /* After the last row: the count of the unnamed ones, and a directory
@@ -392,7 +408,9 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 		}
 		o = json_loadb(line, (size_t)n, 0, &e);
 		if (o && json_is_object(o)) {
-			if (keep_row(p, lineno, o, lo))
+			if (!unique_keys(line, (size_t)n))
+				left_out(p, lineno, "a key given twice", lo);
+			else if (keep_row(p, lineno, o, lo))
 				json_array_append(*rows, o);
 			json_decref(o);
 			end->good = pos;

@@ -46,7 +46,8 @@ unsigned row_round(json_t *row);
  * checked by.  ROWCOL_OTHER: text, flags and signed figures, not checked. */
 enum row_col_type { ROWCOL_OTHER, ROWCOL_TIME, ROWCOL_SIZE, ROWCOL_COUNT, ROWCOL_RATE };
 enum row_col_type row_column_type(const char *name);
-/* 0 if every time, size, count and rate of row is null or a finite,
+/* 0 if row has a config_id of one line, a measurement (no error) an
+ * elapsed_s above 0, and every time, size, count and rate of row is null or a finite,
  * non-negative number (whole for a count); else -EINVAL and why (the
  * column, its value and the rule, e.g. "elapsed_s -1.0 is negative (a
  * time)"). */

@@ -110,6 +110,29 @@ static const char *bad_value(json_t *v, enum row_col_type t)
 	return NULL;
 }
 
+/* Who the row is and how long it took: a config_id (one line, not
+ * empty), and for a measurement (no error) an elapsed_s above 0. */
+static int check_identity(json_t *row, char *why, size_t len)
+{
+	const char *cid = json_string_value(json_object_get(row, "config_id"));
+	json_t *el = json_object_get(row, "elapsed_s");
+
+	if (!cid || !*cid) {
+		snprintf(why, len, "no config_id");
+		return -EINVAL;
+	}
+	if (strpbrk(cid, "\r\n")) {
+		snprintf(why, len, "config_id holds a newline");
+		return -EINVAL;
+	}
+	if (json_is_null(json_object_get(row, "error")) && json_is_number(el) &&
+	    !(json_number_value(el) > 0)) {
+		snprintf(why, len, "elapsed_s %g is not above 0", json_number_value(el));
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int row_check(json_t *row, char *why, size_t len)
 {
 	const char *k, *bad;
@@ -127,5 +150,5 @@ int row_check(json_t *row, char *why, size_t len)
 		free(text);
 		return -EINVAL;
 	}
-	return 0;
+	return check_identity(row, why, len);
 }

@@ -117,10 +117,13 @@ static int errors(void)
 	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "unset variable");
 	/* found by the fuzzer: the hashed index refused a key that is not
 	 * UTF-8 and the loader exited; it is a key like any other */
-	put("e.ini", "[a]\n\xc2\xdb=1\n\xc2\xdb=2\n");
+	put("e.ini", "[a]\n\xc2\xdb=2\n");
 	CHECK(!load("e.ini", NULL, 0, &p) && p.confs[0].nkv == 1 &&
 	      !strcmp(p.confs[0].kv[0].value, "2"), "a key in bytes");
 	profile_free(&p);
+	/* a key given twice in one section: an error, whatever its bytes */
+	put("e.ini", "[a]\n\xc2\xdb=1\n\xc2\xdb=2\n");
+	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "a key in bytes given twice");
 	put("e.ini", "[a]\nkind=nope\n");
 	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "unknown kind");
 	return 0;
