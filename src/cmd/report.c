@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <string.h>
 #include <stdlib.h>
+#include <unistd.h>
+#include <libgen.h>
 
 #include "commands.h"
 #include "core/strategy.h"
@@ -73,6 +75,22 @@ static void free_paths(char **paths, size_t n)
 	free(paths);
 }
 
+/* OUT's directory can take the file: checked before the rows are read,
+ * drawn or formatted, so a report to a bad place is one line and leaves
+ * nothing behind */
+static int out_dir_writable(const char *out)
+{
+	char *copy = strdup(out);
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	if (access(dirname(copy), W_OK | X_OK))
+		ret = -errno;
+	free(copy);
+	return ret;
+}
+
 static int emit(const struct rrun *r, const struct rdoc *d, enum rfmt fmt,
 		const char *out)
 {
@@ -117,6 +135,10 @@ int cmd_report(int argc, char **argv)
 	if (a.out && !a.out[0]) {
 		errorf("--out: needs a file name");
 		return 2;
+	}
+	if (a.out && (ret = out_dir_writable(a.out))) {
+		error_errno(ret, a.out, "report: write");
+		return 1;
 	}
 	if (rrun_load(argv[1], &r))
 		return 1;
