@@ -9,6 +9,7 @@
 #include "fields.h"
 #include "headline.h"
 #include "lib/util.h"
+#include "results/stats_math.h"
 #include "verdict.h"
 
 /* *s followed by the formatted text (*s NULL: an empty string). */
@@ -29,32 +30,6 @@ static void append(char **s, const char *fmt, ...)
 	*s = both;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-int headline_median_ci(double *v, size_t n, double *lo, double *hi)
-{
-	double pk = ldexp(1, -(int)n), cdf = 0; /* P(B = 0), P(B < k) */
-	size_t k = 0;
-
-	*lo = *hi = NAN;
-	if (n < 6)
-		return -EDOM;
-	qsort(v, n, sizeof(*v), cmp_double);
-	while (cdf + pk <= (1 - VERDICT_LEVEL) / 2) {
-		cdf += pk;
-		pk = pk * (double)(n - k) / (double)(k + 1);
-		k++;
-	}
-	*lo = v[k - 1];
-	*hi = v[n - k];
-	return 0;
-}
-
 /* "1.234 s [1.20-1.27]" (no interval: "1.234 s"). */
 static json_t *median_text(const struct rrun *r, json_t *s)
 {
@@ -63,7 +38,7 @@ static json_t *median_text(const struct rrun *r, json_t *s)
 	char buf[96];
 	int o = snprintf(buf, sizeof(buf), "%.3f s", nget(s, "median"));
 
-	if (!headline_median_ci(v, n, &lo, &hi))
+	if (!median_ci(v, n, VERDICT_LEVEL, &lo, &hi))
 		snprintf(buf + o, sizeof(buf) - (size_t)o, " [%.3f-%.3f]", lo, hi);
 	free(v);
 	return json_text(buf);

@@ -14,9 +14,5 @@
  * CI of the median, order statistics] | x fastest [interval at its Holm
  * level] | decision | limited by; its note the cell's sentence. */
 void report_headline(const struct rrun *r, json_t *cells, struct rdoc *d);
-/* A 95% distribution-free interval of the median of v[0..n) (sorted in
- * place): the order statistics x(k), x(n-k+1), k the largest with
- * P(Binomial(n, 1/2) < k) <= 2.5%; -EDOM (NANs) when n < 6. */
-int headline_median_ci(double *v, size_t n, double *lo, double *hi);
 
 #endif

@@ -11,13 +11,6 @@
 #define EXACT_MAX_N 50 /* scipy.stats.wilcoxon's method "auto" */
 #define MW_EXACT_MAX 8 /* scipy.stats.mannwhitneyu's method "auto" */
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
 static int cmp_abs(const void *x, const void *y)
 {
 	double a = fabs(*(const double *)x), b = fabs(*(const double *)y);
@@ -175,7 +168,7 @@ static double *walsh(const double *d, size_t n)
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = i; j < n; j++)
 			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, k, sizeof(*w), cmp_double);
+	qsort(w, k, sizeof(*w), cmp_doubles);
 	return w;
 }
 
@@ -193,7 +186,7 @@ static int wsr_interval(const double *d, size_t n, double alpha,
 		return -ENOMEM;
 	}
 	memcpy(s, d, n * sizeof(double));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), cmp_doubles);
 	double ts = tie_sum(s, n);
 	long k = wsr_crit(n, ts == 0 && n <= EXACT_MAX_N, ts, alpha);
 
@@ -315,7 +308,7 @@ static double *differences(const double *la, size_t na, const double *lb,
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
 			dd[i * nb + j] = lb[j] - la[i];
-	qsort(dd, na * nb, sizeof(*dd), cmp_double);
+	qsort(dd, na * nb, sizeof(*dd), cmp_doubles);
 	return dd;
 }
 
@@ -329,8 +322,8 @@ static int mw_interval(double *la, size_t na, double *lb, size_t nb,
 	if (!dd)
 		return -ENOMEM;
 	out->ratio = exp(median_sorted(dd, N));
-	qsort(la, na, sizeof(*la), cmp_double);
-	qsort(lb, nb, sizeof(*lb), cmp_double);
+	qsort(la, na, sizeof(*la), cmp_doubles);
+	qsort(lb, nb, sizeof(*lb), cmp_doubles);
 	k = mw_interval_crit(la, na, lb, nb, alpha);
 	if (k >= 0 && mw_floor(na, nb) < alpha) {
 		out->lo = exp(dd[k]);
@@ -425,11 +418,11 @@ double modified_z(const double *v, size_t n, size_t i)
 		return NAN;
 	}
 	memcpy(s, v, n * sizeof(double));
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), cmp_doubles);
 	med = median_sorted(s, n);
 	for (size_t j = 0; j < n; j++)
 		s[j] = fabs(v[j] - med);
-	qsort(s, n, sizeof(*s), cmp_double);
+	qsort(s, n, sizeof(*s), cmp_doubles);
 	mad = median_sorted(s, n);
 	free(s);
 	if (mad == 0)

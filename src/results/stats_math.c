@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Summary statistics of samples: quantiles, median, mean, spread. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "stats_math.h"
 
-static int cmp_double(const void *a, const void *b)
+int cmp_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -40,7 +41,7 @@ void summarize(const double *v, size_t n, struct summary *s)
 	if (!c)
 		return;
 	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_double);
+	qsort(c, n, sizeof(*c), cmp_doubles);
 	for (size_t i = 0; i < n; i++)
 		sum += c[i];
 	s->mean = sum / (double)n;
@@ -68,7 +69,7 @@ struct ranked {
 
 static int cmp_ranked(const void *x, const void *y)
 {
-	return cmp_double(&((const struct ranked *)x)->v,
+	return cmp_doubles(&((const struct ranked *)x)->v,
 			  &((const struct ranked *)y)->v);
 }
 
@@ -251,4 +252,25 @@ double two_sample_p(const double *a, size_t na, const double *b, size_t nb,
 	}
 	*test = "welch";
 	return welch_t_p(a, na, b, nb, NULL, NULL);
+}
+
+int median_ci(double *v, size_t n, double level, double *lo, double *hi)
+{
+	double pk = ldexp(1, -(int)n), cdf = 0; /* P(B = 0), P(B < k) */
+	size_t k = 0;
+
+	*lo = *hi = NAN;
+	if (n < 6)
+		return -EDOM;
+	qsort(v, n, sizeof(*v), cmp_doubles);
+	while (cdf + pk <= (1 - level) / 2) {
+		cdf += pk;
+		pk = pk * (double)(n - k) / (double)(k + 1);
+		k++;
+	}
+	if (!k)
+		return -EDOM;
+	*lo = v[k - 1];
+	*hi = v[n - k];
+	return 0;
 }

@@ -14,6 +14,13 @@ struct summary {
 void summarize(const double *v, size_t n, struct summary *s);
 /* Quantile q in [0,1] of a sorted array (linear interpolation). */
 double quantile_sorted(const double *sorted, size_t n, double q);
+/* qsort's comparison of two doubles, ascending. */
+int cmp_doubles(const void *a, const void *b);
+/* A distribution-free interval of the median of v[0..n) (sorted in place)
+ * at LEVEL: the order statistics x(k), x(n-k+1), k the largest with
+ * P(Binomial(n, 1/2) < k) <= (1 - LEVEL) / 2; -EDOM (NANs) when there is
+ * none (n < 6, or too few values for LEVEL). */
+int median_ci(double *v, size_t n, double level, double *lo, double *hi);
 
 /*
  * Two-sample tests for `iostrat compare`, two-sided, as scipy.stats does

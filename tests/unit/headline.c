@@ -9,6 +9,7 @@
 #include "report/headline.h"
 #include "report/verdict.h"
 #include "results/results.h"
+#include "results/stats_math.h"
 #include "unit.h"
 
 /* A run row of round k: elapsed e seconds, cpu seconds of user time. */
@@ -55,8 +56,8 @@ static int median_interval_is_order_statistics(void)
 	double v[10] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 }, lo, hi;
 
 	/* n = 10: P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024: x(2), x(9) */
-	CHECK(!headline_median_ci(v, 10, &lo, &hi) && lo == 2 && hi == 9, "%g-%g", lo, hi);
-	CHECK(headline_median_ci(v, 5, &lo, &hi) == -EDOM && isnan(lo), "5 values: none");
+	CHECK(!median_ci(v, 10, VERDICT_LEVEL, &lo, &hi) && lo == 2 && hi == 9, "%g-%g", lo, hi);
+	CHECK(median_ci(v, 5, VERDICT_LEVEL, &lo, &hi) == -EDOM && isnan(lo), "5 values: none");
 	return 0;
 }
 
