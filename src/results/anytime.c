@@ -2,6 +2,7 @@
 /* Anytime-valid paired ratio intervals (alpha spent over every look), the band's decision and futility. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "results/anytime.h"
 #include "results/stats_math.h"
@@ -124,5 +125,38 @@ size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
 		if (m < am || m <= room)
 			return n;
 	}
+	return 0;
+}
+
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
+		     double *spread)
+{
+	double mean, sd, *d;
+	int ret = log_ratio_stats(a, b, n, &mean, &sd);
+
+	if (ret || !n)
+		return ret ? ret : -EINVAL;
+	if (!(d = malloc(n * sizeof(*d))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		d[i] = log(b[i] / a[i]);
+	*center = median_of(d, n);
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(d[i] - *center);
+	*spread = 1.4826 * median_of(d, n);
+	free(d);
 	return 0;
 }

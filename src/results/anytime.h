@@ -53,4 +53,11 @@ size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
 int log_ratio_stats(const double *a, const double *b, size_t n, double *mean,
 		    double *sd);
 
+/* The same, robustly, for the projection only (one slow repetition must
+ * not make a cell look hopeless): the median of the log ratios and their
+ * MAD x 1.4826 (the standard deviation where they are normal).  0 or
+ * -EINVAL; -ENOMEM. */
+int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
+		     double *spread);
+
 #endif

@@ -94,6 +94,19 @@ static int rounds_needed_is_the_first_deciding_look(void)
 	return 0;
 }
 
+/* One slow repetition moves the mean and the sd, not the robust pair. */
+static int robust_spread_ignores_one_outlier(void)
+{
+	const double a[] = { 1, 1, 1, 1, 1 }, b[] = { 2, 2.1, 1.9, 2, 20 };
+	double c, s, m, sd;
+
+	CHECK(log_ratio_robust(a, b, 5, &c, &s) == 0, "rc");
+	CHECK(fabs(c - log(2)) < 1e-12, "median %g", c);
+	CHECK(fabs(s - 1.4826 * log(2.1 / 2)) < 1e-9, "mad %g", s);
+	CHECK(log_ratio_stats(a, b, 5, &m, &sd) == 0 && sd > 10 * s, "sd %g", sd);
+	return 0;
+}
+
 int main(void)
 {
 	RUN(spending_sums_to_alpha);
@@ -102,5 +115,6 @@ int main(void)
 	RUN(too_few_or_bad_values_refused);
 	RUN(decisions_follow_the_band);
 	RUN(rounds_needed_is_the_first_deciding_look);
+	RUN(robust_spread_ignores_one_outlier);
 	return unit_failed;
 }
