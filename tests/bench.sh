@@ -589,7 +589,7 @@ bench_order_is_reproducible_by_its_seed() {
 # cell runs at least 6 (up to max_reps); stop.json says why it stopped:
 # its interval narrow enough, or max_reps (never "the interval excludes 1").
 bench_stop_ci_runs_the_signed_rank_floor_and_says_why() {
-	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\nrace=0\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
 	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
 		die "bench: $(tail -n 2 "$T/err")"
 	jq -e 'length == 1 and .[0].stop == "ci" and .[0].rounds >= 6 and .[0].rounds <= 8
@@ -602,19 +602,54 @@ bench_stop_ci_runs_the_signed_rank_floor_and_says_why() {
 	expect_fail "stop: bad value 'sometimes'" "$IOSTRAT" bench "$T/bad.ini" --dry-run
 }
 
+# race (stop=ci's default): null is six times faster than stream at
+# work=200, so stream's anytime interval excludes 1 within a few rounds and
+# it leaves the race: its rows stop at the round stop.json says it left,
+# below the 6 the width rule (race=0) runs at least.
+bench_race_drops_a_clearly_slower_strategy() {
+	printf '[global]\nscale=0.001\ncache=asis\nmax_reps=12\nstop=ci\n[t]\nstrategy=stream,null\ndataset=big\nthreads=1\nwork=200\n' >"$T/c.ini"
+	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
+		die "bench: $(tail -n 2 "$T/err")"
+	jq -e '.[0].rule == "race" and .[0].decision == "decided"
+		and (.[0].left | length == 1) and (.[0].left[0].config | test("/stream/"))
+		and .[0].left[0].lo > 1 and .[0].left[0].round < 6' "$T/r/stop.json" >/dev/null ||
+		die "stop.json: $(cat "$T/r/stop.json")"
+	left=$(jq '.[0].left[0].round' "$T/r/stop.json")
+	[ "$(jq -s '[.[] | select(.config_id | test("/stream/"))] | length' "$T/r/results.jsonl")" -eq "$left" ] ||
+		die "stream ran after round $left: $(jq -c '[.config_id, .round]' "$T/r/results.jsonl")"
+	"$IOSTRAT" bench "$T/c.ini" -D race=0 --out "$T/w" --data "$T/data" 2>"$T/err" ||
+		die "race=0: $(tail -n 2 "$T/err")"
+	[ "$(jq -s '[.[] | select(.config_id | test("/stream/"))] | length' "$T/w/results.jsonl")" -ge 6 ] ||
+		die "race=0 ran stream fewer than 6 times"
+}
+
+# A cell that cannot decide within max_reps ends as "futile" with the
+# projection and the command that would decide it; stop=ci with race
+# needs 3 rounds, not the signed-rank floor.
+bench_race_futile_cell_names_its_next_step() {
+	printf '[global]\nscale=0.0005\ncache=asis\nmax_reps=5\nstop=ci\nmin_effect=0.1\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
+	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
+		die "bench: $(tail -n 2 "$T/err")"
+	jq -e --arg d "$T/r" '.[0] | (.decision == "decided") or
+		((.why | test("^(futile|max_reps): 5 rounds, undecided"))
+		 and (.rounds_needed == null or
+		      .next == "iostrat bench --resume \($d) -D max_reps=\(.rounds_needed)"))' \
+		"$T/r/stop.json" >/dev/null || die "stop.json: $(cat "$T/r/stop.json")"
+}
+
 # stop=ci with max_reps under the rounds an interval needs (max_reps unset:
 # reps, 3) would end every cell without one: refused before anything runs,
 # naming the section and its largest cell.
 bench_stop_ci_refuses_max_reps_below_the_floor() {
-	printf '[global]\nscale=0.0005\ncache=asis\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\n' >"$T/c.ini"
-	expect_fail '^iostrat: .*/c.ini:5: \[t\]: stop=ci: max_reps 3 is below the 6 rounds a cell of 2 strategies needs for an interval \(set max_reps=6 or more\)$' \
+	printf '[global]\nscale=0.0005\ncache=asis\nstop=ci\nrace=0\n[t]\nstrategy=stream,buffer\ndataset=big\n' >"$T/c.ini"
+	expect_fail '^iostrat: .*/c.ini:6: \[t\]: stop=ci: max_reps 3 is below the 6 rounds a cell of 2 strategies needs for an interval \(set max_reps=6 or more\)$' \
 		"$IOSTRAT" bench "$T/c.ini" --dry-run
-	expect_fail 'c.ini:5: \[t\]: stop=ci: max_reps 3 is below the 6 rounds' \
+	expect_fail 'c.ini:6: \[t\]: stop=ci: max_reps 3 is below the 6 rounds' \
 		"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data"
 	[ ! -e "$T/r" ] || die "a results directory for a refused profile"
 	# the first section under its floor: [cpu] (8 for five), not [t] (6) nor [one]
-	printf '[global]\nscale=0.0005\ndataset=big\nstop=ci\nmax_reps=6\n[t]\nstrategy=stream,buffer\n[one]\nstrategy=stream\nwork=50\n[cpu]\nstrategy=stream,buffer,direct,mmap,null\nwork=100\nmax_reps=7\n' >"$T/d.ini"
-	expect_fail '^iostrat: .*/d.ini:11: \[cpu\]: stop=ci: max_reps 7 is below the 8 rounds a cell of 5 strategies needs for an interval \(set max_reps=8 or more\)$' \
+	printf '[global]\nscale=0.0005\ndataset=big\nstop=ci\nrace=0\nmax_reps=6\n[t]\nstrategy=stream,buffer\n[one]\nstrategy=stream\nwork=50\n[cpu]\nstrategy=stream,buffer,direct,mmap,null\nwork=100\nmax_reps=7\n' >"$T/d.ini"
+	expect_fail '^iostrat: .*/d.ini:12: \[cpu\]: stop=ci: max_reps 7 is below the 8 rounds a cell of 5 strategies needs for an interval \(set max_reps=8 or more\)$' \
 		"$IOSTRAT" bench "$T/d.ini" --dry-run
 	"$IOSTRAT" bench "$T/d.ini" --dry-run -D max_reps=8 >"$T/out" 2>"$T/err" ||
 		die "max_reps=8: $(cat "$T/err")"
@@ -721,5 +756,7 @@ t bench_rows_carry_their_round bench_rows_carry_their_round
 t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
 t bench_stop_ci_runs_the_signed_rank_floor_and_says_why bench_stop_ci_runs_the_signed_rank_floor_and_says_why
 t bench_stop_ci_refuses_max_reps_below_the_floor bench_stop_ci_refuses_max_reps_below_the_floor
+t bench_race_drops_a_clearly_slower_strategy bench_race_drops_a_clearly_slower_strategy
+t bench_race_futile_cell_names_its_next_step bench_race_futile_cell_names_its_next_step
 t report_disk_line_says_unknown report_disk_line_says_unknown
 t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot

@@ -78,6 +78,14 @@ struct bench_item {
 	unsigned fails;
 	bool oom;          /* a repetition of it was killed by memory_max */
 	double est_s;      /* rough seconds per repetition (dry run, eta) */
+	double wall_s;     /* seconds its timed repetitions took, all told */
+	bool race;         /* stop=ci: race its cell (cells.c) */
+	double min_effect; /* percent: the band of "equal within" */
+	double time_budget; /* seconds the run may take (0: no budget) */
+	bool out;          /* raced out: behind its cell's leader */
+	unsigned out_round; /* the round it left at */
+	double out_ratio, out_lo, out_hi; /* its anytime interval over the leader then */
+	size_t out_leader; /* the leader it was behind (items) */
 	void *priv;        /* the kind's */
 };
 

@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "results/anytime.h"
 #include "results/paired.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
@@ -90,7 +91,9 @@ unsigned least_reps(const struct bench_item *it, const struct cell *cells)
 {
 	unsigned n = it->reps;
 
-	if (it->stop == STOP_RULE_CI)
+	if (it->stop == STOP_RULE_CI && it->race && cells[it->cell].members > 1)
+		n = MAX(n, MIN(ANYTIME_MIN_N, it->max_reps));
+	else if (it->stop == STOP_RULE_CI)
 		n = MAX(n, MIN(cell_floor(cells[it->cell].members), it->max_reps));
 	return n;
 }
@@ -106,7 +109,7 @@ int cells_check(const struct bench_item *items, size_t n, const struct cell *cel
 		const struct bench_item *it = &items[i];
 		size_t most = cells[it->cell].members;
 
-		if (it->stop != STOP_RULE_CI || it->max_reps >= cell_floor(most))
+		if (it->stop != STOP_RULE_CI || it->race || it->max_reps >= cell_floor(most))
 			continue;
 		for (size_t j = i + 1; j < n; j++) /* the section's largest cell */
 			if (items[j].stop == STOP_RULE_CI && same_section(items[j].pc, it->pc))
@@ -197,7 +200,7 @@ static int compare_leaders(struct cell *c, const struct bench_item *items)
 static bool all_capped(const struct bench_item *items, size_t n, size_t cell)
 {
 	for (size_t i = 0; i < n; i++)
-		if (items[i].cell == cell && !items[i].fails &&
+		if (items[i].cell == cell && !items[i].fails && !items[i].out &&
 		    items[i].nsamples < items[i].max_reps)
 			return false;
 	return true;
@@ -241,8 +244,140 @@ static void decide(struct cell *c, size_t cell, const struct bench_item *items,
 			 "wider than target_ci %g%%", c->rounds, half, target);
 }
 
+double race_alpha(size_t members)
+{
+	return members > 1 ? RACE_ALPHA / (double)(members - 1) : RACE_ALPHA;
+}
+
+/* The leader: the lowest median among those still in the race. */
+static size_t race_leader(const struct bench_item *items, size_t n, size_t cell,
+			  size_t *in)
+{
+	double best = INFINITY;
+	size_t lead = SIZE_MAX;
+
+	*in = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].cell != cell || !items[i].nsamples || items[i].fails ||
+		    items[i].out)
+			continue;
+		++*in;
+		if (median_of(&items[i]) < best)
+			best = median_of(&items[i]), lead = i;
+	}
+	return lead;
+}
+
+/* b against the leader a: the look's anytime interval (b over a), and the
+ * log ratios' robust center and spread for the projection.  0, -EDOM,
+ * -ENOMEM. */
+static int race_compare(const struct bench_item *a, const struct bench_item *b,
+			double alpha, struct ratio_ci *ci, double *mean, double *sd)
+{
+	size_t most = MAX(a->nsamples, b->nsamples) + 1, np;
+	double *xa = calloc(most, sizeof(double)), *xb = calloc(most, sizeof(double));
+	int ret = -ENOMEM;
+
+	*ci = (struct ratio_ci){ .ratio = NAN, .lo = NAN, .hi = NAN };
+	*mean = *sd = NAN;
+	if (xa && xb) {
+		np = pair_rounds(a, b, xa, xb);
+		ret = anytime_ratio_ci(xa, xb, np, alpha, ci);
+		if (ret != -EINVAL)
+			log_ratio_robust(xa, xb, np, mean, sd);
+	}
+	free(xa);
+	free(xb);
+	return ret;
+}
+
+/* One look at the cell's comparisons: who leaves (behind), how many are
+ * still open, and the most rounds the open ones are projected to need
+ * (SIZE_MAX: one of them none in sight within RACE_CAP). */
+#define RACE_CAP 10000
+static size_t race_look(struct cell *c, size_t cell, struct bench_item *items,
+			size_t n, size_t *needed)
+{
+	struct bench_item *a = &items[c->leader];
+	double alpha = race_alpha(c->members), band = a->min_effect / 100, mean, sd;
+	size_t open = 0;
+
+	*needed = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct bench_item *b = &items[i];
+		struct ratio_ci ci;
+		int rc;
+		size_t need;
+
+		if (b->cell != cell || i == c->leader || !b->nsamples || b->fails || b->out)
+			continue;
+		rc = race_compare(a, b, alpha, &ci, &mean, &sd);
+		switch (anytime_decide(rc, &ci, band)) {
+		case AT_BEHIND:
+			b->out = true, b->out_round = c->rounds, b->out_leader = c->leader;
+			b->out_ratio = ci.ratio, b->out_lo = ci.lo, b->out_hi = ci.hi;
+			continue;
+		case AT_EQUAL:
+			continue;
+		default:
+			open++;
+		}
+		need = anytime_rounds_needed(mean, sd, alpha, band, ci.n + 1, RACE_CAP);
+		*needed = need ? MAX(*needed, need) : SIZE_MAX;
+	}
+	return open;
+}
+
+static unsigned cell_max_reps(const struct bench_item *items, size_t n, size_t cell)
+{
+	unsigned most = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (items[i].cell == cell)
+			most = MAX(most, items[i].max_reps);
+	return most;
+}
+
+/* The cell after a round, racing (cells.h). */
+static void race(struct cell *c, size_t cell, struct bench_item *items, size_t n)
+{
+	size_t in, open, need;
+	unsigned cap = cell_max_reps(items, n, cell);
+
+	c->compared = c->decided = c->futile = false;
+	c->leader = race_leader(items, n, cell, &in);
+	open = c->leader == SIZE_MAX ? 0 : race_look(c, cell, items, n, &need);
+	c->needed = open && need != SIZE_MAX ? need : 0;
+	if (c->leader == SIZE_MAX || c->members < 2) {
+		c->open = false;
+		snprintf(c->why, sizeof(c->why), "nothing to compare");
+		return;
+	}
+	if (!open) {
+		c->open = false;
+		c->decided = true;
+		snprintf(c->why, sizeof(c->why), "decided: after %u rounds, %s", c->rounds,
+			 race_leader(items, n, cell, &in) != SIZE_MAX && in > 1 ?
+			 "the rest equal within min_effect or behind" : "the rest behind");
+		return;
+	}
+	c->open = !all_capped(items, n, cell);
+	if (c->open && c->rounds >= RACE_FUTILE_FROM && (!c->needed || c->needed > cap)) {
+		c->open = false;
+		c->futile = true;
+	}
+	if (c->futile || !c->open)
+		snprintf(c->why, sizeof(c->why), "%s: %u rounds, undecided; %s",
+			 c->futile ? "futile" : "max_reps", c->rounds, c->needed ?
+			 "projected rounds to decide beyond max_reps" :
+			 "no decision in sight at this spread");
+	else
+		snprintf(c->why, sizeof(c->why), "open: %zu comparisons undecided after "
+			 "%u rounds", open, c->rounds);
+}
+
 void cells_update(struct cell *cells, size_t ncells,
-		  const struct bench_item *items, size_t n)
+		  struct bench_item *items, size_t n)
 {
 	for (size_t k = 0; k < ncells; k++) {
 		const struct bench_item *first = NULL;
@@ -254,13 +389,82 @@ void cells_update(struct cell *cells, size_t ncells,
 				cells[k].rounds = MAX(cells[k].rounds,
 						      (unsigned)items[i].nsamples);
 			}
-		if (first && first->stop == STOP_RULE_CI)
+		if (first && first->stop == STOP_RULE_CI && first->race)
+			race(&cells[k], k, items, n);
+		else if (first && first->stop == STOP_RULE_CI)
 			decide(&cells[k], k, items, n, first->target_ci);
 	}
 }
 
+/* Seconds the rounds still projected would take: the members still in
+ * the race at their own measured time per repetition. */
+static double projected_s(const struct cell *c, const struct bench_item *items,
+			  size_t n, size_t k)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (items[i].cell == k && !items[i].out && items[i].nsamples &&
+		    c->needed > items[i].nsamples)
+			s += items[i].wall_s / (double)items[i].nsamples *
+			     (double)(c->needed - items[i].nsamples);
+	return s;
+}
+
+/* A strategy that left the race: when, behind whom, by how much. */
+static json_t *left_json(const struct bench_item *it, const struct bench_item *items)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "config", json_text(it->id));
+	json_object_set_new(o, "round", json_integer(it->out_round));
+	json_object_set_new(o, "behind", json_text(items[it->out_leader].id));
+	json_object_set_new(o, "ratio", json_real(it->out_ratio));
+	json_object_set_new(o, "lo", json_real(it->out_lo));
+	json_object_set_new(o, "hi", json_real(it->out_hi));
+	return o;
+}
+
+/* The race's fields of a cell: its decision, who left, the projection
+ * and the command that would decide it. */
+static json_t *race_json(json_t *o, const struct cell *c,
+			 const struct bench_item *items, size_t n, size_t k,
+			 const char *dir)
+{
+	const struct bench_item *lead = c->leader < n ? &items[c->leader] : NULL;
+	json_t *left = json_array();
+	char cmd[4400];
+
+	json_object_set_new(o, "rule", json_text("race"));
+	json_object_set_new(o, "decision", json_text(c->decided ? "decided" :
+						      c->futile ? "futile" : "undecided"));
+	json_object_set_new(o, "alpha", json_real(race_alpha(c->members)));
+	json_object_set_new(o, "min_effect", json_real(lead ? lead->min_effect : NAN));
+	if (lead)
+		json_object_set_new(o, "leader", json_text(lead->id));
+	for (size_t i = 0; i < n; i++)
+		if (items[i].cell == k && items[i].out)
+			json_array_append_new(left, left_json(&items[i], items));
+	json_object_set_new(o, "left", left);
+	if (c->resumed_from)
+		json_object_set_new(o, "resumed_from", json_integer(c->resumed_from));
+	if (c->decided)
+		return o;
+	json_object_set_new(o, "rounds_needed", c->needed ? json_integer((json_int_t)c->needed) :
+			    json_null());
+	if (c->needed && lead && lead->wall_s > 0 && lead->nsamples)
+		json_object_set_new(o, "minutes_needed",
+				    json_real(projected_s(c, items, n, k) / 60));
+	if (c->needed) {
+		snprintf(cmd, sizeof(cmd), "iostrat bench --resume %s -D max_reps=%zu",
+			 dir, c->needed);
+		json_object_set_new(o, "next", json_text(cmd));
+	}
+	return o;
+}
+
 static json_t *cell_json(const struct cell *c, const struct bench_item *items,
-			 size_t n, size_t k)
+			 size_t n, size_t k, const char *dir)
 {
 	json_t *o = json_object(), *ids = json_array();
 	const struct bench_item *first = NULL;
@@ -278,6 +482,8 @@ static json_t *cell_json(const struct cell *c, const struct bench_item *items,
 	if (!first || first->stop != STOP_RULE_CI)
 		return o;
 	json_object_set_new(o, "why", json_text(c->why));
+	if (first->race)
+		return race_json(o, c, items, n, k, dir);
 	json_object_set_new(o, "level", json_real(cell_level(c->members)));
 	json_object_set_new(o, "target_ci", json_real(first->target_ci));
 	if (!c->compared)
@@ -298,7 +504,7 @@ int cells_write(const char *dir, const struct cell *cells, size_t ncells,
 	int ret;
 
 	for (size_t k = 0; k < ncells; k++)
-		json_array_append_new(all, cell_json(&cells[k], items, n, k));
+		json_array_append_new(all, cell_json(&cells[k], items, n, k, dir));
 	s = json_dumps(all, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	json_decref(all);
 	if (!s)

@@ -19,6 +19,12 @@ struct cell {
 	size_t lead[2];     /* fastest and runner-up by median (items) */
 	bool compared;      /* lead[] and the interval are set */
 	double ratio, lo, hi; /* runner-up over fastest, paired by round */
+	/* race=1 (racing): */
+	bool decided;       /* every comparison behind or equal within min_effect */
+	bool futile;        /* the projection is beyond max_reps or the budget */
+	size_t leader;      /* the leader now (items) */
+	size_t needed;      /* rounds projected to decide it (0: none in sight) */
+	unsigned resumed_from; /* rounds it had when resumed (0: not resumed) */
 };
 
 /* Group items into cells (it->cell set).  0 or -ENOMEM. */
@@ -29,7 +35,18 @@ int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
  * "narrow: ..."), or when every member has max_reps ("max_reps: ..."); never
  * because the interval excludes 1. */
 void cells_update(struct cell *cells, size_t ncells,
-		  const struct bench_item *items, size_t n);
+		  struct bench_item *items, size_t n);
+/* race=1: the comparisons are against the leader (lowest median among
+ * those still in the race) by anytime_ratio_ci at 0.05 / m (Bonferroni
+ * over the cell's m = members - 1 comparisons); one whose interval lies
+ * above 1 leaves the race (it->out); the cell closes once every one
+ * left is equal within min_effect ("decided"), or when the rounds
+ * projected to decide it (anytime_rounds_needed, from round
+ * RACE_FUTILE_FROM on) exceed max_reps ("futile"), or at max_reps. */
+#define RACE_ALPHA 0.05
+#define RACE_FUTILE_FROM 5
+/* The budget a comparison of a cell of `members` gets: 0.05 / m. */
+double race_alpha(size_t members);
 /* The timed repetitions it will run at least: reps, or under stop=ci in
  * a cell of m + 1 configurations the rounds an exact signed-rank test at
  * Holm's first level, 1 - 0.05 / m, needs (6 for m = 1, 8 for m = 4),

@@ -257,7 +257,7 @@ static double rsd_of(const struct bench_item *it)
  * says go on (stop=rsd: its RSD above target; stop=ci: its cell open). */
 static bool needs_more(const struct bench *b, const struct bench_item *it)
 {
-	if (it->fails)
+	if (it->fails || it->out)
 		return false;
 	if (it->nsamples < least_reps(it, b->cells))
 		return true;
@@ -357,6 +357,7 @@ static void take_done(struct bench *b)
 		if (!json_is_null(json_object_get(row, "error")) || !json_is_number(v))
 			continue;
 		add_sample(it, json_number_value(v), row_round(row));
+		it->wall_s += json_number_value(v); /* the time of its repetition */
 		b->done_before++;
 	}
 	json_decref(index);
@@ -485,6 +486,7 @@ static int one_rep(struct bench *b, struct bench_item *it, unsigned round,
 		it->fails += !traced;
 		b->failed++;
 	} else if (!traced) {
+		it->wall_s += now_mono() - t0;
 		add_sample(it, json_number_value(json_object_get(first,
 						 results_metric(first))), round);
 	}
@@ -757,6 +759,8 @@ static int resume_data(struct bench *b, const struct bench_opts *o)
 
 	if (!ret)
 		cells_update(b->cells, b->ncells, b->items, b->n);
+	for (size_t k = 0; !ret && k < b->ncells; k++)
+		b->cells[k].resumed_from = b->cells[k].rounds;
 	if (!ret && !stop_caught() && remaining(b, false)) {
 		ret = bench_datasets_materialize(&b->ctx);
 		if (!ret && rec)

@@ -28,6 +28,20 @@ const struct setting engine_settings[] = {
 	{ .name = "target_ci", .type = SET_DOUBLE, .off = ITEM(target_ci),
 	  .max = 100, .def = "3", .where = SET_PROFILE,
 	  .help = "stop=ci: the interval's half-width, percent of its estimate, that ends a cell (default 3)" },
+	{ .name = "race", .type = SET_BOOL, .off = ITEM(race), .def = "1",
+	  .where = SET_PROFILE,
+	  .help = "stop=ci: race the cell: a strategy whose anytime-valid interval "
+		  "against the leader excludes 1 leaves it, and the cell stops once "
+		  "decided (behind or equal within min_effect), or when the rounds "
+		  "projected to decide it exceed max_reps (0: the width rule, target_ci)" },
+	{ .name = "min_effect", .type = SET_DOUBLE, .off = ITEM(min_effect),
+	  .max = 100, .def = "5", .where = SET_PROFILE,
+	  .help = "race: percent; an interval within 1 +- this is \"equal within\" "
+		  "(a decision; default 5)" },
+	{ .name = "time_budget", .type = SET_DOUBLE, .off = ITEM(time_budget),
+	  .max = 1e6, .def = "0", .where = SET_PROFILE,
+	  .help = "seconds the repetitions may take: no round starts that the "
+		  "time left cannot hold (0: no budget)" },
 	{ .name = "trace_reps", .type = SET_UINT, .off = ITEM(trace_reps), .min = 1,
 	  .max = 100, .def = "1", .where = SET_PROFILE,
 	  .help = "with trace=1: traced repetitions per configuration, one a round "

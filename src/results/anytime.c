@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/* Anytime-valid paired ratio intervals (alpha spent over every look), the band's decision and futility. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "results/anytime.h"
+#include "results/stats_math.h"
+
+double anytime_alpha(double alpha, size_t n)
+{
+	if (n < ANYTIME_MIN_N)
+		return 0;
+	return alpha / ((double)(n - 2) * (double)(n - 1));
+}
+
+/* P(T <= t) for t >= 0. */
+static double t_cdf(double t, double df)
+{
+	return 1 - 0.5 * incbeta(df / 2, 0.5, df / (df + t * t));
+}
+
+double student_t_quantile(double p, double df)
+{
+	double lo = 0, hi = 1;
+
+	if (p < 0.5)
+		return -student_t_quantile(1 - p, df);
+	while (t_cdf(hi, df) < p && hi < 1e12)
+		hi *= 2;
+	for (int i = 0; i < 200 && hi - lo > 1e-12 * hi; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (t_cdf(mid, df) < p)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+int log_ratio_stats(const double *a, const double *b, size_t n, double *mean,
+		    double *sd)
+{
+	double s = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(a[i] > 0) || !(b[i] > 0) || !isfinite(a[i]) || !isfinite(b[i]))
+			return -EINVAL;
+		s += log(b[i] / a[i]);
+	}
+	*mean = n ? s / (double)n : NAN;
+	for (size_t i = 0; i < n; i++) {
+		double d = log(b[i] / a[i]) - *mean;
+
+		ss += d * d;
+	}
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : NAN;
+	return 0;
+}
+
+/* The half-width, in log units, of look n's interval with this sd. */
+static double margin(double sd, double alpha, size_t n)
+{
+	double q = student_t_quantile(1 - anytime_alpha(alpha, n) / 2, (double)n - 1);
+
+	return q * sd / sqrt((double)n);
+}
+
+int anytime_ratio_ci(const double *a, const double *b, size_t n, double alpha,
+		     struct ratio_ci *out)
+{
+	double mean, sd, m;
+	int ret = log_ratio_stats(a, b, n, &mean, &sd);
+
+	*out = (struct ratio_ci){ .n = n, .ratio = NAN, .lo = NAN, .hi = NAN };
+	if (ret)
+		return ret;
+	if (!(alpha > 0 && alpha < 1))
+		return -EINVAL;
+	out->ratio = exp(mean);
+	out->p = anytime_alpha(alpha, n);
+	if (n < ANYTIME_MIN_N)
+		return -EDOM;
+	if (sd == 0) {
+		out->lo = out->hi = out->ratio;
+		return -EDOM;
+	}
+	m = margin(sd, alpha, n);
+	out->lo = exp(mean - m);
+	out->hi = exp(mean + m);
+	return 0;
+}
+
+enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band)
+{
+	if (rc)
+		return AT_OPEN;
+	if (ci->lo > 1)
+		return AT_BEHIND;
+	if (ci->hi < 1)
+		return AT_AHEAD;
+	if (ci->lo >= 1 / (1 + band) && ci->hi <= 1 + band)
+		return AT_EQUAL;
+	return AT_OPEN;
+}
+
+const char *anytime_dec_name(enum at_dec d)
+{
+	static const char *const names[] = { "open", "behind", "ahead", "equal" };
+
+	return names[d];
+}
+
+size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
+			     size_t from, size_t cap)
+{
+	double am = fabs(mean), room = log1p(band) - am;
+
+	if (!isfinite(sd) || !isfinite(mean))
+		return 0;
+	for (size_t n = from < ANYTIME_MIN_N ? ANYTIME_MIN_N : from; n <= cap; n++) {
+		double m = margin(sd, alpha, n);
+
+		if (m < am || m <= room)
+			return n;
+	}
+	return 0;
+}
+
+static int cmp_d(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_d);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
+		     double *spread)
+{
+	double mean, sd, *d;
+	int ret = log_ratio_stats(a, b, n, &mean, &sd);
+
+	if (ret || !n)
+		return ret ? ret : -EINVAL;
+	if (!(d = malloc(n * sizeof(*d))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		d[i] = log(b[i] / a[i]);
+	*center = median_of(d, n);
+	for (size_t i = 0; i < n; i++)
+		d[i] = fabs(d[i] - *center);
+	*spread = 1.4826 * median_of(d, n);
+	free(d);
+	return 0;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/* Anytime-valid paired ratio intervals for racing: alpha spent over every look, the band, futility. */
+#ifndef IOSTRAT_ANYTIME_H
+#define IOSTRAT_ANYTIME_H
+
+#include <stddef.h>
+
+#include "results/paired.h"
+
+/*
+ * A confidence sequence for the ratio b over a, paired by round, built by
+ * spending alpha over the looks (docs/verdict.md, "Racing"): look n (n >= 3
+ * pairs) gets alpha_n = alpha / ((n - 2)(n - 1)), which sums to alpha over
+ * n = 3, 4, ... without end, so the intervals of every look hold together
+ * with probability 1 - alpha however many looks are taken and however
+ * long a resumed run extends them (a union bound: no look is planned in
+ * advance).  At look n: the Student-t interval of the mean of the log
+ * ratios d_i = log(b_i / a_i) at level 1 - alpha_n, back-transformed
+ * (ratio: exp of the mean).  Valid where the log ratios are roughly
+ * normal; tests/tools/race-sim.py measures it under heavier tails too.
+ */
+#define ANYTIME_MIN_N 3
+double anytime_alpha(double alpha, size_t n);
+
+/* The look's interval: 0; -EDOM (n < 3, or no spread: every d equal,
+ * lo = hi = ratio); -EINVAL on a non-positive or non-finite value.
+ * out->p is alpha_n, the level spent at this look. */
+int anytime_ratio_ci(const double *a, const double *b, size_t n, double alpha,
+		     struct ratio_ci *out);
+
+/* The decision of one comparison (b against the leader a), band d as a
+ * fraction (0.05 for min_effect=5):
+ *   lo > 1                      -> AT_BEHIND (b is slower)
+ *   hi < 1                      -> AT_AHEAD  (b is faster: the leader was wrong)
+ *   1/(1+d) <= lo, hi <= 1+d    -> AT_EQUAL  ("equal within d")
+ *   otherwise, or no interval   -> AT_OPEN */
+enum at_dec { AT_OPEN, AT_BEHIND, AT_AHEAD, AT_EQUAL };
+enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band);
+const char *anytime_dec_name(enum at_dec d);
+
+/* Student-t quantile: t with P(T <= t) = p, df degrees of freedom. */
+double student_t_quantile(double p, double df);
+
+/* Futility: with the log ratios' mean and standard deviation as they are,
+ * the first look n >= from whose interval would decide (exclude 1:
+ * margin < |mean|; or fit the band: |mean| + margin <= log(1 + d)); 0
+ * when none up to `cap`. */
+size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
+			     size_t from, size_t cap);
+
+/* The log ratios' mean and standard deviation of a and b paired: 0, or
+ * -EINVAL as anytime_ratio_ci. */
+int log_ratio_stats(const double *a, const double *b, size_t n, double *mean,
+		    double *sd);
+
+/* The same, robustly, for the projection only (one slow repetition must
+ * not make a cell look hopeless): the median of the log ratios and their
+ * MAD x 1.4826 (the standard deviation where they are normal).  0 or
+ * -EINVAL; -ENOMEM. */
+int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
+		     double *spread);
+
+#endif
