@@ -585,76 +585,77 @@ bench_order_is_reproducible_by_its_seed() {
 		die "resumed rows: $(jq -c '[.round, .order_seed]' "$T/d/results.jsonl")"
 }
 
-# stop=ci with reps=2: an interval at 0.95 needs 6 paired rounds, so the
-# cell runs at least 6 (up to max_reps); stop.json says why it stopped:
-# its interval narrow enough, or max_reps (never "the interval excludes 1").
-bench_stop_ci_runs_the_signed_rank_floor_and_says_why() {
-	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\nrace=0\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
+# stop=ci races a cell: with reps=2 it still runs the 3 rounds a race's
+# first interval needs; stop.json says why it stopped and each member's
+# state; a bad stop= is refused.
+bench_stop_ci_runs_three_rounds_and_says_why() {
+	printf '[global]\nscale=0.0005\ncache=asis\nreps=2\nmax_reps=8\nstop=ci\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
 	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
 		die "bench: $(tail -n 2 "$T/err")"
-	jq -e 'length == 1 and .[0].stop == "ci" and .[0].rounds >= 6 and .[0].rounds <= 8
-		and (.[0].why | test("^(narrow: \\+-[0-9.]+% within target_ci 3% after [678] rounds|max_reps: 8 rounds, )"))
-		and (.[0].lo | type) == "number"' "$T/r/stop.json" >/dev/null ||
+	jq -e 'length == 1 and .[0].stop == "ci" and .[0].rounds >= 3 and .[0].rounds <= 8
+		and (.[0].why | test("^(decided after [3-8] rounds|futile: [5-8] rounds|max_reps: 8 rounds)"))
+		and (.[0].members | length == 2) and .[0].alpha == 0.05' "$T/r/stop.json" >/dev/null ||
 		die "stop.json: $(cat "$T/r/stop.json")"
-	n=$(jq '.[0].rounds' "$T/r/stop.json")
-	[ "$(grep -c . "$T/r/results.jsonl")" -eq $((2 * n)) ] || die "not $n rounds of both"
+	n=$(jq '[.[0].members[].rounds] | add' "$T/r/stop.json")
+	[ "$(grep -c . "$T/r/results.jsonl")" -eq "$n" ] || die "not $n rows"
 	printf '[global]\nscale=0.0005\nstop=sometimes\n[t]\nstrategy=stream\ndataset=big\n' >"$T/bad.ini"
 	expect_fail "stop: bad value 'sometimes'" "$IOSTRAT" bench "$T/bad.ini" --dry-run
 }
 
-# race (stop=ci's default): null is six times faster than stream at
-# work=200, so stream's anytime interval excludes 1 within a few rounds and
-# it leaves the race: its rows stop at the round stop.json says it left,
-# below the 6 the width rule (race=0) runs at least.
+# null is many times faster than stream at work=200, so stream's interval
+# excludes 1 within a few rounds and it leaves the race: its rows stop at
+# the round stop.json says it left, and the report's verdict says the same.
 bench_race_drops_a_clearly_slower_strategy() {
 	printf '[global]\nscale=0.001\ncache=asis\nmax_reps=12\nstop=ci\n[t]\nstrategy=stream,null\ndataset=big\nthreads=1\nwork=200\n' >"$T/c.ini"
 	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
 		die "bench: $(tail -n 2 "$T/err")"
-	jq -e '.[0].rule == "race" and .[0].decision == "decided"
-		and (.[0].left | length == 1) and (.[0].left[0].config | test("/stream/"))
-		and .[0].left[0].lo > 1 and .[0].left[0].round < 6' "$T/r/stop.json" >/dev/null ||
+	jq -e '.[0].decision == "winner" and (.[0].leader | test("/null/"))
+		and ([.[0].members[] | select(.state == "behind")] | length == 1)
+		and ([.[0].members[] | select(.state == "behind")][0] | (.config | test("/stream/"))
+		     and .lo > 1 and .left_at_round < 12)' "$T/r/stop.json" >/dev/null ||
 		die "stop.json: $(cat "$T/r/stop.json")"
-	left=$(jq '.[0].left[0].round' "$T/r/stop.json")
+	left=$(jq '.[0].members[] | select(.state == "behind") | .left_at_round' "$T/r/stop.json")
 	[ "$(jq -s '[.[] | select(.config_id | test("/stream/"))] | length' "$T/r/results.jsonl")" -eq "$left" ] ||
 		die "stream ran after round $left: $(jq -c '[.config_id, .round]' "$T/r/results.jsonl")"
-	"$IOSTRAT" bench "$T/c.ini" -D race=0 --out "$T/w" --data "$T/data" 2>"$T/err" ||
-		die "race=0: $(tail -n 2 "$T/err")"
-	[ "$(jq -s '[.[] | select(.config_id | test("/stream/"))] | length' "$T/w/results.jsonl")" -ge 6 ] ||
-		die "race=0 ran stream fewer than 6 times"
+	"$IOSTRAT" report "$T/r" >"$T/rep.txt" 2>&1 || die "report"
+	grep -q 'null fastest: .*x stream (95% anytime CI' "$T/rep.txt" || die "verdict: $(grep -i fastest "$T/rep.txt")"
 }
 
-# A cell that cannot decide within max_reps ends as "futile" with the
-# projection and the command that would decide it; stop=ci with race
-# needs 3 rounds, not the signed-rank floor.
+# A cell that cannot decide within max_reps ends futile (or at max_reps)
+# with the projection and the command that would decide it, which the
+# report repeats; resuming with it adds rounds marked resumed.
 bench_race_futile_cell_names_its_next_step() {
 	printf '[global]\nscale=0.0005\ncache=asis\nmax_reps=5\nstop=ci\nmin_effect=0.1\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/c.ini"
 	"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data" 2>"$T/err" ||
 		die "bench: $(tail -n 2 "$T/err")"
-	jq -e --arg d "$T/r" '.[0] | (.decision == "decided") or
+	jq -e --arg d "$T/r" '.[0] as $c | $c | (.decision != "undecided") or
 		((.why | test("^(futile|max_reps): 5 rounds, undecided"))
 		 and (.rounds_needed == null or
-		      .next == "iostrat bench --resume \($d) -D max_reps=\(.rounds_needed)"))' \
-		"$T/r/stop.json" >/dev/null || die "stop.json: $(cat "$T/r/stop.json")"
+		      (.next | startswith("iostrat bench --resume \($d) -D max_reps=\($c.rounds_needed) -D time_budget="))))' \
+		"$T/r/stop.json" >/dev/null || die "first stop.json: $(jq -c . "$T/r/stop.json")"
+	jq -e '.[0].decision == "undecided" and .[0].rounds_needed != null' "$T/r/stop.json" >/dev/null ||
+		return 0 # decided, or nothing in sight: no command to follow
+	"$IOSTRAT" report "$T/r" >"$T/rep.txt" 2>&1 || die "report"
+	grep -qF "$(jq -r '.[0].next' "$T/r/stop.json")" "$T/rep.txt" || die "report: no next step"
+	read -ra next < <(jq -r '.[0].next' "$T/r/stop.json")
+	"$IOSTRAT" "${next[@]:1}" 2>"$T/err" || die "resume: $(tail -n 2 "$T/err")"
+	jq -se '[.[] | select(.resumed == true)] | length > 0 and all(.[]; .round > 5)' \
+		"$T/r/results.jsonl" >/dev/null || die "resumed rows: $(jq -c '[.round, .resumed]' "$T/r/results.jsonl")"
+	jq -e '.[0].resumed_from == 5' "$T/r/stop.json" >/dev/null || die "resumed_from: $(cat "$T/r/stop.json")"
 }
 
-# stop=ci with max_reps under the rounds an interval needs (max_reps unset:
-# reps, 3) would end every cell without one: refused before anything runs,
-# naming the section and its largest cell.
+# stop=ci with max_reps under the 3 rounds a race's first interval needs
+# is refused before anything runs, naming the section.
 bench_stop_ci_refuses_max_reps_below_the_floor() {
-	printf '[global]\nscale=0.0005\ncache=asis\nstop=ci\nrace=0\n[t]\nstrategy=stream,buffer\ndataset=big\n' >"$T/c.ini"
-	expect_fail '^iostrat: .*/c.ini:6: \[t\]: stop=ci: max_reps 3 is below the 6 rounds a cell of 2 strategies needs for an interval \(set max_reps=6 or more\)$' \
+	printf '[global]\nscale=0.0005\ncache=asis\nstop=ci\nreps=2\n[t]\nstrategy=stream,buffer\ndataset=big\n' >"$T/c.ini"
+	expect_fail '^iostrat: .*/c.ini:6: \[t\]: stop=ci: max_reps 2 is below the 3 rounds a race.s first interval needs \(set max_reps=3 or more\)$' \
 		"$IOSTRAT" bench "$T/c.ini" --dry-run
-	expect_fail 'c.ini:6: \[t\]: stop=ci: max_reps 3 is below the 6 rounds' \
+	expect_fail 'c.ini:6: \[t\]: stop=ci: max_reps 2 is below the 3 rounds' \
 		"$IOSTRAT" bench "$T/c.ini" --out "$T/r" --data "$T/data"
 	[ ! -e "$T/r" ] || die "a results directory for a refused profile"
-	# the first section under its floor: [cpu] (8 for five), not [t] (6) nor [one]
-	printf '[global]\nscale=0.0005\ndataset=big\nstop=ci\nrace=0\nmax_reps=6\n[t]\nstrategy=stream,buffer\n[one]\nstrategy=stream\nwork=50\n[cpu]\nstrategy=stream,buffer,direct,mmap,null\nwork=100\nmax_reps=7\n' >"$T/d.ini"
-	expect_fail '^iostrat: .*/d.ini:12: \[cpu\]: stop=ci: max_reps 7 is below the 8 rounds a cell of 5 strategies needs for an interval \(set max_reps=8 or more\)$' \
-		"$IOSTRAT" bench "$T/d.ini" --dry-run
-	"$IOSTRAT" bench "$T/d.ini" --dry-run -D max_reps=8 >"$T/out" 2>"$T/err" ||
-		die "max_reps=8: $(cat "$T/err")"
-	grep -Eq '^1 +big/stream/t1/w0/.* 6-8 ' "$T/out" && grep -Eq '^3 +big/stream/t1/w50/.* 3 ' "$T/out" &&
-		grep -Eq '^4 +big/stream/t1/w100/.* 8 ' "$T/out" || die "dry run: $(cat "$T/out")"
+	"$IOSTRAT" bench "$T/c.ini" --dry-run -D max_reps=3 >"$T/out" 2>"$T/err" ||
+		die "max_reps=3: $(cat "$T/err")"
+	grep -Eq '^1 +big/stream/.* 3 ' "$T/out" || die "dry run: $(cat "$T/out")"
 	"$IOSTRAT" bench "$T/c.ini" --dry-run -D stop=rsd >/dev/null 2>"$T/err" ||
 		die "stop=rsd: $(cat "$T/err")"
 }
@@ -754,7 +755,7 @@ t bench_report_lists_other_kinds bench_report_lists_other_kinds
 t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
 t bench_rows_carry_their_round bench_rows_carry_their_round
 t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
-t bench_stop_ci_runs_the_signed_rank_floor_and_says_why bench_stop_ci_runs_the_signed_rank_floor_and_says_why
+t bench_stop_ci_runs_three_rounds_and_says_why bench_stop_ci_runs_three_rounds_and_says_why
 t bench_stop_ci_refuses_max_reps_below_the_floor bench_stop_ci_refuses_max_reps_below_the_floor
 t bench_race_drops_a_clearly_slower_strategy bench_race_drops_a_clearly_slower_strategy
 t bench_race_futile_cell_names_its_next_step bench_race_futile_cell_names_its_next_step

@@ -9,7 +9,7 @@
  *   "CELL: FASTEST vs RUNNER-UP, DECISION" "round" ratio lo hi has_ci band
  * then per pair: its round (1-based, in round order), the ratio, the
  * interval's ends (lo, hi; has_ci 0 and both 1 when there is none) and the
- * tie band's half-width (VERDICT_TIE_BAND).
+ * band's half-width (the verdict's: min_effect as a fraction).
  */
 #include <math.h>
 #include <string.h>
@@ -54,7 +54,8 @@ static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, int nbl
 		fputs(" \"round\" ratio lo hi has_ci band\n", d->f);
 		for (long i = 0; i < n; i++)
 			fprintf(d->f, "%ld %.6g %.6g %.6g %d %.6g\n", i + 1, b[i] / a[i],
-				ci ? lo : 1, ci ? hi : 1, ci, VERDICT_TIE_BAND);
+				ci ? lo : 1, ci ? hi : 1, ci,
+				json_number_value(json_object_get(cell, "band")));
 	}
 	free(a);
 	free(b);

@@ -32,7 +32,25 @@ int rrun_load(const char *dir, struct rrun *r)
 	snprintf(p, sizeof(p), "%s/profile.ini", dir);
 	if (read_file_small(p, &r->profile, &len))
 		r->profile = NULL;
+	snprintf(p, sizeof(p), "%s/stop.json", dir);
+	r->stop = json_load_file(p, 0, NULL);
+	if (!json_is_array(r->stop)) {
+		json_decref(r->stop);
+		r->stop = json_array();
+	}
 	return 0;
+}
+
+json_t *rrun_stop_cell(const struct rrun *r, const char *id)
+{
+	json_t *c, *x;
+	size_t i, j;
+
+	json_array_foreach(r->stop, i, c)
+		json_array_foreach(json_object_get(c, "configs"), j, x)
+			if (json_is_string(x) && !strcmp(json_string_value(x), id))
+				return c;
+	return NULL;
 }
 
 void rrun_free(struct rrun *r)
@@ -40,6 +58,7 @@ void rrun_free(struct rrun *r)
 	json_decref(r->rows);
 	json_decref(r->sum);
 	json_decref(r->env);
+	json_decref(r->stop);
 	free(r->profile);
 	memset(r, 0, sizeof(*r));
 }
@@ -109,6 +128,23 @@ static long round_samples(const struct rrun *r, const char *id, struct rsample *
 		}
 	qsort(*out, n, sizeof(**out), by_round);
 	return (long)n;
+}
+
+long rrun_rounds(const struct rrun *r, const char *id, double **x, unsigned **round)
+{
+	struct rsample *s = NULL;
+	long n = round_samples(r, id, &s);
+
+	*x = calloc((size_t)(n > 0 ? n : 1), sizeof(**x));
+	*round = calloc((size_t)(n > 0 ? n : 1), sizeof(**round));
+	if (!*x || !*round)
+		n = -ENOMEM;
+	for (long i = 0; i < n; i++) {
+		(*x)[i] = s[i].v;
+		(*round)[i] = (unsigned)s[i].round;
+	}
+	free(s);
+	return n;
 }
 
 /* Pair two sorted sample lists by round (the first row of a round). */

@@ -18,6 +18,7 @@ struct rrun {
 	json_t *sum;  /* results_summarize(rows) */
 	json_t *env;  /* env.json, or an empty object */
 	char *profile; /* profile.ini text, or NULL */
+	json_t *stop;  /* stop.json (why each cell stopped), or an empty array */
 };
 
 int rrun_load(const char *dir, struct rrun *r); /* prints its errors */
@@ -34,6 +35,11 @@ size_t rrun_samples(const struct rrun *r, const char *id, double **out);
 long rrun_pairs(const struct rrun *r, const char *ida, const char *idb, double **a,
 		double **b);
 const char *rrun_name(const struct rrun *r);
+/* The timed samples of config id with their rounds (by round): how many;
+ * -1 when a row has no round; -ENOMEM.  *x, *round freed by the caller. */
+long rrun_rounds(const struct rrun *r, const char *id, double **x, unsigned **round);
+/* stop.json's cell holding config id, or NULL. */
+json_t *rrun_stop_cell(const struct rrun *r, const char *id);
 
 /* The tables of `iostrat report`. */
 void report_build(const struct rrun *r, struct rdoc *d);

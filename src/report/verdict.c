@@ -12,7 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/anytime.h"
 #include "results/paired.h"
+#include "results/race.h"
 #include "lib/util.h"
 #include "fields.h"
 #include "headline.h"
@@ -327,93 +329,133 @@ static bool several_settings(json_t *order)
 	return false;
 }
 
-/* --- the comparisons: the fastest against each other strategy ------------ */
+/* --- the comparisons: the cell's race ------------------------------------ */
 
-/* The fastest against strategy s: b over a, at level (Holm's for its rank). */
+/* Strategy s against the one it is compared with (the fastest, or the one
+ * it is shown behind): the interval of s over it. */
 struct vcmp {
-	json_t *s;
+	json_t *s, *vs;
 	struct ratio_ci ci;
-	int rc; /* paired_ratio_ci's or unpaired_ratio_ci's */
+	int rc; /* anytime_ratio_ci's or unpaired_ratio_ci's */
 	bool paired;
-	double level, p_holm;
 	enum vdec d;
 };
 
-/* The fastest a against b (b over a) at level: paired by round, or, when
- * the rows cannot be paired, Mann-Whitney's unpaired interval. */
-static void compare_at(const struct rrun *r, json_t *a, json_t *b, double level,
-		       struct vcmp *c)
+enum vdec verdict_decide(int rc, const struct ratio_ci *ci, double band)
 {
-	double *sa = NULL, *sb = NULL;
-	long n = rrun_pairs(r, sget(a, "config_id"), sget(b, "config_id"), &sa, &sb);
+	enum at_dec d = anytime_decide(rc, ci, band);
 
-	c->s = b;
-	c->level = level;
-	c->paired = n >= 0;
-	if (c->paired) {
-		c->rc = paired_ratio_ci(sa, sb, (size_t)n, level, &c->ci);
-	} else {
-		free(sa);
-		free(sb);
-		size_t na = rrun_samples(r, sget(a, "config_id"), &sa);
-		size_t nb = rrun_samples(r, sget(b, "config_id"), &sb);
-
-		c->rc = unpaired_ratio_ci(sa, na, sb, nb, level, &c->ci);
-	}
-	free(sa);
-	free(sb);
-}
-
-enum vdec verdict_decide(int rc, const struct ratio_ci *ci, bool rejected)
-{
-	if (rc == 0 && ci->lo >= 1 - VERDICT_TIE_BAND && ci->hi <= 1 + VERDICT_TIE_BAND)
+	if (d == AT_EQUAL)
 		return VD_EQUAL;
-	if (rc == 0 && rejected && ci->lo > 1)
+	if (d == AT_BEHIND)
 		return VD_BEHIND;
 	if (rc == -EDOM || isnan(ci->ratio))
 		return VD_TOO_FEW;
 	return VD_UNDECIDED;
 }
 
-/* c[0..m): v[0] against v[1..m]; Holm over the m: comparison of p-rank j
- * at level 1 - alpha / (m - j), rejected while every interval up to its
- * rank excludes 1 (step-down), then each decided. */
-static void compare_all(const struct rrun *r, json_t **v, size_t m, struct vcmp *c)
+/* The band of the cell holding strategy s: stop.json's min_effect, else
+ * the default (rows of a run that did not race). */
+static double band_of(const struct rrun *r, json_t *s)
 {
-	double *p = calloc(m, sizeof(double)), *adj = calloc(m, sizeof(double));
-	size_t *ix = calloc(m, sizeof(size_t));
-	bool rejected = true;
+	json_t *c = rrun_stop_cell(r, sget(s, "config_id"));
+	json_t *m = json_object_get(c, "min_effect");
 
-	if (!p || !adj || !ix)
-		abort();
-	for (size_t k = 0; k < m; k++) {
-		compare_at(r, v[0], v[k + 1], VERDICT_LEVEL, &c[k]);
-		p[k] = c[k].ci.p;
-	}
-	holm_adjust(p, m, adj);
-	holm_order(p, m, ix);
-	for (size_t j = 0; j < m; j++) {
-		struct vcmp *x = &c[ix[j]];
-
-		if (holm_level(VERDICT_LEVEL, m, j) != VERDICT_LEVEL)
-			compare_at(r, v[0], x->s, holm_level(VERDICT_LEVEL, m, j), x);
-		x->p_holm = adj[ix[j]];
-		rejected = rejected && x->rc == 0 && (x->ci.lo > 1 || x->ci.hi < 1);
-		x->d = verdict_decide(x->rc, &x->ci, rejected);
-	}
-	free(p);
-	free(adj);
-	free(ix);
+	return (json_is_number(m) ? json_number_value(m) : RACE_MIN_EFFECT) / 100;
 }
 
-/* The fewest rounds that can give an interval at level: 2 / 2^n < 1 - level. */
-static int min_rounds(double level)
+/* Every strategy's samples by round as race arms; false when one has no
+ * rounds (rows written before them: nothing to race). */
+static bool arms_of(const struct rrun *r, json_t **v, size_t n, struct race_arm *arms)
 {
-	int n = 1;
+	bool paired = true;
 
-	while (n < 64 && ldexp(1, 1 - n) >= 1 - level)
-		n++;
-	return n;
+	for (size_t k = 0; k < n; k++) {
+		double *x;
+		unsigned *rd;
+		long m = rrun_rounds(r, sget(v[k], "config_id"), &x, &rd);
+
+		if (m == -ENOMEM)
+			abort();
+		arms[k] = (struct race_arm){ .x = x, .round = rd, .n = m > 0 ? (size_t)m : 0 };
+		paired = paired && m >= 0;
+	}
+	return paired;
+}
+
+static void arms_free(struct race_arm *arms, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		free((void *)arms[k].x);
+		free((void *)arms[k].round);
+	}
+}
+
+/* The race's look (results/race.h): v reordered leader first, the others
+ * in median order; c[k] for v[k + 1]. */
+static void raced(json_t **v, size_t n, const struct race_look *look,
+		  const struct race_cmp *cmp, double band, struct vcmp *c)
+{
+	json_t **was = malloc(n * sizeof(*was));
+	size_t *to = malloc(n * sizeof(*to)), j = 1;
+
+	if (!was || !to)
+		abort();
+	memcpy(was, v, n * sizeof(*v));
+	for (size_t k = 0; k < n; k++)
+		to[k] = k == look->leader ? 0 : j++;
+	for (size_t k = 0; k < n; k++)
+		v[to[k]] = was[k];
+	for (size_t k = 0; k < n; k++) {
+		if (k == look->leader)
+			continue;
+		c[to[k] - 1] = (struct vcmp){ .s = was[k], .vs = was[cmp[k].vs < n ?
+			cmp[k].vs : look->leader], .ci = cmp[k].ci, .rc = cmp[k].rc,
+			.paired = true };
+		c[to[k] - 1].d = cmp[k].st == RACE_BEHIND ? VD_BEHIND :
+				 verdict_decide(cmp[k].rc, &cmp[k].ci, band);
+	}
+	free(was);
+	free(to);
+}
+
+/* Rows without rounds: the fastest against each, unpaired (Mann-Whitney)
+ * at 1 - RACE_ALPHA / m (Bonferroni; such rows were never raced). */
+static void unpaired(const struct rrun *r, json_t **v, size_t n, double band,
+		     struct vcmp *c)
+{
+	for (size_t k = 1; k < n; k++) {
+		double *sa, *sb;
+		size_t na = rrun_samples(r, sget(v[0], "config_id"), &sa);
+		size_t nb = rrun_samples(r, sget(v[k], "config_id"), &sb);
+
+		c[k - 1] = (struct vcmp){ .s = v[k], .vs = v[0] };
+		c[k - 1].rc = unpaired_ratio_ci(sa, na, sb, nb,
+						1 - RACE_ALPHA / (double)(n - 1), &c[k - 1].ci);
+		c[k - 1].d = verdict_decide(c[k - 1].rc, &c[k - 1].ci, band);
+		free(sa);
+		free(sb);
+	}
+}
+
+/* c[0..n-1): every strategy but the fastest, decided; v leader first. */
+static void compare_all(const struct rrun *r, json_t **v, size_t n, struct vcmp *c)
+{
+	struct race_arm *arms = calloc(n, sizeof(*arms));
+	struct race_cmp *cmp = calloc(n, sizeof(*cmp));
+	struct race_look look;
+	double band = band_of(r, v[0]);
+
+	if (!arms || !cmp)
+		abort();
+	if (arms_of(r, v, n, arms) &&
+	    !race_decide(arms, n, band, RACE_CAP, &look, cmp) && look.leader < n)
+		raced(v, n, &look, cmp, band, c);
+	else
+		unpaired(r, v, n, band, c);
+	arms_free(arms, n);
+	free(arms);
+	free(cmp);
 }
 
 /* An interval's end: 2 decimals, more (up to 4) where 2 would print 1.00
@@ -437,11 +479,13 @@ static const char *ci_range(double lo, double hi, char *buf, size_t len)
 	return buf;
 }
 
-/* "95% CI 1.05-1.19, 8 rounds" (unpaired: "... , 5 and 6 repetitions, unpaired"). */
+/* "95% anytime CI 1.05-1.19, 8 rounds" (unpaired: "95% CI ..., 5 and 6
+ * repetitions, unpaired"). */
 static const char *ci_text(const struct vcmp *c, char *buf, size_t len)
 {
 	char r[56];
-	int o = snprintf(buf, len, "%.3g%% CI %s, ", 100 * c->level,
+	int o = snprintf(buf, len, "%.0f%% %sCI %s, ", 100 * (1 - RACE_ALPHA),
+			 c->paired ? "anytime " : "",
 			 ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)));
 
 	if (o < 0 || (size_t)o >= len)
@@ -467,53 +511,60 @@ static const char *units(const struct vcmp *c)
 	return c->paired ? "rounds" : "repetitions";
 }
 
-/* The head of a cell the fastest a does not win: a against c->s. */
-static void head_open(struct vtext *t, json_t *a, const struct vcmp *c)
+/* "X" or, when s was compared with another than the fastest a, "X (vs Y)". */
+static const char *against(json_t *a, const struct vcmp *c, char *buf, size_t len)
 {
-	char ct[96], need[32] = "", r[56];
+	if (c->vs == a)
+		snprintf(buf, len, "%s", sget(c->s, "strategy"));
+	else
+		snprintf(buf, len, "%s (against %s)", sget(c->s, "strategy"),
+			 sget(c->vs, "strategy"));
+	return buf;
+}
+
+/* The head of a cell the fastest a does not win: a against c->s. */
+static void head_open(struct vtext *t, json_t *a, const struct vcmp *c, double band)
+{
+	char ct[96], r[56];
 	const char *x = sget(a, "strategy"), *y = sget(c->s, "strategy");
 
-	if (c->paired)
-		snprintf(need, sizeof(need), "at least %d; ", min_rounds(c->level));
 	if (c->d == VD_EQUAL)
-		put(t, "%s and %s equal within %.0f%% (%s)", x, y, 100 * VERDICT_TIE_BAND,
+		put(t, "%s and %s equal within %.0f%% (%s)", x, y, 100 * band,
 		    ci_text(c, ct, sizeof(ct)));
 	else if (c->d == VD_TOO_FEW)
-		put(t, "%s and %s undecided: %zu %s, too few for a %.3g%% interval (%s%.2fx "
-		    "by estimate)", x, y, c->ci.n, units(c), 100 * c->level, need, c->ci.ratio);
+		put(t, "%s and %s undecided: %zu %s, too few for an interval (at least "
+		    "%d; %.2fx by estimate)", x, y, c->ci.n, units(c), ANYTIME_MIN_N,
+		    c->ci.ratio);
 	else
-		put(t, "%s and %s undecided after %zu %s: %s (%.3g%% CI; the smallest "
+		put(t, "%s and %s undecided after %zu %s: %s (%.0f%% %sCI; the smallest "
 		    "difference these could detect: %.1f%%)", x, y, c->ci.n, units(c),
-		    ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)), 100 * c->level,
-		    detectable_pct(&c->ci));
+		    ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)), 100 * (1 - RACE_ALPHA),
+		    c->paired ? "anytime " : "", detectable_pct(&c->ci));
 }
 
 /* Another strategy not behind the fastest, after the head. */
-static void head_more(struct vtext *t, const struct vcmp *c)
+static void head_more(struct vtext *t, const struct vcmp *c, double band)
 {
 	const char *y = sget(c->s, "strategy");
 	char r[56];
 
 	ci_range(c->ci.lo, c->ci.hi, r, sizeof(r));
 	if (c->d == VD_EQUAL)
-		put(t, ", %s equal within %.0f%% (%s)", y, 100 * VERDICT_TIE_BAND, r);
+		put(t, ", %s equal within %.0f%% (%s)", y, 100 * band, r);
 	else if (c->d == VD_TOO_FEW)
 		put(t, ", %s undecided (too few %s)", y, units(c));
-	else if (c->ci.lo > 1 || c->ci.hi < 1) /* Holm stopped before it */
-		put(t, ", %s undecided (%s, not tested: Holm stops at the first "
-		    "undecided)", y, r);
 	else
 		put(t, ", %s undecided (%s)", y, r);
 }
 
-/* No winner: the strategies not behind the fastest (in median order), then
- * the first it is ahead of, with its interval. */
-static void no_winner(json_t *a, const struct vcmp *c, size_t m, json_t *out,
-		      struct vtext *t)
+/* No winner: the strategies not behind (in median order), then the first
+ * one behind, with its interval. */
+static void no_winner(json_t *a, const struct vcmp *c, size_t m, double band,
+		      json_t *out, struct vtext *t)
 {
 	json_t *names = json_array();
 	const struct vcmp *ahead = NULL;
-	char ct[96];
+	char ct[96], who[160];
 	bool first = true;
 
 	json_array_append_new(names, json_text(sget(a, "strategy")));
@@ -524,19 +575,18 @@ static void no_winner(json_t *a, const struct vcmp *c, size_t m, json_t *out,
 		}
 		json_array_append_new(names, json_text(sget(c[k].s, "strategy")));
 		if (first)
-			head_open(t, a, &c[k]);
+			head_open(t, a, &c[k], band);
 		else
-			head_more(t, &c[k]);
+			head_more(t, &c[k], band);
 		first = false;
 	}
 	json_object_set_new(out, "tied", names);
 	if (!ahead)
 		return;
-	put(t, "; %s ahead of %s, %.2fx (%s)", sget(a, "strategy"), sget(ahead->s, "strategy"),
+	put(t, "; %s behind, %.2fx (%s)", against(a, ahead, who, sizeof(who)),
 	    ahead->ci.ratio, ci_text(ahead, ct, sizeof(ct)));
 	json_object_set_new(out, "ahead_of", json_text(sget(ahead->s, "strategy")));
 	json_object_set_new(out, "ahead_ratio", rnum(ahead->ci.ratio));
-	json_object_set_new(out, "ahead_p", rnum(ahead->p_holm));
 }
 
 /* The figures of the fastest against the runner-up c, and the decision. */
@@ -546,13 +596,11 @@ static void cell_figures(json_t *out, const struct vcmp *c, const char *decision
 	json_object_set_new(out, "ratio", rnum(c ? c->ci.ratio : NAN));
 	json_object_set_new(out, "ci_lo", rnum(c ? c->ci.lo : NAN));
 	json_object_set_new(out, "ci_hi", rnum(c ? c->ci.hi : NAN));
-	json_object_set_new(out, "ci_level", rnum(c ? c->level : NAN));
+	json_object_set_new(out, "ci_level", rnum(c ? 1 - RACE_ALPHA : NAN));
 	json_object_set_new(out, "rounds", c && c->paired ? json_integer((json_int_t)c->ci.n) :
 			    json_null());
-	json_object_set_new(out, "p", rnum(c ? c->ci.p : NAN));
-	json_object_set_new(out, "p_holm", rnum(c ? c->p_holm : NAN));
-	json_object_set_new(out, "test", !c || isnan(c->ci.p) ? json_null() :
-			    json_text(c->paired ? "signed-rank" : "mann-whitney"));
+	json_object_set_new(out, "test", !c || isnan(c->ci.lo) ? json_null() :
+			    json_text(c->paired ? "anytime-t" : "mann-whitney"));
 	json_object_set_new(out, "decision", json_text(decision));
 	json_object_set_new(out, "distinguishable", json_boolean(!strcmp(decision, "winner")));
 }
@@ -571,22 +619,59 @@ static void strategy_rows(json_t *out, json_t *a, const struct vcmp *c, size_t m
 			      json_object_get(a, "strategy"), "config_id",
 			      json_object_get(a, "config_id"), "decision", decision));
 	for (size_t k = 0; k < m; k++)
-		json_array_append_new(rows, json_pack("{s:O,s:O,s:o,s:o,s:o,s:o,s:s}",
+		json_array_append_new(rows, json_pack("{s:O,s:O,s:o,s:o,s:o,s:O,s:s}",
 				      "strategy", json_object_get(c[k].s, "strategy"),
 				      "config_id", json_object_get(c[k].s, "config_id"),
 				      "ratio", rnum(c[k].ci.ratio), "ci_lo", rnum(c[k].ci.lo),
-				      "ci_hi", rnum(c[k].ci.hi), "ci_level", rnum(c[k].level),
-				      "decision", dec[c[k].d]));
+				      "ci_hi", rnum(c[k].ci.hi), "vs",
+				      json_object_get(c[k].vs, "strategy"), "decision", dec[c[k].d]));
 	json_object_set_new(out, "strategies", rows);
 }
 
 /* The verdict's head: the fastest a over v[1..n) (median order). */
+/* An undecided cell's way to a decision, from stop.json: the rounds and
+ * minutes projected and the command (the engine's projection). */
+static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext *t)
+{
+	json_t *c = rrun_stop_cell(r, sget(a, "config_id"));
+	json_t *next = json_object_get(c, "next"), *rn = json_object_get(c, "rounds_needed");
+
+	if (json_is_string(json_object_get(c, "why")))
+		json_object_set(out, "stopped", json_object_get(c, "why"));
+	if (!json_is_string(next) || !json_is_integer(rn)) {
+		if (c && json_is_null(rn))
+			put(t, "; no deciding round in sight at this spread");
+		return;
+	}
+	json_object_set(out, "next", next);
+	json_object_set(out, "rounds_needed", rn);
+	json_object_set(out, "minutes_needed", json_object_get(c, "minutes_needed"));
+	put(t, "; deciding it takes about %lld rounds in all (%.0f more minutes): %s",
+	    (long long)json_integer_value(rn), ceil(nget(c, "minutes_needed")),
+	    json_string_value(next));
+}
+
+/* winner: every other behind; equal: every other behind or equal. */
+static const char *cell_decision(const struct vcmp *c, size_t m)
+{
+	size_t behind = 0, equal = 0;
+
+	for (size_t k = 0; k < m; k++) {
+		behind += c[k].d == VD_BEHIND;
+		equal += c[k].d == VD_EQUAL;
+	}
+	return behind == m ? "winner" : behind + equal == m ? "equal" : "undecided";
+}
+
+/* The verdict's head: the fastest over the others; v reordered, the
+ * race's leader first. */
 static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out,
 			 struct vtext *t)
 {
-	size_t m = n - 1, behind = 0, head = m;
+	size_t m = n - 1;
 	struct vcmp *c = calloc(n, sizeof(*c));
-	char ct[96];
+	char ct[96], who[160];
+	const char *d;
 
 	if (!c)
 		abort();
@@ -597,19 +682,18 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 		free(c);
 		return;
 	}
-	compare_all(r, v, m, c);
-	for (size_t k = m; k-- > 0;) {
-		behind += c[k].d == VD_BEHIND;
-		head = c[k].d == VD_BEHIND ? head : k; /* the first not behind */
-	}
-	cell_figures(out, &c[0], behind == m ? "winner" : c[head].d == VD_EQUAL ? "equal" :
-		     "undecided");
-	strategy_rows(out, v[0], c, m, sget(out, "decision"));
-	if (behind == m)
+	compare_all(r, v, n, c);
+	d = cell_decision(c, m);
+	cell_figures(out, &c[0], d);
+	json_object_set_new(out, "band", rnum(band_of(r, v[0])));
+	strategy_rows(out, v[0], c, m, d);
+	if (!strcmp(d, "winner"))
 		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], "strategy"), c[0].ci.ratio,
-		    sget(c[0].s, "strategy"), ci_text(&c[0], ct, sizeof(ct)));
+		    against(v[0], &c[0], who, sizeof(who)), ci_text(&c[0], ct, sizeof(ct)));
 	else
-		no_winner(v[0], c, m, out, t);
+		no_winner(v[0], c, m, band_of(r, v[0]), out, t);
+	if (!strcmp(d, "undecided"))
+		next_step(r, v[0], out, t);
 	free(c);
 }
 
@@ -639,9 +723,10 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 	json_object_set_new(c, "settings", json_text(run_settings_text(a, set, sizeof(set))));
 	json_object_set_new(c, "work", json_integer(w));
 	json_object_set_new(c, "threads", json_integer(th));
-	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
 	put(&t, "%s: ", label);
 	verdict_head(r, v, n, c, &t);
+	a = v[0]; /* the race's leader */
+	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
 	t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");
@@ -684,8 +769,8 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const sent[] = { "verdict", NULL };
 	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "ci_lo",
-		"ci_hi", "ci_level", "rounds", "p", "p_holm", "test", "decision",
-		"distinguishable", "tied", "ahead_of", "ahead_ratio", "ahead_p", "bound",
+		"ci_hi", "ci_level", "rounds", "test", "decision", "band", "rounds_needed",
+		"minutes_needed", "distinguishable", "tied", "ahead_of", "ahead_ratio", "bound",
 		"cpu_per_thread", "ceiling_ratio", "ceiling", "mirror_ratio", "mirror_job",
 		"rss_share", "pc_hit_ratio", "seq_pct", "seq_pct_read", "seq_pct_write", NULL };
 	json_t *cells = verdict_cells(r), *c;
@@ -698,19 +783,22 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 	}
 	report_headline(r, cells, d);
 	t = rdoc_table(d, "verdict", sent);
-	rtable_note(t, "per data set, work level W and thread count: the fastest "
-		    "strategy by median elapsed time against each other one, paired by "
-		    "round: the ratio of their times (Hodges-Lehmann) with its confidence "
-		    "interval, Holm-corrected; a winner only when every interval excludes 1, "
-		    "equal when one lies within +-%.0f%%; then why, by the rules of "
-		    "docs/verdict.md", 100 * VERDICT_TIE_BAND);
+	rtable_note(t, "per data set, work level W and thread count: the strategies' "
+		    "race, paired by round: each pair's ratio of times with its interval "
+		    "valid at every look (95%% over all pairs and rounds, a confidence "
+		    "sequence); a strategy shown slower than another is behind; a winner "
+		    "when all the others are behind, equal when the rest lie within "
+		    "+-min_effect of the fastest; undecided cells with the rounds and the "
+		    "command that would decide them; then why, by the rules of "
+		    "docs/verdict.md");
 	json_array_foreach(cells, i, c)
 		rtable_add(t, json_pack("[O]", json_object_get(c, "text")));
 	t = rdoc_table(d, "verdict figures", figs);
 	rtable_note(t, "ratio = runner-up's time / the fastest's (paired estimate), ci_lo-ci_hi "
-		    "its interval at ci_level (Holm's level for its rank), rounds = pairs; "
-		    "p = signed-rank p of ratio 1, p_holm = Holm-adjusted; decision = "
-		    "winner, equal or undecided; cpu_per_thread = "
+		    "its interval (ci_level: over all pairs and looks), rounds = pairs; "
+		    "decision = winner, equal or undecided; band = min_effect as a "
+		    "fraction; rounds_needed, minutes_needed: the engine's projection for "
+		    "an undecided cell; cpu_per_thread = "
 		    "(user+sys) / elapsed / min(threads, CPUs); ceiling_ratio = MB/s / the "
 		    "machine's copy limit (the best MB/s of fio's copy job over its grid, "
 		    "at the point named by ceiling); mirror_ratio = MB/s / the MB/s of the "

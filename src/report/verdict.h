@@ -11,34 +11,33 @@
 #include "report.h"
 
 #include "results/paired.h"
+#include "results/race.h"
 
 /*
  * The verdict of `iostrat report` (docs/verdict.md): per data set x work
- * level x thread count of the run configurations, the fastest strategy by
- * median elapsed time against every other one, paired by round
- * (paired_ratio_ci: the ratio of their times with its interval; unpaired,
- * Mann-Whitney's, only for rows without rounds), Holm over those
- * comparisons; and the reasons, each from the rows' own columns by one
- * rule below.  The thresholds are the documented ones; the unit tests
+ * level x thread count of the run configurations, the race of its
+ * strategies (results/race.h: the rule stop=ci stopped the cell by, on
+ * the same rows), so the report says what the engine decided; the fastest
+ * is the race's leader, each other one behind (of the leader or of
+ * another), equal within min_effect (stop.json's, else RACE_MIN_EFFECT)
+ * or undecided; rows without rounds (written before them): the fastest
+ * against each, Mann-Whitney's unpaired interval at 1 - 0.05 / m.  Then
+ * the reasons, each from the rows' own columns by one rule below.  The
+ * thresholds are the documented ones; the unit tests
  * (tests/unit/verdict.c) pin each rule.
  */
 #define VERDICT_ALPHA 0.05
 #define VERDICT_LEVEL (1 - VERDICT_ALPHA)
-/* Two strategies whose interval lies within 1 +- VERDICT_TIE_BAND are
- * equal: a difference that small is the machine's noise, not a win. */
-#define VERDICT_TIE_BAND 0.02
-
-/* One comparison of the fastest a against b (interval of b over a at
- * Holm's level; rejected: this and every comparison of smaller p exclude 1):
- *   interval within 1 +- VERDICT_TIE_BAND -> VD_EQUAL
- *   rejected and lo > 1                  -> VD_BEHIND (a is faster)
+/* One comparison (the interval of a strategy over the one it is compared
+ * with, results/race.h's, band: min_effect as a fraction):
+ *   interval within 1/(1+band) .. 1+band -> VD_EQUAL
+ *   lo > 1                               -> VD_BEHIND
  *   no interval (rc -EDOM: too few)      -> VD_TOO_FEW
  *   otherwise                            -> VD_UNDECIDED
- * The cell names a winner when every comparison is VD_BEHIND; else it is
- * "equal" or "undecided" as the first comparison not VD_BEHIND (in median
- * order) is VD_EQUAL or not: the one its sentence opens with. */
+ * The cell names a winner when every other is VD_BEHIND, "equal" when
+ * every other is VD_BEHIND or VD_EQUAL, else "undecided". */
 enum vdec { VD_UNDECIDED, VD_TOO_FEW, VD_EQUAL, VD_BEHIND };
-enum vdec verdict_decide(int rc, const struct ratio_ci *ci, bool rejected);
+enum vdec verdict_decide(int rc, const struct ratio_ci *ci, double band);
 
 /* CPU-bound or I/O-bound: CPU seconds per elapsed second per thread that
  * could run, threads_used = min(threads, cpus) (cpus <= 0: threads).

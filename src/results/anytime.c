@@ -82,9 +82,9 @@ int anytime_ratio_ci(const double *a, const double *b, size_t n, double alpha,
 	out->p = anytime_alpha(alpha, n);
 	if (n < ANYTIME_MIN_N)
 		return -EDOM;
-	if (sd == 0) {
+	if (sd == 0) { /* every round the same ratio: a point */
 		out->lo = out->hi = out->ratio;
-		return -EDOM;
+		return 0;
 	}
 	m = margin(sd, alpha, n);
 	out->lo = exp(mean - m);

@@ -22,8 +22,8 @@
 #define ANYTIME_MIN_N 3
 double anytime_alpha(double alpha, size_t n);
 
-/* The look's interval: 0; -EDOM (n < 3, or no spread: every d equal,
- * lo = hi = ratio); -EINVAL on a non-positive or non-finite value.
+/* The look's interval: 0 (no spread, every d equal: lo = hi = ratio);
+ * -EDOM (n < 3); -EINVAL on a non-positive or non-finite value.
  * out->p is alpha_n, the level spent at this look. */
 int anytime_ratio_ci(const double *a, const double *b, size_t n, double alpha,
 		     struct ratio_ci *out);

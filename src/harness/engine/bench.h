@@ -12,6 +12,7 @@
 #include "core/filelist.h"
 #include "config/profile.h"
 #include "config/settings.h"
+#include "results/race.h"
 #include "results/results.h"
 
 /*
@@ -66,7 +67,6 @@ struct bench_item {
 	unsigned reps, max_reps;
 	double target_rsd; /* percent */
 	int stop;          /* STOP_RULE_RSD or STOP_RULE_CI */
-	double target_ci;  /* percent half-width of the cell's interval */
 	unsigned trace_reps; /* traced repetitions (kinds with .traced) */
 	uint64_t order_seed; /* the first item's: the shuffle's seed; 0: derived */
 	double *samples;   /* the metric of each good timed repetition */
@@ -79,20 +79,19 @@ struct bench_item {
 	bool oom;          /* a repetition of it was killed by memory_max */
 	double est_s;      /* rough seconds per repetition (dry run, eta) */
 	double wall_s;     /* seconds its timed repetitions took, all told */
-	bool race;         /* stop=ci: race its cell (cells.c) */
-	double min_effect; /* percent: the band of "equal within" */
-	double time_budget; /* seconds the run may take (0: no budget) */
-	bool out;          /* raced out: behind its cell's leader */
-	unsigned out_round; /* the round it left at */
-	double out_ratio, out_lo, out_hi; /* its anytime interval over the leader then */
-	size_t out_leader; /* the leader it was behind (items) */
+	double min_effect; /* stop=ci: percent, the band of "equal within" */
+	double time_budget; /* seconds the repetitions may take (0: no budget) */
+	bool out;          /* stop=ci: left the race, behind another member */
+	unsigned out_round; /* the rounds it had when it left */
+	struct race_cmp race; /* its cell's last look at it */
+	size_t race_vs;    /* the member race.vs names (items; SIZE_MAX: none) */
 	void *priv;        /* the kind's */
 };
 
 /* The stopping rules (engine_settings' stop=). */
 enum { STOP_RULE_RSD, STOP_RULE_CI };
 
-/* reps, max_reps, target_rsd, stop, target_ci, trace_reps, order_seed
+/* reps, max_reps, target_rsd, stop, min_effect, time_budget, trace_reps, order_seed
  * over a bench_item: every section's keys. */
 extern const struct setting engine_settings[];
 

@@ -5,10 +5,9 @@
  * order shuffled by order_seed and the round, so drift hits all alike and
  * no configuration always follows the same one), adaptive repetitions
  * (stop=rsd, Phoronix Test Suite style: add repetitions while the RSD of
- * the metric is above target_rsd, up to max_reps; stop=ci: add rounds to
- * a cell while its leading comparison's interval is wider than target_ci,
- * cells.c), traced repetitions beside the timed ones (role=traced: the
- * probes never ride on a timed repetition), progress, the stop signals
+ * the metric is above target_rsd, up to max_reps; stop=ci: race each
+ * cell to a decision, cells.c, within time_budget, budget.c), traced
+ * repetitions beside the timed ones (role=traced: the probes never ride on a timed repetition), progress, the stop signals
  * and --resume; for a loaded profile (bench_main) or one a command built
  * in memory (engine_run_profile: run, fio, net, sweep).
  */
@@ -28,6 +27,7 @@
 #include "results/stats_math.h"
 #include "harness/stop.h"
 #include "lib/util.h"
+#include "budget.h"
 #include "bench.h"
 #include "cells.h"
 #include "hooks.h"
@@ -61,7 +61,9 @@ struct bench {
 	unsigned done_before, done_now, failed, interrupted;
 	unsigned oom; /* configurations the memory limit killed (in any of their
 		       * repetitions, traced or timed): results, not failures */
-	double rep_wall;
+	double t0;       /* when the repetitions began (now_mono) */
+	double budget;   /* time_budget: seconds they may take (0: none) */
+	bool resumed;    /* --resume: its rows say so */
 	const struct engine_hooks *h; /* sched's; NULL for a plain bench */
 	size_t pass;
 	struct cell *cells;
@@ -163,6 +165,8 @@ static int plan(struct bench *b)
 		return -ENOMEM;
 	if (b->n && cells_check(b->items, b->n, b->cells))
 		return -EINVAL;
+	for (size_t i = 0; i < b->n; i++)
+		b->budget = MAX(b->budget, b->items[i].time_budget);
 	if (!b->n) {
 		errorf("%s: empty matrix: every configuration was skipped", b->prof.path);
 		return -EINVAL;
@@ -278,29 +282,64 @@ static unsigned traces_owed(const struct bench_item *it)
 	return it->trace_reps - it->ntraced;
 }
 
-/* Repetitions left: at least (the ones reps asks for, or under stop=ci
- * the rounds an interval needs, and one more where the RSD is still above
- * target or the cell's interval wider than target_ci; traced ones owed) or
- * at most (up to max_reps, the cap an adaptive profile knows from the
- * start). */
+/* Its repetitions left: at least (the ones reps asks for, or under
+ * stop=ci the rounds a race's first interval needs, and one more where
+ * its rule still says go on; traced ones owed) or at most (up to
+ * max_reps, the cap an adaptive profile knows from the start). */
+static unsigned owed(const struct bench *b, const struct bench_item *it, bool most)
+{
+	unsigned n = traces_owed(it), least;
+
+	if (!needs_more(b, it))
+		return n;
+	least = least_reps(it, b->cells);
+	if (most)
+		return n + most_reps(it, b->cells) - (unsigned)it->nsamples;
+	return n + (it->nsamples < least ? least - (unsigned)it->nsamples : 1);
+}
+
 static unsigned remaining(const struct bench *b, bool most)
 {
-	unsigned n = 0, least;
+	unsigned n = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		n += owed(b, &b->items[i], most);
+	return n;
+}
+
+/* Seconds a repetition of it takes: its own so far, else the plan's. */
+static double per_rep(const struct bench_item *it)
+{
+	return it->nsamples ? it->wall_s / (double)it->nsamples : it->est_s;
+}
+
+/* Seconds the repetitions left take, each at its own pace (the plan's
+ * before it has run), within the time budget left. */
+static double remaining_s(const struct bench *b, bool most)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		s += per_rep(&b->items[i]) * owed(b, &b->items[i], most);
+	if (b->budget > 0)
+		s = MIN(s, MAX(0, b->budget - (now_mono() - b->t0)));
+	return s;
+}
+
+/* The seconds this round owes outside the raced cells: repetitions under
+ * their least, stop=rsd ones, traced ones. */
+static double fixed_round_s(const struct bench *b)
+{
+	double s = 0;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct bench_item *it = &b->items[i];
+		bool raced = it->stop == STOP_RULE_CI && b->cells[it->cell].members > 1 &&
+			     it->nsamples >= least_reps(it, b->cells);
 
-		n += traces_owed(it);
-		if (!needs_more(b, it))
-			continue;
-		least = least_reps(it, b->cells);
-		if (most)
-			n += most_reps(it, b->cells) - (unsigned)it->nsamples;
-		else
-			n += it->nsamples < least ?
-				least - (unsigned)it->nsamples : 1;
+		s += per_rep(it) * (traces_owed(it) + (!raced && needs_more(b, it)));
 	}
-	return n;
+	return s;
 }
 
 /* "N", or "LO-HI" when the two differ. */
@@ -371,7 +410,6 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep,
 {
 	unsigned lo = remaining(b, false), hi = remaining(b, true);
 	unsigned idx = b->done_before + b->done_now + 1;
-	double per = b->done_now ? b->rep_wall / b->done_now : it->est_s;
 	char eta[72], a[32], z[32], total[32], target[32];
 
 	if (b->eo->quiet)
@@ -382,8 +420,8 @@ static void progress(struct bench *b, const struct bench_item *it, unsigned rep,
 	else
 		fmt_range(MAX(least_reps(it, b->cells), rep), most_reps(it, b->cells),
 			  target, sizeof(target));
-	fmt_secs(per * lo, a, sizeof(a));
-	fmt_secs(per * hi, z, sizeof(z));
+	fmt_secs(remaining_s(b, false), a, sizeof(a));
+	fmt_secs(remaining_s(b, true), z, sizeof(z));
 	snprintf(eta, sizeof(eta), strcmp(a, z) ? "%s-%s" : "%s", a, z);
 	fprintf(stderr, "%s[%u/%s] %s %s %u/%s  eta %s%s", b->tty ? "\r\033[K" : "",
 		idx, total, it->label, traced ? "traced" : "rep", rep, target, eta,
@@ -445,6 +483,8 @@ static void mark_rows(const struct bench *b, const struct bench_item *it,
 		json_object_set_new(one, "order_seed", json_integer((json_int_t)b->seed));
 		if (w >= 0)
 			json_object_set_new(one, "warmup_outlier", json_boolean(w));
+		if (b->resumed)
+			json_object_set_new(one, "resumed", json_true());
 	} while (json_is_array(rows) && ++i < json_array_size(rows));
 }
 
@@ -473,7 +513,6 @@ static int one_rep(struct bench *b, struct bench_item *it, unsigned round,
 		json_decref(row);
 		return ret ? ret : -EIO;
 	}
-	b->rep_wall += now_mono() - t0;
 	b->done_now++;
 	if (traced)
 		it->ntraced++;
@@ -548,9 +587,13 @@ static int run_all(struct bench *b)
 	if (!b->order)
 		return -ENOMEM;
 	cells_update(b->cells, b->ncells, b->items, b->n);
+	b->t0 = now_mono();
 	for (unsigned round = 1; !ret; round++) {
 		bool more = false;
 
+		if (b->budget > 0)
+			budget_round(b->cells, b->ncells, b->items, b->n,
+				     b->budget - (now_mono() - b->t0) - fixed_round_s(b));
 		shuffle(b, round);
 		for (size_t k = 0; k < b->n && !ret; k++)
 			more |= round_of(b, &b->items[b->order[k]], round, &ret);
@@ -761,6 +804,7 @@ static int resume_data(struct bench *b, const struct bench_opts *o)
 		cells_update(b->cells, b->ncells, b->items, b->n);
 	for (size_t k = 0; !ret && k < b->ncells; k++)
 		b->cells[k].resumed_from = b->cells[k].rounds;
+	b->resumed = true;
 	if (!ret && !stop_caught() && remaining(b, false)) {
 		ret = bench_datasets_materialize(&b->ctx);
 		if (!ret && rec)

@@ -16,32 +16,26 @@ const struct setting engine_settings[] = {
 	{ .name = "max_reps", .type = SET_UINT, .off = ITEM(max_reps), .min = 1,
 	  .max = 10000, .where = SET_PROFILE,
 	  .help = "with stop: add repetitions up to this many (default reps; stop=ci: "
-		  "at least the rounds an interval needs, 6 for two strategies, 8 for five)" },
+		  "at least 3, the rounds a race's first interval needs)" },
 	{ .name = "target_rsd", .type = SET_DOUBLE, .off = ITEM(target_rsd),
 	  .max = 1000, .def = "3.5", .where = SET_PROFILE,
 	  .help = "stop=rsd: stop adding repetitions once the RSD is this percentage or less" },
 	{ .name = "stop", .type = SET_ENUM, .off = ITEM(stop), .values = stop_rule_names,
 	  .def = "rsd", .where = SET_PROFILE,
-	  .help = "rsd: per configuration, by target_rsd; ci: per cell, while the "
-		  "leading comparison's interval is wider than target_ci (its width "
-		  "only: never stops on the interval excluding 1)" },
-	{ .name = "target_ci", .type = SET_DOUBLE, .off = ITEM(target_ci),
-	  .max = 100, .def = "3", .where = SET_PROFILE,
-	  .help = "stop=ci: the interval's half-width, percent of its estimate, that ends a cell (default 3)" },
-	{ .name = "race", .type = SET_BOOL, .off = ITEM(race), .def = "1",
-	  .where = SET_PROFILE,
-	  .help = "stop=ci: race the cell: a strategy whose anytime-valid interval "
-		  "against the leader excludes 1 leaves it, and the cell stops once "
-		  "decided (behind or equal within min_effect), or when the rounds "
-		  "projected to decide it exceed max_reps (0: the width rule, target_ci)" },
+	  .help = "rsd: per configuration, by target_rsd; ci: race each cell, a "
+		  "round at a time, on intervals valid at every look: a strategy shown "
+		  "slower than another leaves, the cell stops once decided (a winner, "
+		  "or the rest equal within min_effect) or once the rounds projected "
+		  "to decide it are beyond max_reps or time_budget" },
 	{ .name = "min_effect", .type = SET_DOUBLE, .off = ITEM(min_effect),
-	  .max = 100, .def = "5", .where = SET_PROFILE,
-	  .help = "race: percent; an interval within 1 +- this is \"equal within\" "
-		  "(a decision; default 5)" },
+	  .max = 100, .def = RACE_MIN_EFFECT_DEF, .where = SET_PROFILE,
+	  .help = "stop=ci: percent; strategies whose interval lies within 1 +- this "
+		  "are \"equal within\" it, a decision (default 5; 0: no band)" },
 	{ .name = "time_budget", .type = SET_DOUBLE, .off = ITEM(time_budget),
 	  .max = 1e6, .def = "0", .where = SET_PROFILE,
-	  .help = "seconds the repetitions may take: no round starts that the "
-		  "time left cannot hold (0: no budget)" },
+	  .help = "seconds the repetitions may take: a cell's round starts only when "
+		  "the time left holds it, the cells nearest a decision first; a cell "
+		  "whose projected rounds do not fit stops as futile (0: no budget)" },
 	{ .name = "trace_reps", .type = SET_UINT, .off = ITEM(trace_reps), .min = 1,
 	  .max = 100, .def = "1", .where = SET_PROFILE,
 	  .help = "with trace=1: traced repetitions per configuration, one a round "
