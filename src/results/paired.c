@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
+/* Ratios of times of two unpaired samples with their interval (Mann-Whitney); Holm; modified z. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,15 +8,7 @@
 #include "paired.h"
 #include "stats_math.h"
 
-#define EXACT_MAX_N 50 /* scipy.stats.wilcoxon's method "auto" */
 #define MW_EXACT_MAX 8 /* scipy.stats.mannwhitneyu's method "auto" */
-
-static int cmp_abs(const void *x, const void *y)
-{
-	double a = fabs(*(const double *)x), b = fabs(*(const double *)y);
-
-	return (a > b) - (a < b);
-}
 
 static double median_sorted(const double *s, size_t n)
 {
@@ -48,193 +40,10 @@ static int logs(const double *v, size_t n, double *l)
 	return 0;
 }
 
-/* ---- Wilcoxon signed-rank ------------------------------------------------ */
-
-/* Counts of the 2^n sign patterns by positive rank sum, 0..n(n+1)/2. */
-static double *wsr_counts(size_t n)
-{
-	size_t m = n * (n + 1) / 2;
-	double *c = calloc(m + 1, sizeof(double));
-
-	if (!c)
-		return NULL;
-	c[0] = 1;
-	for (size_t r = 1; r <= n; r++)
-		for (size_t s = m; s >= r; s--)
-			c[s] += c[s - r];
-	return c;
-}
-
-/* Exact two-sided p of a positive rank sum, as scipy: 2 min(P(<= r),
- * P(>= r)), capped at 1. */
-static double wsr_exact_p(size_t n, size_t rplus)
-{
-	size_t m = n * (n + 1) / 2;
-	double *c = wsr_counts(n), lo = 0, hi = 0, total = ldexp(1, (int)n);
-
-	if (!c)
-		return NAN;
-	for (size_t s = 0; s <= m; s++) {
-		if (s <= rplus)
-			lo += c[s];
-		if (s >= rplus)
-			hi += c[s];
-	}
-	free(c);
-	return fmin(1.0, 2 * fmin(lo, hi) / total);
-}
-
-/* Normal two-sided p of rank sum t of n values, tie sum ts. */
-static double wsr_normal_p(size_t n, double t, double ts)
-{
-	double nn = (double)n, mn = nn * (nn + 1) / 4;
-	double se = sqrt((nn * (nn + 1) * (2 * nn + 1) - ts / 2) / 24);
-
-	if (se == 0)
-		return 1.0;
-	return fmin(1.0, erfc(fabs(t - mn) / se / sqrt(2.0)));
-}
-
-/* The signed-rank p of the log ratios d (scratch space: reordered). */
-static double wsr_p(double *d, size_t n)
-{
-	size_t nz = 0, i, j;
-	double rplus = 0, rminus = 0;
-
-	for (i = 0; i < n; i++)
-		if (d[i] != 0)
-			d[nz++] = d[i];
-	if (!nz)
-		return 1.0;
-	qsort(d, nz, sizeof(*d), cmp_abs);
-	double *ab = malloc(nz * sizeof(double));
-
-	if (!ab)
-		return NAN;
-	for (i = 0; i < nz; i = j) {
-		for (j = i + 1; j < nz && fabs(d[j]) == fabs(d[i]); j++)
-			;
-		for (size_t k = i; k < j; k++) {
-			double rank = ((double)i + 1 + (double)j) / 2;
-
-			*(d[k] > 0 ? &rplus : &rminus) += rank;
-			ab[k] = fabs(d[k]);
-		}
-	}
-	double ts = tie_sum(ab, nz);
-
-	free(ab);
-	if (nz == n && ts == 0 && n <= EXACT_MAX_N)
-		return wsr_exact_p(n, (size_t)rplus);
-	return wsr_normal_p(nz, fmin(rplus, rminus), ts);
-}
-
-/* The largest rank sum t < M/2 whose two-sided p is below alpha, or -1:
- * exact when `exact`, else normal with tie sum ts. */
-static long wsr_crit(size_t n, int exact, double ts, double alpha)
-{
-	size_t m = n * (n + 1) / 2;
-	double *c = exact ? wsr_counts(n) : NULL, cdf = 0;
-	double total = ldexp(1, (int)(n > 1000 ? 1000 : n));
-	long k = -1;
-
-	if (exact && !c)
-		return -2;
-	for (size_t t = 0; 2 * t < m; t++) {
-		double p;
-
-		if (exact) {
-			cdf += c[t];
-			p = 2 * cdf / total;
-		} else {
-			p = wsr_normal_p(n, (double)t, ts);
-		}
-		if (!(p < alpha))
-			break;
-		k = (long)t;
-	}
-	free(c);
-	return k;
-}
-
-/* Sorted Walsh averages of d: n(n+1)/2 of them. */
-static double *walsh(const double *d, size_t n)
-{
-	double *w = malloc(n * (n + 1) / 2 * sizeof(double));
-	size_t k = 0;
-
-	if (!w)
-		return NULL;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i; j < n; j++)
-			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, k, sizeof(*w), cmp_doubles);
-	return w;
-}
-
-/* Estimate and interval from the sorted Walsh averages of d. */
-static int wsr_interval(const double *d, size_t n, double alpha,
-			struct ratio_ci *out)
-{
-	size_t m = n * (n + 1) / 2;
-	double *s = malloc(n * sizeof(double)), *w = walsh(d, n);
-	int rc = 0;
-
-	if (!s || !w) {
-		free(s);
-		free(w);
-		return -ENOMEM;
-	}
-	memcpy(s, d, n * sizeof(double));
-	qsort(s, n, sizeof(*s), cmp_doubles);
-	double ts = tie_sum(s, n);
-	long k = wsr_crit(n, ts == 0 && n <= EXACT_MAX_N, ts, alpha);
-
-	out->ratio = exp(median_sorted(w, m));
-	if (k == -2)
-		rc = -ENOMEM;
-	else if (k < 0 || ldexp(1, 1 - (int)(n > 1000 ? 1000 : n)) >= alpha)
-		rc = -EDOM;
-	else {
-		out->lo = exp(w[k]);
-		out->hi = exp(w[m - 1 - (size_t)k]);
-	}
-	free(s);
-	free(w);
-	return rc;
-}
-
 static int check_level(double level, struct ratio_ci *out, size_t n)
 {
 	*out = (struct ratio_ci){ n, NAN, NAN, NAN, NAN };
 	return level > 0 && level < 1 ? 0 : -EINVAL;
-}
-
-int paired_ratio_ci(const double *a, const double *b, size_t n, double level,
-		    struct ratio_ci *out)
-{
-	int rc = check_level(level, out, n);
-	double *la = malloc((n ? n : 1) * sizeof(double));
-	double *d = malloc((n ? n : 1) * sizeof(double));
-
-	if (!la || !d)
-		rc = rc ? rc : -ENOMEM;
-	if (!rc)
-		rc = logs(a, n, la);
-	if (!rc)
-		rc = logs(b, n, d);
-	if (!rc && !n)
-		rc = -EDOM;
-	if (!rc) {
-		for (size_t i = 0; i < n; i++)
-			d[i] -= la[i];
-		rc = wsr_interval(d, n, 1 - level, out);
-		if (rc == 0 || rc == -EDOM)
-			out->p = wsr_p(d, n); /* reorders d: last */
-	}
-	free(la);
-	free(d);
-	return rc;
 }
 
 /* ---- Mann-Whitney -------------------------------------------------------- */

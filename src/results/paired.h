@@ -1,41 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Ratios of times with confidence intervals, paired and unpaired; Holm; modified z. */
+/* Ratios of times of unpaired samples with their interval; Holm; modified z. */
 #ifndef IOSTRAT_PAIRED_H
 #define IOSTRAT_PAIRED_H
 
 #include <stddef.h>
 
-/* n: pairs (paired) or na + nb (unpaired); ratio: b over a; lo, hi: the
+/* n: pairs (paired: results/anytime.h) or na + nb (unpaired); ratio: b over a; lo, hi: the
  * interval of the ratio; p: two-sided p of ratio 1. */
 struct ratio_ci { size_t n; double ratio, lo, hi, p; };
-
-/*
- * b over a (ratio > 1: a is faster), paired by index (round): the
- * Hodges-Lehmann estimate of the log ratios d_i = log(b_i / a_i) (median of
- * the n(n+1)/2 Walsh averages (d_i + d_j) / 2, i <= j), back-transformed,
- * with the signed-rank confidence interval at `level` (e.g. 0.95): the
- * Walsh averages of ranks k+1 and M-k, k the largest rank sum whose
- * two-sided p is below 1 - level.  That distribution is exact for n <= 50
- * values without duplicates, else normal with the tie correction of the
- * duplicate groups (no continuity correction), as scipy.stats.wilcoxon
- * tests a shift that is not itself a Walsh average.
- *
- * p: the two-sided signed-rank p of ratio 1, as scipy.stats.wilcoxon
- * (zero_method "wilcox", correction False): exact when n <= 50 and the
- * log ratios have no zeros and no ties in |d|; otherwise the normal
- * approximation over the non-zero ones, tie-corrected; 1 when every log
- * ratio is 0.  So the interval at level 1 - a excludes 1 exactly when
- * p < a, except where ties, zeros or a Walsh average at 0 make the test
- * at 1 use the normal approximation while the interval does not.
- *
- * Returns 0, or -EDOM with lo and hi NAN (ratio and p still set where
- * defined) when n is too small for an interval at that level whatever
- * the data: the exact smallest p, 2 / 2^n, is not below 1 - level
- * (n < 6 at 0.95).  -EINVAL on a non-positive or non-finite value or a
- * level outside (0, 1).
- */
-int paired_ratio_ci(const double *a, const double *b, size_t n, double level,
-		    struct ratio_ci *out);
 
 /*
  * Unpaired: the Hodges-Lehmann two-sample shift on log times (median of
@@ -45,7 +17,8 @@ int paired_ratio_ci(const double *a, const double *b, size_t n, double level,
  * at most 8 values and neither has duplicates, else the normal
  * approximation with tie and continuity corrections (scipy.stats.
  * mannwhitneyu at a shift that is not itself a difference).  p as
- * mann_whitney_p.  Returns as paired_ratio_ci: -EDOM when the exact
+ * mann_whitney_p.  Returns 0; -EINVAL on a non-positive or non-finite
+ * value or a level outside (0, 1); -EDOM when the exact
  * smallest p, 2 / C(na + nb, na), is not below 1 - level (3 against 3 at
  * 0.95).
  */

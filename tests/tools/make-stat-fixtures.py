@@ -3,27 +3,21 @@
 """Make the statistics fixtures (tests/fixtures/stats/) from SciPy.
 
 The reference for src/results/paired.c, sharing no code with it: every
-p-value is scipy.stats.wilcoxon's or mannwhitneyu's, every interval is
+p-value is scipy.stats.mannwhitneyu's, every interval is
 found by inverting that test over shifts (the shifts it does not reject
 at 1 - level), Holm is statsmodels' multipletests, the MAD is
 scipy.stats.median_abs_deviation.  The samples are fixed here (Python's
 random with fixed seeds, whose stream does not change between versions).
 
-    tests/tools/make-stat-fixtures.py DIR    write paired.txt, unpaired.txt,
+    tests/tools/make-stat-fixtures.py DIR    write unpaired.txt,
                                              holm.txt, modz.txt into DIR
 
 Rules the C code documents and this script encodes (docs/verdict.md):
-- log ratios d_i = log(b_i) - log(a_i), ratio = exp(median of the Walsh
-  averages) (paired) or exp(median of log b_j - log a_i) (unpaired);
-- the signed-rank p uses the exact distribution when n <= 50 and the d_i
-  have no zeros and no ties in |d_i|, else the normal approximation
-  (zeros dropped, tie-corrected, no continuity correction): scipy's
-  method "exact" or "approx", chosen here by that rule, since scipy 1.10's
-  "auto" keeps "exact" under ties;
+- ratio = exp(median of log b_j - log a_i);
 - Mann-Whitney: scipy's method "auto" (exact when a sample has at most 8
   values and there are no ties), with the continuity correction;
-- no interval (rc EDOM) when the smallest exact p (2 / 2^n, 2 / C(na+nb,
-  na)) is not below 1 - level, or when the test rejects no shift at all.
+- no interval (rc EDOM) when the smallest exact p (2 / C(na+nb, na)) is
+  not below 1 - level, or when the test rejects no shift at all.
 
 tests/paired-fixtures.sh runs it into a temporary directory and compares
 the result with tests/fixtures/stats/ byte for byte; tests/unit/paired.c
@@ -51,16 +45,6 @@ def fmt(x):
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return repr(float(x))
-
-
-def wilcoxon_p(d):
-    """Two-sided signed-rank p by the rule above."""
-    d = np.asarray(d, dtype=float)
-    if np.all(d == 0):
-        return 1.0
-    ab = np.abs(d[d != 0])
-    exact = len(d) <= 50 and np.all(d != 0) and len(np.unique(ab)) == len(ab)
-    return float(stats.wilcoxon(d, method="exact" if exact else "approx").pvalue)
 
 
 def invert(test, points, alpha):
@@ -96,22 +80,6 @@ def case_result(out, rc, ratio, lo, hi, p):
 
 def bad(a, b):
     return any(not (math.isfinite(x) and x > 0) for x in list(a) + list(b))
-
-
-def paired(out, name, a, b, level=0.95):
-    case_head(out, name, level, a, b)
-    n, alpha = len(a), 1 - level
-    if bad(a, b):
-        return case_result(out, "EINVAL", math.nan, math.nan, math.nan, math.nan)
-    if n == 0:
-        return case_result(out, "EDOM", math.nan, math.nan, math.nan, math.nan)
-    d = [math.log(y) - math.log(x) for x, y in zip(a, b)]
-    w = [(d[i] + d[j]) / 2 for i in range(n) for j in range(i, n)]
-    ratio, p = math.exp(float(np.median(w))), wilcoxon_p(d)
-    iv = invert(lambda s: wilcoxon_p([x - s for x in d]), w, alpha)
-    if iv is None or 2.0 / 2 ** n >= alpha:
-        return case_result(out, "EDOM", ratio, math.nan, math.nan, p)
-    case_result(out, "0", ratio, math.exp(iv[0]), math.exp(iv[1]), p)
 
 
 def mwu_p(x, y):
@@ -160,44 +128,6 @@ def times(rng, n, base, spread, drift=0.0, digits=6):
     """n elapsed times around base, with a drift shared by the round."""
     return [round(base * (1 + drift * r) * (1 + rng.gauss(0, spread)), digits)
             for r in range(n)]
-
-
-def paired_cases():
-    out = []
-    a8 = [10, 11, 12, 10.5, 11.2, 9.8, 10.1, 10.9]
-    b8 = [11, 12.5, 12.9, 11.0, 12.1, 10.9, 10.4, 11.8]
-    paired(out, "b_slower_8_rounds", a8, b8)
-    paired(out, "b_faster_8_rounds", b8, a8)
-    paired(out, "six_rounds_floor", a8[:6], b8[:6])
-    paired(out, "five_rounds_no_interval", a8[:5], b8[:5])
-    paired(out, "five_rounds_at_90", a8[:5], b8[:5], 0.90)
-    paired(out, "one_round", [2.0], [3.0])
-    paired(out, "no_rounds", [], [])
-    paired(out, "identical_samples", a8, a8)
-    paired(out, "zero_variance", [10.0] * 8, [11.0] * 8)
-    paired(out, "ties_repeated_pairs", [10, 10, 12, 12, 9, 9, 11, 11, 13, 10],
-           [11, 11, 12.5, 12.5, 9.5, 9.5, 10.5, 12, 13.5, 10.2])
-    paired(out, "zeros_equal_rounds", [10, 10, 12, 12, 9, 9, 11, 11, 13, 10],
-           [10, 10, 12.5, 12.6, 9.5, 9.9, 10.5, 12, 13.5, 10.2])
-    paired(out, "mirror_ties_in_abs", [1, 2, 4, 1, 3, 5, 7, 2],
-           [2, 1, 5, 1.5, 3.3, 6, 8, 2.5])
-    paired(out, "tiny_times", [x * 1e-9 for x in a8], [x * 1e-9 for x in b8])
-    paired(out, "huge_times", [x * 1e9 for x in a8], [x * 1e9 for x in b8])
-    paired(out, "level_99", a8 + [10.2, 11.1], b8 + [10.9, 11.7], 0.99)
-    paired(out, "non_positive", [1, 2, 0], [1, 2, 3])
-    paired(out, "not_finite", [1, 2, 3], [1, math.inf, 3])
-    rng = random.Random(30)
-    for i in range(40):
-        n = rng.choice([6, 7, 8, 9, 10, 12, 15, 20, 25, 35, 50])
-        drift = rng.uniform(0, 0.3)
-        base = 10 ** rng.uniform(-3, 2)
-        a = times(rng, n, base, 0.05, drift)
-        b = times(rng, n, base * rng.choice([1.0, 1.02, 1.1, 0.95]), 0.05, drift)
-        paired(out, "random_%02d_n%d" % (i, n), a, b)
-    a = times(rng, 60, 5.0, 0.04, 0.01)
-    b = times(rng, 60, 5.1, 0.04, 0.01)
-    paired(out, "sixty_rounds_normal", a, b)
-    return out
 
 
 def unpaired_cases():
@@ -256,7 +186,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: make-stat-fixtures.py DIR")
     os.makedirs(sys.argv[1], exist_ok=True)
-    for name, make in (("paired", paired_cases), ("unpaired", unpaired_cases),
+    for name, make in (("unpaired", unpaired_cases),
                        ("holm", holm_cases), ("modz", modz_cases)):
         with open(os.path.join(sys.argv[1], name + ".txt"), "w") as f:
             f.write("# made by tests/tools/make-stat-fixtures.py\n")
