@@ -244,6 +244,10 @@ static int dry_run(struct bench *b)
 	printf("\n%zu configurations, %u repetitions at least; estimate %s "
 	       "(rough: data generation and adaptive repetitions not counted)\n",
 	       b->n, reps, t);
+	if (b->budget > 0) {
+		fmt_secs(b->budget, t, sizeof(t));
+		printf("time_budget %s: the raced cells' rounds stop where it runs out\n", t);
+	}
 	return 0;
 }
 

@@ -182,8 +182,12 @@ static void make_id(struct bench_item *it, const struct runp *rp)
 	runner_config_id(&rp->cfg, rp->ds->label, it->id, sizeof(it->id));
 }
 
-/* Seconds per repetition, roughly: a fixed cost, the I/O, the transform
- * passes spread over the threads.  Only for --dry-run and the first eta. */
+/* Seconds per repetition, roughly: a fixed cost (the cache drop, checks
+ * and rows between repetitions), the I/O, the transform passes spread over
+ * the threads -- measured on the 2-vCPU VM of docs/verdict.md ("The
+ * default profile": 0.14 s between repetitions, stream's cold 150 MB copy
+ * 0.19 s, 75 MB at W=100 0.34 s).  Only for --dry-run and the ETA of a
+ * configuration that has not run yet. */
 static double estimate(const struct runp *rp)
 {
 	double bytes = (double)bench_dataset_bytes(rp->preset, rp->scale);
@@ -192,8 +196,8 @@ static double estimate(const struct runp *rp)
 
 	if (cpus < 1)
 		cpus = 1;
-	return 0.05 + bytes / 250e6 +
-	       bytes * rp->cfg.job.work / 1.5e9 / (double)MIN((long)t, cpus);
+	return 0.15 + bytes / 800e6 +
+	       bytes * rp->cfg.job.work / 30e9 / (double)MIN((long)t, cpus);
 }
 
 static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
