@@ -17,6 +17,12 @@
 import math, random, statistics, sys
 
 ALPHA, BAND, FUTILE_FROM, MAX_REPS, CAP, EXT_CAP = 0.05, 0.05, 5, 40, 10000, 400
+HEAVY = [False] # one round in ten at four times the spread
+
+
+def noise(rng, sigma):
+    s = sigma / math.sqrt(2)
+    return rng.gauss(0, 4 * s if HEAVY[0] and rng.random() < 0.1 else s)
 
 
 def incbeta(a, b, x):
@@ -124,7 +130,7 @@ def race(mean, sigma, rng, anytime=True, extend=False):
         rounds += 1
         for i in range(k):
             if not out[i]:
-                x[i].append(math.log(mean[i]) + rng.gauss(0, sigma / math.sqrt(2))); reps += 1
+                x[i].append(math.log(mean[i]) + noise(rng, sigma)); reps += 1
         for (i, j), p in st.items():
             if not out[i] and not out[j]:
                 d = x[i][-1] - x[j][-1]
@@ -168,7 +174,7 @@ def sr_interval(d, k):
 def old_rule(mean, sigma, rng):
     k = len(mean); m = k - 1; alpha = 0.05 / m
     floor = 6 if k == 2 else 8
-    x = [[math.log(mean[i]) + rng.gauss(0, sigma / math.sqrt(2)) for _ in range(10)]
+    x = [[math.log(mean[i]) + noise(rng, sigma) for _ in range(10)]
          for i in range(k)]
     for n in range(floor, 11):
         med = [statistics.median(v[:n]) for v in x]
@@ -221,3 +227,6 @@ for sigma in (0.05, 0.20):
     case("5 equal", [1] * 5, sigma, trials, seed)
 case("5, W=0-like: 1, 1.03, 1.08, 1.6, 2.1", [1, 1.03, 1.08, 1.6, 2.1], 0.20, trials, seed)
 case("5, W=100-like: 1, 1.28, 1.40, 1.5, 1.6", [1, 1.28, 1.40, 1.5, 1.6], 0.05, trials, seed)
+HEAVY[0] = True
+case("5 equal, heavy tails (1 round in 10 at 4x the spread)", [1] * 5, 0.05, trials, seed)
+case("2 equal, heavy tails", [1, 1], 0.05, trials, seed)
