@@ -213,7 +213,8 @@ void compare_fastest(const struct rrun *runs, size_t n, struct rdoc *d)
 		rtable_add(t, row);
 	}
 	rtable_note(t, "per run, as its own report's verdict: the fastest when it wins (every "
-		    "%.0f%% interval, Holm-corrected, excludes 1); a=b when equal or undecided "
+		    "other strategy behind in its race, %.0f%% over all pairs and rounds); a=b "
+		    "when equal or undecided "
 		    "(or too few rounds).  disagree: a run's winner is behind another run's "
 		    "leaders (%zu of %zu cells); both undecided: neither run decided, so "
 		    "there is nothing to agree on.", 100 * VERDICT_LEVEL, disagree,
