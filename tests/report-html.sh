@@ -113,6 +113,13 @@ make_run_writes_report_html_and_prints_its_path() {
 	[ -n "$path" ] || die "no 'report: PATH' line"
 	[ -s "$T/w/$path" ] || die "$path: not written"
 	echo "$out" | grep -q '^verdict' || die "the text report has no verdict"
+	# the profile as written beside the one that ran, both folded, the written one first
+	head -n 1 "$T/w/$(dirname "$path")/profile.given.ini" | grep -q "^; iostrat bench $T/p.ini" ||
+		die "profile.given.ini: $(head -n 2 "$T/w/$(dirname "$path")/profile.given.ini")"
+	grep -qx 'strategy=stream,buffer' "$T/w/$(dirname "$path")/profile.given.ini" || die "not as written"
+	grep -o '<summary>[^<]*' "$T/w/$path" | tr '\n' '|' |
+		grep -q '^<summary>the profile as written (profile.given.ini)|<summary>as run, one section' ||
+		die "folded profiles: $(grep -o '<summary>[^<]*' "$T/w/$path")"
 }
 
 # One screen first: the headline tables open the verdict, before the
@@ -128,7 +135,8 @@ html_headline_first_profile_folded_human_date_no_scroll_box() {
 	grep -o '<h[23][^>]*>[^<]*' "$h" | head -4 | tr '\n' '|' |
 		grep -q '^<h2 id="verdict">Verdict|<h3>headline: [^|]*|<h3>headline: [^|]*|<h3>Why' ||
 		die "headline not first: $(grep -o '<h[23][^>]*>[^<]*' "$h" | head -4 | tr '\n' '|')"
-	grep -q '<details><summary>profile.ini</summary>' "$h" || die "profile not folded"
+	grep -q '<details><summary>as run, one section per configuration (profile.ini)</summary>' "$h" ||
+		die "profile not folded"
 	grep -Eq 'captured_at</th><td>20[0-9]{2}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC<' "$h" ||
 		die "captured_at: $(grep -o 'captured_at</th><td>[^<]*' "$h")"
 	! grep -q 'overflow-x:auto;max-width:100%}' "$h" || die "tables in a scroll box"

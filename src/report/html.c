@@ -216,6 +216,17 @@ static void verdict(FILE *out, const struct rdoc *d)
 	fputs("</p>\n", out);
 }
 
+/* A text folded under its summary, the reader opens it when wanted;
+ * nothing when text is NULL. */
+static void folded(FILE *out, const char *summary, const char *text)
+{
+	if (!text)
+		return;
+	fprintf(out, "<details><summary>%s</summary>\n<pre>", summary);
+	html_escape(out, text);
+	fputs("</pre>\n</details>\n", out);
+}
+
 void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
 		 size_t nfigs, FILE *out)
 {
@@ -235,14 +246,11 @@ void report_html(const struct rrun *r, const struct rdoc *d, char *const *figs,
 	for (size_t i = 0; i < d->n; i++)
 		if (strcmp(d->t[i].title, "verdict") && !is_headline(&d->t[i]))
 			rtable_html(&d->t[i], out);
-	fputs("<h2 id=\"config\">Configuration (profile.ini as run)</h2>\n", out);
-	if (r->profile) { /* as written, folded: the reader opens it when wanted */
-		fputs("<details><summary>profile.ini</summary>\n<pre>", out);
-		html_escape(out, r->profile);
-		fputs("</pre>\n</details>\n", out);
-	} else {
-		fputs("<p>No profile.ini in this results directory.</p>\n", out);
-	}
+	fputs("<h2 id=\"config\">Configuration</h2>\n", out);
+	folded(out, "the profile as written (profile.given.ini)", r->given);
+	folded(out, "as run, one section per configuration (profile.ini)", r->profile);
+	if (!r->given && !r->profile)
+		fputs("<p>No profile in this results directory.</p>\n", out);
 	fputs("<h2 id=\"machine\">Machine context (env.json)</h2>\n<table class=\"env\">\n", out);
 	env_rows(out, r->env, "");
 	fputs("</table>\n</body>\n</html>\n", out);

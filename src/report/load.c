@@ -32,6 +32,9 @@ int rrun_load(const char *dir, struct rrun *r)
 	snprintf(p, sizeof(p), "%s/profile.ini", dir);
 	if (read_file_small(p, &r->profile, &len))
 		r->profile = NULL;
+	snprintf(p, sizeof(p), "%s/profile.given.ini", dir);
+	if (read_file_small(p, &r->given, &len))
+		r->given = NULL;
 	snprintf(p, sizeof(p), "%s/stop.json", dir);
 	r->stop = json_load_file(p, 0, NULL);
 	if (!json_is_array(r->stop)) {
@@ -60,6 +63,7 @@ void rrun_free(struct rrun *r)
 	json_decref(r->env);
 	json_decref(r->stop);
 	free(r->profile);
+	free(r->given);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -17,7 +17,8 @@ struct rrun {
 	json_t *rows; /* results.jsonl */
 	json_t *sum;  /* results_summarize(rows) */
 	json_t *env;  /* env.json, or an empty object */
-	char *profile; /* profile.ini text, or NULL */
+	char *profile; /* profile.ini text (what ran, expanded), or NULL */
+	char *given;   /* profile.given.ini text (as written), or NULL */
 	json_t *stop;  /* stop.json (why each cell stopped), or an empty array */
 };
 

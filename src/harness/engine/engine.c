@@ -644,6 +644,35 @@ static int write_profile(struct bench *b)
 	return ret ? error_errno(ret, path, "writing") : 0;
 }
 
+/* DIR/profile.given.ini: the profile as its author wrote it (its top
+ * file; includes stay names), after a comment line with the command's
+ * -D overrides; the report shows it, profile.ini is what ran. */
+static int write_given(struct bench *b, const struct bench_opts *o)
+{
+	char path[4200], *text = NULL, *all = NULL;
+	size_t len = 0, o_len = 0;
+	FILE *f = open_memstream(&all, &o_len);
+	int ret = read_file_small(b->prof.path, &text, &len);
+
+	if (!f || ret) {
+		if (f)
+			fclose(f);
+		free(all);
+		free(text);
+		return ret ? error_errno(ret, b->prof.path, "reading") : -ENOMEM;
+	}
+	fprintf(f, "; iostrat bench %s", b->prof.path);
+	for (size_t i = 0; i < o->ndefs; i++)
+		fprintf(f, " -D %s", o->defs[i]);
+	fprintf(f, "\n%s", text);
+	ret = fclose(f) ? -EIO : 0;
+	snprintf(path, sizeof(path), "%s/profile.given.ini", b->res.path);
+	ret = ret ? ret : write_file_atomic(path, all, o_len);
+	free(all);
+	free(text);
+	return ret ? error_errno(ret, path, "writing") : 0;
+}
+
 /* The order's seed: the one a resumed directory recorded, else the
  * profile's order_seed, else one derived now; recorded in env.json. */
 static void pick_seed(struct bench *b, const char *resume)
@@ -693,7 +722,10 @@ static int open_results(struct bench *b, const struct bench_opts *o)
 	if (!ret && b->eo->dir)
 		snprintf(b->eo->dir, b->eo->dir_len, "%s", b->res.path);
 	/* a command's profile is its options: nothing to resume from */
-	return ret || b->ctx.cmd ? ret : write_profile(b);
+	if (ret || b->ctx.cmd)
+		return ret;
+	ret = write_profile(b);
+	return ret ? ret : write_given(b, o);
 }
 
 static void cleanup(struct bench *b)
