@@ -660,6 +660,18 @@ bench_stop_ci_refuses_max_reps_below_the_floor() {
 		die "stop=rsd: $(cat "$T/err")"
 }
 
+# fio=1 and ceiling= share their baselines between the configurations of
+# a data set: nothing to say; a configuration the author wrote twice is
+# said once.
+bench_notes_only_the_authors_repeats() {
+	"$IOSTRAT" bench "$TOP/profiles/default.ini" --dry-run >/dev/null 2>"$T/err" || die "dry run: $(cat "$T/err")"
+	! grep -q '^note:' "$T/err" || die "default profile: $(cat "$T/err")"
+	printf '[a]\nstrategy=stream,stream\ndataset=big\nscale=0.001\nfio=1\n' >"$T/d.ini"
+	"$IOSTRAT" bench "$T/d.ini" --dry-run >/dev/null 2>"$T/err" || die "dry run: $(cat "$T/err")"
+	grep -qx 'note: 1 configurations of the profile repeat an earlier one (the same config_id); each runs once' "$T/err" ||
+		die "repeat note: $(cat "$T/err")"
+}
+
 bench_progress_shows_adaptive_bounds() {
 	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
@@ -755,6 +767,7 @@ t bench_report_lists_other_kinds bench_report_lists_other_kinds
 t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
 t bench_rows_carry_their_round bench_rows_carry_their_round
 t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
+t bench_notes_only_the_authors_repeats bench_notes_only_the_authors_repeats
 t bench_stop_ci_runs_three_rounds_and_says_why bench_stop_ci_runs_three_rounds_and_says_why
 t bench_stop_ci_refuses_max_reps_below_the_floor bench_stop_ci_refuses_max_reps_below_the_floor
 t bench_race_drops_a_clearly_slower_strategy bench_race_drops_a_clearly_slower_strategy

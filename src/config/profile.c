@@ -257,7 +257,7 @@ static bool some_kind_takes(const struct pkv *kv)
 static void drop_inherited(struct builder *B, struct plan *pl)
 {
 	const struct pconf probe = { (char *)pl->s->name, pl->s->where,
-				     pl->kind, pl->kv, pl->nkv };
+				     pl->kind, pl->kv, pl->nkv, false };
 	size_t kept = 0;
 	char why[256];
 
@@ -419,7 +419,7 @@ static int expand_plan(struct profile *p, const struct plan *pl)
 		p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
 		c = &p->confs[p->n++];
 		*c = (struct pconf){ (char *)pl->s->name, pl->s->where, pl->kind,
-				     malloc((pl->nkv + 1) * sizeof(*c->kv)), pl->nkv };
+				     malloc((pl->nkv + 1) * sizeof(*c->kv)), pl->nkv, false };
 		if (!c->kv) {
 			free(idx);
 			return -ENOMEM;
@@ -487,7 +487,7 @@ static int add_fio_companions(struct builder *B, size_t first)
 		c = &p->confs[i];
 		f = &p->confs[p->n++];
 		*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
-				     malloc((c->nkv + 1) * sizeof(*f->kv)), 0 };
+				     malloc((c->nkv + 1) * sizeof(*f->kv)), 0, true };
 		if (!f->kv)
 			return -ENOMEM;
 		for (size_t k = 0; k < c->nkv; k++)
@@ -519,7 +519,7 @@ static int add_ceiling_point(struct builder *B, size_t i, char *at,
 	c = &p->confs[i];
 	f = &p->confs[p->n++];
 	*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
-			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0 };
+			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0, true };
 	if (!f->kv)
 		return -ENOMEM;
 	for (size_t k = 0; k < c->nkv; k++) {

@@ -148,7 +148,7 @@ static int plan(struct bench *b)
 		if (!dup)
 			json_object_set_new(seen, it->id, json_true());
 		if (dup) { /* e.g. one fio baseline serves every thread count */
-			ndup++;
+			ndup += !c->companion; /* the shared baselines go unsaid */
 			c->kind->release(it);
 			memset(it, 0, sizeof(*it));
 			continue;
@@ -159,8 +159,8 @@ static int plan(struct bench *b)
 	if (ret)
 		return ret;
 	if (ndup)
-		fprintf(stderr, "note: %zu configurations repeat an earlier one; each "
-			"runs once\n", ndup);
+		fprintf(stderr, "note: %zu configurations of the profile repeat an "
+			"earlier one (the same config_id); each runs once\n", ndup);
 	if (b->n && cells_plan(b->items, b->n, &b->cells, &b->ncells))
 		return -ENOMEM;
 	if (b->n && cells_check(b->items, b->n, b->cells))
