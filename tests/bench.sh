@@ -672,6 +672,17 @@ bench_notes_only_the_authors_repeats() {
 		die "repeat note: $(cat "$T/err")"
 }
 
+# A cell whose rounds stop short of the race's first interval is warned
+# about before anything runs; the shipped smoke profile is not.
+bench_dry_run_warns_of_cells_too_short_for_a_verdict() {
+	printf '[a]\nstrategy=stream,mmap\ndataset=big\nscale=0.001\nreps=2\n' >"$T/s.ini"
+	"$IOSTRAT" bench "$T/s.ini" --dry-run >/dev/null 2>"$T/err" || die "dry run: $(cat "$T/err")"
+	grep -q 'warning: .*s.ini:1: \[a\]: at most 2 rounds: the verdict needs 3 for an interval' "$T/err" ||
+		die "no warning: $(cat "$T/err")"
+	"$IOSTRAT" bench "$TOP/profiles/smoke.ini" --dry-run >/dev/null 2>"$T/err" || die "smoke: $(cat "$T/err")"
+	! grep -q 'warning' "$T/err" || die "smoke: $(cat "$T/err")"
+}
+
 bench_progress_shows_adaptive_bounds() {
 	printf '[global]\nscale=0.001\ncache=asis\nreps=2\nmax_reps=4\ntarget_rsd=0\n[t]\nstrategy=stream,buffer\ndataset=small\nthreads=1\nwork=0\n' >"$T/a.ini"
 	"$IOSTRAT" bench "$T/a.ini" --out "$T/r" --data "$T/data" 2>"$T/err" || die "bench: $(tail -n 2 "$T/err")"
@@ -768,6 +779,7 @@ t bench_progress_shows_adaptive_bounds bench_progress_shows_adaptive_bounds
 t bench_rows_carry_their_round bench_rows_carry_their_round
 t bench_order_is_reproducible_by_its_seed bench_order_is_reproducible_by_its_seed
 t bench_notes_only_the_authors_repeats bench_notes_only_the_authors_repeats
+t bench_dry_run_warns_of_cells_too_short_for_a_verdict bench_dry_run_warns_of_cells_too_short_for_a_verdict
 t bench_stop_ci_runs_three_rounds_and_says_why bench_stop_ci_runs_three_rounds_and_says_why
 t bench_stop_ci_refuses_max_reps_below_the_floor bench_stop_ci_refuses_max_reps_below_the_floor
 t bench_race_drops_a_clearly_slower_strategy bench_race_drops_a_clearly_slower_strategy

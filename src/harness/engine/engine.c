@@ -24,6 +24,7 @@
 #include "harness/env.h"
 #include "harness/runner.h"
 #include "results/row.h"
+#include "results/anytime.h"
 #include "results/stats_math.h"
 #include "harness/stop.h"
 #include "lib/util.h"
@@ -206,12 +207,32 @@ static int check_user_data(const struct bench *b)
 	return 0;
 }
 
+/* A cell of two or more whose rounds stop short of an interval (the
+ * race's first needs ANYTIME_MIN_N): its verdict could only say "too
+ * few"; said once, for the first such cell. */
+static void warn_short_cells(const struct bench *b)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const struct bench_item *it = &b->items[i];
+
+		if (b->cells[it->cell].members < 2 ||
+		    most_reps(it, b->cells) >= ANYTIME_MIN_N)
+			continue;
+		warnf("%s: [%s]: at most %u rounds: the verdict needs %u for an interval, "
+		      "so its cells can only say \"too few\" (set reps=%u or more)",
+		      it->pc->where, it->pc->section, most_reps(it, b->cells),
+		      ANYTIME_MIN_N, ANYTIME_MIN_N);
+		return;
+	}
+}
+
 static int dry_run(struct bench *b)
 {
 	double total = 0;
 	unsigned reps = 0;
 	char t[32];
 
+	warn_short_cells(b);
 	printf("%-4s %-44s %-10s %s\n", "#", "config_id", "reps", "est/rep");
 	for (size_t i = 0; i < b->n; i++) {
 		struct bench_item *it = &b->items[i];
