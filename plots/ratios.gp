@@ -1,6 +1,6 @@
 # The verdict's strip plot: per verdict cell, the runner-up's time over the
 # fastest's in each round (points), the interval of that ratio (dashed
-# lines, when there is one) and the tie band 1 +- band (grey), one panel
+# lines, when there is one) and the band 1 +- min_effect (grey), one panel
 # per cell: a cell whose points straddle 1 is undecided, one whose interval
 # lies clear of 1 has a winner, one inside the band is equal.
 #

@@ -2,7 +2,7 @@
 /*
  * The verdict's strip plot: per cell of the verdict (docs/verdict.md), the
  * runner-up's time over the fastest's in each round (the paired ratios the
- * interval is made of), with that interval and the tie band, so a reader
+ * interval is made of), with that interval and the min_effect band, so a reader
  * sees why a cell is decided or not.
  *
  * ratios.dat: one block per cell with a runner-up and paired rounds; header
@@ -80,6 +80,6 @@ int fig_ratios(struct plot_ctx *c, char *why, size_t len)
 			nblk += cell_block(&d, &r, cell, nblk);
 	return dat_finish(c, &d, (size_t)nblk, "ratios",
 			  "Runner-up's time / the fastest's per round (points), its interval "
-			  "(dashed, at 1 when none yet), the tie band (grey)", why, len,
+			  "(dashed, at 1 when none yet), the min_effect band (grey)", why, len,
 			  "no verdict cell with two strategies paired by round");
 }

@@ -8,7 +8,7 @@
 const struct figure plot_figures[] = {
 	{ "grid", "the study grid: elapsed vs threads per strategy, a panel per work level",
 	  fig_grid },
-	{ "ratios", "per verdict cell: the runner-up's time over the fastest's, round by round, with the interval and the tie band",
+	{ "ratios", "per verdict cell: the runner-up's time over the fastest's, round by round, with the race's interval and the min_effect band",
 	  fig_ratios },
 	{ "memory", "peak RSS per strategy by data set and threads (log scale)",
 	  fig_memory },
