@@ -642,6 +642,8 @@ bench_race_futile_cell_names_its_next_step() {
 	jq -se '[.[] | select(.resumed == true)] | length > 0 and all(.[]; .round > 5)' \
 		"$T/r/results.jsonl" >/dev/null || die "resumed rows: $(jq -c '[.round, .resumed]' "$T/r/results.jsonl")"
 	jq -e '.[0].resumed_from == 5' "$T/r/stop.json" >/dev/null || die "resumed_from: $(cat "$T/r/stop.json")"
+	"$IOSTRAT" report "$T/r" >"$T/rep.txt" 2>&1 || die "report"
+	grep -q 'rounds after 5 from a resumed run' "$T/rep.txt" || die "report: resume not said"
 }
 
 # stop=ci with max_reps under the 3 rounds a race's first interval needs

@@ -651,6 +651,20 @@ static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext
 	    json_string_value(next));
 }
 
+/* A cell a resume extended: from which round (stop.json's resumed_from;
+ * its rows carry "resumed"). */
+static void resumed(const struct rrun *r, json_t *a, json_t *out, struct vtext *t)
+{
+	json_t *c = rrun_stop_cell(r, sget(a, "config_id"));
+	json_t *from = json_object_get(c, "resumed_from");
+
+	if (!json_is_integer(from))
+		return;
+	json_object_set(out, "resumed_from", from);
+	put(t, "; rounds after %lld from a resumed run (the same intervals, valid at "
+	    "every look)", (long long)json_integer_value(from));
+}
+
 /* winner: every other behind; equal: every other behind or equal. */
 static const char *cell_decision(const struct vcmp *c, size_t m)
 {
@@ -694,6 +708,7 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 		no_winner(v[0], c, m, band_of(r, v[0]), out, t);
 	if (!strcmp(d, "undecided"))
 		next_step(r, v[0], out, t);
+	resumed(r, v[0], out, t);
 	free(c);
 }
 
