@@ -7,7 +7,7 @@
 # and the repetitions each spends.  Mirrors race.c: every pair's Student-t
 # interval of the mean log ratio at alpha / (k(k-1)/2) spent over the looks
 # (alpha_n = a / ((n-2)(n-1)), n >= 3), behind by any member, the leader the
-# lowest median of the rest, equal within min_effect, futile from round 5
+# lowest median of the rest, equal within min_effect, futile from round 8
 # when the robust projection is beyond max_reps.  The old rule: every
 # strategy every round, the leading pair's exact signed-rank interval at
 # 1 - 0.05/m until its half-width is within 3% (8-10 rounds for five, 6-10
@@ -16,7 +16,7 @@
 #   tests/tools/race-sim.py [TRIALS [SEED]]        (docs/verdict.md, "Racing")
 import math, random, statistics, sys
 
-ALPHA, BAND, FUTILE_FROM, MAX_REPS, CAP, EXT_CAP = 0.05, 0.05, 5, 40, 10000, 400
+ALPHA, BAND, FUTILE_FROM, MAX_REPS, CAP, EXT_CAP = 0.05, 0.05, 8, 40, 10000, 400
 HEAVY = [False] # one round in ten at four times the spread
 
 

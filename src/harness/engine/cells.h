@@ -35,7 +35,7 @@ int cells_plan(struct bench_item *items, size_t n, struct cell **cells,
  * at max_reps, or futile from round RACE_FUTILE_FROM on (no deciding
  * round in sight by RACE_CAP, or one beyond max_reps).  A cell closed by
  * cell_close stays closed. */
-#define RACE_FUTILE_FROM 5
+#define RACE_FUTILE_FROM 8
 void cells_update(struct cell *cells, size_t ncells,
 		  struct bench_item *items, size_t n);
 /* Seconds one more round of cell k takes: its members still in the race,
