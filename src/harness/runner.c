@@ -27,6 +27,8 @@
 #include "inwatch.h"
 #include "cgroup.h"
 #include "kcost.h"
+#include "prewait.h"
+#include "stop.h"
 #include "runner.h"
 #include "config/jobopts.h"
 #include "results/config_id.h"
@@ -378,8 +380,11 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT))
 		runner_clean_outputs(cfg->job.out_dir, fl);
-	sync();
-	ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
+	ret = prewait_sync();
+	if (!ret)
+		ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
+	if (ret == -EINTR && stop_caught())
+		return ret; /* stopped before the fork: no row, no error line */
 	if (ret)
 		return row_error(row, ret, "%s: preparing %s cache: %s", bad,
 				 cache_mode_name(cfg->cache), strerror(-ret));
@@ -492,6 +497,8 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 		return row_error(row, ret, "%s: starting the run: %s",
 				 cfg->job.in_dir, strerror(-ret));
 	current_child = pid;
+	if (stop_caught()) /* a stop between the last look and current_child */
+		kill(pid, SIGKILL);
 	ret = cgroup_rep_enter(cg, pid);
 	if (ret && cg->limit)
 		return unstarted(pid, go, res, cg, ret, row);
@@ -664,6 +671,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	*rowp = row;
 	fill_config(cfg, fl, rep, row);
 	ret = prepare_rep(cfg, fl, row);
+	if (!ret && stop_caught())
+		ret = -EINTR; /* a stop before the fork: no child, no row */
 	if (ret)
 		return ret;
 	ret = inwatch_take(&w, cfg->job.in_dir, fl, &bad);
@@ -690,6 +699,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	inwatch_free(&w);
 	if (WIFSIGNALED(status) && json_is_true(json_object_get(row, "oom_kill"))) {
 		ret = oom_result(cfg, fl, row);
+	} else if (WIFSIGNALED(status) && stop_caught()) {
+		ret = -EINTR; /* iostrat's own SIGKILL after a stop: no strategy's fault */
 	} else if (WIFSIGNALED(status)) {
 		ret = row_error(row, -EINTR, "%s: strategy %s killed by signal %d (%s)",
 				cfg->job.in_dir, cfg->strat->name, WTERMSIG(status),
