@@ -18,6 +18,7 @@
 #define CK_BUF (1 << 20)
 
 static char badpath[PATH_MAX];
+volatile sig_atomic_t checksum_stop;
 
 /* Feed one file (transformed when work >= 0) into the hash state. */
 static int hash_file(XXH3_state_t *h, const char *path, int work, uint8_t *buf)
@@ -28,7 +29,7 @@ static int hash_file(XXH3_state_t *h, const char *path, int work, uint8_t *buf)
 	if (fd < 0)
 		return -errno;
 	for (;;) {
-		ssize_t n = read_full(fd, buf, CK_BUF);
+		ssize_t n = checksum_stop ? -EINTR : read_full(fd, buf, CK_BUF);
 
 		if (n < 0) {
 			close(fd);

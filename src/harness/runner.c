@@ -633,14 +633,17 @@ static uint64_t written_so_far(const struct run_config *cfg, const struct fileli
 	return sum;
 }
 
-/* An out-of-memory repetition is a result: its row says how far it got,
+/* An out-of-memory repetition is a result when its own memory_max was
+ * reached (oom_kill); one killed for another limit (oom_elsewhere) is a
+ * failure naming that limit.  Either row says how far it got,
  * at the peak charged (row_mem_peak: the sampled one where the kernel
  * keeps none), or "peak unknown": never a 0 MiB that was not measured. */
 static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		      json_t *row)
 {
+	const char *elsewhere = json_string_value(json_object_get(row, "oom_elsewhere"));
 	double mib = 1024.0 * 1024.0, peak;
-	char at[96] = ", peak unknown";
+	char at[96] = ", peak unknown", lim[32];
 	bool sampled;
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
@@ -652,9 +655,15 @@ static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 	if (!isnan(peak))
 		snprintf(at, sizeof(at), " at %.0f MiB charged%s", peak / mib,
 			 sampled ? " (sampled: anon + page cache)" : "");
+	fmt_limit(cfg->memory_max, lim, sizeof(lim));
+	if (elsewhere)
+		return row_error(row, -ENOMEM, "%s: strategy %s killed by the "
+				 "out-of-memory killer%s, not by its memory_max (%s): %s",
+				 cfg->job.in_dir, cfg->strat->name, at,
+				 cfg->memory_max ? lim : "none", elsewhere);
 	return row_error(row, -ENOMEM, "%s: strategy %s killed by the out-of-memory "
-			 "killer%s (memory_max %.0f MiB)", cfg->job.in_dir,
-			 cfg->strat->name, at, (double)cfg->memory_max / mib);
+			 "killer%s (memory_max %s)", cfg->job.in_dir,
+			 cfg->strat->name, at, lim);
 }
 
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
@@ -697,7 +706,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	change.changed = inwatch_changed(&w, cfg->job.in_dir, fl, &change.how,
 					 change.why, sizeof(change.why));
 	inwatch_free(&w);
-	if (WIFSIGNALED(status) && json_is_true(json_object_get(row, "oom_kill"))) {
+	if (WIFSIGNALED(status) && (json_is_true(json_object_get(row, "oom_kill")) ||
+				     json_is_string(json_object_get(row, "oom_elsewhere")))) {
 		ret = oom_result(cfg, fl, row);
 	} else if (WIFSIGNALED(status) && stop_caught()) {
 		ret = -EINTR; /* iostrat's own SIGKILL after a stop: no strategy's fault */

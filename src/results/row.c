@@ -24,7 +24,7 @@ static const char *const core_tail[] = {
 /* A repetition's whole cost (harness/cgroup.h, kcost.h; docs/results.md):
  * its cgroup, memory, reclaim, device I/O, stalls, kernel threads' CPU. */
 static const char *const cost_tail[] = {
-	"cgroup", "cgroup_error", "oom_kill", "mem_peak_bytes",
+	"cgroup", "cgroup_error", "oom_kill", "oom_elsewhere", "mem_peak_bytes",
 	"mem_peak_anon_bytes", "mem_peak_file_bytes", "mem_file_end_bytes",
 	"pgscan", "pgsteal", "workingset_refault", "reclaim_source",
 	"dev_read_bytes", "dev_write_bytes", "dev_reads", "dev_writes",

@@ -74,7 +74,7 @@ static int every_core_column_has_a_kind(void)
 		"bench", "kind", "config_id", "role", "dataset", "strategy",
 		"direct", "dontcache", "accounting", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
 		"scheduler", "device", "fs", "host", "error", "cgroup", "cgroup_error",
-		"oom_kill", "reclaim_source", "dev_source", "psi_source", NULL,
+		"oom_kill", "oom_elsewhere", "reclaim_source", "dev_source", "psi_source", NULL,
 	};
 
 	for (size_t i = 0; row_core_columns()[i]; i++) {

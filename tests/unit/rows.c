@@ -55,7 +55,8 @@ static const struct col cols[] = {
 	{ "host", TEXT, 0, 1 }, { "error", TEXT, 0, 0 },
 	/* the repetition's whole cost (docs/memory.md) */
 	{ "cgroup", ENUM, "v1|v2", 0 }, { "cgroup_error", TEXT, 0, 0 },
-	{ "oom_kill", ENUM, "true|false", 0 }, { "mem_peak_bytes", SIZE, 0, 0 },
+	{ "oom_kill", ENUM, "true|false", 0 }, { "oom_elsewhere", TEXT, 0, 0 },
+	{ "mem_peak_bytes", SIZE, 0, 0 },
 	{ "mem_peak_anon_bytes", SIZE, 0, 0 }, { "mem_peak_file_bytes", SIZE, 0, 0 },
 	{ "mem_file_end_bytes", SIZE, 0, 0 }, { "pgscan", COUNT, 0, 0 },
 	{ "pgsteal", COUNT, 0, 0 }, { "workingset_refault", COUNT, 0, 0 },
@@ -74,7 +75,7 @@ static const struct col cols[] = {
 	{ "cache_left_mib", SIZE, 0, 1 },
 	{ NULL, 0, 0, 0 },
 };
-#define NCORE 76 /* the first NCORE are the document's code block */
+#define NCORE 77 /* the first NCORE are the document's code block */
 
 static const struct col *col_find(const char *name, size_t len)
 {
