@@ -301,6 +301,25 @@ bench_reruns_an_enclosing_kill() {
 		die "not run again on resume: $(jq -c '[.error, .verified]' "$T/res/results.jsonl")"
 }
 
+# A limit below what a repetition needs to start is refused up front,
+# naming the floor, before any repetition (no row, no cgroup).
+below_the_floor_refused() {
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	expect_fail "memory_max: 512 KiB is below the 1 MiB a repetition needs to start" \
+		"$IOSTRAT" run -s stream --memory-max 512K -r 1 "$T/in" "$T/out"
+	printf '[a]\ndataset=%s\nstrategy=stream\nmemory_max=0,100K\n' "$T/in" >"$T/p.ini"
+	expect_fail "memory_max: 100 KiB is below the 1 MiB" "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+
+# A limit that is not whole MiB prints as given (1536 KiB, not "2 MiB").
+limit_prints_as_given() {
+	need_limit; bigdata
+	rc=0
+	"$IOSTRAT" run -s buffer --memory-max 1536K -r 1 --cache asis "$T/in" "$T/out" 2>"$T/err" >/dev/null || rc=$?
+	[ "$rc" -ne 0 ] || die "buffer of 100 MB ran in 1536 KiB"
+	grep -q "(memory_max 1536 KiB)" "$T/err" || die "limit not as given: $(cat "$T/err")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -315,3 +334,5 @@ t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused
 t a_configuration_killed_traced_and_timed_is_counted_once traced_and_timed_kill_is_one_configuration
 t a_kill_by_an_enclosing_limit_is_not_charged_to_memory_max killed_by_an_enclosing_limit
 t bench_runs_a_kill_by_an_enclosing_limit_again_on_resume bench_reruns_an_enclosing_kill
+t memory_max_below_the_floor_is_refused_naming_it below_the_floor_refused
+t a_limit_not_in_whole_mib_prints_as_given limit_prints_as_given

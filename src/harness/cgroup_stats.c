@@ -207,14 +207,19 @@ static void pressure(const struct cgroup_rep *cg, json_t *row)
 	json_object_set_new(row, "psi_source", json_text("cgroup v2"));
 }
 
+/* The kernel charges a cgroup in batches of 64 pages: a peak this close
+ * to the limit is the limit reached. */
+#define CHARGE_BATCH (64 * 4096)
+
 /* Whether the cgroup reached its own limit: v2 its "oom" event (counted
  * in the cgroup whose limit was reached, and its ancestors: a repetition's
- * cgroup has no children), v1 a failed charge against its own counters
- * (memory or memory + swap; an ancestor's failure is counted there). */
+ * cgroup has no children); v1 a failed charge against its own counters
+ * (memory or memory + swap; an ancestor's failure is counted there), or
+ * its peak at the limit (limits of a few batches fail with failcnt 0). */
 static bool own_limit_hit(const struct cgroup_rep *cg)
 {
 	char p[PATH_MAX + 32];
-	uint64_t n = 0, sw = 0;
+	uint64_t n = 0, sw = 0, peak = 0;
 
 	if (cg->version == 2) {
 		path_of(cg, "memory.events", p, sizeof(p));
@@ -226,6 +231,9 @@ static bool own_limit_hit(const struct cgroup_rep *cg)
 	path_of(cg, "memory.memsw.failcnt", p, sizeof(p));
 	if (!cg_read_u64(p, &sw))
 		n += sw;
+	path_of(cg, "memory.max_usage_in_bytes", p, sizeof(p));
+	if (!cg_read_u64(p, &peak) && peak + CHARGE_BATCH >= cg->limit)
+		n++;
 	return n > 0;
 }
 

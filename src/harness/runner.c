@@ -643,7 +643,7 @@ static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 {
 	const char *elsewhere = json_string_value(json_object_get(row, "oom_elsewhere"));
 	double mib = 1024.0 * 1024.0, peak;
-	char at[96] = ", peak unknown", lim[32];
+	char at[96] = ", peak unknown", lim[32], pk[32];
 	bool sampled;
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
@@ -652,7 +652,10 @@ static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		runner_clean_temporaries(cfg->job.out_dir, fl);
 	}
 	peak = row_mem_peak(row, &sampled);
-	if (!isnan(peak))
+	if (!isnan(peak) && peak < mib)
+		snprintf(at, sizeof(at), " at %s charged%s", fmt_limit((unsigned long long)
+			 peak, pk, sizeof(pk)), sampled ? " (sampled: anon + page cache)" : "");
+	else if (!isnan(peak))
 		snprintf(at, sizeof(at), " at %.0f MiB charged%s", peak / mib,
 			 sampled ? " (sampled: anon + page cache)" : "");
 	fmt_limit(cfg->memory_max, lim, sizeof(lim));
