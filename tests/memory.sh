@@ -320,6 +320,21 @@ limit_prints_as_given() {
 	grep -q "(memory_max 1536 KiB)" "$T/err" || die "limit not as given: $(cat "$T/err")"
 }
 
+# A row its memory_max killed is a result: the report's header counts it
+# apart from the failed, and summary.csv's errors column leaves it out.
+oom_row_is_not_a_failure_in_the_report() {
+	need_limit; bigdata
+	printf '[run]\ncache=asis\nreps=1\nmax_reps=1\ndataset=%s\nmemory_max=32M\nstrategy=buffer\n' \
+		"$T/in" >"$T/oom.ini"
+	"$IOSTRAT" bench "$T/oom.ini" --out "$T/res" >"$T/out" 2>&1 || die "bench failed: $(tail -n 2 "$T/out")"
+	"$IOSTRAT" report "$T/res" >"$T/rep" 2>&1 || die "report failed: $(cat "$T/rep")"
+	grep -q '1 repetitions, 1 configurations, 0 failed, 1 out of memory under memory_max' "$T/rep" ||
+		die "header: $(grep -i repetitions "$T/rep")"
+	errs=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))["errors"])' \
+		"$T/res/summary.csv")
+	[ "$errs" = 0 ] || die "summary.csv errors $errs: $(cat "$T/res/summary.csv")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -336,3 +351,4 @@ t a_kill_by_an_enclosing_limit_is_not_charged_to_memory_max killed_by_an_enclosi
 t bench_runs_a_kill_by_an_enclosing_limit_again_on_resume bench_reruns_an_enclosing_kill
 t memory_max_below_the_floor_is_refused_naming_it below_the_floor_refused
 t a_limit_not_in_whole_mib_prints_as_given limit_prints_as_given
+t an_oom_row_is_not_counted_as_failed_in_the_report oom_row_is_not_a_failure_in_the_report
