@@ -335,6 +335,19 @@ oom_row_is_not_a_failure_in_the_report() {
 	[ "$errs" = 0 ] || die "summary.csv errors $errs: $(cat "$T/res/summary.csv")"
 }
 
+# Progress lines say the configuration's memory_max (two limits of one
+# strategy are two different lines).
+progress_shows_the_limit() {
+	need_limit
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	printf '[run]\ncache=asis\nreps=1\nmax_reps=1\ndataset=%s\nmemory_max=0,64M\nstrategy=stream\n' \
+		"$T/in" >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/res" >"$T/out" 2>&1 || die "bench failed: $(tail -n 2 "$T/out")"
+	grep -q '\] stream threads=1 work=0 memory_max=64 MiB in rep 1/1' "$T/out" ||
+		die "no limit in the progress: $(cat "$T/out")"
+	grep -q '\] stream threads=1 work=0 in rep 1/1' "$T/out" || die "the unlimited one: $(cat "$T/out")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -352,3 +365,4 @@ t bench_runs_a_kill_by_an_enclosing_limit_again_on_resume bench_reruns_an_enclos
 t memory_max_below_the_floor_is_refused_naming_it below_the_floor_refused
 t a_limit_not_in_whole_mib_prints_as_given limit_prints_as_given
 t an_oom_row_is_not_counted_as_failed_in_the_report oom_row_is_not_a_failure_in_the_report
+t progress_lines_show_the_memory_max progress_shows_the_limit
