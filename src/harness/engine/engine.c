@@ -33,6 +33,7 @@
 #include "bench.h"
 #include "cells.h"
 #include "hooks.h"
+#include "resume_defs.h"
 
 
 /* A stop signal (SIGINT, SIGTERM, SIGHUP), for every command the engine
@@ -970,6 +971,11 @@ int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 	b.tty = isatty(STDERR_FILENO);
 	if (profile_load(path, o->defs, o->ndefs, &b.prof))
 		return 2;
+	if (o->resume && o->ndefs && resume_defs_check(o->resume, path, &b.prof,
+							     o->defs, o->ndefs)) {
+		profile_free(&b.prof);
+		return 2;
+	}
 	if (o->resume)
 		resumed_name(&b, o->resume);
 	b.ctx.name = b.prof.name;
