@@ -758,7 +758,7 @@ resume_define_adding_configurations_refused() {
 	IOSTRAT_DATA="$T/data" expect_fail "-D threads=2 changes the configurations" \
 		"$IOSTRAT" bench --resume "$T/r" -D threads=2
 	[ "$(wc -l <"$T/r/results.jsonl")" -eq 1 ] || die "rows added: $(cat "$T/r/results.jsonl")"
-	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench --resume "$T/r" -D reps=2 -D max_reps=2 >/dev/null 2>"$T/err" ||
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench --resume "$T/r" -D reps=2 -D max_reps=2 -D trace=0 >/dev/null 2>"$T/err" ||
 		die "an engine key refused: $(cat "$T/err")"
 	[ "$(wc -l <"$T/r/results.jsonl")" -eq 2 ] || die "reps=2 not run: $(wc -l <"$T/r/results.jsonl") rows"
 }

@@ -7,6 +7,13 @@
 #include "lib/util.h"
 #include "resume_defs.h"
 
+/* Keys that say how a configuration runs, not which: the engine's, and
+ * trace (traced repetitions beside the timed ones, one config_id). */
+static bool how_key(const char *key)
+{
+	return profile_engine_key(key) || !strcmp(key, "trace");
+}
+
 /* The first -D of with whose value differs from conf i of was (or, when
  * the number of configurations differs, the first -D of a configuration
  * key): NULL when every configuration is the same. */
@@ -17,7 +24,7 @@ static const struct pkv *changer(const struct profile *was, const struct profile
 			const struct pkv *kv = &with->confs[i].kv[k];
 			const char *v;
 
-			if (kv->from != PKV_DEFINE || profile_engine_key(kv->key))
+			if (kv->from != PKV_DEFINE || how_key(kv->key))
 				continue;
 			v = i < was->n ? pconf_get(&was->confs[i], kv->key) : NULL;
 			if (was->n != with->n || !v || strcmp(v, kv->value))

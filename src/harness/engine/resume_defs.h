@@ -8,7 +8,7 @@
 /*
  * A resume runs what is missing of the configurations DIR/profile.ini
  * records; a -D may change how (reps, max_reps, time_budget: the engine's
- * keys) but not which: one that adds a configuration (memory_max=0,64M)
+ * keys; trace) but not which: one that adds a configuration (memory_max=0,64M)
  * or changes one (threads=2) is refused in one line naming it.  with is
  * path loaded with the -D's.  0, or -EINVAL after the line.
  */
