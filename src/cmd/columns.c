@@ -86,18 +86,11 @@ static void print_table(struct lister *l, const struct column *t)
 	}
 }
 
-/* Each probe's columns, typed as a row read back is checked. */
+/* Each probe's columns, as it declares them. */
 static void print_probes(struct lister *l)
 {
 	for (size_t k = 0; probe_registry[k]; k++)
-		for (const char *const *n = probe_registry[k]->columns; *n; n++) {
-			struct column c = { *n, row_column_type(*n), NULL, NULL,
-					    "trace", NULL, 0 };
-
-			if (column_find(*n, &c))
-				c.help = probe_registry[k]->name;
-			print_one(l, &c);
-		}
+		print_table(l, probe_registry[k]->columns);
 }
 
 int cmd_columns(int argc, char **argv)
