@@ -65,7 +65,7 @@ int cmd_list(int argc, char **argv)
 	if (npos < 0)
 		return cmdopt_exit(npos);
 	if (npos) {
-		errorf("list: %s: unexpected argument (iostrat list takes none)", argv[1]);
+		errorf("list: %s: unexpected argument (iostrat list takes only --caps)", argv[1]);
 		return 2;
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
