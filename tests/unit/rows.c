@@ -74,6 +74,7 @@ static int row_new_holds_every_core_column(void)
 		      row_core_columns()[n]);
 	CHECK(json_object_size(row) == n, "%zu keys, %zu core columns",
 	      json_object_size(row), n);
+	json_decref(row);
 	return 0;
 }
 
