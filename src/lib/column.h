@@ -29,7 +29,7 @@ enum col_type {
 
 /*
  * One column (util-linux lsblk's infos[] line): the table of the core
- * columns is results/columns.c; strategies (struct strategy .columns) and
+ * columns is results/row.c (row_columns); strategies (struct strategy .columns) and
  * probes (struct probe_ops .columns) declare the columns they add.
  * Tables end with { 0 }.
  */

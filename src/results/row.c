@@ -16,10 +16,12 @@
 
 /*
  * The core columns, in CSV order (COLF_CORE: every row holds them, null
- * until written), then the columns every `run` row adds.  The empty name
+ * until written), then those a kind's rows add (COLF_IDENT: which
+ * configuration, copied to summary.csv, never a median).  The empty name
  * is where the run settings' own columns go, in their table's order
- * (run_settings, config/jobopts.c: it types them).  docs/results.md is
- * checked against this table (tests/unit/rows.c).
+ * (run_settings, config/jobopts.c: it types them).  A new column is one
+ * line here (or in its strategy's or probe's .columns) and its writer;
+ * docs/results.md holds `iostrat __columns --markdown` (tests/columns.sh).
  */
 const struct column row_columns[] = {
 	{ "schema", COL_COUNT, 0, 0, "results", "the row format's version (ROW_SCHEMA)", CORE | ID },
