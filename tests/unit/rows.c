@@ -13,27 +13,23 @@
 #include "results/row.h"
 #include "unit.h"
 
-/* Null in a verified `run -s stream` row without probes or cgroup: the
- * rest of the core columns are set. */
-static const char *const may_be_null[] = {
-	"bench", "bufsize", "chunk", "qd", "memory_max", "seq_pct", "pc_hits",
-	"pc_misses", "pc_hit_ratio", "ra_pages", "req_p50_kb", "lat_p50_us",
-	"lat_p99_us", "scheduler", "device", "fs", "error", "cgroup",
-	"cgroup_error", "oom_kill", "mem_peak_bytes", "mem_peak_anon_bytes",
-	"mem_peak_file_bytes", "mem_file_end_bytes", "pgscan", "pgsteal",
-	"workingset_refault", "reclaim_source", "dev_read_bytes",
-	"dev_write_bytes", "dev_reads", "dev_writes", "dev_source",
-	"psi_io_some_us", "psi_io_full_us", "psi_mem_some_us", "psi_mem_full_us",
-	"psi_source", "kthread_s", "kswapd_s", "kworker_s", "ksoftirqd_s",
-	"cold_ok", NULL,
+/* Set in every verified `run -s stream` row (the measurement itself);
+ * any other column may be null there (no probes, no cgroup). */
+static const char *const always_set[] = {
+	"schema", "kind", "config_id", "rep", "round", "role", "dataset",
+	"files", "bytes_in", "bytes_out", "strategy", "threads", "work", "cache",
+	"fsync", "direct", "dontcache", "sink", "accounting",
+	"resident_pct_before", "elapsed_s", "user_s", "sys_s", "maxrss_kb",
+	"minflt", "majflt", "nvcsw", "nivcsw", "mb_s", "checksum", "verified",
+	"traced", "kernel", "host", NULL,
 };
 
 static bool nullable(const char *name)
 {
-	for (size_t i = 0; may_be_null[i]; i++)
-		if (!strcmp(may_be_null[i], name))
-			return true;
-	return false;
+	for (size_t i = 0; always_set[i]; i++)
+		if (!strcmp(always_set[i], name))
+			return false;
+	return true;
 }
 
 /* v is one of "a|b" */
