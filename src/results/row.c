@@ -130,20 +130,6 @@ bool column_of_setting(const struct setting *s, struct column *c)
 	return true;
 }
 
-const char *column_values(const struct column *c, char *buf, size_t len)
-{
-	const struct setting *s = settings_column(run_settings, c->name);
-	size_t n = 0;
-
-	if (c->values || !s || s->type != SET_ENUM || !len)
-		return c->values;
-	buf[0] = '\0';
-	for (const char *const *v = s->values; *v; v++)
-		n += (size_t)snprintf(buf + MIN(n, len - 1), len - MIN(n, len - 1),
-				      "%s%s", v == s->values ? "" : "|", *v);
-	return buf;
-}
-
 const char *const *row_core_columns(void)
 {
 	static const char *cols[ARRAY_SIZE(row_columns) + 32];
