@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# The rooms of src/ (its top directories) and who uses whom: includes, and declarations placed outside the room that defines them.
+"""rooms.py [--ladder FILE] [SRC]
+
+Reads every .c/.cc/.h of SRC (default src/).  A room is the first
+directory under SRC (src/main.c is the room "main").  Room A uses room B
+when a file of A includes a header of B (an include "x.h" is looked up
+beside the file first, then under SRC, as the compiler's -Isrc does), or
+when a header of A declares a function that a file of B defines (so who
+calls it through A's header needs B).
+
+Without --ladder: prints every use between rooms (with one instance of
+each), the strongly connected components of more than one room, and the
+count "rooms in a circle: N".  Exit 0.
+
+With --ladder FILE (one room a line, lowest first, '#' comments): checks
+that each room uses only rooms listed below it; prints one line per
+offence naming the file and the include or declaration, and exits 1 if
+there is any (or a room is missing from FILE).
+"""
+import os
+import re
+import sys
+
+EXTS = ('.c', '.cc', '.h')
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+IDENT = re.compile(r'([A-Za-z_]\w*)\s*\($')
+
+
+def room_of(rel):
+    parts = rel.split('/')
+    return parts[0] if len(parts) > 1 else os.path.splitext(parts[0])[0]
+
+
+def sources(src):
+    for d, _, names in os.walk(src):
+        for n in sorted(names):
+            if n.endswith(EXTS):
+                p = os.path.join(d, n)
+                yield os.path.relpath(p, src)
+
+
+def resolve(src, rel, inc):
+    """The header's path relative to src, or None (a system/generated one)."""
+    for path in (os.path.join(os.path.dirname(rel), inc), inc):
+        path = os.path.normpath(path)
+        if not path.startswith('..') and \
+                os.path.isfile(os.path.join(src, path)):
+            return path
+    return None
+
+
+def strip(text):
+    """Text without comments, strings, character constants and
+    preprocessor lines (kept as blank lines)."""
+    text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'),
+                  text, flags=re.S)
+    text = re.sub(r'//[^\n]*', '', text)
+    text = re.sub(r'"(\\.|[^"\\\n])*"', '""', text)
+    text = re.sub(r"'(\\.|[^'\\\n])*'", "''", text)
+    text = re.sub(r'^\s*#(.*\\\n)*.*$', '', text, flags=re.M)
+    return text
+
+
+def top_level(text):
+    """(statement text, ends_with) for each top-level statement: ends_with
+    is ';' or '{' (a body follows: function, struct, initializer)."""
+    depth, paren, start = 0, 0, 0
+    for i, ch in enumerate(text):
+        if ch == '(':
+            paren += 1
+        elif ch == ')':
+            paren -= 1
+        elif ch == '{':
+            if depth == 0:
+                yield text[start:i], '{'
+            depth += 1
+        elif ch == '}':
+            depth -= 1
+            if depth == 0:
+                start = i + 1
+        elif ch == ';' and depth == 0 and paren == 0:
+            yield text[start:i], ';'
+            start = i + 1
+
+
+def function_name(stmt):
+    """The function a top-level statement declares or defines, or None."""
+    s = ' '.join(stmt.split())
+    if not s or s.startswith(('typedef', 'struct', 'enum', 'union')) \
+            and '(' not in s.split('{')[0]:
+        return None
+    if s.startswith('typedef') or '=' in s.split('(')[0]:
+        return None
+    head = s.split('(')[0] + '('
+    m = IDENT.search(head)
+    if not m or m.group(1) in ('if', 'while', 'for', 'switch', 'return',
+                               'sizeof', '__attribute__', 'typeof'):
+        return None
+    return m.group(1)
+
+
+def variable_name(stmt):
+    """The variable a top-level statement declares or defines, or None."""
+    s = ' '.join(stmt.split()).split('=')[0]
+    if '(' in s or s.startswith(('typedef', 'struct', 'enum', 'union')) \
+            and not s.endswith(']') and len(s.split()) < 3:
+        return None
+    m = re.search(r'([A-Za-z_]\w*)\s*(\[[^]]*\]\s*)*$', s)
+    return m.group(1) if m else None
+
+
+def symbols(text):
+    """(declared, defined) names of functions and variables of a file;
+    static ones are neither (they are the file's own)."""
+    declared, defined = set(), set()
+    for stmt, end in top_level(strip(text)):
+        s = stmt.strip()
+        if s.startswith(('static', 'typedef')):
+            continue
+        name = function_name(stmt)
+        if name and ')' in stmt:
+            (defined if end == '{' else declared).add(name)
+            continue
+        name = variable_name(stmt)
+        if name and (end == ';' or '=' in stmt):
+            extern = s.startswith('extern')
+            (declared if extern else defined).add(name)
+    return declared, defined
+
+
+def scan(src):
+    files = {rel: open(os.path.join(src, rel), encoding='utf-8').read()
+             for rel in sources(src)}
+    uses = {}          # (A, B) -> first reason
+    definer = {}       # function -> set of rooms defining it
+    declares = {}      # file -> names it declares
+    for rel, text in sorted(files.items()):
+        a = room_of(rel)
+        for m in INCLUDE.finditer(text):
+            hdr = resolve(src, rel, m.group(1))
+            if hdr and room_of(hdr) != a:
+                uses.setdefault((a, room_of(hdr)),
+                                f'{rel} includes "{m.group(1)}"')
+        declared, defined = symbols(text)
+        for f in defined:
+            definer.setdefault(f, set()).add(a)
+        declares[rel] = declared
+    for rel, names in sorted(declares.items()):
+        a = room_of(rel)
+        for f in sorted(names):
+            for b in sorted(definer.get(f, ())):
+                if b != a and a not in definer[f]:
+                    uses.setdefault((a, b),
+                                    f'{rel} declares {f}, defined in {b}/')
+    rooms = sorted({room_of(r) for r in files})
+    return rooms, uses
+
+
+def components(rooms, uses):
+    """Strongly connected components (Tarjan), each a sorted list."""
+    graph = {r: sorted(b for (a, b) in uses if a == r) for r in rooms}
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(sorted(comp))
+
+    for r in rooms:
+        if r not in index:
+            visit(r)
+    return out
+
+
+def report(rooms, uses):
+    print(f'rooms: {len(rooms)} ({" ".join(rooms)})')
+    for (a, b), why in sorted(uses.items()):
+        print(f'{a} -> {b}: {why}')
+    knots = [c for c in components(rooms, uses) if len(c) > 1]
+    for c in knots:
+        print(f'circle: {" ".join(c)}')
+    print(f'rooms in a circle: {sum(len(c) for c in knots)}')
+    return 0
+
+
+def read_ladder(path):
+    with open(path, encoding='utf-8') as f:
+        return [ln.split('#')[0].strip() for ln in f
+                if ln.split('#')[0].strip()]
+
+
+def check(rooms, uses, ladder):
+    bad = 0
+    for r in rooms:
+        if r not in ladder:
+            print(f'rooms: {r}: a room of src/ missing from the ladder')
+            bad += 1
+    level = {r: i for i, r in enumerate(ladder)}
+    for (a, b), why in sorted(uses.items()):
+        if a in level and b in level and level[b] >= level[a]:
+            print(f'rooms: {a} uses {b}, a room not below it: {why}')
+            bad += 1
+    return 1 if bad else 0
+
+
+def main(argv):
+    ladder = None
+    if len(argv) > 1 and argv[0] == '--ladder':
+        ladder, argv = argv[1], argv[2:]
+    src = argv[0] if argv else 'src'
+    rooms, uses = scan(src)
+    if ladder is None:
+        return report(rooms, uses)
+    return check(rooms, uses, read_ladder(ladder))
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
