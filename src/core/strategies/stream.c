@@ -36,8 +36,8 @@ static const char *const fadvise_names[] = { "sequential", "noreuse",
 					     "dontneed", "none", NULL };
 
 static const struct setting stream_settings[] = {
-	{ .name = "fadvise", .type = SET_ENUM, .values = fadvise_names,
-	  .off = offsetof(struct stream_opts, fadvise), .def = "sequential",
+	{ .name = "fadvise", SETTING_ENUM(struct stream_opts, fadvise), .values = fadvise_names,
+	  .def = "sequential",
 	  .where = SET_BOTH, .column = "fadvise", .id = "fadvise=%s",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "posix_fadvise on each input: sequential (default), noreuse,\n"
