@@ -10,7 +10,7 @@ table_of() {
 	cat >"$T/t.c" <<EOF
 #include <stdbool.h>
 #include <stdint.h>
-#include "config/settings.h"
+#include "lib/settings.h"
 enum colour { RED, GREEN };
 struct o { unsigned u; uint64_t size; bool b; const char *s; double d; enum colour c; int i; };
 const struct setting table[] = { { .name = "x", $1 }, { 0 } };

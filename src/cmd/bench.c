@@ -10,7 +10,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "commands.h"
 #include "config/datadir.h"
 #include "sched/sysq.h"

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "commands.h"
 #include "results/dataset.h"
 #include "harness/env.h"

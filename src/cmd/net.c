@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "harness/env.h"
 #include "net/net.h"
 #include "harness/stop.h"

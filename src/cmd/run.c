@@ -9,12 +9,13 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "harness/env.h"
 #include "config/jobopts.h"
 #include "report/report.h"
 #include "results/row.h"
 #include "harness/runner.h"
+#include "trace/hooks.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
 

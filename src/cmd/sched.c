@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "commands.h"
 #include "harness/env.h"
 #include "sched/hook.h"

@@ -308,7 +308,7 @@ static int set_api_list(const struct setting *s, const char *v, void *obj)
 /*
  * Every sweep's settings.  A list (sizes, ops, apis, buffer) is a SET_CALL
  * entry that collects it: on argv it expands into configurations, in a
- * bench section it must hold one value (kind.c).  Profile-only entries
+ * bench section it must hold one value (engine/kind_sweep.c).  Profile-only entries
  * are the keys a section may also use (block=, op=, api=).  cache and
  * fsync are typed: their columns and config_id parts come from here.
  */

@@ -13,10 +13,11 @@ Without --ladder: prints every use between rooms (with one instance of
 each), the strongly connected components of more than one room, and the
 count "rooms in a circle: N".  Exit 0.
 
-With --ladder FILE (one room a line, lowest first, '#' comments): checks
-that each room uses only rooms listed below it; prints one line per
-offence naming the file and the include or declaration, and exits 1 if
-there is any (or a room is missing from FILE).
+With --ladder FILE (one rung a line, top first, rooms of a rung side by
+side, '#' comments; or a markdown file whose fenced block after the line
+LADDER_MARK is that): checks that each room uses only rooms on rungs below
+its own; prints one line per offence naming the file and the include or
+declaration, and exits 1 if there is any (or a room is missing).
 """
 import os
 import re
@@ -48,6 +49,13 @@ def resolve(src, rel, inc):
                 os.path.isfile(os.path.join(src, path)):
             return path
     return None
+
+
+def spelled_by_rule(rel, inc, hdr):
+    """A header of the including file's directory by its name ("row.h"),
+    any header by its path from src/ ("core/strategy.h")."""
+    return inc == hdr or ('/' not in inc and
+                          os.path.dirname(hdr) == os.path.dirname(rel))
 
 
 def strip(text):
@@ -135,10 +143,14 @@ def scan(src):
     uses = {}          # (A, B) -> first reason
     definer = {}       # function -> set of rooms defining it
     declares = {}      # file -> names it declares
+    misspelt = []      # includes against the rule of spelled_by_rule
     for rel, text in sorted(files.items()):
         a = room_of(rel)
         for m in INCLUDE.finditer(text):
             hdr = resolve(src, rel, m.group(1))
+            if hdr and not spelled_by_rule(rel, m.group(1), hdr):
+                misspelt.append(f'{rel} includes "{m.group(1)}": neither '
+                                f'a name beside it nor "{hdr}"')
             if hdr and room_of(hdr) != a:
                 uses.setdefault((a, room_of(hdr)),
                                 f'{rel} includes "{m.group(1)}"')
@@ -154,7 +166,7 @@ def scan(src):
                     uses.setdefault((a, b),
                                     f'{rel} declares {f}, defined in {b}/')
     rooms = sorted({room_of(r) for r in files})
-    return rooms, uses
+    return rooms, uses, misspelt
 
 
 def components(rooms, uses):
@@ -188,7 +200,7 @@ def components(rooms, uses):
     return out
 
 
-def report(rooms, uses):
+def report(rooms, uses, misspelt):
     print(f'rooms: {len(rooms)} ({" ".join(rooms)})')
     for (a, b), why in sorted(uses.items()):
         print(f'{a} -> {b}: {why}')
@@ -196,25 +208,42 @@ def report(rooms, uses):
     for c in knots:
         print(f'circle: {" ".join(c)}')
     print(f'rooms in a circle: {sum(len(c) for c in knots)}')
+    for why in misspelt:
+        print(f'include: {why}')
+    print(f'includes against the rule: {len(misspelt)}')
     return 0
 
 
+LADDER_MARK = '<!-- the ladder, read by tests/rooms.sh -->'
+
+
 def read_ladder(path):
+    """The rungs, lowest first, each a list of rooms: from a file of one
+    rung a line (top first, '#' comments), or from the fenced block after
+    LADDER_MARK in a markdown file.  Rooms of one rung use none of each
+    other."""
     with open(path, encoding='utf-8') as f:
-        return [ln.split('#')[0].strip() for ln in f
-                if ln.split('#')[0].strip()]
+        lines = f.read().split('\n')
+    if LADDER_MARK in lines:
+        at = lines.index(LADDER_MARK) + 2          # past the ``` line
+        lines = lines[at:lines.index('```', at)]
+    rungs = [ln.split('#')[0].split() for ln in lines]
+    return [r for r in reversed(rungs) if r]
 
 
-def check(rooms, uses, ladder):
-    bad = 0
+def check(rooms, uses, misspelt, rungs):
+    bad = len(misspelt)
+    for why in misspelt:
+        print(f'rooms: {why}')
+    level = {r: i for i, rung in enumerate(rungs) for r in rung}
     for r in rooms:
-        if r not in ladder:
+        if r not in level:
             print(f'rooms: {r}: a room of src/ missing from the ladder')
             bad += 1
-    level = {r: i for i, r in enumerate(ladder)}
     for (a, b), why in sorted(uses.items()):
         if a in level and b in level and level[b] >= level[a]:
-            print(f'rooms: {a} uses {b}, a room not below it: {why}')
+            where = 'above' if level[b] > level[a] else 'beside'
+            print(f'rooms: {a} uses {b}, a room {where} it: {why}')
             bad += 1
     return 1 if bad else 0
 
@@ -224,10 +253,10 @@ def main(argv):
     if len(argv) > 1 and argv[0] == '--ladder':
         ladder, argv = argv[1], argv[2:]
     src = argv[0] if argv else 'src'
-    rooms, uses = scan(src)
+    rooms, uses, misspelt = scan(src)
     if ladder is None:
-        return report(rooms, uses)
-    return check(rooms, uses, read_ladder(ladder))
+        return report(rooms, uses, misspelt)
+    return check(rooms, uses, misspelt, read_ladder(ladder))
 
 
 if __name__ == '__main__':

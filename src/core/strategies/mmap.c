@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "core/dontcache.h"
 #include "core/outfile.h"
 #include "core/per_file.h"

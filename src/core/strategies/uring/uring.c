@@ -58,7 +58,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "lib/util.h"
 #include "core/strategies/direct.h"
 #include "uring.h"
