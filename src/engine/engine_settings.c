@@ -38,7 +38,8 @@ const struct setting engine_settings[] = {
 	  .max = 100, .def = "1", .where = SET_PROFILE,
 	  .help = "with trace=1: traced repetitions per configuration, one a round "
 		  "(the timed ones run untraced)" },
-	{ .name = "order_seed", SETTING_COUNT(struct bench_item, order_seed), .max = INT64_MAX,
+	{ .name = "order_seed", SETTING_COUNT(struct bench_item, order_seed),
+	  .max = INT64_MAX,
 	  .def = "0", .where = SET_PROFILE,
 	  .help = "the seed of the order within a round (0: derived once per run, "
 		  "recorded in env.json)" },

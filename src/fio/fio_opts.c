@@ -13,7 +13,8 @@ const struct setting fio_settings[] = {
 	{ .name = "job", SETTING_STRING(struct fio_config, job), .where = SET_PROFILE,
 	  .metavar = "JOB", .help = "the fio job: a name in fio-jobs/ or a path "
 	  "(default: the one mirroring strategy=)" },
-	{ .name = "cache", SETTING_ENUM(struct fio_config, cache), .values = cache_mode_names,
+	{ .name = "cache", SETTING_ENUM(struct fio_config, cache),
+	  .values = cache_mode_names,
 	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",
 	  .help = "the input's cache state before each repetition (default cold)" },
 	{ .name = "bs", SETTING_SIZE(struct fio_config, bs), .min = 512,
@@ -32,7 +33,8 @@ const struct setting fio_settings[] = {
 	{ .name = "direct", SETTING_BOOL(struct fio_config, direct), .def = "0",
 	  .where = SET_BOTH, .column = "direct", .id = "direct",
 	  .flags = SETF_ID_OPTIONAL, .help = "O_DIRECT (IOSTRAT_DIRECT=1 in the job)" },
-	{ .name = "fsync", SETTING_ENUM(struct fio_config, fsync), .values = fsync_mode_names,
+	{ .name = "fsync", SETTING_ENUM(struct fio_config, fsync),
+	  .values = fsync_mode_names,
 	  .id_values = fsync_ids, .def = "file", .where = SET_BOTH, .column = "fsync",
 	  .id = "fsync=%s",
 	  .help = "file (default): fsync each written file as it closes\n"

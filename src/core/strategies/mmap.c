@@ -288,7 +288,8 @@ static int mmap_run(const struct job *job, struct run_stats *st)
 }
 
 static const struct setting mmap_settings[] = {
-	{ .name = "madvise", SETTING_ENUM(struct mmap_opts, madvise), .values = advice_names,
+	{ .name = "madvise", SETTING_ENUM(struct mmap_opts, madvise),
+	  .values = advice_names,
 	  .def = "sequential",
 	  .where = SET_BOTH, .id = "madvise=%s", .flags = SETF_ID_OPTIONAL,
 	  .help = "the input's madvise(2) advice (default sequential)" },

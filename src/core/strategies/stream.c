@@ -36,7 +36,8 @@ static const char *const fadvise_names[] = { "sequential", "noreuse",
 					     "dontneed", "none", NULL };
 
 static const struct setting stream_settings[] = {
-	{ .name = "fadvise", SETTING_ENUM(struct stream_opts, fadvise), .values = fadvise_names,
+	{ .name = "fadvise", SETTING_ENUM(struct stream_opts, fadvise),
+	  .values = fadvise_names,
 	  .def = "sequential",
 	  .where = SET_BOTH, .column = "fadvise", .id = "fadvise=%s",
 	  .flags = SETF_ID_OPTIONAL,
