@@ -71,48 +71,48 @@ def strip(text):
 
 
 def top_level(text):
-    """(statement text, ends_with) for each top-level statement: ends_with
-    is ';' or '{' (a body follows: function, struct, initializer)."""
-    depth, paren, start = 0, 0, 0
-    for i, ch in enumerate(text):
-        if ch == '(':
-            paren += 1
-        elif ch == ')':
-            paren -= 1
-        elif ch == '{':
-            if depth == 0:
-                yield text[start:i], '{'
+    """(statement, end) for each top-level statement, its braces' contents
+    left out: end '{' for a function definition's head, ';' for the rest
+    (declarations, and definitions of variables with their initializer)."""
+    depth, buf = 0, []
+    for ch in text:
+        if ch == '{':
+            if depth == 0 and is_function_head(''.join(buf)):
+                yield ''.join(buf), '{'
+                buf = []
             depth += 1
         elif ch == '}':
             depth -= 1
-            if depth == 0:
-                start = i + 1
-        elif ch == ';' and depth == 0 and paren == 0:
-            yield text[start:i], ';'
-            start = i + 1
+        elif depth == 0 and ch == ';':
+            yield ''.join(buf), ';'
+            buf = []
+        elif depth == 0:
+            buf.append(ch)
+
+
+def is_function_head(stmt):
+    return function_name(stmt) is not None and ')' in stmt
 
 
 def function_name(stmt):
     """The function a top-level statement declares or defines, or None."""
     s = ' '.join(stmt.split())
-    if not s or s.startswith(('typedef', 'struct', 'enum', 'union')) \
-            and '(' not in s.split('{')[0]:
+    if '(' not in s or s.startswith('typedef') or '=' in s.split('(')[0]:
         return None
-    if s.startswith('typedef') or '=' in s.split('(')[0]:
-        return None
-    head = s.split('(')[0] + '('
-    m = IDENT.search(head)
-    if not m or m.group(1) in ('if', 'while', 'for', 'switch', 'return',
-                               'sizeof', '__attribute__', 'typeof'):
+    m = IDENT.search(s.split('(')[0] + '(')
+    if not m or m.group(1) in ('__attribute__', 'typeof', 'sizeof'):
         return None
     return m.group(1)
 
 
 def variable_name(stmt):
-    """The variable a top-level statement declares or defines, or None."""
-    s = ' '.join(stmt.split()).split('=')[0]
-    if '(' in s or s.startswith(('typedef', 'struct', 'enum', 'union')) \
-            and not s.endswith(']') and len(s.split()) < 3:
+    """The variable a top-level statement declares or defines, or None
+    (a struct, enum or union declared alone names no variable)."""
+    s = ' '.join(stmt.split()).split('=')[0].strip()
+    words = s.replace('*', ' ').split()
+    if '(' in s or len(words) < 2 or words[0] == 'typedef':
+        return None
+    if words[0] in ('struct', 'enum', 'union') and len(words) == 2:
         return None
     m = re.search(r'([A-Za-z_]\w*)\s*(\[[^]]*\]\s*)*$', s)
     return m.group(1) if m else None
@@ -126,14 +126,13 @@ def symbols(text):
         s = stmt.strip()
         if s.startswith(('static', 'typedef')):
             continue
-        name = function_name(stmt)
-        if name and ')' in stmt:
-            (defined if end == '{' else declared).add(name)
-            continue
-        name = variable_name(stmt)
-        if name and (end == ';' or '=' in stmt):
-            extern = s.startswith('extern')
-            (declared if extern else defined).add(name)
+        if end == '{':
+            defined.add(function_name(s))
+        elif is_function_head(s):
+            declared.add(function_name(s))
+        elif variable_name(s):
+            (declared if s.startswith('extern') else defined).add(
+                variable_name(s))
     return declared, defined
 
 
