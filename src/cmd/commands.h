@@ -9,7 +9,7 @@
  * Each lives in src/cmd/NAME.c; every one is always linked.
  */
 
-#include "config/settings.h"
+#include "lib/settings.h"
 
 int cmd_gen(int argc, char **argv);
 int cmd_run(int argc, char **argv);

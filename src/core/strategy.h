@@ -103,7 +103,7 @@ struct strategy {
 	const char *name;
 	const char *summary;     /* one line for `iostrat list` and --help */
 	unsigned flags;
-	/* Its own options: a settings table (config/settings.h) filling a
+	/* Its own options: a settings table (lib/settings.h) filling a
 	 * struct of opts_size bytes that the job carries as sopts; NULL if
 	 * none.  Typed and checked when given, before anything runs. */
 	const struct setting *opts;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-/* time_budget (src/harness/engine/budget.c): the time left goes to the
+/* time_budget (src/engine/budget.c): the time left goes to the
  * open raced cells nearest a decision; a cell whose next round does not
  * fit closes for the budget, one whose projected rounds do not fit (from
  * RACE_FUTILE_FROM on) as futile; a cell under its least rounds, or
  * closed, is not asked. */
 #include <string.h>
 
-#include "harness/engine/budget.h"
+#include "engine/budget.h"
 #include "unit.h"
 
 #define K 3 /* cells */

@@ -37,7 +37,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"

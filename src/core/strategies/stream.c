@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "core/dontcache.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
@@ -36,8 +36,9 @@ static const char *const fadvise_names[] = { "sequential", "noreuse",
 					     "dontneed", "none", NULL };
 
 static const struct setting stream_settings[] = {
-	{ .name = "fadvise", .type = SET_ENUM, .values = fadvise_names,
-	  .off = offsetof(struct stream_opts, fadvise), .def = "sequential",
+	{ .name = "fadvise", SETTING_ENUM(struct stream_opts, fadvise),
+	  .values = fadvise_names,
+	  .def = "sequential",
 	  .where = SET_BOTH, .column = "fadvise", .id = "fadvise=%s",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "posix_fadvise on each input: sequential (default), noreuse,\n"

@@ -58,19 +58,19 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "lib/util.h"
 #include "core/strategies/direct.h"
 #include "uring.h"
 
 static const struct setting uring_settings[] = {
-	{ .name = "sqpoll", .type = SET_BOOL, .off = offsetof(struct uring_opts, sqpoll),
+	{ .name = "sqpoll", SETTING_BOOL(struct uring_opts, sqpoll),
 	  .def = "0", .where = SET_BOTH, .column = "sqpoll", .id = "sqpoll",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "IORING_SETUP_SQPOLL: a kernel thread polls the submission\n"
 		  "queue (fewer system calls, one more busy CPU)" },
-	{ .name = "sq_thread_idle", .type = SET_UINT,
-	  .off = offsetof(struct uring_opts, sq_idle_ms), .min = 1, .max = 60000,
+	{ .name = "sq_thread_idle", SETTING_UINT(struct uring_opts, sq_idle_ms),
+	  .min = 1, .max = 60000,
 	  .def = "1000", .metavar = "MS", .where = SET_BOTH, .column = "sq_thread_idle",
 	  .id = "sq_thread_idle=%s", .flags = SETF_ID_OPTIONAL,
 	  .help = "with --sqpoll: ms the polling thread spins idle before it\n"
