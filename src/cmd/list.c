@@ -19,7 +19,7 @@ struct list_args {
 };
 
 static const struct setting list_table[] = {
-	{ .name = "caps", .type = SET_BOOL, .off = offsetof(struct list_args, caps),
+	{ .name = "caps", SETTING_BOOL(struct list_args, caps),
 	  .help = "one line a strategy: its name, a tab, its capabilities" },
 	{ 0 },
 };
