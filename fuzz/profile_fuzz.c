@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "harness/engine/bench.h"
-#include "config/profile.h"
+#include "engine/bench.h"
+#include "engine/profile.h"
 
 /* profile.c only takes the addresses of the kinds */
 const struct bench_kind bench_kind_run = { .name = "run" };

@@ -12,9 +12,8 @@ FUZZ_LIBS  := -ljansson -lxxhash -linih -lm
 
 FUZZ_transform_SRCS := src/core/transform.c
 FUZZ_fio_json_SRCS  := src/fio/fio_json.c src/results/row.c src/config/run_settings.c src/lib/*.c
-FUZZ_profile_SRCS   := src/config/profile.c src/config/profile_read.c src/config/strpool.c \
-                       src/config/settings.c src/harness/engine/engine_settings.c \
-                       src/harness/engine/run_section_settings.c src/lib/*.c
+FUZZ_profile_SRCS   := src/engine/profile.c src/engine/profile_read.c src/config/strpool.c \
+                       src/engine/engine_settings.c src/engine/run_section_settings.c src/lib/*.c
 
 FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 

@@ -5,7 +5,8 @@
 # wrong output, and the inputs are untouched.
 . "$(dirname "$0")/lib.sh"
 
-strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
+# the strategies that write outputs, by what they declare (iostrat list --caps)
+strategies() { "$IOSTRAT" list --caps | awk -F'\t' '$2 !~ /(^| )no-output( |$)/ {print $1}'; }
 
 # Outputs present must equal the reference; no temporaries left.
 outputs_sane() {

@@ -4,7 +4,8 @@
 # in the registry is tested here for free.
 . "$(dirname "$0")/lib.sh"
 
-strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
+# the strategies that write outputs, by what they declare (iostrat list --caps)
+strategies() { "$IOSTRAT" list --caps | awk -F'\t' '$2 !~ /(^| )no-output( |$)/ {print $1}'; }
 
 strategy_matches_vectors() {
 	local s=$1

@@ -10,7 +10,7 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "commands.h"
 #include "config/datadir.h"
 #include "sched/sysq.h"
@@ -79,24 +79,22 @@ static int add_define(const struct setting *s, const char *v, void *obj)
 }
 
 static const struct setting bench_table[] = {
-	{ .name = "out", .shortname = 'o', .type = SET_STRING,
-	  .off = offsetof(struct bench_opts, out), .metavar = "DIR",
+	{ .name = "out", .shortname = 'o', SETTING_STRING(struct bench_opts, out),
+	  .metavar = "DIR",
 	  .help = "results directory" },
-	{ .name = "dry-run", .shortname = 'n', .type = SET_BOOL,
-	  .off = offsetof(struct bench_opts, dry_run),
+	{ .name = "dry-run", .shortname = 'n', SETTING_BOOL(struct bench_opts, dry_run),
 	  .help = "print the expanded matrix with an estimate" },
-	{ .name = "resume", .type = SET_STRING,
-	  .off = offsetof(struct bench_opts, resume), .metavar = "DIR",
+	{ .name = "resume", SETTING_STRING(struct bench_opts, resume),
+	  .metavar = "DIR",
 	  .help = "finish an interrupted bench (skips what is done)" },
 	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
 	  .metavar = "KEY=VALUE",
 	  .help = "set KEY in every section (overrides the profile)" },
-	{ .name = "data", .type = SET_STRING,
-	  .off = offsetof(struct bench_opts, data), .metavar = "DIR",
+	{ .name = "data", SETTING_STRING(struct bench_opts, data),
+	  .metavar = "DIR",
 	  .help = "data set cache (default $IOSTRAT_DATA, else ./data;\n"
 		  "with --resume, the one the bench used, from DIR/data.json)" },
-	{ .name = "data-anywhere", .type = SET_BOOL,
-	  .off = offsetof(struct bench_opts, data_anywhere),
+	{ .name = "data-anywhere", SETTING_BOOL(struct bench_opts, data_anywhere),
 	  .help = "--resume onto data on another filesystem than the\n"
 		  "first rows' (refused otherwise)" },
 	{ 0 },

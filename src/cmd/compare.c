@@ -29,8 +29,13 @@ static void compare_usage(FILE *f)
 	      "whether the runs agree (docs/fleet.md).\n\n", f);
 }
 
+/* compare's options' object. */
+struct compare_args {
+	int fmt;	/* an index of rfmt_values */
+};
+
 static const struct setting compare_table[] = {
-	{ .name = "format", .shortname = 'f', .type = SET_ENUM, .off = 0,
+	{ .name = "format", .shortname = 'f', SETTING_ENUM(struct compare_args, fmt),
 	  .values = rfmt_values, .metavar = "FMT",
 	  .help = "text, csv, json, markdown or html (default text);\n"
 		  "html is the tables as one self-contained page" },
@@ -69,16 +74,16 @@ int cmd_compare(int argc, char **argv)
 {
 	struct rrun runs[MAX_RUNS];
 	struct rdoc d;
-	int fmt_i = RF_TEXT;	/* an index of rfmt_values */
+	struct compare_args a = { .fmt = RF_TEXT };
 	enum rfmt fmt;
 	char **dirs = argv + 1;
 	size_t n, loaded = 0;
-	int ret = cmdopt_parse(&compare_cmdopts, (void *[]){ &fmt_i }, argc, argv);
+	int ret = cmdopt_parse(&compare_cmdopts, (void *[]){ &a }, argc, argv);
 
 	if (ret < 0)
 		return cmdopt_exit(ret);
 	n = (size_t)ret;
-	fmt = rfmt_of(fmt_i);
+	fmt = rfmt_of(a.fmt);
 	ret = 0;
 	if (n < 2 || n > MAX_RUNS) {
 		errorf("compare: need 2 to %d results directories (got %zu)", MAX_RUNS, n);

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "commands.h"
 #include "results/dataset.h"
 #include "harness/env.h"
@@ -58,21 +58,21 @@ static void fio_usage(FILE *f)
 
 /* The command's own options; fio_settings' argv entries follow them. */
 static const struct setting fio_cmd_table[] = {
-	{ .name = "dataset", .type = SET_STRING, .off = offsetof(struct fio_args, dataset),
+	{ .name = "dataset", SETTING_STRING(struct fio_args, dataset),
 	  .metavar = "PRESET|DIR", .help = "a directory, or a preset (small, medium-short,\n"
 	  "medium-long, big; default big)" },
-	{ .name = "scale", .type = SET_DOUBLE, .off = offsetof(struct fio_args, scale),
+	{ .name = "scale", SETTING_DOUBLE(struct fio_args, scale),
 	  .max = 1000, .metavar = "F", .help = "the preset's scale (above 0, default 0.01)" },
-	{ .name = "reps", .type = SET_UINT, .off = offsetof(struct fio_args, reps),
+	{ .name = "reps", SETTING_UINT(struct fio_args, reps),
 	  .min = 1, .max = 1000, .def = "1", .metavar = "R",
 	  .help = "repetitions (1..1000, default 1)" },
-	{ .name = "out", .type = SET_STRING, .off = offsetof(struct fio_args, out),
+	{ .name = "out", SETTING_STRING(struct fio_args, out),
 	  .metavar = "DIR", .help = "the results directory (default results/<time>-fio-JOB)" },
-	{ .name = "scratch", .type = SET_STRING, .off = offsetof(struct fio_args, scratch),
+	{ .name = "scratch", SETTING_STRING(struct fio_args, scratch),
 	  .metavar = "DIR", .help = "where the job writes its outputs" },
-	{ .name = "json", .type = SET_BOOL, .off = offsetof(struct fio_args, json),
+	{ .name = "json", SETTING_BOOL(struct fio_args, json),
 	  .help = "the rows as JSON on standard output" },
-	{ .name = "parse", .type = SET_STRING, .off = offsetof(struct fio_args, parse_only),
+	{ .name = "parse", SETTING_STRING(struct fio_args, parse_only),
 	  .metavar = "FIO.json", .help = "print the row of an fio JSON output; run nothing" },
 	{ 0 },
 };

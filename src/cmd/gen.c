@@ -46,11 +46,11 @@ static int custom_count(const struct setting *o, const char *v, void *obj)
 }
 
 static const struct setting gen_table[] = {
-	{ .name = "preset", .type = SET_STRING, .off = offsetof(struct gen_args, preset),
+	{ .name = "preset", SETTING_STRING(struct gen_args, preset),
 	  .metavar = "NAME", .help = "small, medium-short, medium-long or big" },
-	{ .name = "scale", .type = SET_DOUBLE, .off = offsetof(struct gen_args, scale),
+	{ .name = "scale", SETTING_DOUBLE(struct gen_args, scale),
 	  .max = 1000, .metavar = "F", .help = "scale a preset (0..1000, default 1)" },
-	{ .name = "seed", .type = SET_COUNT, .off = offsetof(struct gen_args, spec.seed),
+	{ .name = "seed", SETTING_COUNT(struct gen_args, spec.seed),
 	  .max = UINT64_MAX, .metavar = "S", .help = "the generator's seed (default 1)" },
 	{ .name = "files", .type = SET_CALL, .arg = true, .call = custom_count, .min = 0,
 	  .metavar = "N", .help = "custom: number of files (1..10M)" },

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* `iostrat list`: the strategies, with their options. */
+/* `iostrat list`: the strategies, with their capabilities and options. */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -8,11 +10,17 @@
 
 static void list_usage(FILE *f)
 {
-	fputs("usage: iostrat list\n\nThe strategies, with their options.\n", f);
+	fputs("usage: iostrat list [--caps]\n\nThe strategies, with their "
+	      "capabilities and options.\n", f);
 }
 
-/* list takes no options: its table is empty. */
+struct list_args {
+	bool caps;
+};
+
 static const struct setting list_table[] = {
+	{ .name = "caps", SETTING_BOOL(struct list_args, caps),
+	  .help = "one line a strategy: its name, a tab, its capabilities" },
 	{ 0 },
 };
 
@@ -20,20 +28,56 @@ const struct cmd_opts list_cmdopts = {
 	.cmd = "list", .tables = { list_table }, .usage = list_usage,
 };
 
+/* A capability word for each flag a strategy declares. */
+static const struct { unsigned flag; const char *word; } cap_words[] = {
+	{ STRAT_DIRECT, "direct" }, { STRAT_ALWAYS_DIRECT, "always-direct" },
+	{ STRAT_DONTCACHE, "dontcache" }, { STRAT_NO_OUTPUT, "no-output" },
+	{ STRAT_REPORT_BASE, "report-base" }, { STRAT_CONTROL, "control" },
+};
+
+/* Its capabilities, space-separated: its flags' words, "qd" when it takes
+ * a queue depth, then its own options' names (sqpoll, fadvise, ...). */
+static void print_caps(const struct strategy *s, FILE *f)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(cap_words); i++)
+		if (s->flags & cap_words[i].flag) {
+			fprintf(f, "%s%s", sep, cap_words[i].word);
+			sep = " ";
+		}
+	if (s->default_qd) {
+		fprintf(f, "%sqd", sep);
+		sep = " ";
+	}
+	for (const struct setting *o = s->opts; o && o->name; o++) {
+		fprintf(f, "%s%s", sep, o->name);
+		sep = " ";
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
+	struct list_args a = { 0 };
 	const struct strategy *s;
-	int npos = cmdopt_parse(&list_cmdopts, (void *[]){ NULL }, argc, argv);
+	int npos = cmdopt_parse(&list_cmdopts, (void *[]){ &a }, argc, argv);
 
 	if (npos < 0)
 		return cmdopt_exit(npos);
 	if (npos) {
-		errorf("list: %s: unexpected argument (iostrat list takes none)", argv[1]);
+		errorf("list: %s: unexpected argument (iostrat list takes only --caps)", argv[1]);
 		return 2;
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
-		printf("%-8s %s%s\n", s->name, s->summary,
-		       s->flags & STRAT_NO_OUTPUT ? " [no output]" : "");
+		if (a.caps) {
+			printf("%s\t", s->name);
+			print_caps(s, stdout);
+			putchar('\n');
+			continue;
+		}
+		printf("%-8s %s\n         capabilities: ", s->name, s->summary);
+		print_caps(s, stdout);
+		putchar('\n');
 		for (const struct setting *o = s->opts; o && o->name; o++)
 			setting_help(o, stdout);
 	}

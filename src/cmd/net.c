@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "harness/env.h"
 #include "net/net.h"
 #include "harness/stop.h"
@@ -95,26 +95,24 @@ static int size_list(const struct setting *opt, const char *list, void *obj)
 	return 0;
 }
 
-#define NA(f) offsetof(struct net_args, f)
-
 /* The options of the command itself; the net settings are net_settings
  * (opts.c), mode and size there as lists collected here. */
 static const struct setting net_table[] = {
-	{ .name = "listen", .type = SET_STRING, .off = NA(listen), .metavar = "ADDR",
+	{ .name = "listen", SETTING_STRING(struct net_args, listen), .metavar = "ADDR",
 	  .help = "server only, at [HOST:]PORT or unix:PATH" },
-	{ .name = "once", .type = SET_BOOL, .off = NA(once),
+	{ .name = "once", SETTING_BOOL(struct net_args, once),
 	  .help = "with --listen: serve one session, then exit" },
-	{ .name = "connect", .type = SET_STRING, .off = NA(connect), .metavar = "ADDR",
+	{ .name = "connect", SETTING_STRING(struct net_args, connect), .metavar = "ADDR",
 	  .help = "client only, against HOST:PORT or unix:PATH" },
 	{ .name = "mode", .type = SET_CALL, .arg = true, .call = mode_list,
 	  .metavar = "LIST", .help = "comma list of modes, or all (default all)" },
 	{ .name = "size", .type = SET_CALL, .arg = true, .call = size_list,
 	  .metavar = "LIST", .help = "payload bytes per message, comma list (default 12)" },
-	{ .name = "reps", .type = SET_UINT, .off = NA(plan.reps), .min = 1, .max = 10000,
+	{ .name = "reps", SETTING_UINT(struct net_args, plan.reps), .min = 1, .max = 10000,
 	  .metavar = "R", .help = "repetitions of every mode and size (default 3)" },
-	{ .name = "out", .type = SET_STRING, .off = NA(out), .metavar = "DIR",
+	{ .name = "out", SETTING_STRING(struct net_args, out), .metavar = "DIR",
 	  .help = "results directory (default results/<time>-net)" },
-	{ .name = "verbose", .shortname = 'v', .type = SET_BOOL, .off = NA(verbose),
+	{ .name = "verbose", .shortname = 'v', SETTING_BOOL(struct net_args, verbose),
 	  .help = "a line per run" },
 	{ 0 },
 };

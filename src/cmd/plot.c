@@ -68,13 +68,12 @@ static int set_only(const struct setting *s, const char *v, void *obj)
 static const struct setting plot_table[] = {
 	{ .name = "only", .type = SET_CALL, .arg = true, .call = set_only,
 	  .metavar = "FIG,...", .help = "only these figure kinds" },
-	{ .name = "compare", .type = SET_BOOL,
-	  .off = offsetof(struct plot_args, compare),
+	{ .name = "compare", SETTING_BOOL(struct plot_args, compare),
 	  .help = "compare the runs DIR_A DIR_B ... as `iostrat compare`\n"
 		  "does, write OUT/compare.csv and draw figure 6 into\n"
 		  "OUT/plots/ (OUT: -o, default DIR_A)" },
-	{ .name = "out", .shortname = 'o', .type = SET_STRING,
-	  .off = offsetof(struct plot_args, out), .metavar = "OUT",
+	{ .name = "out", .shortname = 'o', SETTING_STRING(struct plot_args, out),
+	  .metavar = "OUT",
 	  .help = "with --compare: where compare.csv and plots/ go" },
 	{ 0 },
 };

@@ -59,11 +59,11 @@ static int set_reboot_cmd(const struct setting *s, const char *v, void *obj)
 
 /* add's options, and --timeout, which run-next takes too (into struct qargs) */
 static const struct setting add_table[] = {
-	{ .name = "name", .type = SET_STRING, .off = offsetof(struct qargs, name),
+	{ .name = "name", SETTING_STRING(struct qargs, name),
 	  .metavar = "N", .help = "add: a name for the entry" },
-	{ .name = "kernel", .type = SET_STRING, .off = offsetof(struct qargs, kernel),
+	{ .name = "kernel", SETTING_STRING(struct qargs, kernel),
 	  .metavar = "VERSION", .help = "add: boot that kernel first, through GRUB" },
-	{ .name = "timeout", .type = SET_DOUBLE, .off = offsetof(struct qargs, timeout),
+	{ .name = "timeout", SETTING_DOUBLE(struct qargs, timeout),
 	  .max = 10000000, .metavar = "S",
 	  .help = "run-next: watchdog: kill the command after S seconds\n"
 		  "(default 0 = none; counts as a failed attempt);\n"
@@ -73,11 +73,11 @@ static const struct setting add_table[] = {
 
 /* run-next's options (into struct qrun_opts) */
 static const struct setting run_next_table[] = {
-	{ .name = "settle", .type = SET_DOUBLE, .off = offsetof(struct qrun_opts, settle),
+	{ .name = "settle", SETTING_DOUBLE(struct qrun_opts, settle),
 	  .max = 10000000, .metavar = "S",
 	  .help = "run-next: wait S seconds first (default 300)" },
-	{ .name = "max-attempts", .type = SET_UINT,
-	  .off = offsetof(struct qrun_opts, max_attempts), .min = 1, .max = 100,
+	{ .name = "max-attempts", SETTING_UINT(struct qrun_opts, max_attempts),
+	  .min = 1, .max = 100,
 	  .metavar = "N",
 	  .help = "run-next: attempts before an entry is given up (default 2)" },
 	{ .name = "reboot-cmd", .type = SET_CALL, .arg = true, .call = set_reboot_cmd,
@@ -88,8 +88,8 @@ static const struct setting run_next_table[] = {
 
 /* every subcommand's (into struct qargs) */
 static const struct setting queue_table[] = {
-	{ .name = "state-dir", .type = SET_STRING,
-	  .off = offsetof(struct qargs, state_dir), .metavar = "DIR",
+	{ .name = "state-dir", SETTING_STRING(struct qargs, state_dir),
+	  .metavar = "DIR",
 	  .help = "queue state, results.log, history.jsonl\n"
 		  "(default " DEFAULT_STATE_DIR ")" },
 	{ 0 },

@@ -36,15 +36,15 @@ struct report_args {
 };
 
 static const struct setting report_table[] = {
-	{ .name = "format", .shortname = 'f', .type = SET_ENUM,
-	  .off = offsetof(struct report_args, format), .values = rfmt_values,
+	{ .name = "format", .shortname = 'f', SETTING_ENUM(struct report_args, format),
+	  .values = rfmt_values,
 	  .metavar = "FMT",
 	  .help = "text, csv, json, markdown or html (default text); html is\n"
 		  "one self-contained page: the verdict, every figure of\n"
 		  "DIR/plots inline (drawn first when there are none),\n"
 		  "the tables, the profile and the machine context" },
-	{ .name = "out", .shortname = 'o', .type = SET_STRING,
-	  .off = offsetof(struct report_args, out), .metavar = "FILE",
+	{ .name = "out", .shortname = 'o', SETTING_STRING(struct report_args, out),
+	  .metavar = "FILE",
 	  .help = "write FILE (atomically) instead of standard output" },
 	{ 0 },
 };

@@ -9,12 +9,13 @@
 #include <sys/stat.h>
 
 #include "commands.h"
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "harness/env.h"
 #include "config/jobopts.h"
 #include "report/report.h"
 #include "results/row.h"
 #include "harness/runner.h"
+#include "trace/hooks.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
 
@@ -36,8 +37,6 @@ struct run_args {
 	json_t *rows; /* the rows, for the summary */
 };
 
-#define ARG(f) offsetof(struct run_args, f)
-
 static int dataset_label(const struct setting *s, const char *v, void *obj)
 {
 	struct run_args *a = obj;
@@ -49,21 +48,21 @@ static int dataset_label(const struct setting *s, const char *v, void *obj)
 
 /* run's own options; the run settings and the strategy's follow them */
 static const struct setting run_table[] = {
-	{ .name = "strategy", .shortname = 's', .type = SET_STRING,
-	  .off = ARG(strategy), .metavar = "NAME", .help = "one of `iostrat list`" },
-	{ .name = "reps", .shortname = 'r', .type = SET_UINT, .off = ARG(reps),
+	{ .name = "strategy", .shortname = 's', SETTING_STRING(struct run_args, strategy),
+	  .metavar = "NAME", .help = "one of `iostrat list`" },
+	{ .name = "reps", .shortname = 'r', SETTING_UINT(struct run_args, reps),
 	  .min = 1, .max = 100000, .metavar = "R", .help = "repetitions (default 3)" },
-	{ .name = "json", .type = SET_BOOL, .off = ARG(json),
+	{ .name = "json", SETTING_BOOL(struct run_args, json),
 	  .help = "one JSON object per repetition on stdout" },
-	{ .name = "trace", .type = SET_BOOL, .off = ARG(trace),
+	{ .name = "trace", SETTING_BOOL(struct run_args, trace),
 	  .help = "eBPF figures in each row (root)" },
 	{ .name = "dataset", .type = SET_CALL, .arg = true, .call = dataset_label,
 	  .metavar = "LABEL", .help = "label for the rows (default: the name of IN)" },
-	{ .name = "no-space-check", .type = SET_BOOL, .off = ARG(no_space_check),
+	{ .name = "no-space-check", SETTING_BOOL(struct run_args, no_space_check),
 	  .help = "start even if OUT's free space looks too small for\n"
 		  "the outputs (compressing filesystems; tests of a\n"
 		  "disk filling up mid-run)" },
-	{ .name = "results", .type = SET_STRING, .off = ARG(results), .metavar = "DIR",
+	{ .name = "results", SETTING_STRING(struct run_args, results), .metavar = "DIR",
 	  .help = "also write a results directory: env.json (the machine\n"
 		  "context), results.jsonl/csv, summary.csv" },
 	{ 0 },

@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "commands.h"
 #include "harness/env.h"
 #include "sched/hook.h"
@@ -70,28 +70,27 @@ static int add_define(const struct setting *s, const char *v, void *obj)
 }
 
 static const struct setting sched_table[] = {
-	{ .name = "device", .type = SET_STRING,
-	  .off = offsetof(struct sched_args, device), .metavar = "DEV",
+	{ .name = "device", SETTING_STRING(struct sched_args, device),
+	  .metavar = "DEV",
 	  .help = "disk to tune (default: the disk under --data)" },
-	{ .name = "schedulers", .type = SET_STRING,
-	  .off = offsetof(struct sched_args, schedulers), .metavar = "LIST",
+	{ .name = "schedulers", SETTING_STRING(struct sched_args, schedulers),
+	  .metavar = "LIST",
 	  .help = "e.g. none,mq-deadline,kyber,bfq (default: current)" },
 	{ .name = "set", .type = SET_CALL, .arg = true, .call = add_set,
 	  .metavar = "ATTR=LIST",
 	  .help = "read_ahead_kb, nr_requests or wbt_lat_usec values" },
-	{ .name = "interleave", .type = SET_BOOL,
-	  .off = offsetof(struct sched_args, interleave),
+	{ .name = "interleave", SETTING_BOOL(struct sched_args, interleave),
 	  .help = "rep 1 of every setting, then rep 2, ... (drift hits\n"
 		  "all settings alike); --reps rounds (default 3)" },
-	{ .name = "reps", .type = SET_UINT, .off = offsetof(struct sched_args, reps),
+	{ .name = "reps", SETTING_UINT(struct sched_args, reps),
 	  .min = 1, .max = 1000, .metavar = "N",
 	  .help = "repetitions per configuration (default: the profile's)" },
-	{ .name = "out", .shortname = 'o', .type = SET_STRING,
-	  .off = offsetof(struct sched_args, out), .metavar = "DIR",
+	{ .name = "out", .shortname = 'o', SETTING_STRING(struct sched_args, out),
+	  .metavar = "DIR",
 	  .help = "results (default results/<time>-sched-<profile>),\n"
 		  "one bench results directory per setting inside" },
-	{ .name = "data", .type = SET_STRING,
-	  .off = offsetof(struct sched_args, data), .metavar = "DIR",
+	{ .name = "data", SETTING_STRING(struct sched_args, data),
+	  .metavar = "DIR",
 	  .help = "data set cache, on DEV (default $IOSTRAT_DATA, else ./data)" },
 	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
 	  .metavar = "KEY=VALUE", .help = "passed to the bench (as iostrat bench -D)" },

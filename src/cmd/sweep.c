@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "engine/kind_sweep.h"
 #include "sweep/sweep.h"
 #include "lib/util.h"
 
@@ -64,6 +65,7 @@ int cmd_sweep(int argc, char **argv)
 	if (argc < 2 || sweep_kind_parse(argv[1], &kind))
 		return no_kind(argc, argv);
 	sweep_opts_defaults(&o, kind);
+	o.through = sweep_through_engine;
 	n = cmdopt_parse(sweep_kind_cmdopts(kind), objs, argc - 1, argv + 1);
 	if (n < 0)
 		return cmdopt_exit(n);

@@ -37,16 +37,16 @@ struct trace_args {
 };
 
 static const struct setting trace_table[] = {
-	{ .name = "device", .shortname = 'd', .type = SET_STRING,
-	  .off = offsetof(struct trace_args, dev), .metavar = "DEV",
+	{ .name = "device", .shortname = 'd', SETTING_STRING(struct trace_args, dev),
+	  .metavar = "DEV",
 	  .help = "only this disk: loop0, /dev/vda, or a path (its disk,\n"
 		  "and page-cache events of its filesystem only)" },
-	{ .name = "all", .type = SET_BOOL, .off = offsetof(struct trace_args, all),
+	{ .name = "all", SETTING_BOOL(struct trace_args, all),
 	  .help = "page cache of every process, not only CMD and its children" },
-	{ .name = "json", .type = SET_BOOL, .off = offsetof(struct trace_args, json),
+	{ .name = "json", SETTING_BOOL(struct trace_args, json),
 	  .help = "the figures as one JSON object (the names of result rows)" },
-	{ .shortname = 'o', .type = SET_STRING,
-	  .off = offsetof(struct trace_args, out), .metavar = "FILE",
+	{ .shortname = 'o', SETTING_STRING(struct trace_args, out),
+	  .metavar = "FILE",
 	  .help = "write the report to FILE (default: standard error, so\n"
 		  "CMD's own output stays clean)" },
 	{ 0 },

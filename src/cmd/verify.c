@@ -49,8 +49,13 @@ static void verify_usage(FILE *f)
 	      "extra one fails, and so does an IN with no files.\n\n", f);
 }
 
+/* verify's options' object. */
+struct verify_args {
+	unsigned work;
+};
+
 static const struct setting verify_table[] = {
-	{ .name = "work", .shortname = 'w', .type = SET_UINT, .off = 0,
+	{ .name = "work", .shortname = 'w', SETTING_UINT(struct verify_args, work),
 	  .max = 1000000, .metavar = "W",
 	  .help = "the work level the output was made with (default 0)" },
 	{ 0 },
@@ -80,13 +85,13 @@ int cmd_verify(int argc, char **argv)
 {
 	char extra[256];
 	const char *in, *out, *bad, *why;
-	unsigned work = 0;
+	struct verify_args a = { .work = 0 };
 	struct filelist fl;
 	uint64_t off = 0;
 	size_t file = 0;
 	int ret, npos;
 
-	npos = cmdopt_parse(&verify_cmdopts, (void *[]){ &work }, argc, argv);
+	npos = cmdopt_parse(&verify_cmdopts, (void *[]){ &a }, argc, argv);
 	if (npos < 0)
 		return cmdopt_exit(npos);
 	if (verify_paths(npos, argv, &in, &out))
@@ -104,19 +109,19 @@ int cmd_verify(int argc, char **argv)
 		filelist_free(&fl);
 		return 1;
 	}
-	ret = verify_outputs(in, out, &fl, work, &file, &off, &why);
+	ret = verify_outputs(in, out, &fl, a.work, &file, &off, &why);
 	if (ret < 0)
 		errorf("%s: %s", why ? why : in, strerror(-ret));
 	else if (ret > 0)
 		errorf("%s/%s: differs from the reference transform (work %u) "
-		       "at byte %" PRIu64, out, fl.names[file], work, off);
+		       "at byte %" PRIu64, out, fl.names[file], a.work, off);
 	else if ((ret = extra_output(out, &fl, extra, sizeof(extra))) < 0)
 		errorf("%s: %s", out, strerror(-ret));
 	else if (ret > 0)
 		errorf("%s/%s: not the output of any file of %s", out, extra, in);
 	else
 		printf("ok: %zu files, %" PRIu64 " bytes match the reference (work %u)\n",
-		       fl.n, fl.total, work);
+		       fl.n, fl.total, a.work);
 	filelist_free(&fl);
 	return ret ? 1 : 0;
 }

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "settings.h"
-#include "harness/runner.h"
+#include "lib/settings.h"
+#include "config/run_config.h"
 
 /* The run settings (threads, work, cache, fsync, bufsize, chunk, qd,
  * direct, dontcache, sink) over struct run_config: their one declaration, in

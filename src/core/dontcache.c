@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "dontcache.h"
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "lib/util.h"
 
 /* path if it exists, else the nearest parent that does: the directory a

@@ -24,7 +24,8 @@
  *   - Add bytes read and written to st->bytes_in / st->bytes_out (atomic
  *     adds; threads share st).
  *   - Strategy knobs and figures go to st->extra via stats_set_*();
- *     they become extra columns of the result row.
+ *     they become extra columns of the result row, each declared in the
+ *     strategy's .columns (its type, unit and help: results/row.h).
  */
 #ifndef IOSTRAT_STRATEGY_H
 #define IOSTRAT_STRATEGY_H
@@ -33,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+
+#include "lib/column.h"
 
 enum fsync_mode {
 	FSYNC_FILE = 0, /* fsync every output before it is renamed in place */
@@ -100,7 +103,7 @@ struct strategy {
 	const char *name;
 	const char *summary;     /* one line for `iostrat list` and --help */
 	unsigned flags;
-	/* Its own options: a settings table (config/settings.h) filling a
+	/* Its own options: a settings table (lib/settings.h) filling a
 	 * struct of opts_size bytes that the job carries as sopts; NULL if
 	 * none.  Typed and checked when given, before anything runs. */
 	const struct setting *opts;
@@ -110,6 +113,9 @@ struct strategy {
 	 * (0: not used); the fio baseline beside a run mirrors them. */
 	size_t default_io;
 	unsigned default_qd;
+	/* The columns it adds to a row (st->extra), { 0 }-terminated; NULL
+	 * if none.  A column two strategies add is declared alike by both. */
+	const struct column *columns;
 };
 
 /* registry.c */

@@ -11,7 +11,7 @@
 
 #include <jansson.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "harness/cache.h"
 #include "core/filelist.h"
 #include "core/strategy.h"

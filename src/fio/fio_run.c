@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "config/datadir.h"
 #include "harness/env.h"
 #include "results/row.h"

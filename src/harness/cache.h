@@ -6,12 +6,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config/run_config.h"
 #include "core/filelist.h"
 
-enum cache_mode { CACHE_COLD, CACHE_WARM, CACHE_ASIS };
-
-/* The modes' names, in enum order, NULL-terminated (config/run_settings.c). */
-extern const char *const cache_mode_names[];
+/* enum cache_mode and its names: config/run_config.h. */
 const char *cache_mode_name(enum cache_mode m);
 
 /*

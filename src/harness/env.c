@@ -6,7 +6,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "blockdev.h"
+#include "lib/blockdev.h"
 #include "env.h"
 #include "lib/util.h"
 

@@ -9,35 +9,9 @@
 #include <jansson.h>
 
 #include "cache.h"
+#include "config/run_config.h"
 #include "core/filelist.h"
 #include "core/strategy.h"
-
-/*
- * Hooks around one measured repetition, for observers such as the eBPF
- * probes.  started() runs in the parent after fork and before the child is
- * let go (the child waits on a pipe), so a probe can filter on its pid.
- * after() adds the observer's figures to the row.
- */
-struct rep_hooks {
-	int (*before)(void *arg);
-	int (*started)(void *arg, pid_t child);
-	void (*after)(void *arg, json_t *row);
-	void *arg;
-};
-
-struct run_config {
-	const struct strategy *strat;
-	struct job job;
-	enum cache_mode cache;
-	uint64_t memory_max;   /* bytes, 0: no limit (the repetition's cgroup) */
-	bool accounting;       /* a cgroup per repetition also without a limit */
-	void *sopts;           /* the strategy's options (jobopt_strategy) */
-	const char *bench;     /* NULL for `iostrat run` */
-	const char *dataset;   /* label, NULL if none */
-	const char *config_id; /* NULL: derived from the settings */
-	const struct rep_hooks *hooks;
-	json_t *env;           /* env.json content: kernel, disk, ... */
-};
 
 /* Fill job->files/sizes/nfiles from fl (borrowed). */
 void runner_set_files(struct run_config *cfg, const struct filelist *fl);
@@ -79,25 +53,7 @@ pid_t runner_child_pid(void);
 void runner_clean_outputs(const char *out, const struct filelist *fl);
 /* Remove only the temporaries (.NAME.iostrat-tmp) of an interrupted rep. */
 void runner_clean_temporaries(const char *out, const struct filelist *fl);
-/* The modes' names, in enum order, NULL-terminated (config/run_settings.c). */
-extern const char *const fsync_mode_names[];
+/* fsync_mode_names: config/run_config.h. */
 const char *fsync_mode_name(enum fsync_mode m);
-
-/*
- * The eBPF tracer (src/trace/hooks.c, always built; without probes it
- * says so through tracer_open's warning).
- * tracer_open: hooks that add the probes' figures to each row (and set
- * traced=true), or NULL after printing one warning (not root, no BTF,
- * built without eBPF...).  tracer_close(NULL) does nothing.
- */
-const struct rep_hooks *tracer_open(const struct run_config *cfg);
-void tracer_close(const struct rep_hooks *hooks);
-/* 0, or -EINVAL after one error line when the environment's tracing
- * settings are bad (IOSTRAT_TRACE_MODE): checked before any work. */
-int tracer_check(void);
-/* A row of a repetition that tracer_open() gave no hooks for: its
- * trace_error says why (the warning's reason), so a figure or report made
- * from the rows can say it too. */
-void tracer_mark_untraced(json_t *row);
 
 #endif

@@ -29,7 +29,7 @@
 #include <jansson.h>
 #include <xxhash.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 
 #define NET_HDR 4
 #define NET_VERSION 1
@@ -264,7 +264,7 @@ int net_serve(int fd, const struct net_opts *o, struct net_served *s,
 	      char *why, size_t wlen);
 
 /* cmd/net.c: what the command line sets, modes x sizes, each a
- * configuration of the net kind (src/harness/engine/kind_net.c) that the
+ * configuration of the net kind (src/engine/kind_net.c) that the
  * bench engine runs reps times. */
 #define NET_MAX_MODES 16
 #define NET_MAX_SIZES 32

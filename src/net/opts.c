@@ -10,8 +10,6 @@
 #include "lib/util.h"
 #include "results/config_id.h"
 
-#define NO(f) offsetof(struct net_opts, f)
-
 /* Settings a mode may not use (struct net_mode): where it does not, the
  * setting has no id part and its column stays null (NETF_NODELAY: the id
  * part alone; Nagle's algorithm is on anyway in a mode without NODELAY). */
@@ -23,52 +21,52 @@ static const char *const family_names[] = { "tcp", "unix", NULL };
 
 /* Table order is config_id order: net/MODE/sSIZE/nCOUNT/bBUF/kBATCH/... */
 const struct setting net_settings[] = {
-	{ .name = "mode", .type = SET_ENUM, .off = NO(mode), .values = net_mode_names,
+	{ .name = "mode", SETTING_ENUM(struct net_opts, mode), .values = net_mode_names,
 	  .where = SET_PROFILE, .column = "mode",
 	  .help = "the mode (config_id's head)" },
-	{ .name = "size", .type = SET_SIZE, .off = NO(size), .max = NET_MAX_SIZE,
+	{ .name = "size", SETTING_SIZE(struct net_opts, size), .max = NET_MAX_SIZE,
 	  .def = "12", .where = SET_PROFILE, .column = "msg_size", .id = "s%s",
 	  .help = "payload bytes per message (default 12)" },
-	{ .name = "count", .type = SET_COUNT, .off = NO(count), .min = 1,
+	{ .name = "count", SETTING_COUNT(struct net_opts, count), .min = 1,
 	  .max = NET_MAX_COUNT, .def = "10000", .metavar = "N", .where = SET_BOTH,
 	  .column = "count", .id = "n%s", .help = "messages per run (default 10000)" },
-	{ .name = "buffer", .type = SET_SIZE, .off = NO(buffer), .min = 16,
+	{ .name = "buffer", SETTING_SIZE(struct net_opts, buffer), .min = 16,
 	  .max = 1u << 30, .def = "64k", .metavar = "SIZE", .where = SET_BOTH,
 	  .column = "buffer", .id = "b%s", .flags = NETF_BUFFER,
 	  .help = "user-space buffer of the buffered modes (default 64k)" },
-	{ .name = "batch", .type = SET_UINT, .off = NO(batch), .min = 1,
+	{ .name = "batch", SETTING_UINT(struct net_opts, batch), .min = 1,
 	  .max = NET_MAX_BATCH, .def = "64", .metavar = "K", .where = SET_BOTH,
 	  .column = "batch", .id = "k%s", .flags = NETF_BATCH,
 	  .help = "messages per writev / io_uring submit, MSG_MORE run,\n"
 		  "requests in flight when pipelined (default 64)" },
-	{ .name = "timeout", .type = SET_DOUBLE, .off = NO(timeout_s), .max = 86400,
+	{ .name = "timeout", SETTING_DOUBLE(struct net_opts, timeout_s), .max = 86400,
 	  .def = "10", .metavar = "SEC", .where = SET_BOTH, .column = "timeout_s",
 	  .help = "give up when the peer makes no progress (default 10)" },
-	{ .name = "sndbuf", .type = SET_SIZE, .off = NO(sndbuf), .min = 1,
+	{ .name = "sndbuf", SETTING_SIZE(struct net_opts, sndbuf), .min = 1,
 	  .max = 1u << 30, .metavar = "SIZE", .where = SET_BOTH, .column = "sndbuf",
 	  .id = "sndbuf=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
 	  .help = "SO_SNDBUF of both sides (default: the kernel's)" },
-	{ .name = "rcvbuf", .type = SET_SIZE, .off = NO(rcvbuf), .min = 1,
+	{ .name = "rcvbuf", SETTING_SIZE(struct net_opts, rcvbuf), .min = 1,
 	  .max = 1u << 30, .metavar = "SIZE", .where = SET_BOTH, .column = "rcvbuf",
 	  .id = "rcvbuf=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
 	  .help = "SO_RCVBUF of both sides (default: the kernel's)" },
-	{ .name = "nagle", .type = SET_BOOL, .off = NO(nagle), .def = "0",
+	{ .name = "nagle", SETTING_BOOL(struct net_opts, nagle), .def = "0",
 	  .where = SET_BOTH, .column = "nagle", .id = "nagle",
 	  .flags = SETF_ID_OPTIONAL | NETF_NODELAY,
 	  .help = "leave Nagle's algorithm on in every mode" },
-	{ .name = "io-max", .type = SET_UINT, .off = NO(io_max), .min = 1,
+	{ .name = "io-max", SETTING_UINT(struct net_opts, io_max), .min = 1,
 	  .max = 1u << 30, .metavar = "N", .where = SET_BOTH, .column = "io_max",
 	  .id = "io_max=%s", .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
 	  .help = "cap every read and write at N bytes (testing;\n"
 		  "also spelt --io_max, as in profiles)" },
-	{ .name = "io_max", .type = SET_UINT, .off = NO(io_max), .min = 1,
+	{ .name = "io_max", SETTING_UINT(struct net_opts, io_max), .min = 1,
 	  .max = 1u << 30, .metavar = "N", .where = SET_BOTH }, /* io-max */
-	{ .name = "unix", .type = SET_STRING, .off = NO(unix_at), .metavar = "PATH",
+	{ .name = "unix", SETTING_STRING(struct net_opts, unix_at), .metavar = "PATH",
 	  .where = SET_BOTH,
 	  .help = "a Unix stream socket, made fresh at PATH and removed\n"
 		  "after (an existing non-socket PATH is refused); no\n"
 		  "--nagle, --rcvbuf or mode nagle there" },
-	{ .name = "family", .type = SET_ENUM, .off = NO(family), .values = family_names,
+	{ .name = "family", SETTING_ENUM(struct net_opts, family), .values = family_names,
 	  .def = "tcp", .where = SET_RECORDED, .column = "family", .id = "%s",
 	  .flags = SETF_ID_OPTIONAL }, /* from unix (or connect=unix:PATH) */
 	{ 0 },

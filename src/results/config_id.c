@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "config_id.h"
-#include "config/settings.h"
+#include "lib/settings.h"
 
 void config_id_make(char *buf, size_t len, const char *dataset,
 		    const char *head, const struct setting *const *tables,

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "harness/stop.h"
 #include "lib/util.h"
 #include "hook.h"

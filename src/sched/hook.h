@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "harness/engine/hooks.h"
+#include "engine/hooks.h"
 #include "plan.h"
 #include "rounds.h"
 

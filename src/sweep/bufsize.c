@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "lib/util.h"
 #include "knee.h"
 #include "sweep.h"

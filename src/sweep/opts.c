@@ -308,46 +308,49 @@ static int set_api_list(const struct setting *s, const char *v, void *obj)
 /*
  * Every sweep's settings.  A list (sizes, ops, apis, buffer) is a SET_CALL
  * entry that collects it: on argv it expands into configurations, in a
- * bench section it must hold one value (kind.c).  Profile-only entries
+ * bench section it must hold one value (engine/kind_sweep.c).  Profile-only entries
  * are the keys a section may also use (block=, op=, api=).  cache and
  * fsync are typed: their columns and config_id parts come from here.
  */
 const struct setting sweep_settings[] = {
-	{ .name = "out", .type = SET_STRING, .off = O(out), .metavar = "DIR",
+	{ .name = "out", SETTING_STRING(struct sweep_opts, out), .metavar = "DIR",
 	  .where = SET_ARGV,
 	  .help = "results directory (default results/<UTC time>-sweep-KIND)" },
-	{ .name = "dir", .type = SET_STRING, .off = O(dir), .metavar = "DIR",
+	{ .name = "dir", SETTING_STRING(struct sweep_opts, dir), .metavar = "DIR",
 	  .where = SET_ARGV,
 	  .help = "where the data files go (default OUT/data); removed\n"
 		  "afterwards unless --keep" },
-	{ .name = "keep", .type = SET_BOOL, .off = O(keep), .def = "0",
+	{ .name = "keep", SETTING_BOOL(struct sweep_opts, keep), .def = "0",
 	  .where = SET_ARGV, .help = "keep the data files" },
-	{ .name = "reps", .type = SET_UINT, .off = O(reps), .min = 1, .max = 1000,
+	{ .name = "reps", SETTING_UINT(struct sweep_opts, reps), .min = 1, .max = 1000,
 	  .def = "3", .metavar = "N", .where = SET_ARGV,
 	  .help = "measured repetitions per variant (default 3; medians shown)" },
-	{ .name = "size", .type = SET_SIZE, .off = O(size), .min = 1, .max = MAX_FILE,
+	{ .name = "size", SETTING_SIZE(struct sweep_opts, size), .min = 1, .max = MAX_FILE,
 	  .def = "10M", .metavar = "SIZE", .where = SET_BOTH,
 	  .help = "file size (blocksize, api: default 10MiB; bufsize: bytes\n"
 		  "per file, default 50000000)" },
-	{ .name = "sizes", .type = SET_CALL, .arg = true, .call = set_size_list,
-	  .off = O(sizes), .metavar = "LIST", .where = SET_BOTH, .help = SIZES_HELP },
-	{ .name = "block", .type = SET_CALL, .arg = true, .call = set_size_list,
-	  .off = O(sizes), .where = SET_PROFILE },
-	{ .name = "block_size", .type = SET_CALL, .arg = true, .call = set_size_list,
-	  .off = O(sizes), .where = SET_PROFILE },
-	{ .name = "cache", .type = SET_ENUM, .off = O(cache), .values = cache_mode_names,
+	{ .name = "sizes", SETTING_CALL(struct sweep_opts, sizes),
+	  .arg = true, .call = set_size_list,
+	  .metavar = "LIST", .where = SET_BOTH, .help = SIZES_HELP },
+	{ .name = "block", SETTING_CALL(struct sweep_opts, sizes),
+	  .arg = true, .call = set_size_list,
+	  .where = SET_PROFILE },
+	{ .name = "block_size", SETTING_CALL(struct sweep_opts, sizes),
+	  .arg = true, .call = set_size_list,
+	  .where = SET_PROFILE },
+	{ .name = "cache", SETTING_ENUM(struct sweep_opts, cache),
+	  .values = cache_mode_names,
 	  .def = "warm", .where = SET_BOTH, .column = "cache", .id = "%s",
 	  .help = "before every read (blocksize, api: default warm;\n"
 		  "bufsize: cold, caches dropped before every read)" },
-	{ .name = "fsync", .type = SET_ENUM, .off = O(fsync), .values = fsync_mode_names,
+	{ .name = "fsync", SETTING_ENUM(struct sweep_opts, fsync),
+	  .values = fsync_mode_names,
 	  .def = "file", .metavar = "file|none", .where = SET_BOTH,
 	  .column = "fsync", .id = "fsync=%s",
 	  .help = "blocksize, api: fsync written files inside the time\n"
 		  "(default file)" },
 	{ 0 },
 };
-
-#define P(f) offsetof(struct sweep_point, f)
 
 /*
  * What one configuration is, beside sweep_settings' cache and fsync: its
@@ -357,54 +360,62 @@ const struct setting sweep_settings[] = {
  * section's key chooses them.
  */
 const struct setting sweep_point_settings[] = {
-	{ .name = "variant", .type = SET_STRING, .off = P(variant),
+	{ .name = "variant", SETTING_STRING(struct sweep_point, variant),
 	  .column = "variant", .id = "%s" },
-	{ .name = "operation", .type = SET_ENUM, .off = P(op), .values = op_names,
+	{ .name = "operation", SETTING_ENUM(struct sweep_point, op), .values = op_names,
 	  .column = "operation", .id = "%s" },
-	{ .name = "api", .type = SET_ENUM, .off = P(api), .values = api_names,
+	{ .name = "api", SETTING_ENUM(struct sweep_point, api), .values = api_names,
 	  .column = "api" },
-	{ .name = "block_size", .type = SET_SIZE, .off = P(block),
+	{ .name = "block_size", SETTING_SIZE(struct sweep_point, block),
 	  .column = "block_size", .id = "%s" },
-	{ .name = "whole_file", .type = SET_BOOL, .off = P(whole),
+	{ .name = "whole_file", SETTING_BOOL(struct sweep_point, whole),
 	  .column = "whole_file", .id = "whole" },
 	{ 0 },
 };
 
 /* blocksize and api: what runs */
 const struct setting sweep_rw_settings[] = {
-	{ .name = "ops", .type = SET_CALL, .arg = true, .call = set_op_list,
-	  .off = O(ops), .metavar = "LIST", .where = SET_BOTH, .help = OPS_HELP },
-	{ .name = "op", .type = SET_CALL, .arg = true, .call = set_op_list,
-	  .off = O(ops), .where = SET_PROFILE },
-	{ .name = "operation", .type = SET_CALL, .arg = true, .call = set_op_list,
-	  .off = O(ops), .where = SET_PROFILE },
-	{ .name = "apis", .type = SET_CALL, .arg = true, .call = set_api_list,
-	  .off = O(apis), .metavar = "LIST", .where = SET_BOTH, .help = APIS_HELP },
-	{ .name = "variants", .type = SET_CALL, .arg = true, .call = set_api_list,
-	  .off = O(apis), .metavar = "LIST", .where = SET_BOTH,
+	{ .name = "ops", SETTING_CALL(struct sweep_opts, ops),
+	  .arg = true, .call = set_op_list,
+	  .metavar = "LIST", .where = SET_BOTH, .help = OPS_HELP },
+	{ .name = "op", SETTING_CALL(struct sweep_opts, ops),
+	  .arg = true, .call = set_op_list,
+	  .where = SET_PROFILE },
+	{ .name = "operation", SETTING_CALL(struct sweep_opts, ops),
+	  .arg = true, .call = set_op_list,
+	  .where = SET_PROFILE },
+	{ .name = "apis", SETTING_CALL(struct sweep_opts, apis),
+	  .arg = true, .call = set_api_list,
+	  .metavar = "LIST", .where = SET_BOTH, .help = APIS_HELP },
+	{ .name = "variants", SETTING_CALL(struct sweep_opts, apis),
+	  .arg = true, .call = set_api_list,
+	  .metavar = "LIST", .where = SET_BOTH,
 	  .help = "the same as --apis" },
-	{ .name = "api", .type = SET_CALL, .arg = true, .call = set_api_list,
-	  .off = O(apis), .where = SET_PROFILE },
-	{ .name = "variant", .type = SET_CALL, .arg = true, .call = set_api_list,
-	  .off = O(apis), .where = SET_PROFILE },
+	{ .name = "api", SETTING_CALL(struct sweep_opts, apis),
+	  .arg = true, .call = set_api_list,
+	  .where = SET_PROFILE },
+	{ .name = "variant", SETTING_CALL(struct sweep_opts, apis),
+	  .arg = true, .call = set_api_list,
+	  .where = SET_PROFILE },
 	{ 0 },
 };
 
 const struct setting sweep_blocksize_settings[] = {
-	{ .name = "buffer", .type = SET_CALL, .arg = true, .call = set_buffer_list,
-	  .off = O(buffers), .metavar = "LIST", .where = SET_BOTH,
+	{ .name = "buffer", SETTING_CALL(struct sweep_opts, buffers),
+	  .arg = true, .call = set_buffer_list,
+	  .metavar = "LIST", .where = SET_BOTH,
 	  .help = "blocksize: also run stdio with these setvbuf buffer sizes" },
 	{ 0 },
 };
 
 const struct setting sweep_bufsize_settings[] = {
-	{ .name = "files", .type = SET_UINT, .off = O(files), .min = 1,
+	{ .name = "files", SETTING_UINT(struct sweep_opts, files), .min = 1,
 	  .max = MAX_FILES, .def = "10", .metavar = "N", .where = SET_BOTH,
 	  .help = "bufsize: number of files (default 10)" },
-	{ .name = "scale", .type = SET_DOUBLE, .off = O(scale), .max = 1000,
+	{ .name = "scale", SETTING_DOUBLE(struct sweep_opts, scale), .max = 1000,
 	  .def = "1", .metavar = "X", .where = SET_BOTH,
 	  .help = "bufsize: multiply the file size (default 1; 0.01 = 500 kB)" },
-	{ .name = "knee-tol", .type = SET_DOUBLE, .off = O(knee_tol), .max = 1000,
+	{ .name = "knee-tol", SETTING_DOUBLE(struct sweep_opts, knee_tol), .max = 1000,
 	  .def = "5", .metavar = "PCT", .where = SET_BOTH,
 	  .help = "bufsize: the knee is the smallest buffer whose median\n"
 		  "elapsed is within PCT% of the best median (default 5)" },

@@ -21,7 +21,7 @@
 
 #include "core/strategy.h"
 #include "harness/cache.h"
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "results/config_id.h"
 #include "results/results.h"
 #include "measure.h"
@@ -80,8 +80,13 @@ const struct api_set *sweep_api_sets(size_t *n);
 #define SWEEP_MAX_SIZES 64
 #define SWEEP_WHOLE ((size_t)0) /* in a size list: the whole file at once */
 
+struct sweep_run;
 struct sweep_opts {
 	enum sweep_kind kind;
+	/* runs r's configurations, the rows into each cfg: 0 or the
+	 * engine's status (the command gives sweep_through_engine,
+	 * engine/kind_sweep.h, from the room above this one) */
+	int (*through)(struct sweep_run *r);
 	const char *out;      /* results directory; NULL: results/<time>-sweep-KIND */
 	const char *dir;      /* data files; NULL: OUT/data */
 	const char *bench;    /* the rows' bench name; NULL: sweep-KIND */
@@ -228,10 +233,6 @@ int sweep_main(const struct sweep_opts *o, FILE *out, unsigned nfiles,
 int sweep_blocksize(const struct sweep_opts *o, FILE *out);
 int sweep_bufsize(const struct sweep_opts *o, FILE *out);
 int sweep_api(const struct sweep_opts *o, FILE *out);
-/* kind.c: the command's data files, lent to the sweep kind for the
- * configurations of their shape until sweep_kind_unlend. */
-int sweep_kind_lend(const struct sweep_run *r);
-void sweep_kind_unlend(void);
 
 /* Dispatch on o->kind: 0, 1 (failure printed), 2, or 128 + a stop
  * signal. */

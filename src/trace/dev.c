@@ -8,7 +8,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "harness/blockdev.h"
+#include "lib/blockdev.h"
 #include "lib/util.h"
 #include "trace.h"
 

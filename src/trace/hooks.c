@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/runner.h"
+#include "trace/hooks.h"
 #include "lib/util.h"
 #include "trace.h"
 

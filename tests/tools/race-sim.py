@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# stop=ci's race (src/results/race.c, src/harness/engine/cells.c) simulated
+# stop=ci's race (src/results/race.c, src/engine/cells.c) simulated
 # against the rule it replaced: the false-claim rate with no true
 # difference (a strategy said behind another, or a winner named), with a
 # look after every round, with one resumed extension to the projected

@@ -4,8 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/profile.h"
-#include "harness/engine/bench.h"
+#include "engine/profile.h"
+#include "engine/bench.h"
 #include "sweep/sweep.h"
 #include "unit.h"
 

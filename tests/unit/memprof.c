@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "unit.h"
 
 /* c and d: same section, kind and keys with the same values, in order */

@@ -7,8 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config/profile.h"
-#include "harness/engine/bench.h"
+#include "engine/profile.h"
+#include "engine/bench.h"
 #include "unit.h"
 
 static char dir[] = "/tmp/iostrat-unit-profile.XXXXXX";

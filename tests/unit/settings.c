@@ -7,6 +7,7 @@
 
 #include "unit.h"
 #include "config/jobopts.h"
+#include "harness/runner.h"
 #include "core/strategy.h"
 #include "lib/util.h"
 #include "results/config_id.h"

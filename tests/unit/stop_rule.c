@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* stop=ci (src/harness/engine/cells.c) on cells fed round by round: a
+/* stop=ci (src/engine/cells.c) on cells fed round by round: a
  * clearly slower member leaves the race and the cell closes decided; a
  * tie inside min_effect closes "equal"; a noisy tie goes on, then closes
  * futile once the projection is beyond max_reps; a max_reps below the
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "harness/engine/cells.h"
+#include "engine/cells.h"
 #include "results/anytime.h"
 #include "unit.h"
 

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
@@ -288,14 +288,23 @@ static int mmap_run(const struct job *job, struct run_stats *st)
 }
 
 static const struct setting mmap_settings[] = {
-	{ .name = "madvise", .type = SET_ENUM, .values = advice_names,
-	  .off = offsetof(struct mmap_opts, madvise), .def = "sequential",
+	{ .name = "madvise", SETTING_ENUM(struct mmap_opts, madvise),
+	  .values = advice_names,
+	  .def = "sequential",
 	  .where = SET_BOTH, .id = "madvise=%s", .flags = SETF_ID_OPTIONAL,
 	  .help = "the input's madvise(2) advice (default sequential)" },
-	{ .name = "mmap-out", .type = SET_BOOL, .where = SET_BOTH,
-	  .off = offsetof(struct mmap_opts, mmap_out), .def = "0",
+	{ .name = "mmap-out", SETTING_BOOL(struct mmap_opts, mmap_out), .where = SET_BOTH,
+	  .def = "0",
 	  .id = "mmap-out=%s", .flags = SETF_ID_OPTIONAL,
 	  .help = "map the output file too instead of write(2) from a bounce buffer" },
+	{ 0 },
+};
+
+/* The columns it adds to a row (results/row.h). */
+static const struct column mmap_columns[] = {
+	{ "madvise", COL_TEXT, 0, 0, "core", "the advice given for the input", 0 },
+	{ "output_mode", COL_TEXT, "mmap|write", 0, "core", "how the output is written", 0 },
+	{ "chunk_bytes", COL_SIZE, 0, "bytes", "core", "the I/O size used", 0 },
 	{ 0 },
 };
 
@@ -306,4 +315,5 @@ const struct strategy strategy_mmap = {
 	.opts_size = sizeof(struct mmap_opts),
 	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
+	.columns = mmap_columns,
 };

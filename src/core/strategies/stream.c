@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "core/dontcache.h"
 #include "core/outfile.h"
 #include "core/per_file.h"
@@ -36,8 +36,9 @@ static const char *const fadvise_names[] = { "sequential", "noreuse",
 					     "dontneed", "none", NULL };
 
 static const struct setting stream_settings[] = {
-	{ .name = "fadvise", .type = SET_ENUM, .values = fadvise_names,
-	  .off = offsetof(struct stream_opts, fadvise), .def = "sequential",
+	{ .name = "fadvise", SETTING_ENUM(struct stream_opts, fadvise),
+	  .values = fadvise_names,
+	  .def = "sequential",
 	  .where = SET_BOTH, .column = "fadvise", .id = "fadvise=%s",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "posix_fadvise on each input: sequential (default), noreuse,\n"
@@ -217,6 +218,12 @@ static int stream_run(const struct job *job, struct run_stats *st)
 	return per_file_run(job, st, &stream_ops);
 }
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column stream_columns[] = {
+	{ "buffer_bytes", COL_SIZE, 0, "bytes", "core", "the stdio buffer size used", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_stream = {
 	.name = "stream",
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
@@ -225,4 +232,5 @@ const struct strategy strategy_stream = {
 	.run = stream_run,
 	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE,
 	.default_io = STREAM_DEFAULT_BUF,
+	.columns = stream_columns,
 };

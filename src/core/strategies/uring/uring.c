@@ -58,19 +58,19 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "config/settings.h"
+#include "lib/settings.h"
 #include "lib/util.h"
 #include "core/strategies/direct.h"
 #include "uring.h"
 
 static const struct setting uring_settings[] = {
-	{ .name = "sqpoll", .type = SET_BOOL, .off = offsetof(struct uring_opts, sqpoll),
+	{ .name = "sqpoll", SETTING_BOOL(struct uring_opts, sqpoll),
 	  .def = "0", .where = SET_BOTH, .column = "sqpoll", .id = "sqpoll",
 	  .flags = SETF_ID_OPTIONAL,
 	  .help = "IORING_SETUP_SQPOLL: a kernel thread polls the submission\n"
 		  "queue (fewer system calls, one more busy CPU)" },
-	{ .name = "sq_thread_idle", .type = SET_UINT,
-	  .off = offsetof(struct uring_opts, sq_idle_ms), .min = 1, .max = 60000,
+	{ .name = "sq_thread_idle", SETTING_UINT(struct uring_opts, sq_idle_ms),
+	  .min = 1, .max = 60000,
 	  .def = "1000", .metavar = "MS", .where = SET_BOTH, .column = "sq_thread_idle",
 	  .id = "sq_thread_idle=%s", .flags = SETF_ID_OPTIONAL,
 	  .help = "with --sqpoll: ms the polling thread spins idle before it\n"
@@ -260,6 +260,24 @@ static int uring_run(const struct job *job, struct run_stats *st)
 	return ret ? ret : st->err;
 }
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column uring_columns[] = {
+	{ "chunk_bytes", COL_SIZE, 0, "bytes", "core", "the I/O size used", 0 },
+	{ "qd_used", COL_COUNT, 0, 0, "core", "the queue depth used", 0 },
+	{ "workers", COL_COUNT, 0, 0, "core", "transform threads", 0 },
+	{ "pool_bytes", COL_SIZE, 0, "bytes", "core", "the buffer pool's size", 0 },
+	{ "ring_flags", COL_TEXT, 0, 0, "core", "the ring's setup flags", 0 },
+	{ "fixed_buffers", COL_COUNT, 0, 0, "core", "1 when the buffers are registered with the ring", 0 },
+	{ "fixed_files", COL_COUNT, 0, 0, "core", "1 when the files are registered with the ring", 0 },
+	{ "uring_reads", COL_COUNT, 0, 0, "core", "reads submitted", 0 },
+	{ "uring_writes", COL_COUNT, 0, 0, "core", "writes submitted", 0 },
+	{ "uring_short", COL_COUNT, 0, 0, "core", "short reads or writes resubmitted", 0 },
+	{ "uring_eagain", COL_COUNT, 0, 0, "core", "-EAGAIN completions resubmitted", 0 },
+	{ "setup_s", COL_TIME, 0, "s", "core", "pool, ring, registration and threads", 0 },
+	{ "pipeline_s", COL_TIME, 0, "s", "core", "the pipeline itself", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_uring = {
 	.name = "uring",
 	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
@@ -270,4 +288,5 @@ const struct strategy strategy_uring = {
 	.default_io = URING_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
 	.default_qd = URING_DEFAULT_QD,
+	.columns = uring_columns,
 };

@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "harness/engine/bench.h"
+#include "engine/bench.h"
 #include "profile.h"
 #include "profile_read.h"
-#include "strpool.h"
+#include "config/strpool.h"
 #include "lib/util.h"
 
 #define MAX_ITEMS 10000 /* values in one list or range */

@@ -3,7 +3,7 @@
 #ifndef IOSTRAT_RESUME_DEFS_H
 #define IOSTRAT_RESUME_DEFS_H
 
-#include "config/profile.h"
+#include "profile.h"
 
 /*
  * A resume runs what is missing of the configurations DIR/profile.ini

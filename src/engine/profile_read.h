@@ -6,7 +6,7 @@
 #include <jansson.h>
 
 #include "profile.h"
-#include "strpool.h"
+#include "config/strpool.h"
 
 /*
  * The reading half of the profile loader (profile.c builds the

@@ -70,6 +70,37 @@ struct setting {
 	const char *const *id_values;
 };
 
+/*
+ * An entry's type and place, written SETTING_UINT(struct run_config,
+ * job.threads): the field must be of the C type the setting type stores
+ * (as perf's OPT_* macros check), or the table does not compile.  Every
+ * table writes .type and .off through these, never by hand.
+ */
+#define SETTING_CHECK(cond, msg) \
+	(0 * sizeof(struct { _Static_assert(cond, msg); char c; }))
+#define SETTING_IS(T, f, CTYPE) \
+	__builtin_types_compatible_p(typeof(((T *)0)->f), CTYPE)
+#define SETTING_AT(K, T, f, CTYPE) \
+	.type = K, .off = offsetof(T, f) + SETTING_CHECK(SETTING_IS(T, f, CTYPE), \
+		#T "." #f " is not " #CTYPE " (" #K ")")
+#define SETTING_BOOL(T, f)	SETTING_AT(SET_BOOL, T, f, bool)
+#define SETTING_STRING(T, f)	SETTING_AT(SET_STRING, T, f, const char *)
+#define SETTING_UINT(T, f)	SETTING_AT(SET_UINT, T, f, unsigned)
+#define SETTING_COUNT(T, f)	SETTING_AT(SET_COUNT, T, f, uint64_t)
+#define SETTING_SIZE(T, f)	SETTING_AT(SET_SIZE, T, f, uint64_t)
+#define SETTING_DOUBLE(T, f)	SETTING_AT(SET_DOUBLE, T, f, double)
+/* SET_ENUM stores an int: an enum field (compatible with int, or with
+ * unsigned when it has no negative value) or an int. */
+#define SETTING_ENUM(T, f) \
+	.type = SET_ENUM, .off = offsetof(T, f) + SETTING_CHECK( \
+		SETTING_IS(T, f, int) || SETTING_IS(T, f, unsigned), \
+		#T "." #f " is not an enum or int (SET_ENUM)")
+/* SET_CUSTOM: the owner's type CTYPE, which its parse() fills. */
+#define SETTING_CUSTOM(T, f, CTYPE)	SETTING_AT(SET_CUSTOM, T, f, CTYPE)
+/* SET_CALL: call() parses; f names the field it fills (to tell entries
+ * apart by .off), not checked since no store goes through .off. */
+#define SETTING_CALL(T, f)	.type = SET_CALL, .off = offsetof(T, f)
+
 #define SETF_ID_OPTIONAL  1u	/* no id part at its default (or zero) */
 #define SETF_COL_OPTIONAL 2u	/* no column at zero */
 

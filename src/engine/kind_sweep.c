@@ -20,7 +20,7 @@
  * the configurations that need it and removed with the scratch.
  *
  * `iostrat sweep` runs its configurations as sections of this kind too
- * (common.c): it lends its own data files (sweep_kind_lend), and its rows
+ * (sweep/common.c, sweep_through.c): it lends its own data files (sweep_kind_lend), and its rows
  * have no section column.  Both make a configuration's config_id in
  * sweep_add_cfg, so the same settings get the same id.
  */
@@ -31,10 +31,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "harness/engine/bench.h"
-#include "config/profile.h"
+#include "engine/bench.h"
+#include "engine/kind_sweep.h"
+#include "engine/profile.h"
 #include "lib/util.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 /* A data set shared by configurations: files of one shape. */
 struct kdata {

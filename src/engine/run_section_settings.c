@@ -7,8 +7,6 @@
 #include "bench.h"
 #include "lib/util.h"
 
-#define SEC(f) offsetof(struct run_section, f)
-
 /*
  * ceiling's value: up to CEILING_MAX qdN and CEILING_MAX bsSIZE words,
  * at least one of each ("qd1 qd16 bs128k bs1m"); "", 0 or off (a false
@@ -53,10 +51,10 @@ bad:
 }
 
 const struct setting run_section_settings[] = {
-	{ .name = "fio", .type = SET_BOOL, .off = SEC(fio), .def = "0",
+	{ .name = "fio", SETTING_BOOL(struct run_section, fio), .def = "0",
 	  .where = SET_PROFILE,
 	  .help = "1: an fio baseline beside each configuration" },
-	{ .name = "ceiling", .type = SET_CUSTOM, .off = SEC(ceiling),
+	{ .name = "ceiling", SETTING_CUSTOM(struct run_section, ceiling, struct ceiling_grid),
 	  .parse = ceiling_grid_parse, .def = "0", .metavar = "qdN... bsSIZE...",
 	  .where = SET_PROFILE,
 	  .help = "the machine's copy limit: the fio job declaring \"; role: ceiling\"\n"

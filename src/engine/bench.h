@@ -10,8 +10,8 @@
 #include <jansson.h>
 
 #include "core/filelist.h"
-#include "config/profile.h"
-#include "config/settings.h"
+#include "engine/profile.h"
+#include "lib/settings.h"
 #include "results/race.h"
 #include "results/results.h"
 

@@ -15,6 +15,7 @@
 #include "config/jobopts.h"
 #include "results/config_id.h"
 #include "harness/runner.h"
+#include "trace/hooks.h"
 #include "harness/cgroup.h"
 #include "lib/util.h"
 #include "bench.h"

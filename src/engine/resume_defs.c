@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "config/profile.h"
+#include "profile.h"
 #include "lib/util.h"
 #include "resume_defs.h"
 
