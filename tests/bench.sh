@@ -748,6 +748,23 @@ env_names_the_filesystem_in_a_chroot() {
 	jq -e --arg fs "$fs" '.in.fs == $fs' "$T/root/data/r/env.json" >/dev/null || die "not $fs: $(cat "$T/root/data/r/env.json")"
 }
 
+# --resume with -D: the engine's keys may change (reps, max_reps), the
+# configurations the directory records may not: a -D that adds one
+# (memory_max=0,64M) is refused in one line and no row is added.
+resume_define_adding_configurations_refused() {
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	printf '[a]\ndataset=%s\nstrategy=stream\ncache=asis\nreps=1\nmax_reps=1\n' "$T/in" >"$T/p.ini"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>&1 || die "bench failed"
+	IOSTRAT_DATA="$T/data" expect_fail "bench --resume $T/r: -D memory_max=0,64M changes the configurations its profile.ini records" \
+		"$IOSTRAT" bench --resume "$T/r" -D memory_max=0,64M
+	IOSTRAT_DATA="$T/data" expect_fail "-D threads=2 changes the configurations" \
+		"$IOSTRAT" bench --resume "$T/r" -D threads=2
+	[ "$(wc -l <"$T/r/results.jsonl")" -eq 1 ] || die "rows added: $(cat "$T/r/results.jsonl")"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench --resume "$T/r" -D reps=2 -D max_reps=2 -D trace=0 >/dev/null 2>"$T/err" ||
+		die "an engine key refused: $(cat "$T/err")"
+	[ "$(wc -l <"$T/r/results.jsonl")" -eq 2 ] || die "reps=2 not run: $(wc -l <"$T/r/results.jsonl") rows"
+}
+
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
@@ -790,3 +807,4 @@ t bench_race_drops_a_clearly_slower_strategy bench_race_drops_a_clearly_slower_s
 t bench_race_futile_cell_names_its_next_step bench_race_futile_cell_names_its_next_step
 t report_disk_line_says_unknown report_disk_line_says_unknown
 t env_names_the_filesystem_in_a_chroot env_names_the_filesystem_in_a_chroot
+t resume_with_a_define_adding_configurations_is_refused resume_define_adding_configurations_refused

@@ -253,6 +253,101 @@ traced_and_timed_kill_is_one_configuration() {
 		die "verdict: $(grep 'buffer cannot' "$T/report")"
 }
 
+# A cgroup under ours on the v1 memory hierarchy limited to 16 MiB, in $P
+# (removed on the way out, also on failure), standing for a caller's limit.
+enclosing_16m() {
+	local mnt path
+	mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
+	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
+	[ -n "$mnt" ] || skip "no cgroup v1 memory hierarchy to make the enclosing limit in"
+	P=$mnt${path%/}/enclosing-limit-$$
+	mkdir "$P"
+	trap 'for _ in $(seq 50); do rmdir "$P" 2>/dev/null && break; sleep 0.1; done' EXIT
+	echo 16M >"$P/memory.limit_in_bytes"
+	[ ! -e "$P/memory.memsw.limit_in_bytes" ] || echo 16M >"$P/memory.memsw.limit_in_bytes"
+}
+# CMD... run inside $P
+in_enclosing() { sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$P" "$@"; }
+
+# Killed by the enclosing 16 MiB, not by its own memory_max of 1 GiB: a
+# failure naming the enclosing limit, never charged to memory_max.
+killed_by_an_enclosing_limit() {
+	need_limit; bigdata; enclosing_16m
+	rc=0
+	in_enclosing "$IOSTRAT" run -s buffer --memory-max 1G -r 1 --cache asis "$T/in" "$T/out" --json \
+		>"$T/row" 2>"$T/err" || rc=$?
+	[ "$rc" -ne 0 ] || die "exit 0 for a killed repetition"
+	grep -q "not by its memory_max (1024 MiB): the limit of the enclosing cgroup .*enclosing-limit-$$ (16 MiB)" "$T/err" ||
+		die "stderr does not name the enclosing limit: $(cat "$T/err")"
+	jq -e '.oom_kill != true and (.error | test("enclosing"))' "$T/row" >/dev/null ||
+		die "row charged to memory_max: $(cat "$T/row")"
+	[ -z "$(left_behind)" ] || die "cgroup left: $(left_behind)"
+}
+
+# In a bench the same kill is a failure, and --resume runs it again.
+bench_reruns_an_enclosing_kill() {
+	need_limit; bigdata; enclosing_16m
+	printf '[a]\ndataset=%s\nstrategy=buffer\nmemory_max=1G\nreps=1\nmax_reps=1\ncache=asis\n' \
+		"$T/in" >"$T/p.ini"
+	rc=0
+	IOSTRAT_DATA="$T/data" in_enclosing "$IOSTRAT" bench "$T/p.ini" --out "$T/res" >/dev/null 2>"$T/err" || rc=$?
+	[ "$rc" -ne 0 ] || die "exit 0: $(cat "$T/err")"
+	! grep -q "ran out of memory under memory_max" "$T/err" || die "counted as out of memory: $(cat "$T/err")"
+	jq -e '.oom_kill != true and .error != null' "$T/res/results.jsonl" >/dev/null ||
+		die "row: $(cat "$T/res/results.jsonl")"
+	IOSTRAT_DATA="$T/data" "$IOSTRAT" bench --resume "$T/res" >/dev/null 2>"$T/err2" ||
+		die "resume failed: $(cat "$T/err2")"
+	[ "$(jq -s 'map(select(.verified == true)) | length' "$T/res/results.jsonl")" -eq 1 ] ||
+		die "not run again on resume: $(jq -c '[.error, .verified]' "$T/res/results.jsonl")"
+}
+
+# A limit below what a repetition needs to start is refused up front,
+# naming the floor, before any repetition (no row, no cgroup).
+below_the_floor_refused() {
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	expect_fail "memory_max: 512 KiB is below the 1 MiB a repetition needs to start" \
+		"$IOSTRAT" run -s stream --memory-max 512K -r 1 "$T/in" "$T/out"
+	printf '[a]\ndataset=%s\nstrategy=stream\nmemory_max=0,100K\n' "$T/in" >"$T/p.ini"
+	expect_fail "memory_max: 100 KiB is below the 1 MiB" "$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+
+# A limit that is not whole MiB prints as given (1536 KiB, not "2 MiB").
+limit_prints_as_given() {
+	need_limit; bigdata
+	rc=0
+	"$IOSTRAT" run -s buffer --memory-max 1536K -r 1 --cache asis "$T/in" "$T/out" 2>"$T/err" >/dev/null || rc=$?
+	[ "$rc" -ne 0 ] || die "buffer of 100 MB ran in 1536 KiB"
+	grep -q "(memory_max 1536 KiB)" "$T/err" || die "limit not as given: $(cat "$T/err")"
+}
+
+# A row its memory_max killed is a result: the report's header counts it
+# apart from the failed, and summary.csv's errors column leaves it out.
+oom_row_is_not_a_failure_in_the_report() {
+	need_limit; bigdata
+	printf '[run]\ncache=asis\nreps=1\nmax_reps=1\ndataset=%s\nmemory_max=32M\nstrategy=buffer\n' \
+		"$T/in" >"$T/oom.ini"
+	"$IOSTRAT" bench "$T/oom.ini" --out "$T/res" >"$T/out" 2>&1 || die "bench failed: $(tail -n 2 "$T/out")"
+	"$IOSTRAT" report "$T/res" >"$T/rep" 2>&1 || die "report failed: $(cat "$T/rep")"
+	grep -q '1 repetitions, 1 configurations, 0 failed, 1 out of memory under memory_max' "$T/rep" ||
+		die "header: $(grep -i repetitions "$T/rep")"
+	errs=$(python3 -c 'import csv, sys; print(next(csv.DictReader(open(sys.argv[1])))["errors"])' \
+		"$T/res/summary.csv")
+	[ "$errs" = 0 ] || die "summary.csv errors $errs: $(cat "$T/res/summary.csv")"
+}
+
+# Progress lines say the configuration's memory_max (two limits of one
+# strategy are two different lines).
+progress_shows_the_limit() {
+	need_limit
+	mkdir -p "$T/in"; echo x >"$T/in/f"
+	printf '[run]\ncache=asis\nreps=1\nmax_reps=1\ndataset=%s\nmemory_max=0,64M\nstrategy=stream\n' \
+		"$T/in" >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/res" >"$T/out" 2>&1 || die "bench failed: $(tail -n 2 "$T/out")"
+	grep -q '\] stream threads=1 work=0 memory_max=64 MiB in rep 1/1' "$T/out" ||
+		die "no limit in the progress: $(cat "$T/out")"
+	grep -q '\] stream threads=1 work=0 in rep 1/1' "$T/out" || die "the unlimited one: $(cat "$T/out")"
+}
+
 t memory_max_is_refused_in_one_line_without_a_cgroup refused_without_a_cgroup
 t cgroup_v2_leaf_move_is_undone_where_v2_has_no_memory v2_leaf_move_is_undone
 t buffer_killed_by_the_limit_is_a_row_not_a_crash buffer_killed_is_a_row
@@ -265,3 +360,9 @@ t a_stuck_cgroup_is_warned_about_and_its_name_not_reused stuck_cgroup
 t cgroup_v1_limits_memory_and_swap_together memsw_limited_too
 t a_refused_move_into_the_cgroup_is_said_not_run_unlimited move_refused
 t a_configuration_killed_traced_and_timed_is_counted_once traced_and_timed_kill_is_one_configuration
+t a_kill_by_an_enclosing_limit_is_not_charged_to_memory_max killed_by_an_enclosing_limit
+t bench_runs_a_kill_by_an_enclosing_limit_again_on_resume bench_reruns_an_enclosing_kill
+t memory_max_below_the_floor_is_refused_naming_it below_the_floor_refused
+t a_limit_not_in_whole_mib_prints_as_given limit_prints_as_given
+t an_oom_row_is_not_counted_as_failed_in_the_report oom_row_is_not_a_failure_in_the_report
+t progress_lines_show_the_memory_max progress_shows_the_limit

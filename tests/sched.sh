@@ -254,6 +254,21 @@ default_device_is_the_disk_under_data() {
 	[ -s "$T/res/$(active)/results.jsonl" ]
 }
 
+# sched stopped by a signal says why in one line, and leaves no lock file.
+stopped_says_why_and_leaves_no_lock() {
+	sigterm_restores 1
+	grep -q "^iostrat: sched: stopped early by signal 15 (Terminated); finished runs kept in $T/res" "$T/err" ||
+		die "does not say why: $(cat "$T/err")"
+	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.lock" ] || die "lock file left"
+}
+
+# A sched that ends by itself removes its lock file too.
+ended_leaves_no_lock() {
+	setup 1
+	S --schedulers "$(active)" --out "$T/res" "$T/p.ini" >/dev/null 2>"$T/err" || die "sched failed: $(tail -3 "$T/err")"
+	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.lock" ] || die "lock file left: $(ls "$IOSTRAT_RUN_DIR")"
+}
+
 t each_scheduler_switched_verified_restored each_scheduler_switched_verified_restored
 t two_schedulers_interleaved_and_compared two_schedulers_compared
 t interleaved_rounds_keep_the_first_rounds_tunables interleaved_rounds_keep_the_first_rounds_tunables
@@ -265,3 +280,5 @@ t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores
 t rows_carry_the_setting_as_written rows_carry_the_setting_as_written
 t errors_before_anything_changes errors_before_changes
 t default_device_is_the_disk_under_data default_device_is_the_disk_under_data
+t stopped_early_says_why_and_leaves_no_lock stopped_says_why_and_leaves_no_lock
+t a_sched_that_ends_leaves_no_lock_file ended_leaves_no_lock

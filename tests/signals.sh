@@ -78,6 +78,39 @@ bench_long_rep_stopped() {
 	[ ! -s "$T/r/results.jsonl" ] || die "a row for the cut repetition: $(cat "$T/r/results.jsonl")"
 }
 
+# A stop signal before the repetition's child exists (in the sync and cache
+# drop before the fork, or the data sets before it): the command ends promptly
+# and no repetition started after the signal is a row.  Several trials, as
+# the signal lands at different points of the preparation.
+early_stop() { # run|bench SIG
+	local what=$1 sig=$2 t0 ms rows
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 20000 --width 200 >/dev/null
+	printf '[a]\ndataset=%s\nstrategy=stream\nwork=300\nreps=3\nmax_reps=3\n' "$T/in" >"$T/p.ini"
+	for trial in 1 2 3 4; do
+		rm -rf "$T/out" "$T/r"
+		if [ "$what" = run ]; then
+			"$IOSTRAT" run -s stream --work 300 -r 3 --json "$T/in" "$T/out" >"$T/rows" 2>"$T/err" &
+		else
+			IOSTRAT_DATA="$T/data" "$IOSTRAT" bench "$T/p.ini" --out "$T/r" >/dev/null 2>"$T/err" &
+		fi
+		pid=$!
+		sleep 0.1
+		t0=$(date +%s%N)
+		kill -"$sig" $pid
+		wait_exit $pid
+		ms=$((($(date +%s%N) - t0) / 1000000))
+		[ "$rc" -eq $((128 + $(signum "$sig"))) ] || die "trial $trial: exit $rc: $(cat "$T/err")"
+		[ "$ms" -le 600 ] || die "trial $trial: ended $ms ms after the signal"
+		if [ "$what" = run ]; then rows=$(grep -c config_id "$T/rows" || true)
+		else rows=0; [ ! -e "$T/r/results.jsonl" ] || rows=$(wc -l <"$T/r/results.jsonl"); fi
+		[ "$rows" -eq 0 ] || die "trial $trial: $rows rows of repetitions started after the signal"
+		grep -q 'interrupted by signal' "$T/err" || die "trial $trial: no message: $(cat "$T/err")"
+		! grep -q -e '^resume with' -e 'killed by signal' "$T/err" ||
+			die "trial $trial: not one line, or the strategy blamed: $(cat "$T/err")"
+		no_leftovers
+	done
+}
+
 # wait for PID (up to 30 s, then SIGKILL and fail); sets rc
 wait_exit() {
 	local pid=$1
@@ -256,6 +289,8 @@ t bench_sigint_keeps_rows_and_resumes bench_interrupted_then_resumed INT
 t bench_sigterm_keeps_rows_and_resumes bench_interrupted_then_resumed TERM
 t bench_sigterm_mid_repetition_kills_it_and_keeps_no_row bench_long_rep_stopped TERM
 t bench_sighup_mid_repetition_kills_it_and_keeps_no_row bench_long_rep_stopped HUP
+t run_sigterm_before_the_fork_stops_promptly_without_a_row early_stop run TERM
+t bench_sigint_before_the_fork_stops_promptly_without_a_row early_stop bench INT
 for sig in INT TERM; do
 	t "fio_sig${sig,,}_stops_fio_and_its_jobs_keeps_rows" fio_interrupted $sig
 	t "net_sig${sig,,}_ends_the_plan_keeps_rows" net_interrupted $sig

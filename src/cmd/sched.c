@@ -352,7 +352,8 @@ static int sched_main(struct sched_args *a)
 	if (!ret)
 		ret = compare_all(&p, out);
 	else if (ret > 128)
-		fprintf(stderr, "iostrat sched: interrupted; finished runs kept in %s\n", out);
+		errorf("sched: stopped early by signal %d (%s); finished runs kept in %s",
+		       ret - 128, strsignal(ret - 128), out);
 out:
 	plan_free(&p);
 	return ret;

@@ -3,6 +3,7 @@
 #ifndef IOSTRAT_CHECKSUM_H
 #define IOSTRAT_CHECKSUM_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,5 +23,9 @@ int verify_outputs(const char *in, const char *out, const struct filelist *fl,
 		   unsigned work, size_t *file, uint64_t *offset,
 		   const char **why);
 void checksum_hex(uint64_t sum, char out[17]);
+
+/* Set by a signal handler: the checksums stop within one buffer and
+ * return -EINTR (a stop need not wait for a reference of gigabytes). */
+extern volatile sig_atomic_t checksum_stop;
 
 #endif

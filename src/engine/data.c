@@ -248,6 +248,8 @@ int bench_dataset_ref(struct bench_dataset *ds, unsigned work, const char **hex)
 			return 0;
 		}
 	ret = checksum_reference(ds->dir, &ds->fl, work, &sum, &bad);
+	if (ret == -EINTR && checksum_stop)
+		return ret; /* a stop signal: said once, by the engine */
 	if (ret)
 		return error_errno(ret, bad, "reading for the reference");
 	n = realloc(ds->refs, (ds->nrefs + 1) * sizeof(*ds->refs));

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/checksum.h"
 #include "results/dataset.h"
 #include "harness/env.h"
 #include "harness/runner.h"
@@ -32,6 +33,7 @@
 #include "bench.h"
 #include "cells.h"
 #include "hooks.h"
+#include "resume_defs.h"
 
 
 /* A stop signal (SIGINT, SIGTERM, SIGHUP), for every command the engine
@@ -46,6 +48,7 @@ static bool stop_rep(int sig, unsigned count)
 
 	(void)count;
 	dataset_stop = sig;
+	checksum_stop = sig;
 	if (child > 0)
 		kill(child, SIGKILL);
 	return false;
@@ -771,18 +774,19 @@ static void cleanup(struct bench *b)
 	profile_free(&b->prof);
 }
 
-/* A stop: one line for every command, and bench's way back in. */
+/* A stop: one line for every command, with bench's way back in. */
 static int stopped(const struct bench *b)
 {
 	const char *dir = b->res.path;
 	unsigned kept = b->done_before + b->done_now;
 
-	errorf("%s: interrupted by signal %d; %s; %u repetitions kept%s%s",
+	bool resume = b->eo->resumable && *dir;
+
+	errorf("%s: interrupted by signal %d; %s; %u repetitions kept%s%s%s%s",
 	       b->prof.name, stop_caught(), b->interrupted ?
 	       "the repetition in progress was stopped (no row)" :
-	       "between repetitions", kept, *dir ? " in " : "", dir);
-	if (b->eo->resumable && *dir)
-		fprintf(stderr, "resume with: iostrat bench --resume %s\n", dir);
+	       "between repetitions", kept, *dir ? " in " : "", dir,
+	       resume ? "; resume with: iostrat bench --resume " : "", resume ? dir : "");
 	return 128 + stop_caught();
 }
 
@@ -909,13 +913,15 @@ static int go(struct bench *b, const struct bench_opts *o)
 		cleanup(b);
 		return ret ? 2 : 0;
 	}
+	checksum_stop = 0;
 	stop_catch(b->eo->never_hard ? STOP_NEVER_HARD : STOP_SECOND_ENDS, stop_rep,
 		   false);
 	ret = o->resume ? resume_data(b, o) : new_data(b, o);
 	if (ret || stop_caught()) {
+		status = stop_caught() ? stopped(b) : 1; /* a stop says so, here too */
 		stop_release();
 		cleanup(b);
-		return stop_caught() ? 128 + stop_caught() : 1;
+		return status;
 	}
 	ret = run_all(b);
 	status = finish(b, ret);
@@ -965,6 +971,11 @@ int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 	b.tty = isatty(STDERR_FILENO);
 	if (profile_load(path, o->defs, o->ndefs, &b.prof))
 		return 2;
+	if (o->resume && o->ndefs && resume_defs_check(o->resume, path, &b.prof,
+							     o->defs, o->ndefs)) {
+		profile_free(&b.prof);
+		return 2;
+	}
 	if (o->resume)
 		resumed_name(&b, o->resume);
 	b.ctx.name = b.prof.name;

@@ -201,6 +201,19 @@ static double estimate(const struct runp *rp)
 	       bytes * rp->cfg.job.work / 30e9 / (double)MIN((long)t, cpus);
 }
 
+/* The progress line's label: "stream threads=1 work=0 [memory_max=32 MiB ]big". */
+static void label(struct bench_item *it, const struct runp *rp)
+{
+	char mem[64] = "", lim[32];
+
+	if (rp->cfg.memory_max)
+		snprintf(mem, sizeof(mem), "memory_max=%s ",
+			 fmt_limit(rp->cfg.memory_max, lim, sizeof(lim)));
+	snprintf(it->label, sizeof(it->label), "%s threads=%u work=%u %s%s",
+		 rp->cfg.strat->name, rp->cfg.job.threads, rp->cfg.job.work, mem,
+		 rp->ds->label);
+}
+
 static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct runp *rp = calloc(1, sizeof(*rp));
@@ -225,9 +238,7 @@ static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	rp->cfg.env = ctx->env;
 	make_id(it, rp);
 	rp->cfg.config_id = it->id;
-	snprintf(it->label, sizeof(it->label), "%s threads=%u work=%u %s",
-		 rp->cfg.strat->name, rp->cfg.job.threads, rp->cfg.job.work,
-		 rp->ds->label);
+	label(it, rp);
 	it->est_s = estimate(rp);
 	it->priv = rp;
 	return 0;

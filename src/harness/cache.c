@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "cache.h"
+#include "prewait.h"
+#include "stop.h"
 #include "lib/util.h"
 
 #ifndef __NR_cachestat
@@ -31,10 +33,16 @@ const char *cache_mode_name(enum cache_mode m)
 	return cache_mode_names[m];
 }
 
-int cache_drop_all(void)
+static int drop(void *arg)
 {
+	(void)arg;
 	sync();
 	return write_sysfs("/proc/sys/vm/drop_caches", "3");
+}
+
+int cache_drop_all(void)
+{
+	return prewait_call(drop, NULL);
 }
 
 static int each_file(const char *dir, const struct filelist *fl,
@@ -69,8 +77,11 @@ static int read_fd(int fd, void *arg)
 	char *buf = arg;
 
 	for (;;) {
-		ssize_t n = read(fd, buf, 1 << 20);
+		ssize_t n;
 
+		if (stop_caught())
+			return -EINTR; /* a stop signal: the warming is not waited for */
+		n = read(fd, buf, 1 << 20);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -91,9 +102,10 @@ int cache_prepare(const char *dir, const struct filelist *fl,
 	if (m == CACHE_ASIS)
 		return 0;
 	if (m == CACHE_COLD) {
-		if (cache_drop_all() == 0) {
+		ret = cache_drop_all();
+		if (ret == -EINTR || !ret) {
 			*how = "drop_caches";
-			return 0;
+			return ret;
 		}
 		*how = "fadvise";
 		return each_file(dir, fl, evict_fd, NULL, bad);

@@ -17,7 +17,8 @@ const char *cache_mode_name(enum cache_mode m);
  * drop_caches=3 when we may, else posix_fadvise(DONTNEED) per file (which
  * cannot evict pages another process has mapped or dirty).  warm: read
  * every file once.  *how says which method was used ("drop_caches",
- * "fadvise", "read", "none").
+ * "fadvise", "read", "none").  A stop signal (stop.h) cuts the sync, the
+ * drop and the warming short: -EINTR.
  */
 int cache_prepare(const char *dir, const struct filelist *fl,
 		  enum cache_mode m, const char **how, const char **bad);
@@ -31,7 +32,8 @@ int cache_residency(const char *dir, const struct filelist *fl, double *pct,
 int cache_residency_fd(int fd, uint64_t *resident, uint64_t *pages,
 		       const char **method);
 
-/* Drop caches system-wide (root only): sync + drop_caches=3. */
+/* Drop caches system-wide (root only): sync + drop_caches=3, in a helper
+ * a stop signal does not wait for (prewait.h): 0, -errno or -EINTR. */
 int cache_drop_all(void);
 
 #endif

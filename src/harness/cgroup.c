@@ -358,10 +358,17 @@ void cgroup_rep_close(struct cgroup_rep *cg)
 int cgroup_check(uint64_t limit)
 {
 	struct cgroup_rep cg;
+	char lim[32], floor[32];
 	int ret;
 
 	if (!limit)
 		return 0;
+	if (limit < CGROUP_LIMIT_FLOOR) {
+		errorf("memory_max: %s is below the %s a repetition needs to start "
+		       "(0: no limit)", fmt_limit(limit, lim, sizeof(lim)),
+		       fmt_limit(CGROUP_LIMIT_FLOOR, floor, sizeof(floor)));
+		return -EINVAL;
+	}
 	ret = cgroup_rep_open(&cg, limit);
 	cgroup_rep_close(&cg);
 	if (ret)

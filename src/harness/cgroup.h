@@ -69,8 +69,15 @@ void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row);
 bool cgroup_rep_oom(const struct cgroup_rep *cg);
 /* Remove the cgroup (also after a signal: the child is reaped first). */
 void cgroup_rep_close(struct cgroup_rep *cg);
+/* The least memory_max a repetition starts in: iostrat's forked child,
+ * moved into its cgroup, was killed before its strategy ran at 32 KiB and
+ * ran stream at 48 KiB (Linux 6.18, cgroup v1, a 6-byte input); 1 MiB
+ * leaves room for kernels that charge more. */
+#define CGROUP_LIMIT_FLOOR (1024 * 1024)
+
 /* Before any work: 0, or -errno after one line saying why a limit of
- * `limit` bytes cannot be set here ("memory_max: ..."). */
+ * `limit` bytes cannot be set here ("memory_max: ...": below
+ * CGROUP_LIMIT_FLOOR, or no cgroup). */
 int cgroup_check(uint64_t limit);
 
 /* The readers behind both versions (cgroup_read.c). */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cgroup.h"
 #include "lib/util.h"
@@ -206,6 +207,90 @@ static void pressure(const struct cgroup_rep *cg, json_t *row)
 	json_object_set_new(row, "psi_source", json_text("cgroup v2"));
 }
 
+/* The kernel charges a cgroup in batches of 64 pages: a peak this close
+ * to the limit is the limit reached. */
+#define CHARGE_BATCH (64 * 4096)
+
+/* Whether the cgroup reached its own limit: v2 its "oom" event (counted
+ * in the cgroup whose limit was reached, and its ancestors: a repetition's
+ * cgroup has no children); v1 a failed charge against its own counters
+ * (memory or memory + swap; an ancestor's failure is counted there), or
+ * its peak at the limit (limits of a few batches fail with failcnt 0). */
+static bool own_limit_hit(const struct cgroup_rep *cg)
+{
+	char p[PATH_MAX + 32];
+	uint64_t n = 0, sw = 0, peak = 0;
+
+	if (cg->version == 2) {
+		path_of(cg, "memory.events", p, sizeof(p));
+		return !cg_read_key(p, "oom", &n) && n > 0;
+	}
+	path_of(cg, "memory.failcnt", p, sizeof(p));
+	if (cg_read_u64(p, &n))
+		return true; /* unreadable: the limit it was given */
+	path_of(cg, "memory.memsw.failcnt", p, sizeof(p));
+	if (!cg_read_u64(p, &sw))
+		n += sw;
+	path_of(cg, "memory.max_usage_in_bytes", p, sizeof(p));
+	if (!cg_read_u64(p, &peak) && peak + CHARGE_BATCH >= cg->limit)
+		n++;
+	return n > 0;
+}
+
+/* A limit file's value: 0 for none ("max", v1's page-counter maximum). */
+static uint64_t limit_in(const char *dir, int version)
+{
+	char p[PATH_MAX + 32];
+	uint64_t v = 0;
+
+	snprintf(p, sizeof(p), "%s/%s", dir, version == 2 ? "memory.max" :
+		 "memory.limit_in_bytes");
+	if (cg_read_u64(p, &v) || v >= (UINT64_C(1) << 62))
+		return 0;
+	return v;
+}
+
+/* The smallest limit of the cgroups above cg (up to the hierarchy's
+ * root, the first directory without the limit file): 0 when none. */
+static uint64_t enclosing_limit(const struct cgroup_rep *cg, char *where, size_t len)
+{
+	char dir[PATH_MAX], f[PATH_MAX + 32], *slash;
+	uint64_t best = 0, v;
+
+	snprintf(dir, sizeof(dir), "%s", cg->dir);
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = 0;
+		snprintf(f, sizeof(f), "%s/%s", dir, cg->version == 2 ? "memory.max" :
+			 "memory.limit_in_bytes");
+		if (access(f, F_OK))
+			break;
+		v = limit_in(dir, cg->version);
+		if (v && (!best || v < best)) {
+			best = v;
+			snprintf(where, len, "%s", dir);
+		}
+	}
+	return best;
+}
+
+/* An OOM kill that is not its memory_max's: oom_elsewhere names the
+ * cause (docs/results.md), the row is a failure, not a result. */
+static void oom_elsewhere(const struct cgroup_rep *cg, json_t *row)
+{
+	char where[PATH_MAX], lim[32], why[PATH_MAX + 96];
+	uint64_t v = enclosing_limit(cg, where, sizeof(where));
+
+	if (v) {
+		fmt_limit(v, lim, sizeof(lim));
+		snprintf(why, sizeof(why), "the limit of the enclosing cgroup %s (%s)",
+			 where, lim);
+	} else {
+		snprintf(why, sizeof(why), "no limit of its own was reached and no "
+			 "enclosing limit could be read (the machine's memory)");
+	}
+	json_object_set_new(row, "oom_elsewhere", json_text(why));
+}
+
 /* Peak memory charged; the sampled peaks, null when neither the samples
  * nor the end read memory.stat; oom_kill null when its file was not read. */
 static void memory(struct cgroup_rep *cg, json_t *row)
@@ -226,8 +311,10 @@ static void memory(struct cgroup_rep *cg, json_t *row)
 	path_of(cg, cg->version == 2 ? "memory.events" : "memory.oom_control",
 		p, sizeof(p));
 	ret = cg_read_key(p, "oom_kill", &oom);
-	cg->oom = !ret && oom > 0;
+	cg->oom = !ret && oom > 0 && cg->limit && own_limit_hit(cg);
 	json_object_set_new(row, "oom_kill", ret ? json_null() : json_boolean(cg->oom));
+	if (!ret && oom > 0 && !cg->oom)
+		oom_elsewhere(cg, row);
 }
 
 void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row)

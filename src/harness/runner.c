@@ -27,6 +27,8 @@
 #include "inwatch.h"
 #include "cgroup.h"
 #include "kcost.h"
+#include "prewait.h"
+#include "stop.h"
 #include "runner.h"
 #include "config/jobopts.h"
 #include "results/config_id.h"
@@ -378,8 +380,11 @@ static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT))
 		runner_clean_outputs(cfg->job.out_dir, fl);
-	sync();
-	ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
+	ret = prewait_sync();
+	if (!ret)
+		ret = cache_prepare(cfg->job.in_dir, fl, cfg->cache, &how, &bad);
+	if (ret == -EINTR && stop_caught())
+		return ret; /* stopped before the fork: no row, no error line */
 	if (ret)
 		return row_error(row, ret, "%s: preparing %s cache: %s", bad,
 				 cache_mode_name(cfg->cache), strerror(-ret));
@@ -492,6 +497,8 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 		return row_error(row, ret, "%s: starting the run: %s",
 				 cfg->job.in_dir, strerror(-ret));
 	current_child = pid;
+	if (stop_caught()) /* a stop between the last look and current_child */
+		kill(pid, SIGKILL);
 	ret = cgroup_rep_enter(cg, pid);
 	if (ret && cg->limit)
 		return unstarted(pid, go, res, cg, ret, row);
@@ -626,14 +633,17 @@ static uint64_t written_so_far(const struct run_config *cfg, const struct fileli
 	return sum;
 }
 
-/* An out-of-memory repetition is a result: its row says how far it got,
+/* An out-of-memory repetition is a result when its own memory_max was
+ * reached (oom_kill); one killed for another limit (oom_elsewhere) is a
+ * failure naming that limit.  Either row says how far it got,
  * at the peak charged (row_mem_peak: the sampled one where the kernel
  * keeps none), or "peak unknown": never a 0 MiB that was not measured. */
 static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		      json_t *row)
 {
+	const char *elsewhere = json_string_value(json_object_get(row, "oom_elsewhere"));
 	double mib = 1024.0 * 1024.0, peak;
-	char at[96] = ", peak unknown";
+	char at[96] = ", peak unknown", lim[32], pk[32];
 	bool sampled;
 
 	if (cfg->job.sink != SINK_NULL && !(cfg->strat->flags & STRAT_NO_OUTPUT)) {
@@ -642,12 +652,21 @@ static int oom_result(const struct run_config *cfg, const struct filelist *fl,
 		runner_clean_temporaries(cfg->job.out_dir, fl);
 	}
 	peak = row_mem_peak(row, &sampled);
-	if (!isnan(peak))
+	if (!isnan(peak) && peak < mib)
+		snprintf(at, sizeof(at), " at %s charged%s", fmt_limit((unsigned long long)
+			 peak, pk, sizeof(pk)), sampled ? " (sampled: anon + page cache)" : "");
+	else if (!isnan(peak))
 		snprintf(at, sizeof(at), " at %.0f MiB charged%s", peak / mib,
 			 sampled ? " (sampled: anon + page cache)" : "");
+	fmt_limit(cfg->memory_max, lim, sizeof(lim));
+	if (elsewhere)
+		return row_error(row, -ENOMEM, "%s: strategy %s killed by the "
+				 "out-of-memory killer%s, not by its memory_max (%s): %s",
+				 cfg->job.in_dir, cfg->strat->name, at,
+				 cfg->memory_max ? lim : "none", elsewhere);
 	return row_error(row, -ENOMEM, "%s: strategy %s killed by the out-of-memory "
-			 "killer%s (memory_max %.0f MiB)", cfg->job.in_dir,
-			 cfg->strat->name, at, (double)cfg->memory_max / mib);
+			 "killer%s (memory_max %s)", cfg->job.in_dir,
+			 cfg->strat->name, at, lim);
 }
 
 int runner_rep(const struct run_config *cfg, const struct filelist *fl,
@@ -664,6 +683,8 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	*rowp = row;
 	fill_config(cfg, fl, rep, row);
 	ret = prepare_rep(cfg, fl, row);
+	if (!ret && stop_caught())
+		ret = -EINTR; /* a stop before the fork: no child, no row */
 	if (ret)
 		return ret;
 	ret = inwatch_take(&w, cfg->job.in_dir, fl, &bad);
@@ -688,8 +709,11 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 	change.changed = inwatch_changed(&w, cfg->job.in_dir, fl, &change.how,
 					 change.why, sizeof(change.why));
 	inwatch_free(&w);
-	if (WIFSIGNALED(status) && json_is_true(json_object_get(row, "oom_kill"))) {
+	if (WIFSIGNALED(status) && (json_is_true(json_object_get(row, "oom_kill")) ||
+				     json_is_string(json_object_get(row, "oom_elsewhere")))) {
 		ret = oom_result(cfg, fl, row);
+	} else if (WIFSIGNALED(status) && stop_caught()) {
+		ret = -EINTR; /* iostrat's own SIGKILL after a stop: no strategy's fault */
 	} else if (WIFSIGNALED(status)) {
 		ret = row_error(row, -EINTR, "%s: strategy %s killed by signal %d (%s)",
 				cfg->job.in_dir, cfg->strat->name, WTERMSIG(status),

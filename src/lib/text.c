@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Text that reaches JSON, headings and labels: UTF-8 kept, other bytes escaped. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "util.h"
@@ -115,4 +116,15 @@ json_t *json_text(const char *s)
 const char *bool_word(bool b)
 {
 	return b ? "yes" : "no";
+}
+
+const char *fmt_limit(unsigned long long bytes, char *buf, size_t len)
+{
+	if (bytes && !(bytes % (1024 * 1024)))
+		snprintf(buf, len, "%llu MiB", bytes / (1024 * 1024));
+	else if (bytes && !(bytes % 1024))
+		snprintf(buf, len, "%llu KiB", bytes / 1024);
+	else
+		snprintf(buf, len, "%llu bytes", bytes);
+	return buf;
 }

@@ -31,6 +31,10 @@ int label_check(const char *opt, const char *label);
 /* s with bytes that are not UTF-8 escaped as above, in buf (truncated). */
 const char *text_escape(const char *s, char *buf, size_t len);
 
+/* A size limit as it was given, in the largest unit that holds it whole:
+ * "1024 MiB", "512 KiB", "1000 bytes" (never "0 MiB" for a small one). */
+const char *fmt_limit(unsigned long long bytes, char *buf, size_t len);
+
 /* How a bool reads in tables and figures: yes or no. */
 const char *bool_word(bool b);
 

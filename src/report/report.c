@@ -375,15 +375,23 @@ static void disk_line(struct rdoc *d, json_t *in)
 void report_build(const struct rrun *r, struct rdoc *d)
 {
 	json_t *e = r->env, *in = json_object_get(e, "in");
-	size_t nerr = 0, i;
+	size_t nerr = 0, noom = 0, i;
+	char oom[64] = "";
 	json_t *row;
 
-	json_array_foreach(r->rows, i, row)
-		nerr += !json_is_null(json_object_get(row, "error"));
+	/* a row its memory_max killed is a result, counted apart */
+	json_array_foreach(r->rows, i, row) {
+		bool killed = json_is_true(json_object_get(row, "oom_kill"));
+
+		noom += killed;
+		nerr += !killed && !json_is_null(json_object_get(row, "error"));
+	}
+	if (noom)
+		snprintf(oom, sizeof(oom), ", %zu out of memory under memory_max", noom);
 	rdoc_meta(d, "results", "%s", r->dir);
 	rdoc_meta(d, "bench", "%s", rrun_name(r));
-	rdoc_meta(d, "rows", "%zu repetitions, %zu configurations, %zu failed",
-		  json_array_size(r->rows), json_array_size(r->sum), nerr);
+	rdoc_meta(d, "rows", "%zu repetitions, %zu configurations, %zu failed%s",
+		  json_array_size(r->rows), json_array_size(r->sum), nerr, oom);
 	rdoc_meta(d, "machine", "%s, %s, %lld CPUs, %lld MiB, kernel %s",
 		  sget(e, "host"), sget(e, "cpu_model"),
 		  json_integer_value(json_object_get(e, "cpus")),

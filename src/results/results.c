@@ -604,7 +604,7 @@ static void summarize_group(json_t *group, json_t *out)
 {
 	json_t *first = first_of(group, true), *v;
 	const char *metric;
-	size_t n = json_array_size(group), i, ok = 0, ntimed = 0;
+	size_t n = json_array_size(group), i, ok = 0, ntimed = 0, noom = 0;
 	double *vals = calloc(n, sizeof(double));
 	struct summary s;
 	json_t *row;
@@ -618,6 +618,7 @@ static void summarize_group(json_t *group, json_t *out)
 		if (!row_timed(row))
 			continue;
 		ntimed++;
+		noom += json_is_true(json_object_get(row, "oom_kill"));
 		if (json_is_number(v) && json_is_null(json_object_get(row, "error")))
 			vals[ok++] = json_number_value(v);
 	}
@@ -632,7 +633,9 @@ static void summarize_group(json_t *group, json_t *out)
 	json_object_set_new(out, "q1", FIG(s.q1));
 	json_object_set_new(out, "q3", FIG(s.q3));
 #undef FIG
-	json_object_set_new(out, "errors", json_integer((json_int_t)(ntimed - ok)));
+	/* a repetition its memory_max killed is a result (the memory
+	 * verdict's), not an error */
+	json_object_set_new(out, "errors", json_integer((json_int_t)(ntimed - ok - noom)));
 	copy_descriptive(group, first, out, vals);
 	free(vals);
 }

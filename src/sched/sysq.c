@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -174,25 +175,52 @@ static int write_state(struct sysq *s)
 	return ret;
 }
 
+/* Whether fd is still the file at p (not one its holder removed). */
+static bool still_there(int fd, const char *p)
+{
+	struct stat a, b;
+
+	return !fstat(fd, &a) && !stat(p, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/* The lock file is removed by its holder when sched ends (unlink, then
+ * close): a lock taken on a file that was removed meanwhile is no lock,
+ * and is taken again on the new file. */
 static int lock_disk(struct sysq *s)
 {
-	char p[PATH_MAX];
+	char *p = s->lock_path;
 	int fd, ret = mkdir_p(run_dir(), 0755);
 
 	if (ret)
 		return error_errno(ret, run_dir(), "create");
-	snprintf(p, sizeof(p), "%s/sched-%s.lock", run_dir(), s->disk);
-	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return error_errno(-errno, p, "open");
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+	snprintf(p, sizeof(s->lock_path), "%s/sched-%s.lock", run_dir(), s->disk);
+	for (;;) {
+		fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return error_errno(-errno, p, "open");
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			close(fd);
+			errorf("%s: another iostrat is changing its queue settings (%s)",
+			       s->disk, p);
+			return -EBUSY;
+		}
+		if (still_there(fd, p))
+			break;
 		close(fd);
-		errorf("%s: another iostrat is changing its queue settings (%s)",
-		       s->disk, p);
-		return -EBUSY;
 	}
 	s->lock_fd = fd;
 	return 0;
+}
+
+/* Give the lock up and remove its file (while it is still held). */
+static void unlock_disk(struct sysq *s)
+{
+	if (s->lock_fd < 0)
+		return;
+	unlink(s->lock_path);
+	close(s->lock_fd);
+	s->lock_fd = -1;
 }
 
 int sysq_read(struct sysq *s, const char *disk)
@@ -229,8 +257,7 @@ int sysq_save(struct sysq *s, const char *disk)
 	snprintf(s->state_path, sizeof(s->state_path), "%s/sched-%s.json",
 		 run_dir(), disk);
 	if ((ret = write_state(s))) {
-		close(s->lock_fd);
-		s->lock_fd = -1;
+		unlock_disk(s);
 		return error_errno(ret, s->state_path, "write saved state");
 	}
 	s->saved = true;
@@ -337,9 +364,7 @@ int sysq_restore(struct sysq *s)
 	ret = restore_vals(s->disk, s->v, s->n);
 	if (!ret && unlink(s->state_path) < 0 && errno != ENOENT)
 		ret = -errno;
-	if (s->lock_fd >= 0)
-		close(s->lock_fd);
-	s->lock_fd = -1;
+	unlock_disk(s);
 	s->saved = false;
 	return ret;
 }
@@ -428,8 +453,11 @@ int sysq_recover(void)
 		fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
 			continue;
-		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
 			n += recover_one(jp);
+			if (still_there(fd, lp))
+				unlink(lp); /* held: no sched is using it */
+		}
 		close(fd); /* busy: its owner is alive and will restore */
 	}
 	closedir(d);

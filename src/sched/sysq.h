@@ -14,10 +14,11 @@
  * Before the first change, sysq_save writes a state file
  * RUNDIR/sched-DISK.json (RUNDIR = $IOSTRAT_RUN_DIR or /run/iostrat: a
  * tmpfs, so a reboot, which resets sysfs anyway, also forgets it) and
- * holds a lock on RUNDIR/sched-DISK.lock while it lives.  sysq_recover,
- * called at the start of `iostrat sched` and `iostrat bench`, restores any
- * state file whose lock is free (its owner was SIGKILLed) -- one opendir
- * when there is nothing to do.
+ * holds a lock on RUNDIR/sched-DISK.lock while it lives, removing the file
+ * (still holding it) when it ends.  sysq_recover, called at the start of
+ * `iostrat sched` and `iostrat bench`, restores any state file whose lock
+ * is free (its owner was SIGKILLed) and removes that lock file -- one
+ * opendir when there is nothing to do.
  */
 
 #define SYSQ_MAX 64
@@ -32,7 +33,8 @@ struct sysq {
 	char dev[32];      /* "7:1": the disk's identity, checked on recovery */
 	struct sysq_val v[SYSQ_MAX];
 	size_t n;
-	int lock_fd;
+	int lock_fd;       /* held on lock_path, which is removed when sched ends */
+	char lock_path[PATH_MAX];
 	char state_path[PATH_MAX];
 	bool saved;
 };

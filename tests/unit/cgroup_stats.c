@@ -82,10 +82,11 @@ static int what_was_read_is_the_cgroups(void)
 	json_t *row = system_row();
 
 	fake_cgroup("all", "memory.stat", stat_text, "memory.peak", "300\n",
-		    "memory.events", "oom 0\noom_kill 1\n",
+		    "memory.events", "oom 1\noom_kill 1\n",
 		    "io.stat", "8:0 rbytes=10 wbytes=20 rios=1 wios=2 dbytes=0 dios=0\n"
 		    "8:16 rbytes=5 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n",
 		    "io.pressure", psi_text, "memory.pressure", psi_text, NULL);
+	cg.limit = 1 << 30;
 	cgroup_rep_finish(&cg, row);
 	CHECK(n_of(row, "mem_peak_bytes") == 300 && n_of(row, "mem_peak_anon_bytes") == 100 &&
 	      n_of(row, "mem_file_end_bytes") == 200 && json_is_true(json_object_get(row, "oom_kill")),
@@ -149,6 +150,79 @@ static int half_read_groups_stay_the_systems(void)
 	return 0;
 }
 
+/* A file DIR/NAME of scratch holding text. */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char p[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s/%s", scratch, dir, name);
+	f = fopen(p, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* v2: killed (oom_kill 1) while its own limit was never reached (oom 0),
+ * under a parent limited to 16 MiB: not its memory_max's, the parent named. */
+static int a_kill_for_an_enclosing_v2_limit_names_it(void)
+{
+	json_t *row = system_row();
+	char d[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s/encl2", scratch);
+	mkdir(d, 0755);
+	put("encl2", "memory.max", "16777216\n");
+	fake_cgroup("encl2/rep", "memory.events", "oom 0\noom_kill 1\n", NULL);
+	cg.limit = 1 << 30;
+	cgroup_rep_finish(&cg, row);
+	CHECK(json_is_false(json_object_get(row, "oom_kill")), "%s", dump(row));
+	CHECK(strstr(s_of(row, "oom_elsewhere"), "encl2 (16 MiB)"), "%s", dump(row));
+	json_decref(row);
+	return 0;
+}
+
+/* v1: a kill with no failed charge of its own (failcnt 0) is the
+ * enclosing limit's; with one, its memory_max's. */
+static int v1_failcnt_says_whose_limit_killed(void)
+{
+	json_t *row = system_row();
+	char d[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s/encl1", scratch);
+	mkdir(d, 0755);
+	put("encl1", "memory.limit_in_bytes", "524288\n");
+	fake_cgroup("encl1/rep", "memory.oom_control", "under_oom 0\noom_kill 1\n",
+		    "memory.failcnt", "0\n", NULL);
+	cg.version = 1;
+	cg.limit = 1 << 30;
+	cgroup_rep_finish(&cg, row);
+	CHECK(json_is_false(json_object_get(row, "oom_kill")) &&
+	      strstr(s_of(row, "oom_elsewhere"), "encl1 (512 KiB)"), "%s", dump(row));
+	json_decref(row);
+	row = system_row();
+	put("encl1/rep", "memory.failcnt", "3\n");
+	cgroup_rep_finish(&cg, row);
+	CHECK(json_is_true(json_object_get(row, "oom_kill")) &&
+	      !json_object_get(row, "oom_elsewhere"), "%s", dump(row));
+	json_decref(row);
+	return 0;
+}
+
+/* Accounting without a limit: an OOM kill is never charged to memory_max. */
+static int a_kill_without_a_limit_is_not_memory_max(void)
+{
+	json_t *row = system_row();
+
+	fake_cgroup("nolimit", "memory.events", "oom 1\noom_kill 1\n", NULL);
+	cgroup_rep_finish(&cg, row);
+	CHECK(json_is_false(json_object_get(row, "oom_kill")) &&
+	      strstr(s_of(row, "oom_elsewhere"), "no limit of its own"), "%s", dump(row));
+	json_decref(row);
+	return 0;
+}
+
 int main(void)
 {
 	if (scratch_make("cgroup_stats"))
@@ -157,5 +231,8 @@ int main(void)
 	RUN(io_stat_unread_keeps_the_system_figures);
 	RUN(memory_unread_is_null_not_zero);
 	RUN(half_read_groups_stay_the_systems);
+	RUN(a_kill_for_an_enclosing_v2_limit_names_it);
+	RUN(v1_failcnt_says_whose_limit_killed);
+	RUN(a_kill_without_a_limit_is_not_memory_max);
 	return scratch_done(unit_failed);
 }
