@@ -94,6 +94,10 @@ enum {
 	/* honours --dontcache (buffered I/O with RWF_DONTCACHE: its pages
 	 * dropped once done); others refuse it */
 	STRAT_DONTCACHE = 1 << 5,
+	/* holds a whole file in memory: what fits a memory limit is the
+	 * largest file, not the data (the memory verdict's "files smaller
+	 * than the limit") */
+	STRAT_WHOLE_FILE = 1 << 6,
 };
 
 struct strategy {
@@ -110,6 +114,10 @@ struct strategy {
 	 * (0: not used); the fio baseline beside a run mirrors them. */
 	size_t default_io;
 	unsigned default_qd;
+	/* The memory it allocates whatever the data, from job's threads,
+	 * chunk and qd (0: its defaults); NULL: none to speak of.  A kill by
+	 * a memory limit below it is the pool's, not the data's. */
+	size_t (*pool_bytes)(const struct job *job);
 };
 
 /* registry.c */

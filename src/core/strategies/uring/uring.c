@@ -122,6 +122,15 @@ static int bound_pool(struct uctx *c)
 	return 0;
 }
 
+/* The pool: qd + threads buffers of chunk bytes (strategy.pool_bytes). */
+static size_t uring_pool_bytes(const struct job *job)
+{
+	size_t chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
+	unsigned qd = job->qd ? job->qd : URING_DEFAULT_QD;
+
+	return (size_t)(qd + (job->threads ? job->threads : 1)) * chunk;
+}
+
 static int check_job(struct uctx *c)
 {
 	const struct job *job = c->job;
@@ -185,7 +194,7 @@ static void *pool_map(size_t len, size_t *maplen)
 
 static int pool_alloc(struct uctx *c)
 {
-	c->pool_bytes = (size_t)c->nbuf * c->chunk;
+	c->pool_bytes = uring_pool_bytes(c->job);
 	c->pool = pool_map(c->pool_bytes, &c->pool_map);
 	if (!c->pool)
 		return stats_fail(c->st, -errno, "io_uring", "allocating the buffer pool");
@@ -270,4 +279,5 @@ const struct strategy strategy_uring = {
 	.default_io = URING_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
 	.default_qd = URING_DEFAULT_QD,
+	.pool_bytes = uring_pool_bytes,
 };
