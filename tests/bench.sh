@@ -36,6 +36,24 @@ bench_dry_run_expands_cross_product() {
 	[ ! -e "$T/data" ] || die "dry run created data"
 }
 
+# a grid's qd is uring's: stream's configurations leave it out (one
+# config_id, run once), not one each that differ by nothing it uses
+bench_knob_left_out_of_strategies_that_do_not_use_it() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	dataset=small
+	scale=0.001
+	[m]
+	strategy=stream,uring
+	qd=4,8
+	INI
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1)
+	echo "$out" | grep -q '^3 configurations' || die "not 3 configurations: $out"
+	echo "$out" | grep -q 'small/stream/t1/w0/cold/fsync=file  ' || die "stream: $out"
+	echo "$out" | grep -q 'stream.*qd=' && die "stream given a qd: $out"
+	echo "$out" | grep -q 'small/uring/t1/w0/cold/fsync=file/qd=8' || die "uring: $out"
+}
+
 bench_ranges_steps_env_and_overrides() {
 	cat >"$T/p.ini" <<-'INI'
 	[global]
@@ -747,6 +765,7 @@ env_names_the_filesystem_in_a_chroot() {
 }
 
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
+t bench_knob_left_out_of_strategies_that_do_not_use_it bench_knob_left_out_of_strategies_that_do_not_use_it
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line

@@ -349,7 +349,8 @@ int cmd_run(int argc, char **argv)
 
 		/* not ignored: the row would say direct: true, and the
 		 * config_id would differ from the same run without it */
-		if (job_check_modes(a.cfg.strat, &a.cfg.job, why, sizeof(why))) {
+		if (job_check_modes(a.cfg.strat, &a.cfg.job, why, sizeof(why)) ||
+		    job_check_knobs(a.cfg.strat, &a.cfg.job, false, why, sizeof(why))) {
 			errorf("%s", why);
 			ret = -EINVAL;
 		}

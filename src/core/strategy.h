@@ -98,6 +98,12 @@ enum {
 	 * largest file, not the data (the memory verdict's "files smaller
 	 * than the limit") */
 	STRAT_WHOLE_FILE = 1 << 6,
+	/* the run settings it uses (--bufsize, --chunk, --qd): one it does
+	 * not use is refused (run) or left out of its configuration (bench),
+	 * never a config_id of its own */
+	STRAT_BUFSIZE = 1 << 7,
+	STRAT_CHUNK = 1 << 8,
+	STRAT_QD = 1 << 9,
 };
 
 struct strategy {
@@ -118,6 +124,10 @@ struct strategy {
 	 * chunk and qd (0: its defaults); NULL: none to speak of.  A kill by
 	 * a memory limit below it is the pool's, not the data's. */
 	size_t (*pool_bytes)(const struct job *job);
+	/* Whether its own options (job->sopts) go together: 0, or 1 and one
+	 * line in why ("--sq-thread-idle: only with --sqpoll"); NULL: they
+	 * always do.  Checked with the modes, before anything runs. */
+	int (*check)(const struct job *job, char *why, size_t len);
 };
 
 /* registry.c */
@@ -152,6 +162,12 @@ void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
  * from its capabilities: 0, or 1 and one line in why ("--direct: strategy
  * stream does not do direct I/O (...)"). */
 int job_check_modes(const struct strategy *s, const struct job *job,
+		    char *why, size_t len);
+/* The run settings of job that s does not use (STRAT_BUFSIZE, _CHUNK,
+ * _QD): 0, or 1 and one line in why ("--qd: strategy stream does not use
+ * it (direct, uring do)"); with drop, they are cleared instead (a
+ * profile's grid: left out of that strategy's configurations). */
+int job_check_knobs(const struct strategy *s, struct job *job, bool drop,
 		    char *why, size_t len);
 /* Whether the kernel and the file systems of job->in_dir and job->out_dir
  * (or the parents they will be made in) take job's modes: --dontcache

@@ -419,5 +419,5 @@ const struct strategy strategy_direct = {
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
 	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT,
+	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD,
 };

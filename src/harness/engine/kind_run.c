@@ -140,6 +140,8 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		       c->where, c->section);
 		return -EINVAL;
 	}
+	/* a grid's bufsize/chunk/qd for the strategies that use them */
+	job_check_knobs(rp->cfg.strat, &rp->cfg.job, true, why, len);
 	if (job_check_modes(rp->cfg.strat, &rp->cfg.job, why, len)) {
 		snprintf(why + strlen(why), len - strlen(why), "; skipped");
 		return 1;

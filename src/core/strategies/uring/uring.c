@@ -131,10 +131,21 @@ static size_t uring_pool_bytes(const struct job *job)
 	return (size_t)(qd + (job->threads ? job->threads : 1)) * chunk;
 }
 
+/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's. */
+static int uring_check(const struct job *job, char *why, size_t len)
+{
+	const struct uring_opts *o = job->sopts;
+
+	if (!o || o->sqpoll || o->sq_idle_ms == URING_SQ_IDLE_DEFAULT)
+		return 0;
+	snprintf(why, len, "--sq-thread-idle: only with --sqpoll (it is the idle time "
+		 "of the polling thread --sqpoll starts)");
+	return 1;
+}
+
 static int check_job(struct uctx *c)
 {
 	const struct job *job = c->job;
-	const struct uring_opts *o = job->sopts;
 
 	c->chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
 	c->qd = job->qd ? job->qd : URING_DEFAULT_QD;
@@ -147,8 +158,6 @@ static int check_job(struct uctx *c)
 		return stats_failf(c->st, -EINVAL, "--chunk", "%zu is not a multiple "
 				   "of %d, which --direct needs", c->chunk,
 				   URING_DIRECT_ALIGN);
-	if (o && !o->sqpoll && o->sq_idle_ms != URING_SQ_IDLE_DEFAULT)
-		return stats_failf(c->st, -EINVAL, "--sq_thread_idle", "only with --sqpoll");
 	if (c->nbuf > 16384)
 		return stats_failf(c->st, -EINVAL, "--qd", "qd + threads = %u buffers: "
 				   "at most 16384", c->nbuf);
@@ -277,7 +286,8 @@ const struct strategy strategy_uring = {
 	.opts_size = sizeof(struct uring_opts),
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD,
 	.default_qd = URING_DEFAULT_QD,
 	.pool_bytes = uring_pool_bytes,
+	.check = uring_check,
 };
