@@ -54,6 +54,20 @@ bench_knob_left_out_of_strategies_that_do_not_use_it() {
 	echo "$out" | grep -q 'small/uring/t1/w0/cold/fsync=file/qd=8' || die "uring: $out"
 }
 
+# the scratch directory's free space is checked before the results
+# directory is made: a refused bench leaves no empty results directory
+bench_refuses_a_full_scratch_up_front() {
+	need_root
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 20000 --width 100 >/dev/null
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "cannot mount tmpfs"
+	trap 'umount "$T/small"' EXIT
+	printf '[global]\ndataset=%s\nreps=1\ncache=asis\n[a]\nstrategy=stream\n' "$T/in" >"$T/p.ini"
+	expect_fail 'the outputs of its data sets need 4.0 MB; .* refusing to start' \
+		"$IOSTRAT" bench "$T/p.ini" --data "$T/small" --out "$T/res"
+	[ ! -e "$T/res" ] || die "results directory left by a refused bench"
+}
+
 bench_ranges_steps_env_and_overrides() {
 	cat >"$T/p.ini" <<-'INI'
 	[global]
@@ -766,6 +780,7 @@ env_names_the_filesystem_in_a_chroot() {
 
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_knob_left_out_of_strategies_that_do_not_use_it bench_knob_left_out_of_strategies_that_do_not_use_it
+t bench_refuses_a_full_scratch_up_front bench_refuses_a_full_scratch_up_front
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line

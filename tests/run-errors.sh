@@ -50,6 +50,22 @@ knob_the_strategy_does_not_use() {
 	"$IOSTRAT" list | grep -A1 '^uring' | grep -q '^  uses --chunk, --qd$' ||
 		die "list does not say what uring uses"
 }
+# OUT made for a run that is then refused is removed: nothing is left
+refused_run_leaves_no_output_directory() {
+	mkdata 4 20000 100; mkfifo "$T/in/fifo"
+	expect_fail 'fifo: not a regular file' "$IOSTRAT" run -s stream "$T/in" "$T/o1" -r 1
+	[ ! -e "$T/o1" ] || die "OUT left by a run refused for its input"
+	rm "$T/in/fifo"
+	[ "$(id -u)" -eq 0 ] || return 0
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "cannot mount tmpfs"
+	trap 'umount "$T/small"' EXIT
+	expect_fail 'refusing to start' "$IOSTRAT" run -s stream "$T/in" "$T/small/o2" -r 1
+	[ ! -e "$T/small/o2" ] || die "OUT left by a run refused for space"
+	expect_fail 'dontcache' "$IOSTRAT" run -s stream "$T/in" "$T/small/o3" -r 1 --dontcache \
+		--no-space-check
+	[ ! -e "$T/small/o3" ] || die "OUT left by a run refused for --dontcache"
+}
 unknown_strategy() { mkdata; expect_fail 'bogus: unknown strategy' "$IOSTRAT" run -s bogus "$T/in" "$T/out"; }
 bad_numbers() {
 	mkdata
@@ -156,6 +172,7 @@ input_touched_mid_run_is_warned_and_flagged() {
 }
 
 t knob_a_strategy_does_not_use_is_a_usage_error knob_the_strategy_does_not_use
+t refused_run_leaves_no_output_directory refused_run_leaves_no_output_directory
 t missing_input_is_named missing_input
 t input_touched_mid_run_is_warned_and_flagged input_touched_mid_run_is_warned_and_flagged
 t input_not_a_directory_is_refused input_not_a_directory

@@ -328,12 +328,61 @@ static int check_where(const struct run_args *a)
 	return -EINVAL;
 }
 
-int cmd_run(int argc, char **argv)
+/* IN scanned, OUT checked and marked, the repetitions: the exit status. */
+static int run_in_dirs(struct run_args *a, const char *in_abs, const char *out_abs)
 {
-	static char in_abs[PATH_MAX], out_abs[PATH_MAX], label[NAME_MAX * 4 + 1];
-	struct run_args a = { .reps = 3 };
+	static char label[NAME_MAX * 4 + 1];
 	struct filelist fl;
 	const char *bad;
+	int ret;
+
+	if (a->results && (path_inside_dir(a->results, in_abs) ||
+			   path_inside_dir(a->results, out_abs))) {
+		errorf("%s: --results inside the %s directory (%s); refusing: the "
+		       "next run would take its files for data", a->results,
+		       path_inside_dir(a->results, in_abs) ? "input" : "output",
+		       path_inside_dir(a->results, in_abs) ? in_abs : out_abs);
+		return 1;
+	}
+	ret = filelist_scan(in_abs, &fl, &bad);
+	if (ret) {
+		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
+		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
+		       "its content, so it is no data to measure" : strerror(-ret));
+		filelist_free(&fl);
+		return 1;
+	}
+	if (fl.hidden)
+		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
+		      a->in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,
+		      fl.hidden > 1 ? ", ..." : "");
+	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
+		errorf("%s: no input files (names starting with '.' are skipped): "
+		       "nothing to run", a->in);
+		filelist_free(&fl);
+		return 1;
+	}
+	a->cfg.job.in_dir = in_abs;
+	if (!a->cfg.dataset) { /* as bench labels a directory: its name */
+		label_from_name(strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs,
+				label, sizeof(label));
+		a->cfg.dataset = label;
+	}
+	a->cfg.job.out_dir = out_abs;
+	runner_set_files(&a->cfg, &fl);
+	if (check_where(a) || check_out_space(a, &fl) || runner_mark_out(out_abs))
+		ret = 1;
+	else
+		ret = run_reps(a);
+	filelist_free(&fl);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static char in_abs[PATH_MAX], out_abs[PATH_MAX];
+	struct run_args a = { .reps = 3 };
+	bool made = false;
 	int ret;
 
 	jobopt_defaults(&a.cfg);
@@ -359,59 +408,12 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 2;
 	}
-	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs))) {
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (a.results && (path_inside_dir(a.results, in_abs) ||
-			  path_inside_dir(a.results, out_abs))) {
-		errorf("%s: --results inside the %s directory (%s); refusing: the "
-		       "next run would take its files for data", a.results,
-		       path_inside_dir(a.results, in_abs) ? "input" : "output",
-		       path_inside_dir(a.results, in_abs) ? in_abs : out_abs);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	ret = filelist_scan(in_abs, &fl, &bad);
-	if (ret) {
-		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
-		       "its content, so it is no data to measure" : strerror(-ret));
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (fl.hidden)
-		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
-		      a.in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,
-		      fl.hidden > 1 ? ", ..." : "");
-	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
-		errorf("%s: no input files (names starting with '.' are skipped): "
-		       "nothing to run", a.in);
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	a.cfg.job.in_dir = in_abs;
-	if (!a.cfg.dataset) { /* as bench labels a directory: its name */
-		label_from_name(strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs,
-				label, sizeof(label));
-		a.cfg.dataset = label;
-	}
-	a.cfg.job.out_dir = out_abs;
-	runner_set_files(&a.cfg, &fl);
-	if (check_where(&a) || check_out_space(&a, &fl)) {
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (runner_mark_out(out_abs)) {
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	ret = run_reps(&a);
-	filelist_free(&fl);
+	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs), &made))
+		ret = 1;
+	else
+		ret = run_in_dirs(&a, in_abs, out_abs);
+	if (ret && made) /* a refused run leaves nothing */
+		runner_unmake_out(out_abs);
 	jobopt_free(&a.cfg);
 	return ret;
 }
