@@ -356,6 +356,9 @@ report_bad_format() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format'
 # success on nothing is no success
 report_no_rows() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows' "$IOSTRAT" report "$T/r"; }
 report_rows_is_a_dir() { setup; mkdir -p "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+report_not_a_results_dir() { setup; mkdir "$T/r"; : >"$T/r/notes.txt"; bad 'r: not a results directory \(no results.jsonl' "$IOSTRAT" report "$T/r"; }
+report_of_a_file() { setup; : >"$T/f"; bad 'f: not a directory \(give a results directory\)' "$IOSTRAT" report "$T/f"; }
+plot_of_empty_rows() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows: nothing to plot' "$IOSTRAT" plot "$T/r"; }
 report_rows_is_a_fifo() { setup; mkdir "$T/r"; mkfifo "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
 compare_nothing_in_common() {
 	setup; mkdir "$T/a" "$T/b"

@@ -68,6 +68,13 @@ bench_refuses_a_full_scratch_up_front() {
 	[ ! -e "$T/res" ] || die "results directory left by a refused bench"
 }
 
+# a section missing two keys says both at once, not one per run
+bench_missing_keys_listed_together() {
+	printf '[a]\nwork=1\n' >"$T/p.ini"
+	expect_fail 'p.ini:1: \[a\]: no strategy= \(iostrat list shows them\); no dataset= \(small' \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+
 bench_ranges_steps_env_and_overrides() {
 	cat >"$T/p.ini" <<-'INI'
 	[global]
@@ -781,6 +788,7 @@ env_names_the_filesystem_in_a_chroot() {
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
 t bench_knob_left_out_of_strategies_that_do_not_use_it bench_knob_left_out_of_strategies_that_do_not_use_it
 t bench_refuses_a_full_scratch_up_front bench_refuses_a_full_scratch_up_front
+t bench_missing_keys_listed_together bench_missing_keys_listed_together
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line

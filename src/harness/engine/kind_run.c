@@ -62,6 +62,9 @@ static const struct pkv *strategy_typo(const struct pconf *c)
 	return NULL;
 }
 
+#define NO_DATASET "no dataset= (small, medium-short, medium-long, big)"
+
+/* No strategy=: a misspelt key named, else every missing key in one line. */
 static int no_strategy(const struct pconf *c)
 {
 	const struct pkv *typo = strategy_typo(c);
@@ -70,8 +73,8 @@ static int no_strategy(const struct pconf *c)
 		errorf("%s: unknown key '%s'; did you mean strategy=?", typo->where,
 		       typo->key);
 	else
-		errorf("%s: [%s]: no strategy= (iostrat list shows them)", c->where,
-		       c->section);
+		errorf("%s: [%s]: no strategy= (iostrat list shows them)%s", c->where,
+		       c->section, pconf_get(c, "dataset") ? "" : "; " NO_DATASET);
 	return -EINVAL;
 }
 
@@ -136,8 +139,7 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 			return ret;
 	}
 	if (!rp->preset) {
-		errorf("%s: [%s]: no dataset= (small, medium-short, medium-long, big)",
-		       c->where, c->section);
+		errorf("%s: [%s]: " NO_DATASET, c->where, c->section);
 		return -EINVAL;
 	}
 	/* a grid's bufsize/chunk/qd for the strategies that use them */
