@@ -195,6 +195,20 @@ run_uring_direct_on_tmpfs() {
 	cp -r "$T/in" "$T/tm/in"
 	bad 'tm/in: tmpfs does not do direct I/O' "$IOSTRAT" run -s uring "$T/tm/in" "$T/o" -r 1 --direct --cache asis
 }
+# -s direct on tmpfs is refused before a repetition drops the machine's
+# page cache: a file read just before stays cached, no OUT is left
+run_direct_on_tmpfs_refused_before_the_caches_drop() {
+	need_root; need_cmd fincore; setup
+	[ "$(stat -f -c %T "$T")" != tmpfs ] || skip "$T is on tmpfs"
+	mkdir "$T/tm"; mount -t tmpfs tmpfs "$T/tm" || skip "no tmpfs"
+	trap 'umount "$T/tm"' EXIT
+	cp -r "$T/in" "$T/tm/in"
+	head -c 1M /dev/urandom >"$T/keep"; cat "$T/keep" >/dev/null
+	bad 'tm/in: tmpfs does not do direct I/O' "$IOSTRAT" run -s direct "$T/tm/in" "$T/o" -r 1 --cache cold
+	[ "$(fincore --bytes --noheadings --output RES "$T/keep")" -gt 0 ] ||
+		die "the page cache was dropped before the refusal"
+	[ ! -e "$T/o" ] || die "OUT left by a refused run"
+}
 run_uring_pool_bounded_by_data() { # not an error: --chunk 1G on 2 KB files maps 4 KiB buffers
 	setup; "$IOSTRAT" run -s uring "$T/in" "$T/o" --chunk 1G -r 1 --json >"$T/row" || die "run failed"
 	jq -e '(.pool_bytes | type) == "number" and .pool_bytes <= 1048576 and (.maxrss_kb | type) == "number" and .maxrss_kb < 100000' "$T/row" >/dev/null ||

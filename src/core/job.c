@@ -87,6 +87,8 @@ int job_check_where(const struct strategy *s, const struct job *job,
 {
 	bool writes = job->sink != SINK_NULL && !(s->flags & STRAT_NO_OUTPUT);
 
+	if (s->check_where && s->check_where(job, why, len))
+		return 1;
 	if (!job->dontcache)
 		return 0;
 	return dontcache_probe(job->in_dir, writes ? job->out_dir : NULL, why, len);

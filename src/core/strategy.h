@@ -128,6 +128,10 @@ struct strategy {
 	 * line in why ("--sq-thread-idle: only with --sqpoll"); NULL: they
 	 * always do.  Checked with the modes, before anything runs. */
 	int (*check)(const struct job *job, char *why, size_t len);
+	/* Whether the file systems of job->in_dir and job->out_dir take its
+	 * I/O (direct: not tmpfs or ramfs): 0, or 1 and one line in why;
+	 * NULL: any.  Checked by job_check_where, before a cache is dropped. */
+	int (*check_where)(const struct job *job, char *why, size_t len);
 };
 
 /* registry.c */

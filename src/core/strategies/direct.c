@@ -92,6 +92,21 @@ int direct_check_fs(const char *dir, struct run_stats *st)
 	return 0;
 }
 
+int direct_check_where(const struct job *job, char *why, size_t len)
+{
+	struct run_stats st;
+	int ret;
+
+	stats_init(&st);
+	ret = direct_check_fs(job->in_dir, &st);
+	if (!ret && job->sink != SINK_NULL)
+		ret = direct_check_fs(job->out_dir, &st);
+	if (ret)
+		snprintf(why, len, "%s", st.errmsg);
+	stats_destroy(&st);
+	return ret ? 1 : 0;
+}
+
 /* statx alignment of an open file: 0 if unknown, -EINVAL if the file
  * cannot do direct I/O at all (the kernel reports offset alignment 0). */
 static long statx_align(int fd)
@@ -420,4 +435,5 @@ const struct strategy strategy_direct = {
 	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD,
+	.check_where = direct_check_where,
 };

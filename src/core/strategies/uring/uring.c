@@ -131,6 +131,12 @@ static size_t uring_pool_bytes(const struct job *job)
 	return (size_t)(qd + (job->threads ? job->threads : 1)) * chunk;
 }
 
+/* strategy.check_where: with --direct, where direct may run. */
+static int uring_check_where(const struct job *job, char *why, size_t len)
+{
+	return job->direct ? direct_check_where(job, why, len) : 0;
+}
+
 /* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's. */
 static int uring_check(const struct job *job, char *why, size_t len)
 {
@@ -290,4 +296,5 @@ const struct strategy strategy_uring = {
 	.default_qd = URING_DEFAULT_QD,
 	.pool_bytes = uring_pool_bytes,
 	.check = uring_check,
+	.check_where = uring_check_where,
 };
