@@ -162,6 +162,46 @@ static json_t *timed_rows(json_t *all)
 	return out;
 }
 
+/* A size as given: 4M, 64k, 1G, else bytes. */
+static const char *size_words(uint64_t v, char *buf, size_t len)
+{
+	static const char unit[] = "kMGT";
+	int u = -1;
+
+	while (v && !(v % 1024) && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, unit[u]);
+	return buf;
+}
+
+/* ", dontcache, memory-max 4M, qd 8": every entry of table not at its
+ * default in obj but those the header says anyway, spelt as options. */
+static void print_not_default(const struct setting *table, const void *obj)
+{
+	static const char *const said[] = { "threads", "work", "cache", "fsync", NULL };
+	char buf[64], name[64];
+
+	for (const struct setting *s = table; s && s->name; s++) {
+		bool skip = false;
+
+		for (size_t i = 0; said[i]; i++)
+			skip |= !strcmp(s->name, said[i]);
+		if (skip || setting_at_default(s, obj))
+			continue;
+		printf(", %s", setting_spelling(s->name, name, sizeof(name)));
+		if (s->type == SET_SIZE)
+			printf(" %s", size_words(strtoull(setting_text(s, obj, buf, sizeof(buf)),
+							  NULL, 10), buf, sizeof(buf)));
+		else if (s->type != SET_BOOL)
+			printf(" %s", setting_text(s, obj, buf, sizeof(buf)));
+	}
+}
+
 static void print_summary(const struct run_args *a, json_t *all)
 {
 	json_t *rows = timed_rows(all);
@@ -192,11 +232,14 @@ static void print_summary(const struct run_args *a, json_t *all)
 	r = json_array_get(rows, 0);
 	mb = sm.median > 0 ? (double)json_integer_value(json_object_get(r, "bytes_in")) /
 		sm.median / 1e6 : 0;
-	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s\n",
+	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s",
 	       a->cfg.strat->name, a->cfg.job.nfiles,
 	       (double)json_integer_value(json_object_get(r, "bytes_in")) / 1e6,
 	       a->cfg.job.threads, a->cfg.job.work, cache_mode_name(a->cfg.cache),
 	       fsync_mode_name(a->cfg.job.fsync));
+	print_not_default(run_settings, &a->cfg);
+	print_not_default(a->cfg.strat->opts, a->cfg.sopts);
+	putchar('\n');
 	printf("  elapsed  median %.3f s  min %.3f  max %.3f  (n=%zu, rsd %.1f%%)\n",
 	       sm.median, sm.min, sm.max, n, sm.rsd_pct);
 	printf("  rate     %.1f MB/s (input bytes / median elapsed)\n", mb);

@@ -94,13 +94,17 @@ int direct_check_fs(const char *dir, struct run_stats *st)
 
 int direct_check_where(const struct job *job, char *why, size_t len)
 {
+	char at[PATH_MAX];
 	struct run_stats st;
 	int ret;
 
 	stats_init(&st);
-	ret = direct_check_fs(job->in_dir, &st);
-	if (!ret && job->sink != SINK_NULL)
-		ret = direct_check_fs(job->out_dir, &st);
+	path_existing_dir(job->in_dir, at, sizeof(at)); /* a data set to make */
+	ret = direct_check_fs(at, &st);
+	if (!ret && job->sink != SINK_NULL) {
+		path_existing_dir(job->out_dir, at, sizeof(at));
+		ret = direct_check_fs(at, &st);
+	}
 	if (ret)
 		snprintf(why, len, "%s", st.errmsg);
 	stats_destroy(&st);

@@ -122,7 +122,8 @@ static int bound_pool(struct uctx *c)
 	return 0;
 }
 
-/* The pool: qd + threads buffers of chunk bytes (strategy.pool_bytes). */
+/* The pool the settings ask: qd + threads buffers of chunk bytes
+ * (strategy.pool_bytes); bound_pool may cut chunk to the largest file. */
 static size_t uring_pool_bytes(const struct job *job)
 {
 	size_t chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
@@ -209,7 +210,7 @@ static void *pool_map(size_t len, size_t *maplen)
 
 static int pool_alloc(struct uctx *c)
 {
-	c->pool_bytes = uring_pool_bytes(c->job);
+	c->pool_bytes = (size_t)c->nbuf * c->chunk; /* chunk cut to the files */
 	c->pool = pool_map(c->pool_bytes, &c->pool_map);
 	if (!c->pool)
 		return stats_fail(c->st, -errno, "io_uring", "allocating the buffer pool");
