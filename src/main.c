@@ -68,6 +68,10 @@ static void print_opt(const struct setting *o, void *ctx)
  *                           "--json" ("=": takes a value)
  *   iostrat __values CMD OPT  the values OPT ("--cache", "-f") takes, one a
  *                           line, when its table lists them
+ *   iostrat __columns [--markdown]  every row column, one a line: name, type,
+ *                           values, unit, room that writes it, core|extra,
+ *                           help (tab-separated; "-" for none), or the
+ *                           table docs/results.md holds
  */
 struct values_of {
 	const char *opt;	/* "--cache" */
@@ -148,6 +152,8 @@ static int dispatch(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		return help(argc, argv);
+	if (!strcmp(argv[1], "__columns"))
+		return cmd_columns(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "__commands") || !strcmp(argv[1], "__options") ||
 	    !strcmp(argv[1], "__values"))
 		return hidden(argc, argv);

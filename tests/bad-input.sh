@@ -12,6 +12,15 @@ setup() {
 }
 
 # bad REGEX CMD...: the checks above
+# The strategies that declare capability $1 (`iostrat list --caps`); with
+# -v, those that do not.  A new strategy is in the loops by what it declares.
+strategies_with() {
+	local v=; [ "$1" != -v ] || { v=1; shift; }
+	"$IOSTRAT" list --caps | awk -F'\t' -v c="$1" -v v="$v" \
+		'{ n = split($2, w, " "); f = 0; for (i = 1; i <= n; i++) f = f || w[i] == c
+		   if (f != (v == 1)) print $1 }'
+}
+
 bad() {
 	[ "$1" != -- ] || shift # `bad -- '--opt: ...' CMD`: the regex may start with --
 	local re=$1; shift
@@ -184,7 +193,7 @@ run_results_inside_out() { setup; bad -- 'o/r: --results inside the output direc
 # --direct only where it happens; the io_uring pool bounded by data and memory
 run_direct_where_not_done() {
 	setup
-	for s in stream buffer mmap null; do
+	for s in $(strategies_with -v direct); do
 		bad "--direct: strategy $s does not do direct I/O" "$IOSTRAT" run -s "$s" "$T/in" "$T/o" -r 1 --direct
 	done
 }
@@ -220,7 +229,7 @@ run_uring_pool_beyond_memory() {
 }
 run_255_byte_name_works() { # not an error: the temporary name fits NAME_MAX whatever the input's
 	setup; mkdir "$T/i2"; n=$(printf 'a%.0s' $(seq 255)); echo hello >"$T/i2/$n"; echo x >"$T/i2/b"
-	for s in stream buffer mmap direct uring; do
+	for s in $(strategies_with -v no-output); do
 		"$IOSTRAT" run -s "$s" "$T/i2" "$T/o" -r 1 --cache asis >/dev/null 2>"$T/err" || die "$s: $(cat "$T/err")"
 	done
 	! names_in "$T/o" | grep -q iostrat-tmp || die "temporary left"

@@ -61,7 +61,7 @@ EX_REWRITES=(
 # what an example needs first, keyed by FILE|its first command (a key that
 # matches no example fails the suite: the table cannot go stale)
 declare -A EX_SETUP=(
-	["docs/benches.md|iostrat report results/20261127-120231-default"]='results results/20261127-120231-default'
+	["docs/benches.md|iostrat report results/20261128-082600-default"]='results results/20261128-082600-default'
 	["docs/benches.md|iostrat compare results/A results/B"]='results results/A; results results/B'
 	["docs/figures.md|iostrat plot results/20261122-000000-smoke"]='results results/20261122-000000-smoke'
 	["docs/figures.md|gnuplot -e \"datafile='results/smoke/plots/data/grid-big.dat'; outbase='/tmp/grid-big'\" plots/grid.gp"]='results results/smoke; iostrat plot results/smoke >/dev/null'

@@ -47,8 +47,8 @@ knob_the_strategy_does_not_use() {
 		"$IOSTRAT" run -s uring "$T/in" "$T/out" --bufsize 64k -r 1
 	expect_fail -- '--chunk: strategy stream does not use it' \
 		"$IOSTRAT" run -s stream "$T/in" "$T/out" --chunk 64k -r 1
-	"$IOSTRAT" list | grep -A1 '^uring' | grep -q '^  uses --chunk, --qd$' ||
-		die "list does not say what uring uses"
+	"$IOSTRAT" list --caps | grep -qP "^uring\tdirect dontcache chunk qd " ||
+		die "list --caps does not say what uring uses"
 }
 # OUT made for a run that is then refused is removed: nothing is left
 refused_run_leaves_no_output_directory() {
@@ -101,8 +101,9 @@ full_output_filesystem() {
 	# mid-run (another writer) still fails cleanly:
 	expect_fail "full: the outputs need 8.1 MB; .* MB free on .*refusing to start" \
 		"$IOSTRAT" run -s stream "$T/in" "$T/full" --reps 1 --cache asis
-	for s in $("$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'); do
-		[ "$s" = direct ] && continue # tmpfs refuses O_DIRECT: tested with direct
+	# those that write outputs, not always O_DIRECT (tmpfs refuses it)
+	for s in $("$IOSTRAT" list --caps |
+		awk -F'\t' '$2 !~ /(^| )(no-output|always-direct)( |$)/ {print $1}'); do
 		rm -rf "$T/full"/* "$T/full"/.[!.]* 2>/dev/null || true
 		expect_fail "$T/full/.*No space left on device" "$IOSTRAT" run -s "$s" "$T/in" "$T/full" --reps 1 --cache asis --no-space-check
 		for f in "$T"/full/* ; do

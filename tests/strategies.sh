@@ -4,9 +4,10 @@
 # in the registry is tested here for free.
 . "$(dirname "$0")/lib.sh"
 
-strategies() { "$IOSTRAT" list | awk '!/^ / && !/\[no output\]/ {print $1}'; }
-# Does strategy $1 use run setting --$2 (its "uses" line in `iostrat list`)?
-uses() { "$IOSTRAT" list | awk -v s="$1" -v o="--$2" '/^[a-z]/ { f = $1 == s } f && /^  uses / && index($0, o) { u = 1 } END { exit !u }'; }
+# the strategies that write outputs, by what they declare (iostrat list --caps)
+strategies() { "$IOSTRAT" list --caps | awk -F'\t' '$2 !~ /(^| )no-output( |$)/ {print $1}'; }
+# Does strategy $1 use run setting $2 (a capability of `iostrat list --caps`)?
+uses() { "$IOSTRAT" list --caps | awk -F'\t' -v s="$1" -v c="$2" '$1 == s && index(" " $2 " ", " " c " ") { u = 1 } END { exit !u }'; }
 
 strategy_matches_vectors() {
 	local s=$1

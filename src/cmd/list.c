@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* `iostrat list`: the strategies, with their options. */
+/* `iostrat list`: the strategies, with their capabilities and options. */
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "commands.h"
@@ -8,12 +10,17 @@
 
 static void list_usage(FILE *f)
 {
-	fputs("usage: iostrat list\n\nThe strategies, with their options and the run\n"
-	      "settings each uses (--bufsize, --chunk, --qd: refused where not used).\n", f);
+	fputs("usage: iostrat list [--caps]\n\nThe strategies, with their "
+	      "capabilities and options.\n", f);
 }
 
-/* list takes no options: its table is empty. */
+struct list_args {
+	bool caps;
+};
+
 static const struct setting list_table[] = {
+	{ .name = "caps", .type = SET_BOOL, .off = offsetof(struct list_args, caps),
+	  .help = "one line a strategy: its name, a tab, its capabilities" },
 	{ 0 },
 };
 
@@ -21,38 +28,54 @@ const struct cmd_opts list_cmdopts = {
 	.cmd = "list", .tables = { list_table }, .usage = list_usage,
 };
 
-/* "  uses --bufsize, --qd": the run settings s uses (others refused). */
-static void list_knobs(const struct strategy *s)
-{
-	static const struct { unsigned flag; const char *name; } knobs[] = {
-		{ STRAT_BUFSIZE, "--bufsize" }, { STRAT_CHUNK, "--chunk" }, { STRAT_QD, "--qd" },
-	};
-	const char *sep = "  uses ";
+/* A capability word for each flag a strategy declares. */
+static const struct { unsigned flag; const char *word; } cap_words[] = {
+	{ STRAT_DIRECT, "direct" }, { STRAT_ALWAYS_DIRECT, "always-direct" },
+	{ STRAT_DONTCACHE, "dontcache" }, { STRAT_NO_OUTPUT, "no-output" },
+	{ STRAT_REPORT_BASE, "report-base" }, { STRAT_CONTROL, "control" },
+	{ STRAT_BUFSIZE, "bufsize" }, { STRAT_CHUNK, "chunk" }, { STRAT_QD, "qd" },
+};
 
-	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++)
-		if (s->flags & knobs[i].flag) {
-			printf("%s%s", sep, knobs[i].name);
-			sep = ", ";
+/* Its capabilities, space-separated: its flags' words (bufsize, chunk,
+ * qd: the run settings it uses, the others refused), then its own
+ * options' names (sqpoll, fadvise, ...). */
+static void print_caps(const struct strategy *s, FILE *f)
+{
+	const char *sep = "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(cap_words); i++)
+		if (s->flags & cap_words[i].flag) {
+			fprintf(f, "%s%s", sep, cap_words[i].word);
+			sep = " ";
 		}
-	if (*sep == ',')
-		putchar('\n');
+	for (const struct setting *o = s->opts; o && o->name; o++) {
+		fprintf(f, "%s%s", sep, o->name);
+		sep = " ";
+	}
 }
 
 int cmd_list(int argc, char **argv)
 {
+	struct list_args a = { 0 };
 	const struct strategy *s;
-	int npos = cmdopt_parse(&list_cmdopts, (void *[]){ NULL }, argc, argv);
+	int npos = cmdopt_parse(&list_cmdopts, (void *[]){ &a }, argc, argv);
 
 	if (npos < 0)
 		return cmdopt_exit(npos);
 	if (npos) {
-		errorf("list: %s: unexpected argument (iostrat list takes none)", argv[1]);
+		errorf("list: %s: unexpected argument (iostrat list takes only --caps)", argv[1]);
 		return 2;
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
-		printf("%-8s %s%s\n", s->name, s->summary,
-		       s->flags & STRAT_NO_OUTPUT ? " [no output]" : "");
-		list_knobs(s);
+		if (a.caps) {
+			printf("%s\t", s->name);
+			print_caps(s, stdout);
+			putchar('\n');
+			continue;
+		}
+		printf("%-8s %s\n         capabilities: ", s->name, s->summary);
+		print_caps(s, stdout);
+		putchar('\n');
 		for (const struct setting *o = s->opts; o && o->name; o++)
 			setting_help(o, stdout);
 	}

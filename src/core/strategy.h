@@ -24,7 +24,8 @@
  *   - Add bytes read and written to st->bytes_in / st->bytes_out (atomic
  *     adds; threads share st).
  *   - Strategy knobs and figures go to st->extra via stats_set_*();
- *     they become extra columns of the result row.
+ *     they become extra columns of the result row, each declared in the
+ *     strategy's .columns (its type, unit and help: results/row.h).
  */
 #ifndef IOSTRAT_STRATEGY_H
 #define IOSTRAT_STRATEGY_H
@@ -33,6 +34,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <pthread.h>
+
+#include "lib/column.h"
 
 enum fsync_mode {
 	FSYNC_FILE = 0, /* fsync every output before it is renamed in place */
@@ -132,6 +135,9 @@ struct strategy {
 	 * I/O (direct: not tmpfs or ramfs): 0, or 1 and one line in why;
 	 * NULL: any.  Checked by job_check_where, before a cache is dropped. */
 	int (*check_where)(const struct job *job, char *why, size_t len);
+	/* The columns it adds to a row (st->extra), { 0 }-terminated; NULL
+	 * if none.  A column two strategies add is declared alike by both. */
+	const struct column *columns;
 };
 
 /* registry.c */

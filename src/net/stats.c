@@ -16,16 +16,9 @@
 #include "results/stats_math.h"
 #include "lib/util.h"
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 void net_rtt_percentiles(double *rtt_us, size_t n, struct net_result *r)
 {
-	qsort(rtt_us, n, sizeof(double), cmp_double);
+	qsort(rtt_us, n, sizeof(double), cmp_doubles);
 	r->rtt_p50 = quantile_sorted(rtt_us, n, 0.50);
 	r->rtt_p99 = quantile_sorted(rtt_us, n, 0.99);
 	r->rtt_p999 = quantile_sorted(rtt_us, n, 0.999);

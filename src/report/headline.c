@@ -48,14 +48,14 @@ static json_t *median_text(const struct rrun *r, json_t *s)
 static json_t *ratio_text(json_t *x)
 {
 	double lo = nget(x, "ci_lo"), hi = nget(x, "ci_hi"), q = nget(x, "ratio");
-	char buf[64];
+	char buf[96], r[56];
 
 	if (!json_object_get(x, "ratio"))
 		return json_text("1");
 	if (!isfinite(q))
 		return json_text("-");
 	if (isfinite(lo) && isfinite(hi))
-		snprintf(buf, sizeof(buf), "%.2fx [%.2f-%.2f]", q, lo, hi);
+		snprintf(buf, sizeof(buf), "%.2fx [%s]", q, verdict_ci_range(lo, hi, r, sizeof(r)));
 	else
 		snprintf(buf, sizeof(buf), "%.2fx", q);
 	return json_text(buf);
@@ -125,12 +125,12 @@ static char *sentence(const struct rrun *r, json_t *c)
 					 "config_id"));
 	long long cpus = iget(r->env, "cpus"), th = iget(c, "threads");
 	double per;
-	char *out = NULL, *names = NULL;
+	char *out = NULL, *names = NULL, ci[56];
 
 	contenders(c, &names);
 	if (!strcmp(d, "winner"))
-		append(&out, "%s wins: %.2fx %s [%.2f-%.2f]", f, nget(c, "ratio"),
-		       sget(c, "runner_up"), nget(c, "ci_lo"), nget(c, "ci_hi"));
+		append(&out, "%s wins: %.2fx %s [%s]", f, nget(c, "ratio"), sget(c, "runner_up"),
+		       verdict_ci_range(nget(c, "ci_lo"), nget(c, "ci_hi"), ci, sizeof(ci)));
 	else if (!strcmp(d, "only"))
 		append(&out, "%s, the only strategy run", f);
 	else if (!strncmp(d, "equal", 5))

@@ -470,8 +470,7 @@ static const char *ci_end(double v, char *buf, size_t len)
 	return buf;
 }
 
-/* "1.05-1.19", the ends by ci_end */
-static const char *ci_range(double lo, double hi, char *buf, size_t len)
+const char *verdict_ci_range(double lo, double hi, char *buf, size_t len)
 {
 	char a[24], b[24];
 
@@ -486,7 +485,7 @@ static const char *ci_text(const struct vcmp *c, char *buf, size_t len)
 	char r[56];
 	int o = snprintf(buf, len, "%.0f%% %sCI %s, ", 100 * (1 - RACE_ALPHA),
 			 c->paired ? "anytime " : "",
-			 ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)));
+			 verdict_ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)));
 
 	if (o < 0 || (size_t)o >= len)
 		return buf;
@@ -538,7 +537,7 @@ static void head_open(struct vtext *t, json_t *a, const struct vcmp *c, double b
 	else
 		put(t, "%s and %s undecided after %zu %s: %s (%.0f%% %sCI; the smallest "
 		    "difference these could detect: %.1f%%)", x, y, c->ci.n, units(c),
-		    ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)), 100 * (1 - RACE_ALPHA),
+		    verdict_ci_range(c->ci.lo, c->ci.hi, r, sizeof(r)), 100 * (1 - RACE_ALPHA),
 		    c->paired ? "anytime " : "", detectable_pct(&c->ci));
 }
 
@@ -548,7 +547,7 @@ static void head_more(struct vtext *t, const struct vcmp *c, double band)
 	const char *y = sget(c->s, "strategy");
 	char r[56];
 
-	ci_range(c->ci.lo, c->ci.hi, r, sizeof(r));
+	verdict_ci_range(c->ci.lo, c->ci.hi, r, sizeof(r));
 	if (c->d == VD_EQUAL)
 		put(t, ", %s equal within %.0f%% (%s)", y, 100 * band, r);
 	else if (c->d == VD_TOO_FEW)

@@ -77,6 +77,9 @@ const char *verdict_device(double ratio);
  * "" when ratio is not a number above 0. */
 const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
 				 double bs, char *buf, size_t len);
+/* An interval "1.05-1.19": two decimals, more (up to 4) where two would
+ * print 1.00 for an end that is not 1, so the side of 1 it lies on shows. */
+const char *verdict_ci_range(double lo, double hi, char *buf, size_t len);
 /* A block size in binary units: "512 B", "128 KiB", "1 MiB". */
 const char *verdict_bs(double bytes, char *buf, size_t len);
 

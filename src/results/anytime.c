@@ -128,17 +128,11 @@ size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
 	return 0;
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return (a > b) - (a < b);
-}
-
+/* The median of v (sorted in place). */
 static double median_of(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_d);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	qsort(v, n, sizeof(*v), cmp_doubles);
+	return quantile_sorted(v, n, 0.5);
 }
 
 int log_ratio_robust(const double *a, const double *b, size_t n, double *center,

@@ -569,20 +569,15 @@ const char *results_metric(json_t *row)
 	return m ? m : "elapsed_s";
 }
 
-/* Per-repetition figures: summarized as medians, not copied. */
+/* Per-repetition figures: summarized as medians, not copied (a column
+ * of the table flagged COLF_IDENT, or a run setting's, is copied). */
 static int is_figure(const char *k, json_t *v)
 {
-	static const char *const ident[] = {
-		"schema", "rep", "round", "order_seed", "files", "block_size", "msg_size", "count",
-		"bytes_in", "bytes_out", "alignment", NULL,
-	};
+	struct column c;
 
 	if (!json_is_number(v) || settings_column(run_settings, k))
 		return 0;
-	for (size_t i = 0; ident[i]; i++)
-		if (!strcmp(k, ident[i]))
-			return 0;
-	return 1;
+	return column_find(k, &c) || !(c.flags & COLF_IDENT);
 }
 
 /* The first row of the group that is timed (or traced), NULL if none. */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* Result rows: the core columns, merging a command's own, writing JSON lines and CSV. */
+/* Result rows: the column table, merging a command's own, writing JSON lines and CSV. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,49 +9,145 @@
 #include "config/jobopts.h"
 #include "lib/util.h"
 
-/* The core columns around the run settings' own (config/jobopts.c). */
-static const char *const core_head[] = {
-	"schema", "bench", "kind", "config_id", "rep", "round", "role", "dataset", "files",
-	"bytes_in", "bytes_out", "strategy", NULL,
+#define T COL_TEXT
+#define F COL_FLAG
+#define CORE COLF_CORE
+#define ID COLF_IDENT
+
+/*
+ * The core columns, in CSV order (COLF_CORE: every row holds them, null
+ * until written), then those a kind's rows add (COLF_IDENT: which
+ * configuration, copied to summary.csv, never a median).  The empty name
+ * is where the run settings' own columns go, in their table's order
+ * (run_settings, config/jobopts.c: it types them).  A new column is one
+ * line here (or in its strategy's or probe's .columns) and its writer;
+ * docs/results.md holds `iostrat __columns --markdown` (tests/columns.sh).
+ */
+const struct column row_columns[] = {
+	{ "schema", COL_COUNT, 0, 0, "results", "the row format's version (ROW_SCHEMA)", CORE | ID },
+	{ "bench", T, 0, 0, "harness", "the bench (profile) the row belongs to", CORE },
+	{ "kind", T, "run|sweep|net|fio", 0, "harness", "the kind of configuration", CORE },
+	{ "config_id", T, 0, 0, "results", "the configuration's identity (config_id_make)", CORE },
+	{ "rep", COL_COUNT, 0, 0, "harness", "the repetition of the configuration", CORE | ID },
+	{ "round", COL_COUNT, 0, 0, "harness", "the engine's round it ran in", CORE | ID },
+	{ "role", T, "timed|traced", 0, "harness", "timed, or traced with the probes attached", CORE },
+	{ "dataset", T, 0, 0, "harness", "the data set's name", CORE },
+	{ "files", COL_COUNT, 0, 0, "harness", "input files", CORE | ID },
+	{ "bytes_in", COL_SIZE, 0, "bytes", "harness", "bytes read", CORE | ID },
+	{ "bytes_out", COL_SIZE, 0, "bytes", "harness", "bytes written", CORE | ID },
+	{ "strategy", T, 0, 0, "harness", "the strategy (iostrat list)", CORE },
+	{ "", T, 0, 0, "config", "the run settings' columns (run_settings)", CORE },
+	{ "resident_pct_before", COL_RATE, 0, "%", "harness", "inputs in the page cache at the start", CORE },
+	{ "elapsed_s", COL_TIME, 0, "s", "harness", "wall time of the repetition", CORE },
+	{ "user_s", COL_TIME, 0, "s", "harness", "user CPU of the child", CORE },
+	{ "sys_s", COL_TIME, 0, "s", "harness", "system CPU of the child", CORE },
+	{ "maxrss_kb", COL_SIZE, 0, "KiB", "harness", "the child's peak RSS", CORE },
+	{ "minflt", COL_COUNT, 0, 0, "harness", "minor page faults", CORE },
+	{ "majflt", COL_COUNT, 0, 0, "harness", "major page faults", CORE },
+	{ "nvcsw", COL_COUNT, 0, 0, "harness", "voluntary context switches", CORE },
+	{ "nivcsw", COL_COUNT, 0, 0, "harness", "involuntary context switches", CORE },
+	{ "mb_s", COL_RATE, 0, "MB/s", "harness", "bytes_in / elapsed_s / 10^6", CORE },
+	{ "checksum", T, 0, 0, "harness", "checksum of the outputs", CORE },
+	{ "verified", F, 0, 0, "harness", "the outputs match the reference", CORE },
+	{ "traced", F, 0, 0, "trace", "the probes were attached", CORE },
+	{ "seq_pct", COL_RATE, 0, "%", "trace", "sequential device requests", CORE },
+	{ "pc_hits", COL_COUNT, 0, "pages", "trace", "page-cache hits", CORE },
+	{ "pc_misses", COL_COUNT, 0, "pages", "trace", "page-cache misses", CORE },
+	{ "pc_hit_ratio", COL_RATE, 0, "ratio", "trace", "page-cache hit ratio", CORE },
+	{ "ra_pages", COL_COUNT, 0, "pages", "trace", "pages read ahead", CORE },
+	{ "req_p50_kb", COL_SIZE, 0, "KiB", "trace", "median device request size", CORE },
+	{ "lat_p50_us", COL_TIME, 0, "us", "trace", "median device request latency", CORE },
+	{ "lat_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device request latency", CORE },
+	{ "kernel", T, 0, 0, "harness", "the kernel's release", CORE },
+	{ "scheduler", T, 0, 0, "sched", "the device's I/O scheduler", CORE },
+	{ "device", T, 0, 0, "harness", "the block device of the inputs", CORE },
+	{ "fs", T, 0, 0, "harness", "the file system of the inputs", CORE },
+	{ "host", T, 0, 0, "harness", "the host name", CORE },
+	{ "error", T, 0, 0, "harness", "why the repetition failed, or null", CORE },
+	{ "cgroup", T, "v1|v2", 0, "harness", "the repetition's cgroup version", CORE },
+	{ "cgroup_error", T, 0, 0, "harness", "why there was no cgroup", CORE },
+	{ "oom_kill", F, 0, 0, "harness", "the OOM killer ended the child", CORE },
+	{ "mem_peak_bytes", COL_SIZE, 0, "bytes", "harness", "peak memory charged", CORE },
+	{ "mem_peak_anon_bytes", COL_SIZE, 0, "bytes", "harness", "peak anonymous memory", CORE },
+	{ "mem_peak_file_bytes", COL_SIZE, 0, "bytes", "harness", "peak page cache charged", CORE },
+	{ "mem_file_end_bytes", COL_SIZE, 0, "bytes", "harness", "page cache charged at the end", CORE },
+	{ "pgscan", COL_COUNT, 0, "pages", "harness", "pages scanned by reclaim", CORE },
+	{ "pgsteal", COL_COUNT, 0, "pages", "harness", "pages reclaimed", CORE },
+	{ "workingset_refault", COL_COUNT, 0, "pages", "harness", "refaults of reclaimed pages", CORE },
+	{ "reclaim_source", T, 0, 0, "harness", "cgroup or system", CORE },
+	{ "dev_read_bytes", COL_SIZE, 0, "bytes", "harness", "bytes read from the device", CORE },
+	{ "dev_write_bytes", COL_SIZE, 0, "bytes", "harness", "bytes written to the device", CORE },
+	{ "dev_reads", COL_COUNT, 0, 0, "harness", "device read requests", CORE },
+	{ "dev_writes", COL_COUNT, 0, 0, "harness", "device write requests", CORE },
+	{ "dev_source", T, 0, 0, "harness", "cgroup or system", CORE },
+	{ "psi_io_some_us", COL_TIME, 0, "us", "harness", "PSI io some stall", CORE },
+	{ "psi_io_full_us", COL_TIME, 0, "us", "harness", "PSI io full stall", CORE },
+	{ "psi_mem_some_us", COL_TIME, 0, "us", "harness", "PSI memory some stall", CORE },
+	{ "psi_mem_full_us", COL_TIME, 0, "us", "harness", "PSI memory full stall", CORE },
+	{ "psi_source", T, 0, 0, "harness", "cgroup or system", CORE },
+	{ "kthread_s", COL_TIME, 0, "s", "harness", "CPU of kernel threads", CORE },
+	{ "kswapd_s", COL_TIME, 0, "s", "harness", "CPU of kswapd", CORE },
+	{ "kworker_s", COL_TIME, 0, "s", "harness", "CPU of kworkers", CORE },
+	{ "ksoftirqd_s", COL_TIME, 0, "s", "harness", "CPU of ksoftirqd", CORE },
+	/* a run row's own, after the core */
+	{ "cache_method", T, "drop_caches|fadvise|read|none", 0, "harness", "how the cache state was made", 0 },
+	{ "residency_method", T, "cachestat|mincore", 0, "harness", "how residency was measured", 0 },
+	{ "cold_ok", F, 0, 0, "harness", "a cold cache was reached", 0 },
+	{ "input_changed", F, 0, 0, "harness", "an input changed while the run read it", 0 },
+	{ "cache_left_mib", COL_SIZE, 0, "MiB", "harness", "inputs and outputs left in the page cache", 0 },
+	/* the other kinds' own, and the engine's */
+	{ "order_seed", COL_COUNT, 0, 0, "harness", "the seed of the rounds' shuffled order", ID },
+	{ "block_size", COL_SIZE, 0, "bytes", "sweep", "the sweep's block size", ID },
+	{ "alignment", COL_SIZE, 0, "bytes", "sweep", "the sweep's buffer alignment", ID },
+	{ "syscalls", COL_COUNT, 0, 0, "sweep", "read and write calls made", 0 },
+	{ "kernel_reads", COL_COUNT, 0, 0, "sweep", "read calls the kernel counted (syscr)", 0 },
+	{ "kernel_writes", COL_COUNT, 0, 0, "sweep", "write calls the kernel counted (syscw)", 0 },
+	{ "msg_size", COL_SIZE, 0, "bytes", "net", "the message size", ID },
+	{ "count", COL_COUNT, 0, 0, "net", "messages per run", ID },
+	{ 0 },
 };
-static const char *const core_tail[] = {
-	"resident_pct_before", "elapsed_s",
-	"user_s", "sys_s", "maxrss_kb", "minflt", "majflt", "nvcsw", "nivcsw",
-	"mb_s", "checksum", "verified", "traced", "seq_pct", "pc_hits",
-	"pc_misses", "pc_hit_ratio", "ra_pages", "req_p50_kb", "lat_p50_us",
-	"lat_p99_us", "kernel", "scheduler", "device", "fs", "host", "error",
-	NULL,
-};
-/* A repetition's whole cost (harness/cgroup.h, kcost.h; docs/results.md):
- * its cgroup, memory, reclaim, device I/O, stalls, kernel threads' CPU. */
-static const char *const cost_tail[] = {
-	"cgroup", "cgroup_error", "oom_kill", "mem_peak_bytes",
-	"mem_peak_anon_bytes", "mem_peak_file_bytes", "mem_file_end_bytes",
-	"pgscan", "pgsteal", "workingset_refault", "reclaim_source",
-	"dev_read_bytes", "dev_write_bytes", "dev_reads", "dev_writes",
-	"dev_source", "psi_io_some_us", "psi_io_full_us", "psi_mem_some_us",
-	"psi_mem_full_us", "psi_source", "kthread_s", "kswapd_s", "kworker_s",
-	"ksoftirqd_s", NULL,
-};
+
+bool column_is_settings(const struct column *c)
+{
+	return c->name && !c->name[0];
+}
+
+/* A run setting's column, its type from the settings table. */
+static enum col_type setting_type(const struct setting *s)
+{
+	return s->type == SET_SIZE ? COL_SIZE :
+	       s->type == SET_UINT || s->type == SET_COUNT ? COL_COUNT :
+	       s->type == SET_BOOL ? COL_FLAG : COL_TEXT;
+}
+
+bool column_of_setting(const struct setting *s, struct column *c)
+{
+	if (!s->column)
+		return false;
+	*c = (struct column){ s->column, setting_type(s), NULL,
+			      s->type == SET_SIZE ? "bytes" : NULL, "config",
+			      s->help, COLF_CORE };
+	return true;
+}
 
 const char *const *row_core_columns(void)
 {
-	static const char *cols[ARRAY_SIZE(core_head) + ARRAY_SIZE(core_tail) +
-				ARRAY_SIZE(cost_tail) + 32];
+	static const char *cols[ARRAY_SIZE(row_columns) + 32];
 	size_t n = 0;
 
 	if (cols[0])
 		return cols;
-	for (size_t i = 0; core_head[i]; i++)
-		cols[n++] = core_head[i];
-	for (const struct setting *s = run_settings; s->name; s++)
-		if (s->column && n < ARRAY_SIZE(cols) - ARRAY_SIZE(core_tail) -
-					 ARRAY_SIZE(cost_tail))
-			cols[n++] = s->column;
-	for (size_t i = 0; core_tail[i]; i++)
-		cols[n++] = core_tail[i];
-	for (size_t i = 0; cost_tail[i]; i++)
-		cols[n++] = cost_tail[i];
+	for (const struct column *c = row_columns; c->name; c++) {
+		if (!(c->flags & COLF_CORE))
+			continue;
+		if (!column_is_settings(c)) {
+			cols[n++] = c->name;
+			continue;
+		}
+		for (const struct setting *s = run_settings; s->name; s++)
+			if (s->column && n < ARRAY_SIZE(cols) - ARRAY_SIZE(row_columns))
+				cols[n++] = s->column;
+	}
 	return cols;
 }
 

@@ -8,13 +8,30 @@
 
 #include <jansson.h>
 
+#include "lib/column.h"
+
+struct setting;
+
 /* One result row per measured repetition, the same names in results.jsonl
  * and results.csv (docs/results.md).  Bump when a column changes
  * meaning; adding a column does not. */
 #define ROW_SCHEMA 1
 
-/* The core columns, in CSV order: the run settings' columns among them
- * (their table is the schema of those), NULL-terminated. */
+/* The table of the columns (row.c): the core ones (COLF_CORE) in CSV
+ * order, then a run row's own; { 0 }-terminated.  The entry of empty name
+ * stands for the run settings' columns (column_is_settings), typed by
+ * their table.  Strategies declare theirs in struct strategy .columns. */
+extern const struct column row_columns[];
+bool column_is_settings(const struct column *c);
+/* A run setting's column as a table line into *c; false if it has none. */
+bool column_of_setting(const struct setting *s, struct column *c);
+/* Its values as "a|b" (a run setting's enum joined into buf), or NULL. */
+const char *column_values(const struct column *c, char *buf, size_t len);
+/* The column name from the table, the run settings or a strategy's
+ * declared columns, into *out: 0, or -ENOENT (row_check.c). */
+int column_find(const char *name, struct column *out);
+
+/* The core columns' names, in CSV order, NULL-terminated. */
 const char *const *row_core_columns(void);
 
 /* A row with every core column present and null, schema set. */
@@ -42,10 +59,10 @@ double row_mem_peak(json_t *row, bool *sampled);
 /* The round the row's repetition ran in (its rep where no round). */
 unsigned row_round(json_t *row);
 
-/* What a numeric column holds (row_check.c): the rule a row read back is
- * checked by.  ROWCOL_OTHER: text, flags and signed figures, not checked. */
-enum row_col_type { ROWCOL_OTHER, ROWCOL_TIME, ROWCOL_SIZE, ROWCOL_COUNT, ROWCOL_RATE };
-enum row_col_type row_column_type(const char *name);
+/* What a column holds, for the check of a row read back: its type in
+ * the table (column_find), else by suffix for the columns the kinds and
+ * probes add (read_mb_s, fio_wall_s, blk_mb...); COL_TEXT when neither. */
+enum col_type row_column_type(const char *name);
 /* 0 if row has a config_id of one line, a measurement (no error) an
  * elapsed_s above 0, and every time, size, count and rate of row is null or a finite,
  * non-negative number (whole for a count); else -EINVAL and why (the

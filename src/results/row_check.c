@@ -9,48 +9,21 @@
 
 #include "row.h"
 #include "config/jobopts.h"
+#include "core/strategy.h"
 #include "lib/util.h"
 
 struct col_kind {
 	const char *name;
-	enum row_col_type type;
+	enum col_type type;
 };
 
-/*
- * The numeric columns by name (every numeric core column of row.c is here;
- * tests/unit/row_check.c holds the two lists together), then by suffix for
- * the columns each kind adds (read_mb_s, fio_wall_s, buffer_bytes, ...).
- * A column not named either way is not checked: it is text, a flag, or a
- * figure whose sign means something (a sysfs -1, an exit status).
- */
-static const struct col_kind named[] = {
-	{ "elapsed_s", ROWCOL_TIME }, { "user_s", ROWCOL_TIME },
-	{ "sys_s", ROWCOL_TIME }, { "lat_p50_us", ROWCOL_TIME },
-	{ "lat_p99_us", ROWCOL_TIME },
-	{ "bytes_in", ROWCOL_SIZE }, { "bytes_out", ROWCOL_SIZE },
-	{ "maxrss_kb", ROWCOL_SIZE }, { "req_p50_kb", ROWCOL_SIZE },
-	{ "cache_left_mib", ROWCOL_SIZE },
-	{ "bytes", ROWCOL_SIZE }, { "block_size", ROWCOL_SIZE },
-	{ "msg_size", ROWCOL_SIZE }, { "alignment", ROWCOL_SIZE },
-	{ "schema", ROWCOL_COUNT }, { "rep", ROWCOL_COUNT }, { "round", ROWCOL_COUNT },
-	{ "files", ROWCOL_COUNT }, { "minflt", ROWCOL_COUNT },
-	{ "majflt", ROWCOL_COUNT }, { "nvcsw", ROWCOL_COUNT },
-	{ "nivcsw", ROWCOL_COUNT }, { "pc_hits", ROWCOL_COUNT },
-	{ "pc_misses", ROWCOL_COUNT }, { "ra_pages", ROWCOL_COUNT },
-	{ "count", ROWCOL_COUNT }, { "syscalls", ROWCOL_COUNT },
-	{ "kernel_reads", ROWCOL_COUNT }, { "kernel_writes", ROWCOL_COUNT },
-	{ "mb_s", ROWCOL_RATE }, { "seq_pct", ROWCOL_RATE },
-	{ "pc_hit_ratio", ROWCOL_RATE }, { "resident_pct_before", ROWCOL_RATE },
-	{ "pgscan", ROWCOL_COUNT }, { "pgsteal", ROWCOL_COUNT },
-	{ "workingset_refault", ROWCOL_COUNT }, { "dev_reads", ROWCOL_COUNT },
-	{ "dev_writes", ROWCOL_COUNT },
-};
-
-static const struct col_kind suffixes[] = { /* first match wins */
-	{ "mb_s", ROWCOL_RATE }, { "_iops", ROWCOL_RATE }, { "_pct", ROWCOL_RATE },
-	{ "_ratio", ROWCOL_RATE }, { "_s", ROWCOL_TIME }, { "_ms", ROWCOL_TIME },
-	{ "_us", ROWCOL_TIME }, { "_ns", ROWCOL_TIME }, { "_kb", ROWCOL_SIZE },
-	{ "_bytes", ROWCOL_SIZE },
+/* The columns the kinds and probes add without a table line (read_mb_s,
+ * fio_wall_s, seek_p50_kb, ...): typed by suffix, first match wins. */
+static const struct col_kind suffixes[] = {
+	{ "mb_s", COL_RATE }, { "_iops", COL_RATE }, { "_pct", COL_RATE },
+	{ "_ratio", COL_RATE }, { "_s", COL_TIME }, { "_ms", COL_TIME },
+	{ "_us", COL_TIME }, { "_ns", COL_TIME }, { "_kb", COL_SIZE },
+	{ "_bytes", COL_SIZE },
 };
 
 static bool ends_with(const char *s, const char *tail)
@@ -60,39 +33,78 @@ static bool ends_with(const char *s, const char *tail)
 	return n >= t && !strcmp(s + n - t, tail);
 }
 
-/* A run setting's column, by its type in the settings table. */
-static enum row_col_type setting_column_type(const char *name)
+static const struct column *in_table(const struct column *t, const char *name)
 {
-	const struct setting *s = settings_column(run_settings, name);
-
-	if (!s)
-		return ROWCOL_OTHER;
-	return s->type == SET_SIZE ? ROWCOL_SIZE :
-	       s->type == SET_UINT || s->type == SET_COUNT ? ROWCOL_COUNT :
-	       ROWCOL_OTHER;
+	for (; t && t->name; t++)
+		if (!strcmp(t->name, name))
+			return t;
+	return NULL;
 }
 
-enum row_col_type row_column_type(const char *name)
+/* A strategy's column: declared in its .columns, or a setting of its own. */
+static int strategy_column(const struct strategy *st, const char *name,
+			   struct column *out)
 {
-	if (settings_column(run_settings, name))
-		return setting_column_type(name);
-	for (size_t i = 0; i < ARRAY_SIZE(named); i++)
-		if (!strcmp(name, named[i].name))
-			return named[i].type;
+	const struct column *c = in_table(st->columns, name);
+	const struct setting *s = st->opts ? settings_column(st->opts, name) : NULL;
+
+	if (c)
+		*out = *c;
+	return c || (s && column_of_setting(s, out)) ? 0 : -ENOENT;
+}
+
+int column_find(const char *name, struct column *out)
+{
+	const struct column *c = in_table(row_columns, name);
+	const struct setting *s = settings_column(run_settings, name);
+	const struct strategy *st;
+
+	if (c && !column_is_settings(c)) {
+		*out = *c;
+		return 0;
+	}
+	if (s && column_of_setting(s, out))
+		return 0;
+	for (size_t i = 0; (st = strategy_at(i)); i++)
+		if (!strategy_column(st, name, out))
+			return 0;
+	return -ENOENT;
+}
+
+const char *column_values(const struct column *c, char *buf, size_t len)
+{
+	const struct setting *s = settings_column(run_settings, c->name);
+	size_t n = 0;
+
+	if (c->values || !s || s->type != SET_ENUM || !len)
+		return c->values;
+	buf[0] = '\0';
+	for (const char *const *v = s->values; *v; v++)
+		n += (size_t)snprintf(buf + MIN(n, len - 1), len - MIN(n, len - 1),
+				      "%s%s", v == s->values ? "" : "|", *v);
+	return buf;
+}
+
+enum col_type row_column_type(const char *name)
+{
+	struct column c;
+
+	if (!column_find(name, &c))
+		return c.type;
 	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
 		if (ends_with(name, suffixes[i].name))
 			return suffixes[i].type;
-	return ROWCOL_OTHER;
+	return COL_TEXT;
 }
 
 static const char *const what[] = {
-	[ROWCOL_TIME] = "a time", [ROWCOL_SIZE] = "a size",
-	[ROWCOL_COUNT] = "a count", [ROWCOL_RATE] = "a rate",
+	[COL_TIME] = "a time", [COL_SIZE] = "a size",
+	[COL_COUNT] = "a count", [COL_RATE] = "a rate",
 };
 
 /* One value of a checked column: null (not measured) or a finite,
  * non-negative number, whole for a count.  The reason, else NULL. */
-static const char *bad_value(json_t *v, enum row_col_type t)
+static const char *bad_value(json_t *v, enum col_type t)
 {
 	double x;
 
@@ -105,7 +117,7 @@ static const char *bad_value(json_t *v, enum row_col_type t)
 		return "is not finite";
 	if (x < 0)
 		return "is negative";
-	if (t == ROWCOL_COUNT && x != floor(x))
+	if (t == COL_COUNT && x != floor(x))
 		return "is not a whole number";
 	return NULL;
 }
@@ -173,10 +185,10 @@ int row_check(json_t *row, char *why, size_t len)
 	json_t *v;
 
 	json_object_foreach(row, k, v) {
-		enum row_col_type t = row_column_type(k);
+		enum col_type t = row_column_type(k);
 		char *text;
 
-		if (t == ROWCOL_OTHER || !(bad = bad_value(v, t)))
+		if (!COL_CHECKED(t) || !(bad = bad_value(v, t)))
 			continue;
 		text = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 		snprintf(why, len, "%s %.40s %s (%s)", k, text ? text : "?", bad,

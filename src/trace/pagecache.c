@@ -19,11 +19,22 @@ struct pc_summary {
 	double hit_ratio; /* < 0: nothing requested */
 };
 
-static const char *const pc_columns[] = {
-	"pc_hits", "pc_misses", "pc_hit_ratio", "ra_pages", "pc_source",
-	"ra_source", "pc_requested", "pc_read_calls", "pc_past_eof",
-	"pc_write_pages", "ra_sync", "ra_async", "mmap_faults", "mmap_pages",
-	NULL,
+static const struct column pc_columns[] = {
+	{ "pc_hits", COL_COUNT, 0, "pages", "trace", "page-cache hits", 0 },
+	{ "pc_misses", COL_COUNT, 0, "pages", "trace", "page-cache misses", 0 },
+	{ "pc_hit_ratio", COL_RATE, 0, "ratio", "trace", "page-cache hit ratio", 0 },
+	{ "ra_pages", COL_COUNT, 0, "pages", "trace", "pages read ahead", 0 },
+	{ "pc_source", COL_TEXT, 0, 0, "trace", "where the page-cache figures came from", 0 },
+	{ "ra_source", COL_TEXT, 0, 0, "trace", "where the readahead figures came from", 0 },
+	{ "pc_requested", COL_COUNT, 0, "pages", "trace", "pages asked of the page cache", 0 },
+	{ "pc_read_calls", COL_COUNT, 0, 0, "trace", "read calls into the page cache", 0 },
+	{ "pc_past_eof", COL_COUNT, 0, 0, "trace", "reads past the end of a file", 0 },
+	{ "pc_write_pages", COL_COUNT, 0, "pages", "trace", "pages written through the page cache", 0 },
+	{ "ra_sync", COL_COUNT, 0, 0, "trace", "synchronous readahead calls", 0 },
+	{ "ra_async", COL_COUNT, 0, 0, "trace", "asynchronous readahead calls", 0 },
+	{ "mmap_faults", COL_COUNT, 0, 0, "trace", "page faults on mapped files", 0 },
+	{ "mmap_pages", COL_COUNT, 0, "pages", "trace", "pages mapped in by faults", 0 },
+	{ 0 },
 };
 
 static const char *const pc_report_columns[] = {

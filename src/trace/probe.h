@@ -26,6 +26,8 @@
 
 #include <jansson.h>
 
+#include "lib/column.h"
+
 struct bpf_object;
 struct bpf_link;
 struct tracer;
@@ -85,8 +87,10 @@ struct probe_state;
 struct probe_ops {
 	const char *name;           /* "block", "page-cache": in messages */
 	/* Declared in every build, with or without eBPF: */
-	/* the row columns fill_row sets, {NULL}-terminated */
-	const char *const *columns;
+	/* the row columns fill_row sets (lib/column.h lines: type, unit,
+	 * help), { 0 }-terminated; one of the core table's (seq_pct, pc_hits:
+	 * room "trace") is declared alike there (tests/unit/probes.c) */
+	const struct column *columns;
 	/* of those, the report's kernel view table's (medians), {NULL}-ended */
 	const char *const *report_columns;
 	/* Set its columns of a traced row from what read() left in ps->data;

@@ -128,9 +128,9 @@ void trace_fill_row(json_t *row, const struct tracer *t)
 	for (size_t k = 0; k < PROBE_MAX; k++) {
 		const struct probe_ops *ops = t->probes[k].ops;
 
-		for (size_t c = 0; ops && ops->columns[c]; c++)
-			if (!json_object_get(row, ops->columns[c]))
-				trace_set(row, ops->columns[c], json_null());
+		for (size_t c = 0; ops && ops->columns[c].name; c++)
+			if (!json_object_get(row, ops->columns[c].name))
+				trace_set(row, ops->columns[c].name, json_null());
 		if (ops)
 			ops->fill_row(row, t, &t->probes[k]);
 	}

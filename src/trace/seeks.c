@@ -34,11 +34,24 @@ struct seeks_summary {
 	__u64 dist[SEEK_DIST_SLOTS]; /* requests by log2 seek distance */
 };
 
-static const char *const seeks_columns[] = {
-	"seq_pct", "req_p50_kb", "lat_p50_us", "lat_p99_us", "trace_mode",
-	"blk_source", "blk_reqs", "blk_read_reqs", "blk_write_reqs", "blk_mb",
-	"seq_pct_read", "seq_pct_write", "seek_p50_kb", "seek_hist", "qd_p50",
-	"qd_max", NULL,
+static const struct column seeks_columns[] = {
+	{ "seq_pct", COL_RATE, 0, "%", "trace", "sequential device requests", 0 },
+	{ "req_p50_kb", COL_SIZE, 0, "KiB", "trace", "median device request size", 0 },
+	{ "lat_p50_us", COL_TIME, 0, "us", "trace", "median device request latency", 0 },
+	{ "lat_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device request latency", 0 },
+	{ "trace_mode", COL_TEXT, 0, 0, "trace", "the block probes' source (as blk_source)", 0 },
+	{ "blk_source", COL_TEXT, 0, 0, "trace", "where the block figures came from", 0 },
+	{ "blk_reqs", COL_COUNT, 0, 0, "trace", "device requests", 0 },
+	{ "blk_read_reqs", COL_COUNT, 0, 0, "trace", "device read requests", 0 },
+	{ "blk_write_reqs", COL_COUNT, 0, 0, "trace", "device write requests", 0 },
+	{ "blk_mb", COL_SIZE, 0, "MB", "trace", "bytes of the device requests / 10^6", 0 },
+	{ "seq_pct_read", COL_RATE, 0, "%", "trace", "sequential read requests", 0 },
+	{ "seq_pct_write", COL_RATE, 0, "%", "trace", "sequential write requests", 0 },
+	{ "seek_p50_kb", COL_SIZE, 0, "KiB", "trace", "median seek distance", 0 },
+	{ "seek_hist", COL_TEXT, 0, 0, "trace", "seek distances, SLOT:COUNT;...", 0 },
+	{ "qd_p50", COL_RATE, 0, "requests", "trace", "median queue depth", 0 },
+	{ "qd_max", COL_COUNT, 0, "requests", "trace", "largest queue depth", 0 },
+	{ 0 },
 };
 
 static const char *const seeks_report_columns[] = {

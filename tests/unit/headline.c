@@ -93,6 +93,30 @@ static int winner_headline_comes_first_with_one_row_per_strategy(void)
 	return 0;
 }
 
+/* An interval end just above 1 keeps its side: "[1.004-..." in the table
+ * and the sentence, never "[1.00-..." (the verdict's own ends). */
+static int interval_end_near_1_shows_its_side(void)
+{
+	const double q[] = { 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08 };
+	json_t *rows = json_array();
+	const struct rtable *t;
+	struct rrun r;
+	struct rdoc d;
+
+	for (int k = 0; k < 10; k++) {
+		json_array_append_new(rows, row("uring", 1.0 + k * 0.01, 0.2, k + 1));
+		json_array_append_new(rows, row("stream", (1.0 + k * 0.01) * q[k], 0.2, k + 1));
+	}
+	t = headline_of(rows, &r, &d);
+	CHECK(t && json_array_size(t->rows) == 2, "two strategies");
+	printf("  %s; %s\n", cell(t, 1, "x fastest [CI]"), t->note);
+	CHECK(strchr(cell(t, 1, "x fastest [CI]"), '-') - strchr(cell(t, 1, "x fastest [CI]"), '[') >= 6,
+	      "the lower end with 3 decimals: %s", cell(t, 1, "x fastest [CI]"));
+	CHECK(!strstr(t->note, "[1.00-"), "%s", t->note);
+	done(&r, &d);
+	return 0;
+}
+
 /* A CPU-bound fastest on one thread of two CPUs: the sentence ends in
  * "try -D threads=2". */
 static int cpu_bound_cell_with_idle_cpus_says_try_more_threads(void)
@@ -137,6 +161,7 @@ int main(void)
 {
 	RUN(median_interval_is_order_statistics);
 	RUN(winner_headline_comes_first_with_one_row_per_strategy);
+	RUN(interval_end_near_1_shows_its_side);
 	RUN(cpu_bound_cell_with_idle_cpus_says_try_more_threads);
 	RUN(undecided_headline_names_the_contenders);
 	return unit_failed;

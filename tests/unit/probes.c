@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "results/row.h"
 #include "unit.h"
 
 static bool declared(const struct probe_ops *ops, const char *col)
 {
-	for (size_t c = 0; ops->columns[c]; c++)
-		if (!strcmp(ops->columns[c], col))
+	for (size_t c = 0; ops->columns[c].name; c++)
+		if (!strcmp(ops->columns[c].name, col))
 			return true;
 	return false;
 }
@@ -38,9 +39,9 @@ static int each_probe_fills_exactly_its_declared_columns(void)
 		ops->fill_row(row, &t, &t.probes[p]);
 		json_object_foreach(row, k, v)
 			CHECK(declared(ops, k), "%s sets '%s', not in its columns", ops->name, k);
-		for (size_t c = 0; ops->columns[c]; c++)
-			CHECK(json_object_get(row, ops->columns[c]), "%s declares '%s' and "
-			      "does not set it", ops->name, ops->columns[c]);
+		for (size_t c = 0; ops->columns[c].name; c++)
+			CHECK(json_object_get(row, ops->columns[c].name), "%s declares '%s' and "
+			      "does not set it", ops->name, ops->columns[c].name);
 		json_decref(row);
 	}
 	return 0;
@@ -57,9 +58,9 @@ static int report_columns_are_declared_and_no_column_has_two_probes(void)
 			CHECK(declared(ops, ops->report_columns[c]), "%s: report column "
 			      "'%s' not among its columns", ops->name, ops->report_columns[c]);
 		for (size_t q = 0; q < p; q++)
-			for (size_t c = 0; ops->columns[c]; c++)
-				CHECK(!declared(probe_registry[q], ops->columns[c]),
-				      "'%s' declared by %s and %s", ops->columns[c],
+			for (size_t c = 0; ops->columns[c].name; c++)
+				CHECK(!declared(probe_registry[q], ops->columns[c].name),
+				      "'%s' declared by %s and %s", ops->columns[c].name,
 				      probe_registry[q]->name, ops->name);
 	}
 	return 0;
@@ -74,8 +75,8 @@ static int traced_row_carries_every_probes_columns(void)
 	trace_fill_row(row, &t);
 	CHECK(json_is_true(json_object_get(row, "traced")), "traced is not true");
 	for (size_t p = 0; probe_registry[p]; p++)
-		for (size_t c = 0; probe_registry[p]->columns[c]; c++) {
-			const char *col = probe_registry[p]->columns[c];
+		for (size_t c = 0; probe_registry[p]->columns[c].name; c++) {
+			const char *col = probe_registry[p]->columns[c].name;
 			json_t *v = json_object_get(row, col);
 
 			CHECK(v, "no '%s' in a traced row", col);
@@ -87,10 +88,34 @@ static int traced_row_carries_every_probes_columns(void)
 	return 0;
 }
 
+/* A probe's column is typed one way: a core one (seq_pct) as the core
+ * table's line of room trace, and where row_check types one by its name
+ * (seek_p50_kb) as the probe declares it. */
+static int probe_columns_typed_alike_everywhere(void)
+{
+	struct column c;
+
+	for (size_t p = 0; probe_registry[p]; p++)
+		for (const struct column *d = probe_registry[p]->columns; d->name; d++) {
+			enum col_type t = row_column_type(d->name);
+
+			CHECK(column_find(d->name, &c) || (c.type == d->type &&
+			      !strcmp(c.room, "trace")), "%s: %s here, %d in the core "
+			      "table (room %s)", d->name, probe_registry[p]->name,
+			      c.type, c.room);
+			CHECK(!COL_CHECKED(t) || t == d->type, "%s: row_check types it "
+			      "%d, %s declares %d", d->name, t, probe_registry[p]->name,
+			      d->type);
+			CHECK(d->help && d->room, "%s: no help or room", d->name);
+		}
+	return 0;
+}
+
 int main(void)
 {
 	RUN(each_probe_fills_exactly_its_declared_columns);
 	RUN(report_columns_are_declared_and_no_column_has_two_probes);
 	RUN(traced_row_carries_every_probes_columns);
+	RUN(probe_columns_typed_alike_everywhere);
 	return unit_failed;
 }

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "core/strategy.h"
 #include "results/row.h"
 #include "unit.h"
 
@@ -66,28 +67,44 @@ static int wrong_type_refused(void)
 	       one_bad("user_s", "[1]", "is not a number");
 }
 
-/* Every core column is either checked or known to be text or a flag: a
- * numeric column added to row.c without a kind here fails this. */
-static int every_core_column_has_a_kind(void)
+/* Every core column is a line of the table (or a run setting's), so
+ * its type is declared, never guessed from its name. */
+static int every_core_column_is_declared(void)
 {
-	static const char *const text[] = {
-		"bench", "kind", "config_id", "role", "dataset", "strategy",
-		"direct", "dontcache", "accounting", "cache", "fsync", "sink", "checksum", "verified", "traced", "kernel",
-		"scheduler", "device", "fs", "host", "error", "cgroup", "cgroup_error",
-		"oom_kill", "reclaim_source", "dev_source", "psi_source", NULL,
-	};
+	struct column c;
 
-	for (size_t i = 0; row_core_columns()[i]; i++) {
-		const char *c = row_core_columns()[i];
-		bool is_text = false;
-
-		for (size_t j = 0; text[j]; j++)
-			is_text |= !strcmp(c, text[j]);
-		CHECK(is_text != (row_column_type(c) != ROWCOL_OTHER),
-		      "core column %s: text %d, kind %d", c, is_text,
-		      row_column_type(c));
-	}
+	for (size_t i = 0; row_core_columns()[i]; i++)
+		CHECK(!column_find(row_core_columns()[i], &c), "core column %s: "
+		      "not in the column table", row_core_columns()[i]);
 	return 0;
+}
+
+/* A column two strategies add (chunk_bytes, qd_used) is one column: the
+ * same type in each declaration; none shadows a core column. */
+static int strategies_declare_a_shared_column_alike(void)
+{
+	const struct strategy *a, *b;
+	struct column c;
+
+	for (size_t i = 0; (a = strategy_at(i)); i++)
+		for (const struct column *x = a->columns; x && x->name; x++) {
+			CHECK(!column_find(x->name, &c) && c.type == x->type,
+			      "%s: %s typed %d here, %d first", a->name, x->name,
+			      x->type, c.type);
+			for (size_t j = 0; (b = strategy_at(j)); j++)
+				for (const struct column *y = b->columns; y && y->name; y++)
+					CHECK(strcmp(x->name, y->name) || x->type == y->type,
+					      "%s: %s and %s differ", x->name, a->name, b->name);
+		}
+	return 0;
+}
+
+/* A strategy's knob is checked as its declared type: a negative
+ * chunk_bytes (a size, declared by direct, mmap, uring) is refused. */
+static int strategy_column_checked_by_its_declaration(void)
+{
+	return one_bad("chunk_bytes", "-1", "is negative (a size)") ||
+	       one_bad("uring_reads", "2.5", "is not a whole number (a count)");
 }
 
 int main(void)
@@ -95,6 +112,8 @@ int main(void)
 	RUN(measured_row_passes);
 	RUN(negative_time_size_count_rate_refused);
 	RUN(wrong_type_refused);
-	RUN(every_core_column_has_a_kind);
+	RUN(every_core_column_is_declared);
+	RUN(strategies_declare_a_shared_column_alike);
+	RUN(strategy_column_checked_by_its_declaration);
 	return unit_failed;
 }

@@ -433,6 +433,16 @@ const struct direct_conf *direct_run_conf(void)
 	return run_conf;
 }
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column direct_columns[] = {
+	{ "dio_align", COL_SIZE, 0, "bytes", "core", "the O_DIRECT alignment used", 0 },
+	{ "dio_align_source", COL_TEXT, 0, 0, "core", "where the alignment came from (statx, sysfs, default)", 0 },
+	{ "chunk_bytes", COL_SIZE, 0, "bytes", "core", "the I/O size used", 0 },
+	{ "qd_used", COL_COUNT, 0, 0, "core", "the queue depth used", 0 },
+	{ "tail_write", COL_TEXT, 0, 0, "core", "how the unaligned tail is written", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_direct = {
 	.name = "direct",
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
@@ -440,4 +450,5 @@ const struct strategy strategy_direct = {
 	.default_io = DIRECT_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD,
 	.check_where = direct_check_where,
+	.columns = direct_columns,
 };

@@ -299,6 +299,14 @@ static const struct setting mmap_settings[] = {
 	{ 0 },
 };
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column mmap_columns[] = {
+	{ "madvise", COL_TEXT, 0, 0, "core", "the advice given for the input", 0 },
+	{ "output_mode", COL_TEXT, "mmap|write", 0, "core", "how the output is written", 0 },
+	{ "chunk_bytes", COL_SIZE, 0, "bytes", "core", "the I/O size used", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_mmap = {
 	.name = "mmap",
 	.summary = "map the input, madvise, transform into the output via write(2) or --mmap-out",
@@ -307,4 +315,5 @@ const struct strategy strategy_mmap = {
 	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
 	.flags = STRAT_BUFSIZE | STRAT_CHUNK,
+	.columns = mmap_columns,
 };

@@ -217,6 +217,12 @@ static int stream_run(const struct job *job, struct run_stats *st)
 	return per_file_run(job, st, &stream_ops);
 }
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column stream_columns[] = {
+	{ "buffer_bytes", COL_SIZE, 0, "bytes", "core", "the stdio buffer size used", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_stream = {
 	.name = "stream",
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
@@ -225,4 +231,5 @@ const struct strategy strategy_stream = {
 	.run = stream_run,
 	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_BUFSIZE,
 	.default_io = STREAM_DEFAULT_BUF,
+	.columns = stream_columns,
 };

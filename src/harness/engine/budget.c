@@ -35,14 +35,14 @@ static void spend(struct cell *c, const struct want *w, double *left)
 {
 	if (c->rounds >= RACE_FUTILE_FROM && w->rest_s > *left && isfinite(w->rest_s))
 		cell_close(c, true, "futile: %u rounds, undecided; the %zu rounds "
-			   "projected to decide it take %.0f s, beyond the %.0f s left of "
+			   "projected to decide it take %.1f s, beyond the %.1f s left of "
 			   "time_budget", c->rounds, c->needed, w->rest_s, *left);
 	else if (c->rounds >= RACE_FUTILE_FROM && w->rest_s > *left)
 		cell_close(c, true, "futile: %u rounds, undecided; no deciding round "
 			   "in sight at this spread", c->rounds);
 	else if (w->round_s > *left)
 		cell_close(c, false, "time_budget: %u rounds, undecided; its next round "
-			   "(%.0f s) does not fit the %.0f s left", c->rounds, w->round_s,
+			   "(%.1f s) does not fit the %.1f s left", c->rounds, w->round_s,
 			   MAX(*left, 0));
 	else
 		*left -= w->round_s;

@@ -285,6 +285,24 @@ static int uring_run(const struct job *job, struct run_stats *st)
 	return ret ? ret : st->err;
 }
 
+/* The columns it adds to a row (results/row.h). */
+static const struct column uring_columns[] = {
+	{ "chunk_bytes", COL_SIZE, 0, "bytes", "core", "the I/O size used", 0 },
+	{ "qd_used", COL_COUNT, 0, 0, "core", "the queue depth used", 0 },
+	{ "workers", COL_COUNT, 0, 0, "core", "transform threads", 0 },
+	{ "pool_bytes", COL_SIZE, 0, "bytes", "core", "the buffer pool's size", 0 },
+	{ "ring_flags", COL_TEXT, 0, 0, "core", "the ring's setup flags", 0 },
+	{ "fixed_buffers", COL_COUNT, 0, 0, "core", "1 when the buffers are registered with the ring", 0 },
+	{ "fixed_files", COL_COUNT, 0, 0, "core", "1 when the files are registered with the ring", 0 },
+	{ "uring_reads", COL_COUNT, 0, 0, "core", "reads submitted", 0 },
+	{ "uring_writes", COL_COUNT, 0, 0, "core", "writes submitted", 0 },
+	{ "uring_short", COL_COUNT, 0, 0, "core", "short reads or writes resubmitted", 0 },
+	{ "uring_eagain", COL_COUNT, 0, 0, "core", "-EAGAIN completions resubmitted", 0 },
+	{ "setup_s", COL_TIME, 0, "s", "core", "pool, ring, registration and threads", 0 },
+	{ "pipeline_s", COL_TIME, 0, "s", "core", "the pipeline itself", 0 },
+	{ 0 },
+};
+
 const struct strategy strategy_uring = {
 	.name = "uring",
 	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
@@ -298,4 +316,5 @@ const struct strategy strategy_uring = {
 	.pool_bytes = uring_pool_bytes,
 	.check = uring_check,
 	.check_where = uring_check_where,
+	.columns = uring_columns,
 };
