@@ -335,7 +335,6 @@ struct left_out {
 	unsigned first;      /* the line of the first */
 	bool refuse_empty;   /* nothing else in the file: an error */
 	char seen[8][16];    /* the reasons named, by their first word */
-	json_t *bench;       /* the bench of the first row kept */
 };
 
 /* The first few are named a line each; the rest in one line at the end. */
@@ -371,33 +370,12 @@ static void left_out(const char *p, unsigned lineno, const char *why,
 	}
 }
 
-/* Rows of one bench: the first row kept says which (null: `run`'s). */
-static int same_bench(json_t *o, struct left_out *lo, char *why, size_t len)
-{
-	json_t *b = json_object_get(o, "bench");
-	char *was, *is;
-
-	if (!lo->bench) {
-		lo->bench = json_incref(b ? b : json_null());
-		return 0;
-	}
-	if (json_equal(b ? b : json_null(), lo->bench))
-		return 0;
-	is = json_dumps(b ? b : json_null(), JSON_ENCODE_ANY);
-	was = json_dumps(lo->bench, JSON_ENCODE_ANY);
-	snprintf(why, len, "bench %.40s, not %.40s of the first row (another bench's row)",
-		 is ? is : "?", was ? was : "?");
-	free(is);
-	free(was);
-	return -EINVAL;
-}
-
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
 		     struct left_out *lo)
 {
 	char why[160];
 
-	if (!row_check(o, why, sizeof(why)) && !same_bench(o, lo, why, sizeof(why)))
+	if (!row_check(o, why, sizeof(why)))
 		return true;
 	left_out(p, lineno, why, lo);
 	return false;
@@ -492,8 +470,6 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 		ret = error_errno(errno ? -errno : -EIO, p, "reading");
 	if (!ret)
 		ret = left_out_end(p, *rows, lo);
-	json_decref(lo->bench);
-	lo->bench = NULL;
 	free(line);
 	fclose(f);
 	if (ret) {
