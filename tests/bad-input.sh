@@ -204,6 +204,20 @@ run_uring_direct_on_tmpfs() {
 	cp -r "$T/in" "$T/tm/in"
 	bad 'tm/in: tmpfs does not do direct I/O' "$IOSTRAT" run -s uring "$T/tm/in" "$T/o" -r 1 --direct --cache asis
 }
+# -s direct on tmpfs is refused before a repetition drops the machine's
+# page cache: a file read just before stays cached, no OUT is left
+run_direct_on_tmpfs_refused_before_the_caches_drop() {
+	need_root; need_cmd fincore; setup
+	[ "$(stat -f -c %T "$T")" != tmpfs ] || skip "$T is on tmpfs"
+	mkdir "$T/tm"; mount -t tmpfs tmpfs "$T/tm" || skip "no tmpfs"
+	trap 'umount "$T/tm"' EXIT
+	cp -r "$T/in" "$T/tm/in"
+	head -c 1M /dev/urandom >"$T/keep"; cat "$T/keep" >/dev/null
+	bad 'tm/in: tmpfs does not do direct I/O' "$IOSTRAT" run -s direct "$T/tm/in" "$T/o" -r 1 --cache cold
+	[ "$(fincore --bytes --noheadings --output RES "$T/keep")" -gt 0 ] ||
+		die "the page cache was dropped before the refusal"
+	[ ! -e "$T/o" ] || die "OUT left by a refused run"
+}
 run_uring_pool_bounded_by_data() { # not an error: --chunk 1G on 2 KB files maps 4 KiB buffers
 	setup; "$IOSTRAT" run -s uring "$T/in" "$T/o" --chunk 1G -r 1 --json >"$T/row" || die "run failed"
 	jq -e '(.pool_bytes | type) == "number" and .pool_bytes <= 1048576 and (.maxrss_kb | type) == "number" and .maxrss_kb < 100000' "$T/row" >/dev/null ||
@@ -365,6 +379,9 @@ report_bad_format() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'format'
 # success on nothing is no success
 report_no_rows() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows' "$IOSTRAT" report "$T/r"; }
 report_rows_is_a_dir() { setup; mkdir -p "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
+report_not_a_results_dir() { setup; mkdir "$T/r"; : >"$T/r/notes.txt"; bad 'r: not a results directory \(no results.jsonl' "$IOSTRAT" report "$T/r"; }
+report_of_a_file() { setup; : >"$T/f"; bad 'f: not a directory \(give a results directory\)' "$IOSTRAT" report "$T/f"; }
+plot_of_empty_rows() { setup; mkdir "$T/r"; : >"$T/r/results.jsonl"; bad 'r: no result rows: nothing to plot' "$IOSTRAT" plot "$T/r"; }
 report_rows_is_a_fifo() { setup; mkdir "$T/r"; mkfifo "$T/r/results.jsonl"; bad 'results.jsonl: not a regular file' "$IOSTRAT" report "$T/r"; }
 compare_nothing_in_common() {
 	setup; mkdir "$T/a" "$T/b"

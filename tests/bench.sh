@@ -36,6 +36,45 @@ bench_dry_run_expands_cross_product() {
 	[ ! -e "$T/data" ] || die "dry run created data"
 }
 
+# a grid's qd is uring's: stream's configurations leave it out (one
+# config_id, run once), not one each that differ by nothing it uses
+bench_knob_left_out_of_strategies_that_do_not_use_it() {
+	cat >"$T/p.ini" <<-'INI'
+	[global]
+	dataset=small
+	scale=0.001
+	[m]
+	strategy=stream,uring
+	qd=4,8
+	INI
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run --data "$T/data" 2>&1)
+	echo "$out" | grep -q '^3 configurations' || die "not 3 configurations: $out"
+	echo "$out" | grep -q 'small/stream/t1/w0/cold/fsync=file  ' || die "stream: $out"
+	echo "$out" | grep -q 'stream.*qd=' && die "stream given a qd: $out"
+	echo "$out" | grep -q 'small/uring/t1/w0/cold/fsync=file/qd=8' || die "uring: $out"
+}
+
+# the scratch directory's free space is checked before the results
+# directory is made: a refused bench leaves no empty results directory
+bench_refuses_a_full_scratch_up_front() {
+	need_root
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 20000 --width 100 >/dev/null
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "cannot mount tmpfs"
+	trap 'umount "$T/small"' EXIT
+	printf '[global]\ndataset=%s\nreps=1\ncache=asis\n[a]\nstrategy=stream\n' "$T/in" >"$T/p.ini"
+	expect_fail 'the outputs of its data sets need 4.0 MB; .* refusing to start' \
+		"$IOSTRAT" bench "$T/p.ini" --data "$T/small" --out "$T/res"
+	[ ! -e "$T/res" ] || die "results directory left by a refused bench"
+}
+
+# a section missing two keys says both at once, not one per run
+bench_missing_keys_listed_together() {
+	printf '[a]\nwork=1\n' >"$T/p.ini"
+	expect_fail 'p.ini:1: \[a\]: no strategy= \(iostrat list shows them\); no dataset= \(small' \
+		"$IOSTRAT" bench "$T/p.ini" --dry-run
+}
+
 bench_ranges_steps_env_and_overrides() {
 	cat >"$T/p.ini" <<-'INI'
 	[global]
@@ -397,7 +436,7 @@ bench_compare_two_runs() {
 	"$IOSTRAT" compare "$T/a" "$T/b" --format csv | grep -q '^config_id,A_median,B_median,B/A,p_B,sig_B' ||
 		die "csv compare"
 	expect_fail 'need 2 to' "$IOSTRAT" compare "$T/a"
-	expect_fail 'results.jsonl' "$IOSTRAT" compare "$T/a" "$T/nothere"
+	expect_fail 'nothere: results directory: No such file' "$IOSTRAT" compare "$T/a" "$T/nothere"
 }
 
 # runs with nothing in common: the error alone, first, no table before it
@@ -766,6 +805,9 @@ resume_define_adding_configurations_refused() {
 }
 
 t bench_dry_run_expands_cross_product bench_dry_run_expands_cross_product
+t bench_knob_left_out_of_strategies_that_do_not_use_it bench_knob_left_out_of_strategies_that_do_not_use_it
+t bench_refuses_a_full_scratch_up_front bench_refuses_a_full_scratch_up_front
+t bench_missing_keys_listed_together bench_missing_keys_listed_together
 t bench_ranges_steps_env_and_overrides bench_ranges_steps_env_and_overrides
 t bench_include_and_global_scoping bench_include_and_global_scoping
 t bench_profile_errors_name_file_and_line bench_profile_errors_name_file_and_line

@@ -112,7 +112,11 @@ bench_on_tmpfs_lists_dontcache_configs_as_not_runnable() {
 	out=$("$IOSTRAT" bench "$TOP/profiles/kernels.ini" --dry-run --data "$shm/data" 2>&1)
 	printf '%s\n' "$out" | grep -q "\[dontcache\]: --dontcache: the input directory $shm/data/big-[^ ]* is on tmpfs, which does not support RWF_DONTCACHE .*; skipped" ||
 		die "no reason given: $out"
-	printf '%s\n' "$out" | grep -q '^4 configurations' || die "the plain ones do not run: $out"
+	# direct is skipped there too, before anything runs (its O_DIRECT is
+	# the page cache); the other plain ones run
+	printf '%s\n' "$out" | grep -q "\[plain\]: $shm: tmpfs does not do direct I/O .*; skipped" ||
+		die "direct not skipped on tmpfs: $out"
+	printf '%s\n' "$out" | grep -q '^3 configurations' || die "the plain ones do not run: $out"
 }
 
 bench_lists_dontcache_configs_as_not_runnable() {
@@ -145,8 +149,19 @@ bad_sq_thread_idle_refused() {
 		expect_fail "^iostrat: --sq_thread_idle: bad value '$v'" \
 			"$IOSTRAT" run -s uring --sqpoll --sq_thread_idle "$v" "$T/in" "$T/out" -r 1
 	done
-	expect_fail -- '--sq_thread_idle: only with --sqpoll' \
-		"$IOSTRAT" run -s uring --sq_thread_idle 5 "$T/in" "$T/out" -r 1 --cache asis
+}
+
+# the idle time of a polling thread that is not started: a usage error
+# before anything runs (exit 2, no OUT), not a failed measurement row
+sq_thread_idle_without_sqpoll_is_a_usage_error() {
+	gen64
+	local rc=0
+	"$IOSTRAT" run -s uring --sq_thread_idle 5 "$T/in" "$T/out" -r 1 --cache asis \
+		>"$T/rows" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 2 ] || die "exit $rc, not 2: $(cat "$T/err")"
+	grep -q -- '--sq-thread-idle: only with --sqpoll' "$T/err" || die "$(cat "$T/err")"
+	[ ! -s "$T/rows" ] || die "a row left by a refused run"
+	[ ! -e "$T/out" ] || die "OUT made by a refused run"
 }
 
 t dontcache_output_verified_and_fewer_mib_left_cached dontcache_verified_and_leaves_fewer_pages
@@ -159,3 +174,4 @@ t dontcache_bench_with_data_on_tmpfs_lists_its_configs_as_not_runnable \
 	bench_on_tmpfs_lists_dontcache_configs_as_not_runnable
 t sqpoll_output_verified_and_recorded_in_ring_flags sqpoll_verified_and_in_ring_flags
 t sq_thread_idle_bad_values_refused bad_sq_thread_idle_refused
+t sq_thread_idle_without_sqpoll_is_a_usage_error sq_thread_idle_without_sqpoll_is_a_usage_error

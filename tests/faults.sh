@@ -7,6 +7,8 @@
 
 # the strategies that write outputs, by what they declare (iostrat list --caps)
 strategies() { "$IOSTRAT" list --caps | awk -F'\t' '$2 !~ /(^| )no-output( |$)/ {print $1}'; }
+# Does strategy $1 use run setting $2 (a capability of `iostrat list --caps`)?
+uses() { "$IOSTRAT" list --caps | awk -F'\t' -v s="$1" -v c="$2" '$1 == s && index(" " $2 " ", " " c " ") { u = 1 } END { exit !u }'; }
 
 # Outputs present must equal the reference; no temporaries left.
 outputs_sane() {
@@ -26,8 +28,9 @@ read_error_is_named() {
 	sum=$(cat "$T"/data/f* | md5sum)
 	mount_faultfs "$T/data" "$T/mnt" --read-fail-at 100000 --errno EIO --only f000002
 	trap 'umount_faultfs "$T/mnt"' EXIT
+	bs=(); uses "$s" bufsize && bs=(--bufsize 64k)
 	expect_fail "f000002.txt.*Input/output error" "$IOSTRAT" run -s "$s" "$T/mnt" "$T/out" \
-		--work 3 --reps 1 --cache asis --bufsize 64k
+		--work 3 --reps 1 --cache asis "${bs[@]}"
 	outputs_sane "$T/out" "$T/ref"
 	[ ! -e "$T/out/f000002.txt" ] || die "output for the failing file left"
 	umount_faultfs "$T/mnt"; trap - EXIT
@@ -41,9 +44,10 @@ write_error_is_named() {
 	mkdir "$T/backing"
 	mount_faultfs "$T/backing" "$T/mnt" --write-fail-at 50000 --errno "$e" --only f000001
 	trap 'umount_faultfs "$T/mnt"' EXIT
+	bs=(); uses "$s" bufsize && bs=(--bufsize 64k)
 	msg="Input/output error"; [ "$e" = ENOSPC ] && msg="No space left on device"
 	expect_fail "f000001.txt.*$msg" "$IOSTRAT" run -s "$s" "$T/data" "$T/mnt" \
-		--work 3 --reps 1 --cache asis --bufsize 64k
+		--work 3 --reps 1 --cache asis "${bs[@]}"
 	outputs_sane "$T/mnt" "$T/ref"
 }
 

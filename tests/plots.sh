@@ -465,15 +465,19 @@ missing_gnuplot_is_clear() {
 
 bad_arguments() {
 	expect_fail "need a results directory" "$IOSTRAT" plot
-	expect_fail "results.jsonl" "$IOSTRAT" plot "$T/nothing"
+	expect_fail "nothing: results directory: No such file" "$IOSTRAT" plot "$T/nothing"
+	mkdir "$T/notres"
+	expect_fail "notres: not a results directory \(no results.jsonl" "$IOSTRAT" plot "$T/notres"
 	mkdir -p "$T/r" && : >"$T/r/results.jsonl"
 	expect_fail "unknown figure 'nope'" "$IOSTRAT" plot "$T/r" --only nope
 	expect_fail "plot --compare: need 2 to 26" "$IOSTRAT" plot --compare "$T/r"
 	expect_fail "one DIR only" "$IOSTRAT" plot "$T/r" "$T/r"
 	expect_fail "-o is for --compare" "$IOSTRAT" plot "$T/r" -o "$T/x"
-	expect_fail "results.jsonl" "$IOSTRAT" plot --compare "$T/r" "$T/nothing" -o "$T/x"
+	expect_fail "nothing: results directory: No such file" "$IOSTRAT" plot --compare "$T/r" "$T/nothing" -o "$T/x"
 	[ ! -e "$T/x/compare.csv" ] || die "compare.csv written for a missing run"
-	"$IOSTRAT" plot "$T/r" | grep -q "grid .*no run rows" || die "empty dir not explained"
+	# an empty results file: nothing to plot is a failure, not a list of dashes
+	expect_fail "r: no result rows: nothing to plot" "$IOSTRAT" plot "$T/r"
+	[ ! -e "$T/r/plots" ] || die "plots/ made for no rows"
 }
 
 gnuplot_warnings_are_reported() {

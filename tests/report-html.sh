@@ -93,7 +93,7 @@ html_to_a_bad_place_is_one_line_and_clobbers_nothing() {
 	results "$T/r"
 	echo keep >"$T/old.html"
 	expect_fail 'nosuchdir' "$IOSTRAT" report "$T/r" --format html -o "$T/nosuchdir/x.html"
-	expect_fail 'no result rows|results.jsonl' "$IOSTRAT" report "$T/empty" --format html -o "$T/old.html"
+	expect_fail 'no result rows|results directory' "$IOSTRAT" report "$T/empty" --format html -o "$T/old.html"
 	[ "$(cat "$T/old.html")" = keep ] || die "old.html clobbered"
 	expect_fail '^iostrat: -o: missing value$' "$IOSTRAT" report "$T/r" --format html -o
 	expect_fail 'needs a file name' "$IOSTRAT" report "$T/r" --format html -o ''

@@ -23,6 +23,34 @@ gen_presets_scale_to_size() {
 	[ "$(wc -l <"$T/m/f000000.txt")" -eq 12500 ] || die "line count"
 }
 
+# a data set of another shape in DIR is replaced, and gen says so (the
+# same shape again: reused, nothing said)
+gen_says_it_replaced_another_shape() {
+	"$IOSTRAT" gen "$T/d" --files 2 --lines 10 --width 20 >/dev/null
+	"$IOSTRAT" gen "$T/d" --files 3 --lines 10 --width 20 >/dev/null 2>"$T/err"
+	grep -q 'd: held a data set of another shape (2 files x 10 lines x 20 chars, seed 1): replacing it' \
+		"$T/err" || die "not said: $(cat "$T/err")"
+	[ -e "$T/d/f000002.txt" ] || die "not replaced"
+	"$IOSTRAT" gen "$T/d" --files 3 --lines 10 --width 20 >/dev/null 2>"$T/err"
+	[ ! -s "$T/err" ] || die "reuse said something: $(cat "$T/err")"
+}
+
+# the header names every setting not at its default, spelt as the option
+# (sizes as given), and nothing more for a plain run
+run_header_names_settings_not_at_default() {
+	"$IOSTRAT" gen "$T/in" --files 2 --lines 10 --width 20 >/dev/null
+	h=$("$IOSTRAT" run -s stream "$T/in" "$T/o" -r 1 --cache asis --bufsize 64k \
+		--sink null --fadvise dontneed | head -1)
+	[ "$h" = "stream: 2 files, 0.0 MB, threads 1, work 0, cache asis, fsync file, bufsize 64k, sink null, fadvise dontneed" ] ||
+		die "header: $h"
+	h=$("$IOSTRAT" run -s buffer "$T/in" "$T/o" -r 1 --cache asis | head -1)
+	[ "$h" = "buffer: 2 files, 0.0 MB, threads 1, work 0, cache asis, fsync file" ] || die "plain: $h"
+	if [ "$(id -u)" -eq 0 ] && h=$("$IOSTRAT" run -s buffer "$T/in" "$T/o" -r 1 --cache asis \
+		--memory-max 64M 2>/dev/null | head -1); then
+		case $h in *", memory-max 64M") ;; *) die "limited: $h" ;; esac
+	fi
+}
+
 gen_refuses_foreign_directory() {
 	mkdir "$T/x"; echo precious >"$T/x/keep"
 	expect_fail 'not an iostrat data set' "$IOSTRAT" gen "$T/x" --preset small --scale 0.001
@@ -79,7 +107,9 @@ list_and_help() {
 
 t gen_is_deterministic_and_reused gen_is_deterministic_and_reused
 t gen_presets_scale_to_size gen_presets_scale_to_size
+t gen_says_it_replaced_another_shape gen_says_it_replaced_another_shape
 t gen_refuses_foreign_directory gen_refuses_foreign_directory
+t run_header_names_settings_not_at_default run_header_names_settings_not_at_default
 t run_prints_summary_and_json_rows run_prints_summary_and_json
 t cold_cache_is_proven_by_residency cold_cache_is_proven
 t null_strategy_writes_nothing_and_is_not_verified null_strategy_writes_nothing

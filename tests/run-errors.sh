@@ -31,6 +31,41 @@ trailing_unknown_option_and_repeats() {
 	"$IOSTRAT" run -s stream "$T/in" "$T/out" -r 1 --work 5 --work 7 --json | jq -e '.work == 7' >/dev/null ||
 		die "--work 5 --work 7 did not run work 7"
 }
+# --qd on stream is refused like --madvise on stream (exit 2, nothing made),
+# never a config_id of its own; each strategy says what it uses in `list`
+knob_the_strategy_does_not_use() {
+	mkdata
+	local rc=0
+	"$IOSTRAT" run -s stream "$T/in" "$T/out" --qd 8 -r 1 2>"$T/err" >/dev/null || rc=$?
+	[ "$rc" -eq 2 ] || die "exit $rc, not 2: $(cat "$T/err")"
+	grep -q -- '--qd: strategy stream does not use it (direct, uring do)' "$T/err" ||
+		die "$(cat "$T/err")"
+	[ ! -e "$T/out" ] || die "OUT made by a refused run"
+	expect_fail -- '--bufsize: strategy buffer does not use it' \
+		"$IOSTRAT" run -s buffer "$T/in" "$T/out" --bufsize 64k -r 1
+	expect_fail -- '--bufsize: strategy uring does not use it' \
+		"$IOSTRAT" run -s uring "$T/in" "$T/out" --bufsize 64k -r 1
+	expect_fail -- '--chunk: strategy stream does not use it' \
+		"$IOSTRAT" run -s stream "$T/in" "$T/out" --chunk 64k -r 1
+	"$IOSTRAT" list --caps | grep -qP "^uring\tdirect dontcache chunk qd " ||
+		die "list --caps does not say what uring uses"
+}
+# OUT made for a run that is then refused is removed: nothing is left
+refused_run_leaves_no_output_directory() {
+	mkdata 4 20000 100; mkfifo "$T/in/fifo"
+	expect_fail 'fifo: not a regular file' "$IOSTRAT" run -s stream "$T/in" "$T/o1" -r 1
+	[ ! -e "$T/o1" ] || die "OUT left by a run refused for its input"
+	rm "$T/in/fifo"
+	[ "$(id -u)" -eq 0 ] || return 0
+	mkdir "$T/small"
+	mount -t tmpfs -o size=1m tmpfs "$T/small" || skip "cannot mount tmpfs"
+	trap 'umount "$T/small"' EXIT
+	expect_fail 'refusing to start' "$IOSTRAT" run -s stream "$T/in" "$T/small/o2" -r 1
+	[ ! -e "$T/small/o2" ] || die "OUT left by a run refused for space"
+	expect_fail 'dontcache' "$IOSTRAT" run -s stream "$T/in" "$T/small/o3" -r 1 --dontcache \
+		--no-space-check
+	[ ! -e "$T/small/o3" ] || die "OUT left by a run refused for --dontcache"
+}
 unknown_strategy() { mkdata; expect_fail 'bogus: unknown strategy' "$IOSTRAT" run -s bogus "$T/in" "$T/out"; }
 bad_numbers() {
 	mkdata
@@ -137,6 +172,8 @@ input_touched_mid_run_is_warned_and_flagged() {
 	[ ! -s "$T/err" ] || die "quiet run warned: $(cat "$T/err")"
 }
 
+t knob_a_strategy_does_not_use_is_a_usage_error knob_the_strategy_does_not_use
+t refused_run_leaves_no_output_directory refused_run_leaves_no_output_directory
 t missing_input_is_named missing_input
 t input_touched_mid_run_is_warned_and_flagged input_touched_mid_run_is_warned_and_flagged
 t input_not_a_directory_is_refused input_not_a_directory

@@ -33,10 +33,12 @@ static const struct { unsigned flag; const char *word; } cap_words[] = {
 	{ STRAT_DIRECT, "direct" }, { STRAT_ALWAYS_DIRECT, "always-direct" },
 	{ STRAT_DONTCACHE, "dontcache" }, { STRAT_NO_OUTPUT, "no-output" },
 	{ STRAT_REPORT_BASE, "report-base" }, { STRAT_CONTROL, "control" },
+	{ STRAT_BUFSIZE, "bufsize" }, { STRAT_CHUNK, "chunk" }, { STRAT_QD, "qd" },
 };
 
-/* Its capabilities, space-separated: its flags' words, "qd" when it takes
- * a queue depth, then its own options' names (sqpoll, fadvise, ...). */
+/* Its capabilities, space-separated: its flags' words (bufsize, chunk,
+ * qd: the run settings it uses, the others refused), then its own
+ * options' names (sqpoll, fadvise, ...). */
 static void print_caps(const struct strategy *s, FILE *f)
 {
 	const char *sep = "";
@@ -46,10 +48,6 @@ static void print_caps(const struct strategy *s, FILE *f)
 			fprintf(f, "%s%s", sep, cap_words[i].word);
 			sep = " ";
 		}
-	if (s->default_qd) {
-		fprintf(f, "%sqd", sep);
-		sep = " ";
-	}
 	for (const struct setting *o = s->opts; o && o->name; o++) {
 		fprintf(f, "%s%s", sep, o->name);
 		sep = " ";

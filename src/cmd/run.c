@@ -161,6 +161,46 @@ static json_t *timed_rows(json_t *all)
 	return out;
 }
 
+/* A size as given: 4M, 64k, 1G, else bytes. */
+static const char *size_words(uint64_t v, char *buf, size_t len)
+{
+	static const char unit[] = "kMGT";
+	int u = -1;
+
+	while (v && !(v % 1024) && u < 3) {
+		v /= 1024;
+		u++;
+	}
+	if (u < 0)
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	else
+		snprintf(buf, len, "%llu%c", (unsigned long long)v, unit[u]);
+	return buf;
+}
+
+/* ", dontcache, memory-max 4M, qd 8": every entry of table not at its
+ * default in obj but those the header says anyway, spelt as options. */
+static void print_not_default(const struct setting *table, const void *obj)
+{
+	static const char *const said[] = { "threads", "work", "cache", "fsync", NULL };
+	char buf[64], name[64];
+
+	for (const struct setting *s = table; s && s->name; s++) {
+		bool skip = false;
+
+		for (size_t i = 0; said[i]; i++)
+			skip |= !strcmp(s->name, said[i]);
+		if (skip || setting_at_default(s, obj))
+			continue;
+		printf(", %s", setting_spelling(s->name, name, sizeof(name)));
+		if (s->type == SET_SIZE)
+			printf(" %s", size_words(strtoull(setting_text(s, obj, buf, sizeof(buf)),
+							  NULL, 10), buf, sizeof(buf)));
+		else if (s->type != SET_BOOL)
+			printf(" %s", setting_text(s, obj, buf, sizeof(buf)));
+	}
+}
+
 static void print_summary(const struct run_args *a, json_t *all)
 {
 	json_t *rows = timed_rows(all);
@@ -191,11 +231,14 @@ static void print_summary(const struct run_args *a, json_t *all)
 	r = json_array_get(rows, 0);
 	mb = sm.median > 0 ? (double)json_integer_value(json_object_get(r, "bytes_in")) /
 		sm.median / 1e6 : 0;
-	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s\n",
+	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s",
 	       a->cfg.strat->name, a->cfg.job.nfiles,
 	       (double)json_integer_value(json_object_get(r, "bytes_in")) / 1e6,
 	       a->cfg.job.threads, a->cfg.job.work, cache_mode_name(a->cfg.cache),
 	       fsync_mode_name(a->cfg.job.fsync));
+	print_not_default(run_settings, &a->cfg);
+	print_not_default(a->cfg.strat->opts, a->cfg.sopts);
+	putchar('\n');
 	printf("  elapsed  median %.3f s  min %.3f  max %.3f  (n=%zu, rsd %.1f%%)\n",
 	       sm.median, sm.min, sm.max, n, sm.rsd_pct);
 	printf("  rate     %.1f MB/s (input bytes / median elapsed)\n", mb);
@@ -327,12 +370,61 @@ static int check_where(const struct run_args *a)
 	return -EINVAL;
 }
 
-int cmd_run(int argc, char **argv)
+/* IN scanned, OUT checked and marked, the repetitions: the exit status. */
+static int run_in_dirs(struct run_args *a, const char *in_abs, const char *out_abs)
 {
-	static char in_abs[PATH_MAX], out_abs[PATH_MAX], label[NAME_MAX * 4 + 1];
-	struct run_args a = { .reps = 3 };
+	static char label[NAME_MAX * 4 + 1];
 	struct filelist fl;
 	const char *bad;
+	int ret;
+
+	if (a->results && (path_inside_dir(a->results, in_abs) ||
+			   path_inside_dir(a->results, out_abs))) {
+		errorf("%s: --results inside the %s directory (%s); refusing: the "
+		       "next run would take its files for data", a->results,
+		       path_inside_dir(a->results, in_abs) ? "input" : "output",
+		       path_inside_dir(a->results, in_abs) ? in_abs : out_abs);
+		return 1;
+	}
+	ret = filelist_scan(in_abs, &fl, &bad);
+	if (ret) {
+		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
+		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
+		       "its content, so it is no data to measure" : strerror(-ret));
+		filelist_free(&fl);
+		return 1;
+	}
+	if (fl.hidden)
+		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
+		      a->in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,
+		      fl.hidden > 1 ? ", ..." : "");
+	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
+		errorf("%s: no input files (names starting with '.' are skipped): "
+		       "nothing to run", a->in);
+		filelist_free(&fl);
+		return 1;
+	}
+	a->cfg.job.in_dir = in_abs;
+	if (!a->cfg.dataset) { /* as bench labels a directory: its name */
+		label_from_name(strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs,
+				label, sizeof(label));
+		a->cfg.dataset = label;
+	}
+	a->cfg.job.out_dir = out_abs;
+	runner_set_files(&a->cfg, &fl);
+	if (check_where(a) || check_out_space(a, &fl) || runner_mark_out(out_abs))
+		ret = 1;
+	else
+		ret = run_reps(a);
+	filelist_free(&fl);
+	return ret;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static char in_abs[PATH_MAX], out_abs[PATH_MAX];
+	struct run_args a = { .reps = 3 };
+	bool made = false;
 	int ret;
 
 	jobopt_defaults(&a.cfg);
@@ -348,7 +440,8 @@ int cmd_run(int argc, char **argv)
 
 		/* not ignored: the row would say direct: true, and the
 		 * config_id would differ from the same run without it */
-		if (job_check_modes(a.cfg.strat, &a.cfg.job, why, sizeof(why))) {
+		if (job_check_modes(a.cfg.strat, &a.cfg.job, why, sizeof(why)) ||
+		    job_check_knobs(a.cfg.strat, &a.cfg.job, false, why, sizeof(why))) {
 			errorf("%s", why);
 			ret = -EINVAL;
 		}
@@ -357,59 +450,12 @@ int cmd_run(int argc, char **argv)
 		jobopt_free(&a.cfg);
 		return 2;
 	}
-	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs))) {
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (a.results && (path_inside_dir(a.results, in_abs) ||
-			  path_inside_dir(a.results, out_abs))) {
-		errorf("%s: --results inside the %s directory (%s); refusing: the "
-		       "next run would take its files for data", a.results,
-		       path_inside_dir(a.results, in_abs) ? "input" : "output",
-		       path_inside_dir(a.results, in_abs) ? in_abs : out_abs);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	ret = filelist_scan(in_abs, &fl, &bad);
-	if (ret) {
-		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
-		       "its content, so it is no data to measure" : strerror(-ret));
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (fl.hidden)
-		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
-		      a.in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,
-		      fl.hidden > 1 ? ", ..." : "");
-	if (!fl.n) { /* a verified 0.0 MB/s would be a success on nothing */
-		errorf("%s: no input files (names starting with '.' are skipped): "
-		       "nothing to run", a.in);
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	a.cfg.job.in_dir = in_abs;
-	if (!a.cfg.dataset) { /* as bench labels a directory: its name */
-		label_from_name(strrchr(in_abs, '/')[1] ? strrchr(in_abs, '/') + 1 : in_abs,
-				label, sizeof(label));
-		a.cfg.dataset = label;
-	}
-	a.cfg.job.out_dir = out_abs;
-	runner_set_files(&a.cfg, &fl);
-	if (check_where(&a) || check_out_space(&a, &fl)) {
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	if (runner_mark_out(out_abs)) {
-		filelist_free(&fl);
-		jobopt_free(&a.cfg);
-		return 1;
-	}
-	ret = run_reps(&a);
-	filelist_free(&fl);
+	if (runner_check_dirs(a.in, a.out, in_abs, out_abs, sizeof(in_abs), &made))
+		ret = 1;
+	else
+		ret = run_in_dirs(&a, in_abs, out_abs);
+	if (ret && made) /* a refused run leaves nothing */
+		runner_unmake_out(out_abs);
 	jobopt_free(&a.cfg);
 	return ret;
 }

@@ -17,24 +17,6 @@
 #include "lib/blockdev.h"
 #include "lib/util.h"
 
-/* path if it exists, else the nearest parent that does: the directory a
- * data set or a scratch directory not made yet will be made in. */
-static void existing_dir(const char *path, char *buf, size_t len)
-{
-	struct stat sb;
-	char *slash;
-
-	snprintf(buf, len, "%s", path);
-	while (stat(buf, &sb) < 0) {
-		slash = strrchr(buf, '/');
-		if (!slash) {
-			snprintf(buf, len, ".");
-			return;
-		}
-		slash[slash == buf] = 0; /* "/x" -> "/" */
-	}
-}
-
 /* A regular, not hidden file directly in dir (any input will do): 0, or
  * -ENOENT when there is none (the run itself says so) or -errno. */
 static int first_file(const char *dir, char *buf, size_t len)
@@ -147,7 +129,7 @@ static int try_dir(const char *dir, bool input, char *why, size_t len)
 			refusal(ret, "input file", file, file, why, len);
 		return !!ret;
 	}
-	existing_dir(dir, at, sizeof(at));
+	path_existing_dir(dir, at, sizeof(at));
 	ret = try_flag(at, false, true);
 	if (ret)
 		refusal(ret, input ? "input directory" : "output directory", dir, at,

@@ -51,7 +51,35 @@ int job_check_modes(const struct strategy *s, const struct job *job,
 		return check_direct(s, why, len);
 	if (job->dontcache)
 		return check_dontcache(s, job, why, len);
-	return 0;
+	return s->check ? s->check(job, why, len) : 0;
+}
+
+/* A run setting the job sets (non-zero) and s does not use (flag): 1
+ * and why. */
+static int knob(const struct strategy *s, unsigned flag, const char *name, bool set,
+		char *why, size_t len)
+{
+	char names[128];
+
+	if (!set || (s->flags & flag))
+		return 0;
+	snprintf(why, len, "--%s: strategy %s does not use it (%s do)", name, s->name,
+		 strategy_names_with(flag, ", ", names, sizeof(names)));
+	return 1;
+}
+
+int job_check_knobs(const struct strategy *s, struct job *job, bool drop,
+		    char *why, size_t len)
+{
+	if (drop) {
+		job->bufsize = s->flags & STRAT_BUFSIZE ? job->bufsize : 0;
+		job->chunk = s->flags & STRAT_CHUNK ? job->chunk : 0;
+		job->qd = s->flags & STRAT_QD ? job->qd : 0;
+		return 0;
+	}
+	return knob(s, STRAT_BUFSIZE, "bufsize", job->bufsize, why, len) ||
+	       knob(s, STRAT_CHUNK, "chunk", job->chunk, why, len) ||
+	       knob(s, STRAT_QD, "qd", job->qd, why, len);
 }
 
 int job_check_where(const struct strategy *s, const struct job *job,
@@ -59,6 +87,8 @@ int job_check_where(const struct strategy *s, const struct job *job,
 {
 	bool writes = job->sink != SINK_NULL && !(s->flags & STRAT_NO_OUTPUT);
 
+	if (s->check_where && s->check_where(job, why, len))
+		return 1;
 	if (!job->dontcache)
 		return 0;
 	return dontcache_probe(job->in_dir, writes ? job->out_dir : NULL, why, len);

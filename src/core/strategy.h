@@ -97,6 +97,16 @@ enum {
 	/* honours --dontcache (buffered I/O with RWF_DONTCACHE: its pages
 	 * dropped once done); others refuse it */
 	STRAT_DONTCACHE = 1 << 5,
+	/* holds a whole file in memory: what fits a memory limit is the
+	 * largest file, not the data (the memory verdict's "files smaller
+	 * than the limit") */
+	STRAT_WHOLE_FILE = 1 << 6,
+	/* the run settings it uses (--bufsize, --chunk, --qd): one it does
+	 * not use is refused (run) or left out of its configuration (bench),
+	 * never a config_id of its own */
+	STRAT_BUFSIZE = 1 << 7,
+	STRAT_CHUNK = 1 << 8,
+	STRAT_QD = 1 << 9,
 };
 
 struct strategy {
@@ -113,6 +123,18 @@ struct strategy {
 	 * (0: not used); the fio baseline beside a run mirrors them. */
 	size_t default_io;
 	unsigned default_qd;
+	/* The memory it allocates whatever the data, from job's threads,
+	 * chunk and qd (0: its defaults); NULL: none to speak of.  A kill by
+	 * a memory limit below it is the pool's, not the data's. */
+	size_t (*pool_bytes)(const struct job *job);
+	/* Whether its own options (job->sopts) go together: 0, or 1 and one
+	 * line in why ("--sq-thread-idle: only with --sqpoll"); NULL: they
+	 * always do.  Checked with the modes, before anything runs. */
+	int (*check)(const struct job *job, char *why, size_t len);
+	/* Whether the file systems of job->in_dir and job->out_dir take its
+	 * I/O (direct: not tmpfs or ramfs): 0, or 1 and one line in why;
+	 * NULL: any.  Checked by job_check_where, before a cache is dropped. */
+	int (*check_where)(const struct job *job, char *why, size_t len);
 	/* The columns it adds to a row (st->extra), { 0 }-terminated; NULL
 	 * if none.  A column two strategies add is declared alike by both. */
 	const struct column *columns;
@@ -150,6 +172,12 @@ void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
  * from its capabilities: 0, or 1 and one line in why ("--direct: strategy
  * stream does not do direct I/O (...)"). */
 int job_check_modes(const struct strategy *s, const struct job *job,
+		    char *why, size_t len);
+/* The run settings of job that s does not use (STRAT_BUFSIZE, _CHUNK,
+ * _QD): 0, or 1 and one line in why ("--qd: strategy stream does not use
+ * it (direct, uring do)"); with drop, they are cleared instead (a
+ * profile's grid: left out of that strategy's configurations). */
+int job_check_knobs(const struct strategy *s, struct job *job, bool drop,
 		    char *why, size_t len);
 /* Whether the kernel and the file systems of job->in_dir and job->out_dir
  * (or the parents they will be made in) take job's modes: --dontcache

@@ -219,6 +219,20 @@ static bool uses_data_root(const struct bench_ctx *ctx)
 	return !ctx->out_dir && !(ctx->cmd && !ctx->nds);
 }
 
+/* The outputs of every data set fit in the scratch directory, where each
+ * data set's last repetition leaves them (a command's own OUT is checked
+ * by the command): refused before the results directory is made. */
+static int scratch_space(const struct bench_ctx *ctx)
+{
+	uint64_t need = 0;
+
+	if (ctx->out_dir || !ctx->nds)
+		return 0;
+	for (size_t i = 0; i < ctx->nds; i++)
+		need += ctx->ds[i]->fl.total;
+	return space_check(ctx->scratch, need, 0, "the outputs of its data sets");
+}
+
 int bench_datasets_materialize(struct bench_ctx *ctx)
 {
 	int ret = uses_data_root(ctx) ? mkdir_p(ctx->data_root, 0755) : 0;
@@ -232,7 +246,7 @@ int bench_datasets_materialize(struct bench_ctx *ctx)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return scratch_space(ctx);
 }
 
 int bench_dataset_ref(struct bench_dataset *ds, unsigned work, const char **hex)

@@ -63,6 +63,9 @@ static const struct pkv *strategy_typo(const struct pconf *c)
 	return NULL;
 }
 
+#define NO_DATASET "no dataset= (small, medium-short, medium-long, big)"
+
+/* No strategy=: a misspelt key named, else every missing key in one line. */
 static int no_strategy(const struct pconf *c)
 {
 	const struct pkv *typo = strategy_typo(c);
@@ -71,8 +74,8 @@ static int no_strategy(const struct pconf *c)
 		errorf("%s: unknown key '%s'; did you mean strategy=?", typo->where,
 		       typo->key);
 	else
-		errorf("%s: [%s]: no strategy= (iostrat list shows them)", c->where,
-		       c->section);
+		errorf("%s: [%s]: no strategy= (iostrat list shows them)%s", c->where,
+		       c->section, pconf_get(c, "dataset") ? "" : "; " NO_DATASET);
 	return -EINVAL;
 }
 
@@ -137,10 +140,11 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 			return ret;
 	}
 	if (!rp->preset) {
-		errorf("%s: [%s]: no dataset= (small, medium-short, medium-long, big)",
-		       c->where, c->section);
+		errorf("%s: [%s]: " NO_DATASET, c->where, c->section);
 		return -EINVAL;
 	}
+	/* a grid's bufsize/chunk/qd for the strategies that use them */
+	job_check_knobs(rp->cfg.strat, &rp->cfg.job, true, why, len);
 	if (job_check_modes(rp->cfg.strat, &rp->cfg.job, why, len)) {
 		snprintf(why + strlen(why), len - strlen(why), "; skipped");
 		return 1;

@@ -135,8 +135,28 @@ static int refuse_inside(const char *out, const char *in_abs)
 	return -EINVAL;
 }
 
+void runner_unmake_out(const char *out)
+{
+	char mark[PATH_MAX];
+	struct dirent *de;
+	bool other = false;
+	DIR *d = opendir(out);
+
+	if (!d)
+		return;
+	while (!other && (de = readdir(d)))
+		other = strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+			strcmp(de->d_name, OUTDIR_MARK);
+	closedir(d);
+	if (other)
+		return;
+	snprintf(mark, sizeof(mark), "%s/%s", out, OUTDIR_MARK);
+	unlink(mark);
+	rmdir(out);
+}
+
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
-		      char *out_abs, size_t len)
+		      char *out_abs, size_t len, bool *made)
 {
 	struct stat sb, in_id;
 	int ret;
@@ -155,7 +175,8 @@ int runner_check_dirs(const char *in, const char *out, char *in_abs,
 	/* before mkdir: a new OUT inside IN would already change IN */
 	if (path_within(out_abs, in_abs) || dir_is_or_under(out_abs, &in_id))
 		return refuse_inside(out, in_abs);
-	if (mkdir(out_abs, 0755) < 0 && errno != EEXIST)
+	*made = !mkdir(out_abs, 0755);
+	if (!*made && errno != EEXIST)
 		return error_errno(-errno, out, "creating output directory");
 	if (stat(out_abs, &sb) < 0)
 		return error_errno(-errno, out, "output directory");

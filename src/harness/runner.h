@@ -39,10 +39,13 @@ void runner_config_id(const struct run_config *cfg, const char *dataset,
 #define OUTDIR_MARK ".iostrat-output"
 /* Check IN/OUT before anything runs: IN a readable directory; OUT neither
  * IN nor inside it by device and inode (bind mounts, symlinks); OUT
- * created if missing, writable, and empty or already iostrat's own.
- * Prints the error. */
+ * created if missing (*made says so), writable, and empty or already
+ * iostrat's own.  Prints the error. */
 int runner_check_dirs(const char *in, const char *out, char *in_abs,
-		      char *out_abs, size_t len);
+		      char *out_abs, size_t len, bool *made);
+/* Undo a new OUT of a run that was refused or made nothing: removed if it
+ * holds nothing but the mark; a directory with outputs stays. */
+void runner_unmake_out(const char *out);
 /* Mark OUT as iostrat's own (OUTDIR_MARK), so a later run may replace its
  * outputs: once every check passed, just before the first output. */
 int runner_mark_out(const char *out);

@@ -129,3 +129,21 @@ bool path_inside_dir(const char *path, const char *dir)
 		return false;
 	return dir_is_or_under(abs, &id);
 }
+
+/* path if it exists, else the nearest parent that does: the directory a
+ * data set or a scratch directory not made yet will be made in. */
+void path_existing_dir(const char *path, char *buf, size_t len)
+{
+	struct stat sb;
+	char *slash;
+
+	snprintf(buf, len, "%s", path);
+	while (stat(buf, &sb) < 0) {
+		slash = strrchr(buf, '/');
+		if (!slash) {
+			snprintf(buf, len, ".");
+			return;
+		}
+		slash[slash == buf] = 0; /* "/x" -> "/" */
+	}
+}

@@ -7,6 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* path if it exists, else the nearest parent that does (".": none):
+ * the directory a data set or scratch directory not made yet goes in. */
+void path_existing_dir(const char *path, char *buf, size_t len);
 /* realpath that works for a path whose last component does not exist. */
 int abspath(const char *path, char *out, size_t len);
 /* is `inner` equal to or below `outer` (both absolute, normalized)? */

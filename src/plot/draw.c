@@ -120,6 +120,10 @@ static int setup(struct plot_ctx *c)
 		ret = results_load(dir, &c->rows);
 	if (ret)
 		return ret;
+	if (!json_array_size(c->rows) && !c->cmp && !exists(dir, "compare.csv")) {
+		errorf("%s: no result rows: nothing to plot", dir);
+		return -ENODATA;
+	}
 	snprintf(c->outdir, sizeof(c->outdir), "%s/plots", dir);
 	snprintf(c->datadir, sizeof(c->datadir), "%s/plots/data", dir);
 	ret = mkdir_p(c->datadir, 0755);

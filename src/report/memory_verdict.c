@@ -8,6 +8,7 @@
 #include "memory_verdict.h"
 #include "fields.h"
 #include "config/jobopts.h"
+#include "core/strategy.h"
 #include "results/row.h"
 #include "results/stats_math.h"
 #include "table.h"
@@ -106,6 +107,32 @@ static bool counted(json_t *row)
 				  json_is_null(json_object_get(row, "error")));
 }
 
+/* The memory the row's strategy allocates whatever the data, from the
+ * row's threads, chunk and qd (strategy.pool_bytes); 0 if none. */
+static double pool_of(json_t *row)
+{
+	const struct strategy *s = strategy_find(str(row, "strategy"));
+	struct job job = { 0 };
+	double t = num(row, "threads"), ch = num(row, "chunk"), qd = num(row, "qd");
+
+	if (!s || !s->pool_bytes)
+		return 0;
+	job.threads = t >= 1 && t <= 1024 ? (unsigned)t : 1;
+	job.chunk = ch >= 1 && ch <= 1073741824.0 ? (size_t)ch : 0;
+	job.qd = qd >= 1 && qd <= 4096 ? (unsigned)qd : 0;
+	return (double)s->pool_bytes(&job);
+}
+
+/* The mean file of a row that ran through: its bytes_in over its files
+ * (a data set's files are one size; else the largest is at least this);
+ * 0 if not known. */
+static double file_of(json_t *row)
+{
+	double files = num(row, "files");
+
+	return files >= 1 && num(row, "bytes_in") > 0 ? num(row, "bytes_in") / files : 0;
+}
+
 /* One limited configuration: its key in cells, and the figures it adds. */
 static void tally(json_t *cells, json_t *row)
 {
@@ -118,10 +145,12 @@ static void tally(json_t *cells, json_t *row)
 		char twin[600];
 
 		twin_key(row, twin, sizeof(twin));
-		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:O?, s:O?, s:O}",
+		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:f, s:f, "
+			      "s:O?, s:O?, s:O}",
 			      "config_id", id, "twin", twin, "strategy", str(row, "strategy"),
 			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
-			      "reps", 0, "killed", 0, "killed_at", "data", 0.0,
+			      "reps", 0, "killed", 0, "killed_at", "data", 0.0, "file", 0.0,
+			      "pool", pool_of(row),
 			      "work", json_object_get(row, "work"),
 			      "threads", json_object_get(row, "threads"), "row", row);
 		json_object_set_new(cells, id, c);
@@ -136,6 +165,7 @@ static void tally(json_t *cells, json_t *row)
 			json_object_set_new(c, "killed_at", json_real(at));
 	} else if (num(row, "bytes_in") > 0) {
 		json_object_set_new(c, "data", json_real(num(row, "bytes_in")));
+		json_object_set_new(c, "file", json_real(file_of(row)));
 	}
 }
 
@@ -228,6 +258,18 @@ static void sentence(json_t *rows, json_t *c)
 	at = (size_t)where_of(c, text, sizeof(text));
 	if (at >= sizeof(text))
 		at = 0;
+	if (killed && num(c, "pool") > lim) {
+		char when[48] = "killed, peak unknown";
+
+		if (!isnan(num(c, "killed_at")))
+			snprintf(when, sizeof(when), "killed at %.0f MiB",
+				 num(c, "killed_at") / MIB);
+		snprintf(text + at, sizeof(text) - at, "%s cannot run in %.0f MiB: its own "
+			 "buffer pool, %.0f MiB, is above the limit (%s)", str(c, "strategy"),
+			 lim / MIB, num(c, "pool") / MIB, when);
+		json_object_set_new(c, "text", json_string(text));
+		return;
+	}
 	if (killed) {
 		memory_killed_text(str(c, "strategy"), lim, num(c, "killed_at"), killed,
 				   (unsigned)json_integer_value(json_object_get(c, "reps")),
@@ -289,12 +331,13 @@ static void list_add(json_t *o, const char *key, const char *name)
 	json_object_set_new(o, key, json_string(buf));
 }
 
-/* The list under "ok" without the killed ones: a strategy killed in any
- * configuration of the group does not scale. */
-static const char *scaled(json_t *g, char *buf, size_t len)
+/* The list under key without the killed ones: a strategy killed in any
+ * configuration of the group shows nothing that ran. */
+static const char *not_killed(json_t *g, const char *key, char *buf, size_t len)
 {
-	const char *ok = json_string_value(json_object_get(g, "ok"));
+	const char *ok = json_string_value(json_object_get(g, key));
 	const char *killed = json_string_value(json_object_get(g, "killed"));
+	const char *pool = json_string_value(json_object_get(g, "pool"));
 	size_t o = 0, n;
 
 	buf[0] = 0;
@@ -304,26 +347,65 @@ static const char *scaled(json_t *g, char *buf, size_t len)
 		n = strcspn(p, ",");
 		snprintf(name, sizeof(name), "%.*s", (int)n, p);
 		p += n;
-		if (!listed(killed, name) && o < len)
+		if (!listed(killed, name) && !listed(pool, name) && o < len)
 			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? ", " : "", name);
 	}
 	return buf;
 }
 
+/* What a cell shows, as the key of its group's list: "ok" (ran on data,
+ * and for a whole-file strategy a file, larger than the limit), "small"
+ * (ran on data no larger than it), "files" (ran, each file no larger than
+ * it), "pool" (killed with its own pool above the limit), "killed". */
+static const char *shown(json_t *c)
+{
+	const struct strategy *s = strategy_find(str(c, "strategy"));
+	double lim = num(c, "limit");
+
+	if (json_integer_value(json_object_get(c, "killed")))
+		return num(c, "pool") > lim ? "pool" : "killed";
+	if (!(num(c, "data") > lim))
+		return "small";
+	if (s && (s->flags & STRAT_WHOLE_FILE) && !(num(c, "file") > lim))
+		return "files";
+	return "ok";
+}
+
+/* "; ran with files smaller than the limit: buffer" for the group's list
+ * under key, or nothing; first (no "; ") if *o is 0. */
+static void clause(json_t *g, const char *key, const char *what, char *buf,
+		   size_t len, size_t *o)
+{
+	char names[256];
+
+	if (!strcmp(key, "killed") || !strcmp(key, "pool"))
+		snprintf(names, sizeof(names), "%s", str(g, key));
+	else
+		not_killed(g, key, names, sizeof(names));
+	if (*names && *o < len)
+		*o += (size_t)snprintf(buf + *o, len - *o, "%s%s: %s", *o ? "; " : "",
+				       what, names);
+}
+
 static json_t *summary_line(json_t *g)
 {
-	const char *killed = json_string_value(json_object_get(g, "killed"));
 	const char *apart = str(g, "apart");
-	char text[640], data[48] = "", ok[256];
+	char text[640], data[48] = "", says[512];
 	double lim = num(g, "limit");
+	size_t o = 0;
 
-	scaled(g, ok, sizeof(ok));
 	if (num(g, "data") > 0) /* known from a repetition that ran through */
 		snprintf(data, sizeof(data), " (data %.1fx the limit)", num(g, "data") / lim);
-	snprintf(text, sizeof(text), "%s%s%s in %.0f MiB%s: %s%s%s%s%s", str(g, "dataset"),
-		 *apart ? " " : "", apart, lim / MIB, data,
-		 *ok ? "scale to data larger than the limit: " : "none ran in the limit",
-		 ok, killed ? "; " : "", killed ? "killed: " : "", killed ? killed : "");
+	clause(g, "ok", "scale to data larger than the limit", says, sizeof(says), &o);
+	clause(g, "files", "ran with files smaller than the limit", says, sizeof(says), &o);
+	clause(g, "small", num(g, "data") > 0 ? "ran on data smaller than the limit" :
+	       "ran in the limit", says, sizeof(says), &o);
+	if (!o)
+		o = (size_t)snprintf(says, sizeof(says), "none ran in the limit");
+	clause(g, "killed", "killed", says, sizeof(says), &o);
+	clause(g, "pool", "killed by its own buffer pool", says, sizeof(says), &o);
+	snprintf(text, sizeof(text), "%s%s%s in %.0f MiB%s: %s", str(g, "dataset"),
+		 *apart ? " " : "", apart, lim / MIB, data, says);
 	return json_string(text);
 }
 
@@ -344,8 +426,7 @@ json_t *memory_verdict_summary(json_t *cells)
 		}
 		if (num(c, "data") > num(g, "data"))
 			json_object_set_new(g, "data", json_real(num(c, "data")));
-		list_add(g, json_integer_value(json_object_get(c, "killed")) ? "killed" : "ok",
-			 str(c, "strategy"));
+		list_add(g, shown(c), str(c, "strategy"));
 	}
 	json_object_foreach(groups, k, g)
 		json_array_append_new(out, summary_line(g));

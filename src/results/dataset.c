@@ -269,6 +269,17 @@ out:
 	return ret;
 }
 
+/* Another shape's data set in dir, to be replaced: said, with its shape. */
+static void say_replaced(const char *dir, json_t *m)
+{
+	warnf("%s: held a data set of another shape (%lld files x %lld lines x %lld "
+	      "chars, seed %lld): replacing it", dir,
+	      (long long)json_integer_value(json_object_get(m, "files")),
+	      (long long)json_integer_value(json_object_get(m, "lines")),
+	      (long long)json_integer_value(json_object_get(m, "width")),
+	      (long long)json_integer_value(json_object_get(m, "seed")));
+}
+
 /* 1 = our data set, the same parameters, intact; 0 = ours but different
  * or tampered (regenerated: it holds only our files); -EEXIST = not ours,
  * or ours holding something else (printed). */
@@ -279,7 +290,7 @@ static int manifest_matches(const char *dir, const struct dataset_spec *s)
 	struct timespec newest = { 0 };
 	struct stat msb;
 	json_t *m, *want;
-	int same = 1, ret;
+	int same = 1, shape, ret;
 
 	snprintf(p, sizeof(p), "%s/%s", dir, DATASET_MANIFEST);
 	m = json_load_file(p, 0, NULL);
@@ -295,6 +306,7 @@ static int manifest_matches(const char *dir, const struct dataset_spec *s)
 		    json_integer_value(json_object_get(want, keys[i])))
 			same = 0;
 	json_decref(want);
+	shape = same;
 	ret = check_contents(dir, m, which, sizeof(which), &newest);
 	if (ret == -EEXIST) {
 		errorf("%s: holds '%.80s', which is not part of the data set; refusing "
@@ -318,6 +330,8 @@ static int manifest_matches(const char *dir, const struct dataset_spec *s)
 	} else if (ret == -ESTALE) {
 		ret = 0;
 	}
+	if (ret >= 0 && !shape)
+		say_replaced(dir, m);
 	json_decref(m);
 	if (ret < 0 && ret != -EEXIST) {
 		error_errno(ret, dir, "checking the data set");

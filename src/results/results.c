@@ -306,6 +306,21 @@ static FILE *open_rows(const char *p)
 	return f;
 }
 
+/* A directory without results.jsonl: not one iostrat wrote (or none). */
+static int not_results(const char *dir)
+{
+	struct stat sb;
+
+	if (stat(dir, &sb) < 0)
+		return error_errno(-errno, dir, "results directory");
+	if (!S_ISDIR(sb.st_mode))
+		errorf("%s: not a directory (give a results directory)", dir);
+	else
+		errorf("%s: not a results directory (no results.jsonl; bench, run "
+		       "--results, fio, net and sweep make them)", dir);
+	return -ENOENT;
+}
+
 /* Where the complete rows end: the tail after them is a row cut short by
  * a crash (no newline), which a resume cuts off before appending. */
 struct rows_end {
@@ -316,20 +331,43 @@ struct rows_end {
 /* Rows that are not measurements (row_check), met while loading. */
 struct left_out {
 	unsigned n;          /* how many */
+	unsigned named;      /* how many named a line each */
 	unsigned first;      /* the line of the first */
 	bool refuse_empty;   /* nothing else in the file: an error */
+	char seen[8][16];    /* the reasons named, by their first word */
 };
 
 /* The first few are named a line each; the rest in one line at the end. */
 #define LEFT_OUT_NAMED 3
 
+/* Is the reason's first word (schema, kind, elapsed_s...) new?  It is
+ * remembered (8 kinds). */
+static bool new_reason(const char *why, struct left_out *lo)
+{
+	char word[16];
+	size_t i;
+
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(why, " "), why);
+	for (i = 0; i < 8 && lo->seen[i][0]; i++)
+		if (!strcmp(lo->seen[i], word))
+			return false;
+	if (i < 8)
+		memcpy(lo->seen[i], word, sizeof(word));
+	return true;
+}
+
+/* The first few are named, and the first of each kind of reason. */
 static void left_out(const char *p, unsigned lineno, const char *why,
 		     struct left_out *lo)
 {
+	bool fresh = new_reason(why, lo);
+
 	if (!lo->n++)
 		lo->first = lineno;
-	if (lo->n <= LEFT_OUT_NAMED)
+	if (lo->n <= LEFT_OUT_NAMED || fresh) {
+		lo->named++;
 		warnf("%s:%u: not a measurement, left out: %s", p, lineno, why);
+	}
 }
 
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
@@ -357,9 +395,9 @@ static bool unique_keys(const char *line, size_t n)
  * holding nothing but such rows refused. */
 static int left_out_end(const char *p, json_t *rows, const struct left_out *lo)
 {
-	if (lo->n > LEFT_OUT_NAMED)
+	if (lo->n > lo->named)
 		warnf("%s: %u more rows that are not measurements left out (%u in "
-		      "all, the first at line %u)", p, lo->n - LEFT_OUT_NAMED,
+		      "all, the first at line %u)", p, lo->n - lo->named,
 		      lo->n, lo->first);
 	if (lo->n && lo->refuse_empty && !json_array_size(rows)) {
 		errorf("%s: no row is a measurement (%u left out, the first at "
@@ -391,6 +429,8 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 	*rows = NULL;
 	end->good = 0;
 	end->nl = true;
+	if (access(p, F_OK) && (errno == ENOENT || errno == ENOTDIR))
+		return not_results(dir);
 	f = open_rows(p);
 	if (!f)
 		return -EIO;

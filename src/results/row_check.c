@@ -145,6 +145,40 @@ static int check_identity(json_t *row, char *why, size_t len)
 	return 0;
 }
 
+static bool str_in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+/* Who wrote the row: this iostrat's schema, a kind and role it writes
+ * (each may be absent: rows written before it was). */
+static int check_origin(json_t *row, char *why, size_t len)
+{
+	static const char *const kinds[] = { "run", "fio", "net", "sweep", NULL };
+	static const char *const roles[] = { "timed", "traced", NULL };
+	json_t *schema = json_object_get(row, "schema");
+	const char *kind = json_string_value(json_object_get(row, "kind"));
+	const char *role = json_string_value(json_object_get(row, "role"));
+
+	if (json_is_integer(schema) && json_integer_value(schema) != ROW_SCHEMA) {
+		snprintf(why, len, "schema %lld, not %d (another iostrat's row)",
+			 (long long)json_integer_value(schema), ROW_SCHEMA);
+		return -EINVAL;
+	}
+	if (kind && !str_in(kind, kinds)) {
+		snprintf(why, len, "kind \"%.40s\" unknown (run, fio, net, sweep)", kind);
+		return -EINVAL;
+	}
+	if (role && !str_in(role, roles)) {
+		snprintf(why, len, "role \"%.40s\" unknown (timed, traced)", role);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int row_check(json_t *row, char *why, size_t len)
 {
 	const char *k, *bad;
@@ -162,5 +196,5 @@ int row_check(json_t *row, char *why, size_t len)
 		free(text);
 		return -EINVAL;
 	}
-	return check_identity(row, why, len);
+	return check_origin(row, why, len) ? -EINVAL : check_identity(row, why, len);
 }

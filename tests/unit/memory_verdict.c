@@ -222,6 +222,85 @@ static int settings_apart_and_killed_do_not_scale(void)
 	return 0;
 }
 
+static const char *summary0(json_t *rows)
+{
+	static char buf[400];
+	json_t *cells = memory_verdict_cells(rows), *sum = memory_verdict_summary(cells);
+
+	snprintf(buf, sizeof(buf), "%s", json_string_value(json_array_get(sum, 0)));
+	json_decref(sum);
+	json_decref(cells);
+	return buf;
+}
+
+/* Data smaller than the limit shows that a strategy ran in it, not that
+ * it scales to data larger than the limit. */
+static int data_smaller_than_the_limit_claims_no_scaling(void)
+{
+	json_t *rows = json_array(), *r;
+
+	r = row("stream", 100 * MIB, 1.0, 30 * MIB, false);
+	json_object_set_new(r, "bytes_in", json_real(40 * MIB));
+	json_array_append_new(rows, r);
+	r = row("buffer", 100 * MIB, 1.0, 50 * MIB, false);
+	json_object_set_new(r, "bytes_in", json_real(40 * MIB));
+	json_array_append_new(rows, r);
+	CHECK(!strcmp(summary0(rows), "big in 100 MiB (data 0.4x the limit): ran on data "
+		      "smaller than the limit: buffer, stream"), "%s", summary0(rows));
+	json_decref(rows);
+	return 0;
+}
+
+/* buffer holds a whole file: data larger than the limit in files smaller
+ * than it shows nothing of data larger than the limit; a file larger
+ * than the limit does. */
+static int whole_file_strategy_scales_only_with_files_larger_than_the_limit(void)
+{
+	json_t *rows = json_array(), *r;
+
+	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 256 * MIB, false));
+	r = row("buffer", 256 * MIB, 2.0, 200 * MIB, false);
+	json_object_set_new(r, "files", json_integer(16)); /* 64 MiB each */
+	json_array_append_new(rows, r);
+	CHECK(!strcmp(summary0(rows), "big in 256 MiB (data 4.0x the limit): scale to data "
+		      "larger than the limit: stream; ran with files smaller than the "
+		      "limit: buffer"), "%s", summary0(rows));
+	json_object_set_new(r, "files", json_integer(2)); /* 512 MiB each */
+	CHECK(!strcmp(summary0(rows), "big in 256 MiB (data 4.0x the limit): scale to data "
+		      "larger than the limit: buffer, stream"), "%s", summary0(rows));
+	json_decref(rows);
+	return 0;
+}
+
+/* uring killed with its pool ((qd + threads) x chunk) above the limit is
+ * killed by its pool, whatever the data. */
+static int kill_by_its_own_pool_is_named_for_the_pool(void)
+{
+	json_t *rows = json_array(), *r, *cells;
+
+	r = row("stream", 32 * MIB, 2.0, 20 * MIB, false);
+	json_object_set_new(r, "chunk", json_integer(1048576));
+	json_object_set_new(r, "qd", json_integer(64)); /* one group, nothing apart */
+	json_array_append_new(rows, r);
+	r = row("uring", 32 * MIB, 0.5, 31 * MIB, true);
+	json_object_set_new(r, "chunk", json_integer(1048576));
+	json_object_set_new(r, "qd", json_integer(64));
+	json_array_append_new(rows, r);
+	cells = memory_verdict_cells(rows);
+	CHECK(!strcmp(text_of(cells, "uring"), "big: uring cannot run in 32 MiB: its own "
+		      "buffer pool, 65 MiB, is above the limit (killed at 31 MiB)"),
+	      "%s", text_of(cells, "uring"));
+	json_decref(cells);
+	CHECK(!strcmp(summary0(rows), "big in 32 MiB (data 32.0x the limit): scale to data "
+		      "larger than the limit: stream; killed by its own buffer pool: uring"),
+	      "%s", summary0(rows));
+	json_object_set_new(r, "qd", json_integer(4)); /* 5 MiB: the data killed it */
+	json_object_set_new(json_array_get(rows, 0), "qd", json_integer(4));
+	CHECK(strstr(summary0(rows), "; killed: uring"), "%s", summary0(rows));
+	json_decref(rows);
+	return 0;
+}
+
 int main(void)
 {
 	RUN(killed_configuration_says_where);
@@ -232,5 +311,8 @@ int main(void)
 	RUN(data_set_summary_names_who_scales);
 	RUN(data_set_summary_when_every_strategy_was_killed);
 	RUN(settings_apart_and_killed_do_not_scale);
+	RUN(data_smaller_than_the_limit_claims_no_scaling);
+	RUN(whole_file_strategy_scales_only_with_files_larger_than_the_limit);
+	RUN(kill_by_its_own_pool_is_named_for_the_pool);
 	return unit_failed;
 }

@@ -63,6 +63,33 @@ static int report_loader_leaves_out_rows_that_are_not_measurements(void)
 	return 0;
 }
 
+/* Rows another iostrat or nobody wrote (schema, kind, role): each named
+ * at its first line, once a kind, and left out.  A row of another bench
+ * is not one of them: a bench's own fio rows and a directory's appended
+ * sweep rows carry other bench values. */
+static int foreign_rows_are_named_once_each_and_left_out(void)
+{
+	const char *dir = dir_of("foreign", "foreign-rows.jsonl"), *err;
+	struct rrun r;
+	int ret;
+
+	CHECK(dir, "fixture not copied");
+	scratch_capture();
+	ret = rrun_load(dir, &r);
+	err = scratch_captured();
+	CHECK(!ret, "rrun_load: %d", ret);
+	CHECK(json_array_size(r.rows) == 3, "%zu rows kept, want 3 of 8: %s",
+	      json_array_size(r.rows), err);
+	CHECK(strstr(err, "results.jsonl:3: ") && strstr(err, "schema 2"), "%s", err);
+	CHECK(!strstr(err, "results.jsonl:4: "), "another bench's row left out: %s", err);
+	CHECK(strstr(err, "results.jsonl:5: ") && strstr(err, "kind \"frob\""), "%s", err);
+	CHECK(strstr(err, "results.jsonl:6: ") && strstr(err, "role \"warmup\""), "%s", err);
+	CHECK(!strstr(err, "results.jsonl:7: ") && !strstr(err, "results.jsonl:8: "),
+	      "a kind named twice: %s", err);
+	rrun_free(&r);
+	return 0;
+}
+
 static const struct rtable *table_titled(const struct rdoc *d, const char *title)
 {
 	for (size_t i = 0; i < d->n; i++)
@@ -168,6 +195,7 @@ int main(void)
 	if (scratch_make("readers"))
 		return 1;
 	RUN(report_loader_leaves_out_rows_that_are_not_measurements);
+	RUN(foreign_rows_are_named_once_each_and_left_out);
 	RUN(report_table_is_of_the_good_rows_only);
 	RUN(compare_median_is_of_the_good_rows_only);
 	RUN(plot_run_rows_take_rows_without_kind_and_leave_errors_out);

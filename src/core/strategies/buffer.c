@@ -104,5 +104,5 @@ const struct strategy strategy_buffer = {
 	.name = "buffer",
 	.summary = "read the whole file, transform it, write it whole (memory: file x threads)",
 	.run = buffer_run,
-	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE,
+	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_WHOLE_FILE,
 };

@@ -92,6 +92,25 @@ int direct_check_fs(const char *dir, struct run_stats *st)
 	return 0;
 }
 
+int direct_check_where(const struct job *job, char *why, size_t len)
+{
+	char at[PATH_MAX];
+	struct run_stats st;
+	int ret;
+
+	stats_init(&st);
+	path_existing_dir(job->in_dir, at, sizeof(at)); /* a data set to make */
+	ret = direct_check_fs(at, &st);
+	if (!ret && job->sink != SINK_NULL) {
+		path_existing_dir(job->out_dir, at, sizeof(at));
+		ret = direct_check_fs(at, &st);
+	}
+	if (ret)
+		snprintf(why, len, "%s", st.errmsg);
+	stats_destroy(&st);
+	return ret ? 1 : 0;
+}
+
 /* statx alignment of an open file: 0 if unknown, -EINVAL if the file
  * cannot do direct I/O at all (the kernel reports offset alignment 0). */
 static long statx_align(int fd)
@@ -429,6 +448,7 @@ const struct strategy strategy_direct = {
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
 	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT,
+	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD,
+	.check_where = direct_check_where,
 	.columns = direct_columns,
 };

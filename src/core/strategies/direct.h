@@ -27,6 +27,9 @@ int direct_refuse(struct run_stats *st, const char *path, const char *why);
 /* tmpfs and ramfs serve O_DIRECT from the page cache or refuse it: a
  * "direct" result there would be a lie.  0, or direct_refuse(). */
 int direct_check_fs(const char *dir, struct run_stats *st);
+/* direct_check_fs on job's IN and (unless sink null) OUT, as a
+ * strategy.check_where: 0, or 1 and the refusal in why. */
+int direct_check_where(const struct job *job, char *why, size_t len);
 int direct_check_file(int fd, const char *path, const struct direct_conf *dc,
 		      struct run_stats *st);
 ssize_t direct_read(int fd, void *buf, size_t len, off_t off);

@@ -315,5 +315,6 @@ const struct strategy strategy_mmap = {
 	.opts_size = sizeof(struct mmap_opts),
 	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
+	.flags = STRAT_BUFSIZE | STRAT_CHUNK,
 	.columns = mmap_columns,
 };

@@ -122,10 +122,37 @@ static int bound_pool(struct uctx *c)
 	return 0;
 }
 
+/* The pool the settings ask: qd + threads buffers of chunk bytes
+ * (strategy.pool_bytes); bound_pool may cut chunk to the largest file. */
+static size_t uring_pool_bytes(const struct job *job)
+{
+	size_t chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
+	unsigned qd = job->qd ? job->qd : URING_DEFAULT_QD;
+
+	return (size_t)(qd + (job->threads ? job->threads : 1)) * chunk;
+}
+
+/* strategy.check_where: with --direct, where direct may run. */
+static int uring_check_where(const struct job *job, char *why, size_t len)
+{
+	return job->direct ? direct_check_where(job, why, len) : 0;
+}
+
+/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's. */
+static int uring_check(const struct job *job, char *why, size_t len)
+{
+	const struct uring_opts *o = job->sopts;
+
+	if (!o || o->sqpoll || o->sq_idle_ms == URING_SQ_IDLE_DEFAULT)
+		return 0;
+	snprintf(why, len, "--sq-thread-idle: only with --sqpoll (it is the idle time "
+		 "of the polling thread --sqpoll starts)");
+	return 1;
+}
+
 static int check_job(struct uctx *c)
 {
 	const struct job *job = c->job;
-	const struct uring_opts *o = job->sopts;
 
 	c->chunk = job->chunk ? job->chunk : URING_DEFAULT_CHUNK;
 	c->qd = job->qd ? job->qd : URING_DEFAULT_QD;
@@ -138,8 +165,6 @@ static int check_job(struct uctx *c)
 		return stats_failf(c->st, -EINVAL, "--chunk", "%zu is not a multiple "
 				   "of %d, which --direct needs", c->chunk,
 				   URING_DIRECT_ALIGN);
-	if (o && !o->sqpoll && o->sq_idle_ms != URING_SQ_IDLE_DEFAULT)
-		return stats_failf(c->st, -EINVAL, "--sq_thread_idle", "only with --sqpoll");
 	if (c->nbuf > 16384)
 		return stats_failf(c->st, -EINVAL, "--qd", "qd + threads = %u buffers: "
 				   "at most 16384", c->nbuf);
@@ -185,7 +210,7 @@ static void *pool_map(size_t len, size_t *maplen)
 
 static int pool_alloc(struct uctx *c)
 {
-	c->pool_bytes = (size_t)c->nbuf * c->chunk;
+	c->pool_bytes = (size_t)c->nbuf * c->chunk; /* chunk cut to the files */
 	c->pool = pool_map(c->pool_bytes, &c->pool_map);
 	if (!c->pool)
 		return stats_fail(c->st, -errno, "io_uring", "allocating the buffer pool");
@@ -286,7 +311,10 @@ const struct strategy strategy_uring = {
 	.opts_size = sizeof(struct uring_opts),
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_DONTCACHE,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD,
 	.default_qd = URING_DEFAULT_QD,
+	.pool_bytes = uring_pool_bytes,
+	.check = uring_check,
+	.check_where = uring_check_where,
 	.columns = uring_columns,
 };
