@@ -11,6 +11,7 @@
 #include "core/strategy.h"
 #include "results/row.h"
 #include "results/stats_math.h"
+#include "lib/text.h"
 #include "table.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -32,14 +33,14 @@ static const char *str(json_t *row, const char *k)
 const char *memory_killed_text(const char *strategy, double limit, double peak,
 			       unsigned killed, unsigned reps, char *buf, size_t len)
 {
-	char of[48] = "", at[48] = ", peak unknown";
+	char of[48] = "", at[48] = ", peak unknown", lb[32];
 
 	if (killed < reps)
 		snprintf(of, sizeof(of), " in %u of %u repetitions", killed, reps);
 	if (!isnan(peak))
 		snprintf(at, sizeof(at), " at %.0f MiB", peak / MIB);
-	snprintf(buf, len, "%s cannot run in %.0f MiB with these files (killed%s%s)",
-		 strategy, limit / MIB, at, of);
+	snprintf(buf, len, "%s cannot run in %s with these files (killed%s%s)",
+		 strategy, fmt_limit((unsigned long long)limit, lb, sizeof(lb)), at, of);
 	return buf;
 }
 
@@ -250,7 +251,7 @@ static json_t *in_order(json_t *cells)
 /* The sentence of one limited configuration (into c's "text"). */
 static void sentence(json_t *rows, json_t *c)
 {
-	char text[320];
+	char text[320], lb[32];
 	size_t at;
 	double lim = num(c, "limit"), t, u;
 	unsigned killed = (unsigned)json_integer_value(json_object_get(c, "killed"));
@@ -264,9 +265,10 @@ static void sentence(json_t *rows, json_t *c)
 		if (!isnan(num(c, "killed_at")))
 			snprintf(when, sizeof(when), "killed at %.0f MiB",
 				 num(c, "killed_at") / MIB);
-		snprintf(text + at, sizeof(text) - at, "%s cannot run in %.0f MiB: its own "
+		snprintf(text + at, sizeof(text) - at, "%s cannot run in %s: its own "
 			 "buffer pool, %.0f MiB, is above the limit (%s)", str(c, "strategy"),
-			 lim / MIB, num(c, "pool") / MIB, when);
+			 fmt_limit((unsigned long long)lim, lb, sizeof(lb)), num(c, "pool") / MIB,
+			 when);
 		json_object_set_new(c, "text", json_string(text));
 		return;
 	}
@@ -279,8 +281,9 @@ static void sentence(json_t *rows, json_t *c)
 	}
 	t = median_of(rows, str(c, "config_id"), NULL);
 	u = median_of(rows, NULL, str(c, "twin"));
-	snprintf(text + at, sizeof(text) - at, "%s runs in %.0f MiB on data %.1fx the "
-		 "limit: median %.3f s", str(c, "strategy"), lim / MIB,
+	snprintf(text + at, sizeof(text) - at, "%s runs in %s on data %.1fx the "
+		 "limit: median %.3f s", str(c, "strategy"),
+		 fmt_limit((unsigned long long)lim, lb, sizeof(lb)),
 		 num(c, "data") / lim, t);
 	if (isfinite(u) && u > 0)
 		snprintf(text + strlen(text), sizeof(text) - strlen(text),
@@ -390,7 +393,7 @@ static void clause(json_t *g, const char *key, const char *what, char *buf,
 static json_t *summary_line(json_t *g)
 {
 	const char *apart = str(g, "apart");
-	char text[640], data[48] = "", says[512];
+	char text[640], data[48] = "", says[512], lb[32];
 	double lim = num(g, "limit");
 	size_t o = 0;
 
@@ -404,8 +407,9 @@ static json_t *summary_line(json_t *g)
 		o = (size_t)snprintf(says, sizeof(says), "none ran in the limit");
 	clause(g, "killed", "killed", says, sizeof(says), &o);
 	clause(g, "pool", "killed by its own buffer pool", says, sizeof(says), &o);
-	snprintf(text, sizeof(text), "%s%s%s in %.0f MiB%s: %s", str(g, "dataset"),
-		 *apart ? " " : "", apart, lim / MIB, data, says);
+	snprintf(text, sizeof(text), "%s%s%s in %s%s: %s", str(g, "dataset"),
+		 *apart ? " " : "", apart, fmt_limit((unsigned long long)lim, lb, sizeof(lb)),
+		 data, says);
 	return json_string(text);
 }
 

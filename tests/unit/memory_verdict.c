@@ -301,8 +301,23 @@ static int kill_by_its_own_pool_is_named_for_the_pool(void)
 	return 0;
 }
 
+/* Limits are printed as given: two limits under 1 MiB never both read
+ * "0 MiB", one of 1.5 MiB is not "2 MiB". */
+static int limits_print_as_given(void)
+{
+	char a[160], b[160];
+
+	memory_killed_text("buffer", 512 * 1024, NAN, 1, 1, a, sizeof(a));
+	memory_killed_text("buffer", 768 * 1024, NAN, 1, 1, b, sizeof(b));
+	CHECK(strstr(a, "cannot run in 512 KiB") && strstr(b, "cannot run in 768 KiB"), "%s / %s", a, b);
+	memory_killed_text("buffer", 1536 * 1024, NAN, 1, 1, a, sizeof(a));
+	CHECK(strstr(a, "cannot run in 1536 KiB"), "%s", a);
+	return 0;
+}
+
 int main(void)
 {
+	RUN(limits_print_as_given);
 	RUN(killed_configuration_says_where);
 	RUN(cells_from_rows);
 	RUN(twin_by_columns_from_timed_rows);
