@@ -69,7 +69,7 @@ strategy() {
 }
 while read -r s noout; do
 	t "strategy $s" strategy "$s" "$noout"
-done < <("$IOSTRAT" list | awk '!/^ / && NF { print $1, (/\[no output\]/ ? "noout" : "") }')
+done < <("$IOSTRAT" list --caps | awk -F'\t' '{ print $1, ($2 ~ /(^| )no-output( |$)/ ? "noout" : "") }')
 
 kernel_gives() { # KEY STRATEGY COLUMN WANT: STRATEGY's rows all have COLUMN = WANT
 	local got

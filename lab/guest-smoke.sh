@@ -4,7 +4,7 @@
 #
 # Prints "PASS: smoke: strategy S traced, verified" or "FAIL: ...: why", one
 # a strategy, and "FACT: smoke_probes ..." (which source gave each figure).
-# The strategies are the binary's own (`iostrat list`): a new one is in.
+# The strategies are the binary's own (`iostrat list --caps`): a new one is in.
 set -u
 IOSTRAT=${IOSTRAT:-iostrat}
 W=$PWD/smoke
@@ -35,7 +35,7 @@ while read -r s noout; do
 	else
 		echo "FAIL: smoke: strategy $s: $why"
 	fi
-done < <("$IOSTRAT" list | awk '!/^ / && NF { print $1, (/\[no output\]/ ? "noout" : "") }')
+done < <("$IOSTRAT" list --caps | awk -F'\t' '{ print $1, ($2 ~ /(^| )no-output( |$)/ ? "noout" : "") }')
 [ "$n" -gt 0 ] || echo "FAIL: smoke: iostrat list named no strategy"
 jq -sr '[.[] | select(.role == "traced")][0] | "blk=\(.blk_source) pc=\(.pc_source) ra=\(.ra_source)"' \
 	"$W"/stream.json 2>/dev/null | sed 's/^/FACT: smoke_probes /'
