@@ -62,7 +62,7 @@ void budget_round(struct cell *cells, size_t ncells, const struct bench_item *it
 		if (!asked(cells, items, n, k))
 			continue;
 		w[m].cell = k;
-		w[m].round_s = cell_round_s(c, items, n, k);
+		w[m].round_s = cell_round_s(items, n, k);
 		w[m].rest_s = !c->needed ? INFINITY : c->needed > c->rounds ?
 			      w[m].round_s * (double)(c->needed - c->rounds) : 0;
 		m++;

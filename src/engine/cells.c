@@ -213,12 +213,10 @@ void cells_update(struct cell *cells, size_t ncells,
 	}
 }
 
-double cell_round_s(const struct cell *c, const struct bench_item *items, size_t n,
-		    size_t k)
+double cell_round_s(const struct bench_item *items, size_t n, size_t k)
 {
 	double s = 0;
 
-	(void)c;
 	for (size_t i = 0; i < n; i++)
 		if (items[i].cell == k && !items[i].out && !items[i].fails &&
 		    items[i].nsamples)
@@ -244,7 +242,7 @@ static double projected_s(const struct cell *c, const struct bench_item *items,
 			  size_t n, size_t k)
 {
 	return c->needed > c->rounds ?
-	       cell_round_s(c, items, n, k) * (double)(c->needed - c->rounds) : 0;
+	       cell_round_s(items, n, k) * (double)(c->needed - c->rounds) : 0;
 }
 
 /* A member's last comparison: against whom, the interval, its state. */

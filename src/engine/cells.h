@@ -40,8 +40,7 @@ void cells_update(struct cell *cells, size_t ncells,
 		  struct bench_item *items, size_t n);
 /* Seconds one more round of cell k takes: its members still in the race,
  * each at its measured time per repetition. */
-double cell_round_s(const struct cell *c, const struct bench_item *items, size_t n,
-		    size_t k);
+double cell_round_s(const struct bench_item *items, size_t n, size_t k);
 /* Close it for the time budget (futile: the rounds projected do not fit;
  * else: its next round does not), why as printf. */
 __attribute__((format(printf, 3, 4)))

@@ -105,13 +105,6 @@ enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band)
 	return AT_OPEN;
 }
 
-const char *anytime_dec_name(enum at_dec d)
-{
-	static const char *const names[] = { "open", "behind", "ahead", "equal" };
-
-	return names[d];
-}
-
 size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
 			     size_t from, size_t cap)
 {

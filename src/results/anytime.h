@@ -36,7 +36,6 @@ int anytime_ratio_ci(const double *a, const double *b, size_t n, double alpha,
  *   otherwise, or no interval   -> AT_OPEN */
 enum at_dec { AT_OPEN, AT_BEHIND, AT_AHEAD, AT_EQUAL };
 enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band);
-const char *anytime_dec_name(enum at_dec d);
 
 /* Student-t quantile: t with P(T <= t) = p, df degrees of freedom. */
 double student_t_quantile(double p, double df);

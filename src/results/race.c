@@ -65,25 +65,17 @@ static int compare(const struct race_arm *i, const struct race_arm *j,
 	n = pair_up(j, i, xj, xi);
 	c->rc = anytime_ratio_ci(xj, xi, n, alpha, &c->ci);
 	c->needed = 0;
-	if (n && !log_ratio_robust(xj, xi, n, &center, &spread))
+	if (cap && n && !log_ratio_robust(xj, xi, n, &center, &spread))
 		c->needed = anytime_rounds_needed(center, spread, alpha, band, n + 1, cap);
 	free(xi);
 	free(xj);
 	return 0;
 }
 
-static double arm_median(const struct race_arm *a)
-{
-	struct summary s;
-
-	summarize(a->x, a->n, &s);
-	return s.median;
-}
-
 /* cmp[i].st = RACE_BEHIND where some j's interval says so (vs: the
- * fastest such j). */
+ * fastest such j, by med[], the arms' medians). */
 static int mark_behind(const struct race_arm *arms, size_t k, double alpha,
-		       struct race_cmp *cmp)
+		       const double *med, struct race_cmp *cmp)
 {
 	for (size_t i = 0; i < k; i++) {
 		cmp[i] = (struct race_cmp){ .st = RACE_OPEN, .vs = SIZE_MAX,
@@ -96,7 +88,7 @@ static int mark_behind(const struct race_arm *arms, size_t k, double alpha,
 			if (compare(&arms[i], &arms[j], alpha, 0, 0, &c))
 				return -ENOMEM;
 			if (!c.rc && c.ci.lo > 1 && (cmp[i].st != RACE_BEHIND ||
-			    arm_median(&arms[j]) < arm_median(&arms[cmp[i].vs])))
+			    med[j] < med[cmp[i].vs]))
 				cmp[i] = (struct race_cmp){ .st = RACE_BEHIND, .vs = j,
 					.ci = c.ci, .rc = 0 };
 		}
@@ -104,13 +96,14 @@ static int mark_behind(const struct race_arm *arms, size_t k, double alpha,
 	return 0;
 }
 
-static size_t leader_of(const struct race_arm *arms, size_t k, const struct race_cmp *cmp)
+static size_t leader_of(const struct race_arm *arms, size_t k, const double *med,
+			const struct race_cmp *cmp)
 {
 	size_t lead = SIZE_MAX;
 
 	for (size_t i = 0; i < k; i++)
 		if (arms[i].n && cmp[i].st != RACE_BEHIND &&
-		    (lead == SIZE_MAX || arm_median(&arms[i]) < arm_median(&arms[lead])))
+		    (lead == SIZE_MAX || med[i] < med[lead]))
 			lead = i;
 	return lead;
 }
@@ -142,16 +135,35 @@ static int against_leader(const struct race_arm *arms, size_t k, double band,
 	return 0;
 }
 
+/* The arms' medians into med (NaN for one without samples). */
+static void medians(const struct race_arm *arms, size_t k, double *med)
+{
+	for (size_t i = 0; i < k; i++) {
+		struct summary sm;
+
+		summarize(arms[i].x, arms[i].n, &sm);
+		med[i] = arms[i].n ? sm.median : NAN;
+	}
+}
+
 int race_decide(const struct race_arm *arms, size_t k, double band, size_t cap,
 		struct race_look *look, struct race_cmp *cmp)
 {
+	double *med = calloc(k ? k : 1, sizeof(*med));
+	int ret = 0;
+
 	*look = (struct race_look){ .leader = SIZE_MAX, .dec = RACE_NOTHING,
 		.alpha = race_pair_alpha(k) };
-	if (mark_behind(arms, k, look->alpha, cmp))
+	if (!med)
 		return -ENOMEM;
-	look->leader = leader_of(arms, k, cmp);
-	if (look->leader == SIZE_MAX)
-		return 0;
+	medians(arms, k, med);
+	if (mark_behind(arms, k, look->alpha, med, cmp))
+		ret = -ENOMEM;
+	else
+		look->leader = leader_of(arms, k, med, cmp);
+	free(med);
+	if (ret || look->leader == SIZE_MAX)
+		return ret;
 	cmp[look->leader].st = RACE_LEADS;
 	cmp[look->leader].vs = look->leader;
 	if (k < 2)
