@@ -1,6 +1,6 @@
 # make lint: cppcheck and clang-tidy with a chosen check set, shellcheck over
 # every shell script, the playbook's linters; zero findings.
-# cppcheck needs to know jansson's iteration macros; clang-tidy's checks are
+# cppcheck needs to know jansson's iteration macros (mk/cppcheck.h); clang-tidy's checks are
 # bug finders (clang-analyzer, bugprone) minus the ones that fight the
 # house style (reserved identifiers from kernel headers, easily-swappable
 # parameters in small helpers, narrowing in byte arithmetic).
@@ -9,7 +9,7 @@ LINT_SRCS := $(shell find src -name '*.c' | sort)
 # minutes; their code is generated, not ours)
 CPPCHECK_FLAGS := -q -j2 --enable=warning,portability --std=c11 -D_GNU_SOURCE \
 	--inline-suppr --error-exitcode=1 -Isrc --suppress=missingInclude \
-	-D'json_object_foreach(o,k,v)=for(k=0;v;)' -D'json_array_foreach(a,i,v)=for(i=0;v;)' \
+	--include=mk/cppcheck.h \
 	--suppress=missingIncludeSystem
 TIDY_CHECKS := -*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-bugprone-narrowing-conversions,-bugprone-assignment-in-if-condition,-clang-analyzer-security.insecureAPI.*,-bugprone-implicit-widening-of-multiplication-result,-clang-analyzer-valist.Uninitialized,-bugprone-suspicious-string-compare,-bugprone-sizeof-expression,-bugprone-not-null-terminated-result,-bugprone-misplaced-widening-cast,-clang-analyzer-deadcode.DeadStores
 

@@ -395,7 +395,7 @@ static int row_error(json_t *row, int err, const char *fmt, ...)
 static int prepare_rep(const struct run_config *cfg, const struct filelist *fl,
 		       json_t *row)
 {
-	const char *how, *bad, *method;
+	const char *how, *bad = "sync(2)", *method;	/* bad: what failed */
 	double pct;
 	int ret;
 

@@ -478,7 +478,12 @@ static json_t *setting_json(const struct setting *s, const void *obj)
 	case SET_SIZE:
 		return json_integer((json_int_t)setting_number(s, obj));
 	case SET_DOUBLE:
-		return json_real(*(const double *)((const char *)obj + s->off));
+	{
+		double v;
+
+		memcpy(&v, (const char *)obj + s->off, sizeof(v));
+		return json_real(v);
+	}
 	default:
 		return json_text(setting_text(s, obj, buf, sizeof(buf)));
 	}

@@ -94,7 +94,7 @@ int net_hello_decode(const uint8_t *p, size_t n, enum net_kind *kind,
 	}
 	if (net_get_be32(p + 4) != NET_VERSION) {
 		snprintf(why, wlen, "protocol version %u, this iostrat speaks %u",
-			 net_get_be32(p + 4), NET_VERSION);
+			 net_get_be32(p + 4), (unsigned)NET_VERSION);
 		return -EPROTO;
 	}
 	k = net_get_be32(p + 8);

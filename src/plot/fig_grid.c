@@ -98,7 +98,7 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 		fprintf(d->f, " %d max", plot_colour(s) ? plot_colour(s) : (int)(j % PLOT_COLOURS) + 1);
 	}
 	fputs(" best best_pos\n", d->f);
-	for (j = 0; j < bs; j++)
+	for (j = 0; j < bs && j < ns; j++)
 		pos += ok[j];
 	pos++;
 	for (i = 0; i < nt; i++) {

@@ -71,9 +71,12 @@ bool rows_have_seek_hist(json_t *rows)
 	return false;
 }
 
+/* One repetition's share of requests per bucket, in percent. */
+typedef double hist_shares[HIST_SLOTS];
+
 /* sh[row][slot] in %, for the rows with a histogram, and the counts
  * pooled over them into all (all[HIST_SLOTS]: their total); the row count. */
-static size_t shares_of(json_t *rows, double (*sh)[HIST_SLOTS], double *all,
+static size_t shares_of(json_t *rows, hist_shares *sh, double *all,
 			unsigned *top)
 {
 	size_t n = 0, i;
@@ -100,7 +103,7 @@ size_t seek_hist_block(struct dat *d, json_t *rows)
 {
 	json_t *strat = rows_distinct(rows, "strategy"), *x;
 	size_t ns = json_array_size(strat), i, lines = 0;
-	double (**sh)[HIST_SLOTS] = calloc(ns ? ns : 1, sizeof(*sh));
+	hist_shares **sh = calloc(ns ? ns : 1, sizeof(*sh));
 	double (*all)[HIST_SLOTS + 1] = calloc(ns ? ns : 1, sizeof(*all));
 	size_t *n = calloc(ns ? ns : 1, sizeof(*n));
 	unsigned top = 0;
@@ -143,7 +146,9 @@ size_t seek_hist_block(struct dat *d, json_t *rows)
 out:
 	for (i = 0; sh && i < ns; i++)
 		free(sh[i]);
-	free(sh);
+	/* sh is calloc'd above; cppcheck 2.10 takes a pointer to arrays
+	 * for an array on the stack */
+	free(sh); // cppcheck-suppress autovarInvalidDeallocation
 	free(all);
 	free(n);
 	json_decref(strat);

@@ -264,7 +264,7 @@ static void note_missing(struct tracer *t, struct probe_state *ps)
 
 	for (size_t i = 0; i < ops->npoints; i++) {
 		const char *fig = ops->points[i].figure;
-		long lacking = -1, first_none = -1;
+		long lacking = -1, first_none = -1, why;
 		bool seen = false, some = false;
 		size_t o = strlen(t->notes);
 
@@ -280,10 +280,11 @@ static void note_missing(struct tracer *t, struct probe_state *ps)
 			if (!has && !ops->points[j].optional && lacking < 0)
 				lacking = (long)j;
 		}
-		if (seen || (some && lacking < 0))
+		why = lacking >= 0 ? lacking : first_none;
+		if (seen || (some && lacking < 0) || why < 0)
 			continue;
 		snprintf(t->notes + o, sizeof(t->notes) - o, "%s: none (%s)\n",
-			 fig, ps->pick[lacking >= 0 ? lacking : first_none].why);
+			 fig, ps->pick[why].why);
 	}
 }
 
