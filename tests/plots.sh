@@ -37,6 +37,12 @@ fresh_results() {
 # has them, else rows of their documented schema (kind=sweep: sweep,
 # variant, operation, block_size; kind=net: mode, msg_size, msgs_s,
 # syscalls_per_msg) made from the measured run rows' figures.
+# Rows on stdin relabelled as the bench of results directory $1 (rows of
+# another bench are left out of it when read).
+of_bench() {
+	jq -c --arg b "$(head -1 "$1/results.jsonl" | jq -r .bench)" '.bench = $b'
+}
+
 add_sweep_net_rows() {
 	local dir=$1 tmp=$T/sn real=""
 	if "$IOSTRAT" sweep --help >/dev/null 2>&1; then
@@ -44,13 +50,13 @@ add_sweep_net_rows() {
 			>/dev/null 2>&1 || die "sweep blocksize failed"
 		"$IOSTRAT" sweep bufsize --out "$tmp/b" --files 2 --scale 0.002 --sizes 64..4k \
 			--reps 2 --cache asis >/dev/null 2>&1 || die "sweep bufsize failed"
-		cat "$tmp"/{k,b}/results.jsonl >>"$dir/results.jsonl"
+		cat "$tmp"/{k,b}/results.jsonl | of_bench "$dir" >>"$dir/results.jsonl"
 		real+=" sweep"
 	fi
 	if "$IOSTRAT" net --help >/dev/null 2>&1; then
 		"$IOSTRAT" net --mode nodelay,buffered,pingpong-unbuffered --size 12,512 \
 			--count 300 --reps 2 --out "$tmp/n" >/dev/null 2>&1 || die "net failed"
-		cat "$tmp"/n/results.jsonl >>"$dir/results.jsonl"
+		of_bench "$dir" <"$tmp"/n/results.jsonl >>"$dir/results.jsonl"
 		real+=" net"
 	fi
 	# per run row: sweep rows (each size slower by a step) and net rows,

@@ -335,6 +335,8 @@ struct left_out {
 	unsigned first;      /* the line of the first */
 	bool refuse_empty;   /* nothing else in the file: an error */
 	char seen[8][16];    /* the reasons named, by their first word */
+	char bench[64];      /* the directory's bench: env.json's profile,
+			      * else the first kept row's; "" until known */
 };
 
 /* The first few are named a line each; the rest in one line at the end. */
@@ -370,15 +372,50 @@ static void left_out(const char *p, unsigned lineno, const char *why,
 	}
 }
 
+/* A row of the bench the directory holds, or without one (an `iostrat
+ * run` row): rows appended from another profile are not its measurements
+ * (their config_ids may equal this bench's and would pool with them). */
+static int check_bench(json_t *o, struct left_out *lo, char *why, size_t len)
+{
+	const char *b = json_string_value(json_object_get(o, "bench"));
+
+	if (!b)
+		return 0;
+	if (!lo->bench[0])
+		snprintf(lo->bench, sizeof(lo->bench), "%s", b);
+	else if (strcmp(b, lo->bench)) {
+		snprintf(why, len, "bench \"%.40s\", not \"%.40s\" (another bench's row)",
+			 b, lo->bench);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
 		     struct left_out *lo)
 {
 	char why[160];
 
-	if (!row_check(o, why, sizeof(why)))
+	if (!row_check(o, why, sizeof(why)) && !check_bench(o, lo, why, sizeof(why)))
 		return true;
 	left_out(p, lineno, why, lo);
 	return false;
+}
+
+/* The bench env.json says the directory was made by (a results directory
+ * without one takes its first row's). */
+static void dir_bench(const char *dir, struct left_out *lo)
+{
+	char p[PATH_MAX];
+	json_t *env;
+	const char *b;
+
+	join(p, dir, "env.json");
+	env = json_load_file(p, 0, NULL);
+	b = json_string_value(json_object_get(env, "profile"));
+	if (b)
+		snprintf(lo->bench, sizeof(lo->bench), "%s", b);
+	json_decref(env);
 }
 
 /* A row read with no key twice in one object: with one (jansson keeps
@@ -434,6 +471,7 @@ static int load_rows(const char *dir, json_t **rows, struct rows_end *end,
 	f = open_rows(p);
 	if (!f)
 		return -EIO;
+	dir_bench(dir, lo);
 	*rows = json_array();
 	while ((n = getline(&line, &cap, f)) > 0) {
 		bool nl = line[n - 1] == '\n';

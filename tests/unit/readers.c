@@ -63,10 +63,8 @@ static int report_loader_leaves_out_rows_that_are_not_measurements(void)
 	return 0;
 }
 
-/* Rows another iostrat or nobody wrote (schema, kind, role): each named
- * at its first line, once a kind, and left out.  A row of another bench
- * is not one of them: a bench's own fio rows and a directory's appended
- * sweep rows carry other bench values. */
+/* Rows another iostrat, another bench or nobody wrote (schema, bench,
+ * kind, role): each named at its first line, once a kind, and left out. */
 static int foreign_rows_are_named_once_each_and_left_out(void)
 {
 	const char *dir = dir_of("foreign", "foreign-rows.jsonl"), *err;
@@ -78,14 +76,42 @@ static int foreign_rows_are_named_once_each_and_left_out(void)
 	ret = rrun_load(dir, &r);
 	err = scratch_captured();
 	CHECK(!ret, "rrun_load: %d", ret);
-	CHECK(json_array_size(r.rows) == 3, "%zu rows kept, want 3 of 8: %s",
+	CHECK(json_array_size(r.rows) == 2, "%zu rows kept, want 2 of 8: %s",
 	      json_array_size(r.rows), err);
 	CHECK(strstr(err, "results.jsonl:3: ") && strstr(err, "schema 2"), "%s", err);
-	CHECK(!strstr(err, "results.jsonl:4: "), "another bench's row left out: %s", err);
+	CHECK(strstr(err, "results.jsonl:4: ") && strstr(err, "bench \"another\", not \"fixture\""),
+	      "%s", err);
 	CHECK(strstr(err, "results.jsonl:5: ") && strstr(err, "kind \"frob\""), "%s", err);
 	CHECK(strstr(err, "results.jsonl:6: ") && strstr(err, "role \"warmup\""), "%s", err);
 	CHECK(!strstr(err, "results.jsonl:7: ") && !strstr(err, "results.jsonl:8: "),
 	      "a kind named twice: %s", err);
+	rrun_free(&r);
+	return 0;
+}
+
+/* The directory's bench is the one env.json names, not its first row's:
+ * a row of another bench appended before every row of its own is the one
+ * left out. */
+static int env_json_names_the_bench_of_the_directory(void)
+{
+	const char *dir = dir_of("envbench", "foreign-rows.jsonl"), *err;
+	char p[PATH_MAX];
+	struct rrun r;
+	FILE *f;
+
+	CHECK(dir, "fixture not copied");
+	snprintf(p, sizeof(p), "%s/env.json", dir);
+	f = fopen(p, "w");
+	CHECK(f, "env.json");
+	fputs("{\"schema\": 1, \"profile\": \"another\"}\n", f);
+	fclose(f);
+	scratch_capture();
+	CHECK(!rrun_load(dir, &r), "rrun_load");
+	err = scratch_captured();
+	CHECK(json_array_size(r.rows) == 1, "%zu rows kept, want 1: %s",
+	      json_array_size(r.rows), err);
+	CHECK(strstr(err, "results.jsonl:1: ") && strstr(err, "bench \"fixture\", not \"another\""),
+	      "%s", err);
 	rrun_free(&r);
 	return 0;
 }
@@ -196,6 +222,7 @@ int main(void)
 		return 1;
 	RUN(report_loader_leaves_out_rows_that_are_not_measurements);
 	RUN(foreign_rows_are_named_once_each_and_left_out);
+	RUN(env_json_names_the_bench_of_the_directory);
 	RUN(report_table_is_of_the_good_rows_only);
 	RUN(compare_median_is_of_the_good_rows_only);
 	RUN(plot_run_rows_take_rows_without_kind_and_leave_errors_out);
