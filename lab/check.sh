@@ -31,7 +31,8 @@ preflight() {
 # reason in $res/plan ("run|skip STAGE why").  The whole matrix by default;
 # the kernels named (arguments, or $IOSTRAT_LAB_CHECK_KERNELS) and the
 # package and lab run checks; or, with IOSTRAT_LAB_SELECT=changed (CI),
-# the stages whose paths changed since their proof (lab/stages.sh plan).
+# the stages whose paths changed since their proof (lab/stages.sh plan);
+# or, with IOSTRAT_LAB_SELECT=STAGE,STAGE, the stages named.
 # IOSTRAT_LAB_REBOOT, _FLEET, _FRESH =1 force a side stage, =0 skip it.
 pick_stages() {
 	local named=("$@") d s why
@@ -46,6 +47,8 @@ pick_stages() {
 		for s in fresh-root reboot fleet; do printf 'skip\t%s\tnot with named kernels\n' "$s"; done
 	elif [ "${IOSTRAT_LAB_SELECT:-all}" = changed ]; then
 		"$LAB_TOP/stages.sh" plan || lab_die "lab/stages.sh plan failed"
+	elif [ "${IOSTRAT_LAB_SELECT:-all}" != all ]; then
+		select_stages "$IOSTRAT_LAB_SELECT"
 	else
 		"$LAB_TOP/stages.sh" list | awk '{ print "run\t" $1 "\tthe whole matrix" }'
 	fi >"$res/plan"
@@ -67,6 +70,18 @@ pick_stages() {
 	runs fleet && fleet_lab=1 || fleet_lab=0
 	k_new=${all_kernels[-1]}
 	[ "${IOSTRAT_LAB_SMOKE:-1}" = 0 ] && smoke=0 || smoke=1
+}
+# select_stages STAGE[,STAGE...]: the plan of the stages named, every
+# other skipped; a name that is no stage is an error naming it.
+select_stages() {
+	local list=",$1," s
+	for s in ${1//,/ }; do
+		"$LAB_TOP/stages.sh" list | awk -v s="$s" '$1 == s { f = 1 } END { exit !f }' ||
+			lab_die "IOSTRAT_LAB_SELECT: $s: no such stage (lab/stages.sh list)"
+	done
+	"$LAB_TOP/stages.sh" list | awk -v l="$list" '{
+		print (index(l, "," $1 ",") ? "run" : "skip") "\t" $1 "\t" \
+			(index(l, "," $1 ",") ? "named" : "not named") }'
 }
 # force_stage STAGE 0|1|"": the plan's line for STAGE made skip or run
 force_stage() {
