@@ -312,9 +312,9 @@ run_trace_rows_carry_figures() {
 	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
 		--trace --json >"$T/rows" 2>"$T/err"
 	[ ! -s "$T/err" ] || die "stderr: $(cat "$T/err")"
-	# 2 timed repetitions and 1 traced; it starts cold and is reset: the
-	# inputs miss once
-	jq -se '[.[] | select(.role == "traced")] | length == 1 and
+	# 2 timed repetitions and 3 traced (trace_reps' default); each starts
+	# cold and is reset: the inputs miss once
+	jq -se '[.[] | select(.role == "traced")] | length == 3 and
 		all(.[]; (.bytes_in / 4096) as $p | .traced == true
 		and all(.seq_pct, .pc_hits, .pc_misses, .pc_hit_ratio, .ra_pages, .req_p50_kb,
 			.lat_p50_us, .lat_p99_us; . != null)
@@ -325,7 +325,7 @@ run_trace_rows_carry_figures() {
 	for _ in 1 2 3; do
 		"$IOSTRAT" run -s buffer "$T/m/in" "$T/m/out" --reps 1 --cache warm \
 			--trace --json >"$T/rows"
-		jq -se '[.[] | select(.role == "traced")] | length == 1 and
+		jq -se '[.[] | select(.role == "traced")] | length == 3 and
 			all(.[]; .pc_hit_ratio > 0.95 and .blk_read_reqs == 0)' "$T/rows" \
 			>/dev/null && return 0
 		sleep 1 # let whatever dropped the cache be done before the next try
@@ -391,9 +391,9 @@ untraced_rows_say_why() {
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"
 	why=$(sed -n 's/^iostrat: warning: --trace: \(.*\); running untraced (traced=false)$/\1/p' "$T/err")
 	[ -n "$why" ] || die "no reason in the warning: $(cat "$T/err")"
-	# 2 timed repetitions (untraced by design) and the traced one that could not be
-	jq -se --arg why "$why" 'length == 3 and all(.[]; .traced == false) and
-		([.[] | select(.role == "traced")] | length == 1 and .[0].trace_error == $why)' \
+	# 2 timed repetitions (untraced by design) and the 3 traced ones that could not be
+	jq -se --arg why "$why" 'length == 5 and all(.[]; .traced == false) and
+		([.[] | select(.role == "traced")] | length == 3 and all(.[]; .trace_error == $why))' \
 		"$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows"); warning: $(cat "$T/err")"
 }
@@ -413,7 +413,7 @@ unprivileged_run_warns_once() {
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "expected one warning: $(cat "$T/err")"
 	grep -q 'warning: --trace: .*not permitted.*traced=false' "$T/err" ||
 		die "unclear warning: $(cat "$T/err")"
-	jq -se 'length == 3 and all(.[]; .traced == false and has("pc_hits") and .pc_hits == null)' "$T/rows" >/dev/null ||
+	jq -se 'length == 5 and all(.[]; .traced == false and has("pc_hits") and .pc_hits == null)' "$T/rows" >/dev/null ||
 		die "rows: $(cat "$T/rows")"
 	expect_fail 'not permitted' "${as_nobody[@]}" "$IOSTRAT" trace -- true
 }
