@@ -20,11 +20,13 @@ static int text_form_is_step_then_read_write_pairs(void)
 	series_add(&s, 13.14, 4.2);
 	series_add(&s, 0, 0);
 	t = series_format(&s);
-	CHECK(t && !strcmp(t, "100:12.5/0 13.1/4.2 0/0"), "%s", t);
+	CHECK(t, "no memory");
+	CHECK(!strcmp(t, "100:12.5/0 13.1/4.2 0/0"), "%s", t);
 	free(t);
 	series_init(&s, 100);
 	t = series_format(&s);
-	CHECK(t && !strcmp(t, "100:"), "empty: %s", t);
+	CHECK(t, "no memory");
+	CHECK(!strcmp(t, "100:"), "empty: %s", t);
 	free(t);
 	return 0;
 }
@@ -57,7 +59,8 @@ static int a_long_run_keeps_its_span_at_a_coarser_step(void)
 	      "n %zu step %u, %u under way", s.n, s.step_ms, s.acc_n);
 	CHECK(s.rd[0] == 1 && s.rd[s.n - 1] == 3, "the span kept");
 	t = series_format(&s);
-	CHECK(t && strlen(t) < SERIES_MAX * 16, "bounded text");
+	CHECK(t, "no memory");
+	CHECK(strlen(t) < SERIES_MAX * 16, "bounded text");
 	CHECK(!series_parse(t, &back) && back.n == s.n && back.step_ms == s.step_ms, "round trip");
 	free(t);
 	return 0;
