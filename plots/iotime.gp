@@ -18,6 +18,8 @@ if (!exists("datafile") || !exists("outbase")) {
 	exit status 2
 }
 load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/panels.gp"
+width = 1200
+height = 720
 if (!exists("title")) title = "The disk's MB/s over the median repetition"
 set xlabel "time in the repetition (s)"
 set ylabel "MB/s"

@@ -1,13 +1,10 @@
 # Loaded by the figures whose data file has one block per cell and
 # strategy (rounds.gp, iotime.gp), each block opening with the header
 #   "CELL" "STRATEGY" COLOUR
-# and a cell's blocks together: the palette, the size, and per block b
+# and a cell's blocks together: the palette, and per block b
 # (1-based) bcell[b], bstrat[b], bcolour[b]; per panel p (a cell, in
 # order) pname[p] and its blocks pfirst[p]..plast[p]; panels.
 load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
-width = 1200
-height = 720
-
 stats datafile using 0 nooutput
 blocks = STATS_blocks
 array bcell[blocks]

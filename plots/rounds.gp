@@ -17,6 +17,8 @@ if (!exists("datafile") || !exists("outbase")) {
 	exit status 2
 }
 load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/panels.gp"
+width = 1200
+height = 720
 if (!exists("title")) title = "Elapsed by round, per strategy"
 set xlabel "round"
 set ylabel "elapsed (s)"
