@@ -8,6 +8,7 @@
 #include "kspread.h"
 #include "results/row.h"
 #include "results/stats_math.h"
+#include "trace/probe.h"
 
 void kspread_from(double *v, size_t n, struct kspread *ks)
 {
@@ -51,12 +52,19 @@ void kspread_of(json_t *rows, const char *id, const char *col, struct kspread *k
 	free(v);
 }
 
-/* The column's unit from the column table ("" when unknown). */
+/* The column's unit: the row's column table's, else the declaring
+ * probe's (seq_pct_read is a probe's own), "" when unknown. */
 static const char *unit_of(const char *col)
 {
 	struct column c;
 
-	return !column_find(col, &c) && c.unit ? c.unit : "";
+	if (!column_find(col, &c))
+		return c.unit ? c.unit : "";
+	for (size_t k = 0; probe_registry[k]; k++)
+		for (const struct column *p = probe_registry[k]->columns; p && p->name; p++)
+			if (!strcmp(p->name, col))
+				return p->unit ? p->unit : "";
+	return "";
 }
 
 static bool steady(const char *col, const struct kspread *ks)

@@ -67,6 +67,19 @@ static int a_share_within_15_points_is_steady(void)
 	return 0;
 }
 
+/* A probe's own column (not in the row's table) by its declared unit:
+ * 14-26% is 12 points, not 50% of the median. */
+static int a_probes_own_share_is_judged_in_points(void)
+{
+	struct kspread ks;
+
+	spread(14.26, 17.59, 26.08, &ks);
+	CHECK(kspread_rule("seq_pct_read", &ks) == KS_STEADY, "seq_pct_read 12 points: steady");
+	CHECK(kspread_rule("seq_pct_write", &ks) == KS_STEADY, "seq_pct_write 12 points: steady");
+	CHECK(kspread_rule("no_such_column", &ks) == KS_VARIES, "unknown unit: relative rule");
+	return 0;
+}
+
 static int a_ratio_within_15_hundredths_is_steady(void)
 {
 	struct kspread ks;
@@ -183,6 +196,7 @@ static int verdict_cell_quotes_only_steady_figures(void)
 int main(void)
 {
 	RUN(a_share_within_15_points_is_steady);
+	RUN(a_probes_own_share_is_judged_in_points);
 	RUN(a_ratio_within_15_hundredths_is_steady);
 	RUN(a_size_within_25_percent_of_its_median_is_steady);
 	RUN(fewer_than_3_repetitions_leave_the_spread_unknown);
