@@ -145,8 +145,13 @@ static void print_probe_cost(json_t *all)
 	probe_cost_of(all, id, &pc);
 	if (!pc.ntraced)
 		return;
-	printf("  probes   traced rep %s (not in the figures above): %.3f s, "
-	       "%.2fx the untraced median\n", pc.traced_reps, pc.traced_s, pc.cost);
+	printf("  probes   traced reps %s (not in the figures above): median %.3f s, ",
+	       pc.traced_reps, pc.traced_s);
+	if (isnan(pc.cost))
+		printf("cost not a figure (%s)\n", pc.cost_by);
+	else
+		printf("%.2fx the untraced (%s %.2f-%.2f)\n", pc.cost, pc.cost_by,
+		       pc.cost_lo, pc.cost_hi);
 }
 
 /* The timed repetitions' rows (the traced ones are left out). */

@@ -229,10 +229,12 @@ static void warn_short_cells(const struct bench *b)
 	}
 }
 
+static unsigned traces_owed(const struct bench_item *it);
+
 static int dry_run(struct bench *b)
 {
 	double total = 0;
-	unsigned reps = 0;
+	unsigned reps = 0, traced = 0;
 	char t[32];
 
 	warn_short_cells(b);
@@ -246,8 +248,9 @@ static int dry_run(struct bench *b)
 		snprintf(r, sizeof(r), most_reps(it, b->cells) > least ? "%u-%u" : "%u",
 			 least, most_reps(it, b->cells));
 		printf("%-4zu %-44s %-10s %.2fs\n", i + 1, it->id, r, it->est_s);
-		total += it->est_s * least;
+		total += it->est_s * (least + traces_owed(it));
 		reps += least;
+		traced += traces_owed(it);
 	}
 	printf("\ndata sets (in %s):\n", b->ctx.data_root);
 	for (size_t i = 0; i < b->ctx.nds; i++) {
@@ -265,9 +268,11 @@ static int dry_run(struct bench *b)
 	for (size_t i = 0; i < b->prof.nignored; i++)
 		printf("  %s\n", b->prof.ignored[i]);
 	fmt_secs(total, t, sizeof(t));
-	printf("\n%zu configurations, %u repetitions at least; estimate %s "
-	       "(rough: data generation and adaptive repetitions not counted)\n",
-	       b->n, reps, t);
+	printf("\n%zu configurations, %u repetitions at least", b->n, reps);
+	if (traced) /* trace_reps of each: counted in the estimate and the budget */
+		printf(" and %u traced", traced);
+	printf("; estimate %s (rough: data generation and adaptive repetitions "
+	       "not counted)\n", t);
 	if (b->budget > 0) {
 		fmt_secs(b->budget, t, sizeof(t));
 		printf("time_budget %s: the raced cells' rounds stop where it runs out\n", t);

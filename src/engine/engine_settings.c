@@ -35,9 +35,10 @@ const struct setting engine_settings[] = {
 		  "the time left holds it, the cells nearest a decision first; a cell "
 		  "whose projected rounds do not fit stops as futile (0: no budget)" },
 	{ .name = "trace_reps", SETTING_UINT(struct bench_item, trace_reps), .min = 1,
-	  .max = 100, .def = "1", .where = SET_PROFILE,
+	  .max = 100, .def = "3", .where = SET_PROFILE,
 	  .help = "with trace=1: traced repetitions per configuration, one a round "
-		  "(the timed ones run untraced)" },
+		  "(the timed ones run untraced; they count against time_budget, "
+		  "never in the timing statistics)" },
 	{ .name = "order_seed", SETTING_COUNT(struct bench_item, order_seed),
 	  .max = INT64_MAX,
 	  .def = "0", .where = SET_PROFILE,

@@ -10,6 +10,7 @@
 
 #include "cgroup.h"
 #include "kcost.h"
+#include "lib/blockdev.h"
 #include "lib/util.h"
 
 #define PF_KTHREAD 0x00200000UL
@@ -102,33 +103,11 @@ static void psi_read(struct kcost *k, uint64_t psi[4])
 		    !cg_read_psi("/proc/pressure/memory", &psi[2], &psi[3]);
 }
 
-/* /proc/diskstats: "254 0 vda reads merged sectors ms writes merged sectors ..." */
-static bool diskstats(const char *disk, uint64_t dev[4])
-{
-	char line[512], name[64];
-	unsigned long long r, rs, w, ws;
-	FILE *f = disk[0] ? fopen("/proc/diskstats", "re") : NULL;
-	bool found = false;
-
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*u %*u %63s %llu %*u %llu %*u %llu %*u %llu",
-			       name, &r, &rs, &w, &ws) == 5 && !strcmp(name, disk);
-	if (f)
-		fclose(f);
-	if (found) {
-		dev[0] = rs;
-		dev[1] = ws;
-		dev[2] = r;
-		dev[3] = w;
-	}
-	return found;
-}
-
 void kcost_begin(struct kcost *k, const char *disk)
 {
 	memset(k, 0, sizeof(*k));
 	snprintf(k->disk, sizeof(k->disk), "%s", disk ? disk : "");
-	k->dev_ok = diskstats(k->disk, k->dev);
+	k->dev_ok = blockdev_diskstats(k->disk, k->dev);
 	kthreads_scan(&k->before, &k->nbefore);
 	vmstat_read(k->vm);
 	psi_read(k, k->psi);
@@ -188,7 +167,7 @@ static void disk_row(const struct kcost *k, json_t *row)
 	char src[64];
 	uint64_t now[4];
 
-	if (!k->dev_ok || !diskstats(k->disk, now))
+	if (!k->dev_ok || !blockdev_diskstats(k->disk, now))
 		return;
 	for (int i = 0; i < 4; i++)
 		json_object_set_new(row, cols[i], delta(k->dev[i] * (i < 2 ? 512 : 1),

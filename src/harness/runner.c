@@ -25,6 +25,7 @@
 #include "core/outfile.h"
 #include "results/row.h"
 #include "inwatch.h"
+#include "iosample.h"
 #include "cgroup.h"
 #include "kcost.h"
 #include "prewait.h"
@@ -510,6 +511,7 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 		 json_t **report, struct rusage *ru, double *elapsed, int *status)
 {
 	int go = -1, res = -1, ret;
+	struct iosample io;
 	pid_t pid = 0;
 	double t0;
 
@@ -527,6 +529,9 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 	if (cfg->hooks && cfg->hooks->started &&
 	    cfg->hooks->started(cfg->hooks->arg, pid))
 		json_object_set_new(row, "trace_error", json_text("probe filter"));
+	/* the timed repetitions' throughput over time (traced ones have hooks) */
+	iosample_start(&io, cfg->hooks ? NULL :
+		       json_string_value(json_object_get(row, "device")));
 	t0 = now_mono();
 	if (!send_go(go))
 		kill(pid, SIGKILL);
@@ -535,6 +540,7 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 	close(res);
 	ret = reap(pid, status, ru);
 	*elapsed = now_mono() - t0;
+	iosample_stop(&io, row);
 	if (ret)
 		return row_error(row, ret, "%s: waiting for the run: %s",
 				 cfg->job.in_dir, strerror(-ret));

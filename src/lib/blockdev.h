@@ -3,6 +3,7 @@
 #ifndef IOSTRAT_BLOCKDEV_H
 #define IOSTRAT_BLOCKDEV_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -29,6 +30,10 @@ int blockdev_queue_attr(const char *disk, const char *name, char *buf,
 			size_t len);
 /* The active scheduler ("[mq-deadline]" form unwrapped), or "". */
 void blockdev_scheduler(const char *disk, char *buf, size_t len);
+/* /proc/diskstats' line of disk: dev[0] sectors read, dev[1] sectors
+ * written (512 bytes each), dev[2] reads, dev[3] writes completed; false
+ * when the disk is not there (or disk is ""). */
+bool blockdev_diskstats(const char *disk, uint64_t dev[4]);
 /* {fs, mount_options, device, disk, scheduler, read_ahead_kb, rotational,
  *  nr_requests, logical_block_size} for a path. */
 json_t *blockdev_json(const char *path);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* The probes' cost per configuration: traced repetitions' elapsed over the untraced median. */
+/* The probes' cost per configuration: traced repetitions' elapsed over the untraced ones', with an interval. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/paired.h"
 #include "results/row.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
@@ -41,6 +42,41 @@ static void add_rep(struct probe_cost *pc, json_t *row)
 		 o ? ", " : "", (long long)json_integer_value(json_object_get(row, "rep")));
 }
 
+/* The range of every traced/timed pair: its lowest and highest ratio,
+ * the median ratio of the medians between. */
+static void pair_range(struct probe_cost *pc, const double *timed, const double *traced)
+{
+	struct summary a, b;
+
+	summarize(timed, pc->ntimed, &a);
+	summarize(traced, pc->ntraced, &b);
+	pc->cost = b.median / a.median;
+	pc->cost_lo = b.min / a.max;
+	pc->cost_hi = b.max / a.min;
+	pc->cost_by = "range of the pairs";
+}
+
+/* The ratio and its interval (struct probe_cost), or NANs and why not. */
+static void cost_interval(struct probe_cost *pc, const double *timed, const double *traced)
+{
+	struct ratio_ci ci;
+
+	pc->cost = pc->cost_lo = pc->cost_hi = NAN;
+	if (pc->ntimed < 2 || pc->ntraced < 2) {
+		pc->cost_by = "too few repetitions for an interval";
+		return;
+	}
+	if (!unpaired_ratio_ci(timed, pc->ntimed, traced, pc->ntraced, 0.95, &ci)) {
+		pc->cost = ci.ratio;
+		pc->cost_lo = ci.lo;
+		pc->cost_hi = ci.hi;
+		pc->cost_by = "95% CI";
+		return;
+	}
+	if (pc->timed_s > 0)
+		pair_range(pc, timed, traced);
+}
+
 void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
 {
 	size_t n = json_array_size(rows), i;
@@ -61,7 +97,7 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
 	}
 	pc->timed_s = median_or_nan(timed, pc->ntimed);
 	pc->traced_s = median_or_nan(traced, pc->ntraced);
-	pc->cost = pc->timed_s > 0 ? pc->traced_s / pc->timed_s : NAN;
+	cost_interval(pc, timed, traced);
 	free(timed);
 	free(traced);
 }
@@ -69,7 +105,8 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
 void report_probe_cost(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { "config_id", "timed_n", "untraced_s",
-		"rsd_pct", "traced_n", "traced_s", "cost", NULL };
+		"rsd_pct", "traced_n", "traced_s", "cost", "cost_lo", "cost_hi",
+		"cost_by", NULL };
 	struct rtable *t = NULL;
 	struct probe_cost pc;
 	json_t *s;
@@ -83,16 +120,19 @@ void report_probe_cost(const struct rrun *r, struct rdoc *d)
 		probe_cost_of(r->rows, id, &pc);
 		if (!t) {
 			t = rdoc_table(d, "probes' cost (traced repetitions)", cols);
-			rtable_note(t, "cost = the traced repetitions' median elapsed over "
-				    "the untraced (timed) median: 1.10 = the probes slowed "
-				    "this configuration by 10%%; only the timed repetitions "
-				    "enter the statistics and the verdict, only the traced "
-				    "ones the kernel view; one traced repetition carries "
-				    "the run's noise too (rsd_pct of the timed ones)");
+			rtable_note(t, "cost = the traced repetitions' elapsed over the "
+				    "untraced (timed) ones': 1.10 = the probes slowed this "
+				    "configuration by 10%%; cost_lo-cost_hi its interval "
+				    "(cost_by: the 95%% Hodges-Lehmann interval where the "
+				    "counts allow one, else the range of every traced/timed "
+				    "pair); no figure with fewer than 2 of either; only the "
+				    "timed repetitions enter the statistics and the verdict, "
+				    "only the traced ones the kernel view");
 		}
-		rtable_add(t, json_pack("[s,I,o,o,I,o,o]", id, (json_int_t)pc.ntimed,
+		rtable_add(t, json_pack("[s,I,o,o,I,o,o,o,o,s]", id, (json_int_t)pc.ntimed,
 					rnum(pc.timed_s),
 					rnum(json_number_value(json_object_get(s, "rsd_pct"))),
-					(json_int_t)pc.ntraced, rnum(pc.traced_s), rnum(pc.cost)));
+					(json_int_t)pc.ntraced, rnum(pc.traced_s), rnum(pc.cost),
+					rnum(pc.cost_lo), rnum(pc.cost_hi), pc.cost_by));
 	}
 }

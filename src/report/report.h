@@ -61,12 +61,17 @@ json_t *report_fio_ceiling(json_t *sum, json_t *s);
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);
 
-/* The probes' cost of one configuration (probe_cost.c): its traced
- * repetitions' median elapsed over its timed (untraced) ones'. */
+/* The probes' cost of one configuration (probe_cost.c): the ratio of its
+ * traced repetitions' elapsed to its timed (untraced) ones', with an
+ * interval -- the 95% Hodges-Lehmann one (paired.h's unpaired_ratio_ci)
+ * where the counts allow it, else the range of every traced/timed pair --
+ * and no figure at all with fewer than 2 of either. */
 struct probe_cost {
 	size_t ntimed, ntraced;
 	double timed_s, traced_s; /* medians; NAN when none */
-	double cost;              /* traced_s / timed_s; NAN when either is */
+	double cost;              /* the ratio; NAN when there is no interval */
+	double cost_lo, cost_hi;  /* its interval; NAN with it */
+	const char *cost_by;      /* "95% CI", "range of the pairs", or why none */
 	char traced_reps[64];     /* "1, 2": the traced repetitions' rep numbers */
 };
 /* Of config id's good rows in rows (run's own rows, or a directory's). */

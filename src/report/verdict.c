@@ -268,6 +268,28 @@ static void device_reason(const struct rrun *r, json_t *s, json_t *c, struct vte
 		    "below what this strategy reached; " : "", verdict_device(mirror));
 }
 
+/* The kernel's part, over the traced repetitions: their number (traced_n)
+ * into c, the words by the spread rule (kspread.h) into t. */
+static void kernel_reason(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
+{
+	static const char *const cols[] = { "seq_pct", "seq_pct_read", "seq_pct_write",
+		"pc_hit_ratio" };
+	const char *id = sget(s, "config_id");
+	struct kspread ks[4];
+	size_t most = 0;
+	char buf[200];
+
+	for (size_t i = 0; i < 4; i++) {
+		kspread_of(r->rows, id ? id : "", cols[i], &ks[i]);
+		most = ks[i].n > most ? ks[i].n : most;
+	}
+	json_object_set_new(c, "traced_n", most ? json_integer((json_int_t)most) : json_null());
+	if (*verdict_seq_spread_text(&ks[0], &ks[1], &ks[2], buf, sizeof(buf)))
+		put(t, "%s%s", sep(t, s), buf);
+	if (*verdict_hit_spread_text(&ks[3], sget(s, "cache"), buf, sizeof(buf)))
+		put(t, "%s%s", sep(t, s), buf);
+}
+
 /* The reasons of strategy summary s, as figures into c and words into t. */
 static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
@@ -277,7 +299,6 @@ static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 	double rss = nget(s, "maxrss_kb") * 1024.0, data = nget(s, "bytes_in");
 	double hit = nget(s, "pc_hit_ratio"), seq = nget(s, "seq_pct");
 	double seq_r = nget(s, "seq_pct_read"), seq_w = nget(s, "seq_pct_write");
-	char sbuf[160];
 
 	json_object_set_new(c, "bound", json_text(verdict_bound_name(b)));
 	json_object_set_new(c, "cpu_per_thread", rnum(per));
@@ -291,11 +312,7 @@ static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 	json_object_set_new(c, "seq_pct", rnum(seq));
 	json_object_set_new(c, "seq_pct_read", rnum(seq_r));
 	json_object_set_new(c, "seq_pct_write", rnum(seq_w));
-	if (*verdict_seq_text(seq, seq_r, seq_w, sbuf, sizeof(sbuf)))
-		put(t, "%s%s", sep(t, s), sbuf);
-	if (isfinite(hit))
-		put(t, "%spage-cache hit ratio %.0f%% %s (%s)", sep(t, s), 100 * hit,
-		    sget(s, "cache"), verdict_cache(hit));
+	kernel_reason(r, s, c, t);
 }
 
 /* The settings part of a cell key (after the data set), its length in *n. */

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "kspread.h"
 #include "report.h"
 
 #include "results/paired.h"
@@ -126,6 +127,18 @@ const char *verdict_seq(double seq_pct);
  *   "requests 81% sequential, reads and writes together (partly random)"
  * "" when nothing was traced. */
 const char *verdict_seq_text(double all, double rd, double wr, char *buf, size_t len);
+/* The same over the traced repetitions (verdict_kernel.c, the rule of
+ * kspread.h): a direction's median where its spread allows, with the
+ * count where there are fewer than KSPREAD_MIN_N ("reads 49% sequential
+ * (partly random; 1 traced repetition, spread unknown)"), else its range
+ * ("reads vary: 49-76% sequential over 3 traced repetitions"). */
+const char *verdict_seq_spread_text(const struct kspread *all, const struct kspread *rd,
+				    const struct kspread *wr, char *buf, size_t len);
+/* "page-cache hit ratio 0% cold (read from the device)", by the same
+ * rule ("page-cache hit ratio varies: 10-60% cold over 3 traced
+ * repetitions"); "" when nothing was traced. */
+const char *verdict_hit_spread_text(const struct kspread *hit, const char *cache,
+				    char *buf, size_t len);
 
 /* One object per cell, in the order the cells were first run: cell,
  * dataset, settings, work, threads, fastest, runner_up, ratio, ci_lo,

@@ -636,8 +636,9 @@ static void copy_column(json_t *group, json_t *traced, const char *k, json_t *v,
 	json_t *tv = traced ? json_object_get(traced, k) : NULL;
 	double med;
 
+	/* a repetition's own series (io_series) is no figure of the configuration */
 	if (json_object_get(out, k) || !strcmp(k, "rep") || !strcmp(k, "error") ||
-	    !strcmp(k, "role") || !strcmp(k, "round"))
+	    !strcmp(k, "role") || !strcmp(k, "round") || !strcmp(k, "io_series"))
 		return;
 	if ((v && is_figure(k, v)) || ((!v || json_is_null(v)) && tv && is_figure(k, tv)))
 		json_object_set_new(out, k, figure_median(group, k, vals, &med) ?

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Throughput over time: per verdict cell, each strategy's median timed
+ * repetition (by elapsed) and the disk's read and write MB/s over it
+ * (its row's io_series, lib/series.h), so a stall or a writeback storm
+ * is seen.
+ *
+ * iotime.dat: one block per cell and strategy; header "CELL" "STRATEGY"
+ * COLOUR, then per interval: its start in seconds, read MB/s, write MB/s,
+ * and a last line at the end of the last interval with its rates again
+ * (so gnuplot's steps draw every interval, the only one of a short run too).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/series.h"
+#include "plot.h"
+#include "results/row.h"
+
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+static int by_elapsed(const void *a, const void *b)
+{
+	double x = json_number_value(json_object_get(*(json_t *const *)a, "elapsed_s"));
+	double y = json_number_value(json_object_get(*(json_t *const *)b, "elapsed_s"));
+
+	return (x > y) - (x < y);
+}
+
+/* The timed row of config id with a series and the median elapsed (the
+ * lower of the two middle ones), or NULL. */
+static json_t *median_rep(json_t *rows, const char *id)
+{
+	size_t n = 0, i;
+	json_t **v = calloc(json_array_size(rows) + 1, sizeof(*v)), *row, *pick;
+
+	json_array_foreach(rows, i, row)
+		if (v && row_timed(row) && !strcmp(str(row, "config_id"), id) &&
+		    json_is_string(json_object_get(row, "io_series")) &&
+		    json_is_number(json_object_get(row, "elapsed_s")))
+			v[n++] = row;
+	if (n)
+		qsort(v, n, sizeof(*v), by_elapsed);
+	pick = n ? v[(n - 1) / 2] : NULL;
+	free(v);
+	return pick;
+}
+
+/* The block of strategy s of cell; 0 when it has no series. */
+static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, int nblk)
+{
+	json_t *row = median_rep(rows, str(s, "config_id"));
+	struct series *se = malloc(sizeof(*se));
+	int ok = row && se && !series_parse(str(row, "io_series"), se) && se->n;
+
+	if (ok) {
+		if (nblk)
+			fputs("\n\n", d->f);
+		dat_label(d, str(cell, "cell"));
+		fputc(' ', d->f);
+		dat_label(d, str(s, "strategy"));
+		fprintf(d->f, " %d\n", plot_colour(str(s, "strategy")));
+		for (size_t i = 0; i <= se->n; i++) /* the last again at its end */
+			fprintf(d->f, "%.6g %.6g %.6g\n", (double)i * se->step_ms / 1000,
+				(double)se->rd[i < se->n ? i : i - 1],
+				(double)se->wr[i < se->n ? i : i - 1]);
+	}
+	free(se);
+	return ok;
+}
+
+int fig_iotime(struct plot_ctx *c, char *why, size_t len)
+{
+	json_t *cells = plot_verdict_cells(c), *cell, *s;
+	struct dat d;
+	int nblk = 0, ret;
+	size_t i, j;
+
+	ret = dat_begin(&d);
+	if (ret)
+		return ret;
+	json_array_foreach(cells, i, cell)
+		json_array_foreach(json_object_get(cell, "strategies"), j, s)
+			nblk += strategy_block(&d, c->rows, cell, s, nblk);
+	return dat_finish(c, &d, (size_t)nblk, "iotime",
+			  "The disk's MB/s over each strategy's median repetition: read "
+			  "(solid), write (dashed), every 100 ms", why, len,
+			  "no timed repetition with io_series (a run whose disk is "
+			  "unknown, or rows from before it)");
+}
