@@ -87,7 +87,8 @@ static int images(const struct figure *fg, struct fig_group *g, json_t *rows, in
 	json_array_foreach(vals, j, v) {
 		json_t *r = rows_where(rows, k->by[i], v);
 
-		g->name[i] = val_text(v, buf, sizeof(buf))[0] ? buf : k->unnamed[i];
+		snprintf(g->name[i], sizeof(g->name[i]), "%s",
+			 val_text(v, buf, sizeof(buf))[0] ? buf : k->unnamed[i]);
 		if (!ret && json_array_size(r))
 			ret = images(fg, g, r, i + 1);
 		json_decref(r);
@@ -98,7 +99,7 @@ static int images(const struct figure *fg, struct fig_group *g, json_t *rows, in
 
 int fig_build(struct plot_ctx *c, const struct figure *fg, char *why, size_t len)
 {
-	struct fig_group g = { .c = c, .name = { "", "" }, .why = why, .len = len };
+	struct fig_group g = { .c = c, .why = why, .len = len };
 	json_t *rows;
 	int ret;
 

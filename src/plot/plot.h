@@ -20,7 +20,7 @@
  *   gnuplot -e "datafile='D'; outbase='O'[; title='T']" plots/KIND.gp
  *
  * writes O.png and O.svg.  Each figure kind is one file src/plot/fig_KIND.c
- * with a build function; it adds one job per image it wants drawn.
+ * declaring its struct fig_kind; fig_build adds one job per image.
  */
 
 struct plot_job {
@@ -54,7 +54,7 @@ struct fig_group {
 	struct plot_ctx *c;
 	json_t *all;          /* every row the figure draws */
 	json_t *rows;         /* this image's rows */
-	const char *name[2];  /* its values of by[0] and by[1] ("" without) */
+	char name[2][96];     /* its values of by[0] and by[1] ("" without) */
 	bool split;           /* by[1] has several values: its image names it */
 	char *why;            /* an ungrouped figure that writes nothing: why */
 	size_t len;
