@@ -16,11 +16,7 @@
 # and one line per configuration: its label, then per run the median, min,
 # max and sig (1 = significant against A, 0 = not, NaN for A itself or a
 # run without the configuration).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" compare.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "compare.gp"
 if (!exists("title")) title = "Comparison of runs (median, bars min..max; * p < 0.05 against A)"
 width = 1200
 height = 900
@@ -36,8 +32,6 @@ ypos(s) = $0 + (s - (ns + 1) / 2.0) * bw
 # every bar gets a label, empty unless significant (a plot of no points warns)
 star(s) = column(4*s+1) > 0 ? "*" : ""
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.75 border lc rgb "#333333"
 set grid xtics lc rgb "#dddddd"
@@ -50,13 +44,8 @@ set ylabel "configuration (config_id without the parts all share)"
 set xlabel xlab
 set key below horizontal samplen 2
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo noenhanced size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg noenhanced size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	# centred on the page, not over the plot: long labels push the plot right
 	set label 1 title at screen 0.5, screen 0.975 center font ",12"
 	set tmargin 3
@@ -67,3 +56,5 @@ do for [fmt in "png svg"] {
 	     for [s = 2:ns] datafile using 4*s:(ypos(s)):(star(s)) with labels left offset 0.5, -0.3 font ",14" tc rgb "#b00000" notitle
 	unset output
 }
+
+set datafile missing "NaN"

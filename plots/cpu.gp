@@ -18,11 +18,7 @@
 # (NaN elsewhere), kernel the
 # kernel threads' CPU seconds (NaN in rows from before it was recorded:
 # that bar is left out).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" cpu.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "cpu.gp"
 if (!exists("title")) title = "CPU time beside elapsed time (medians)"
 width = 1200
 height = 500
@@ -34,8 +30,6 @@ nring = 0
 stats datafile using (nring = nring + ((strcol(8) eq "NaN" || strcol(8) eq "fastest") ? 0 : 1), 0) nooutput
 bw = 0.38
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.8 border lc rgb "#333333"
 set boxwidth bw
@@ -53,13 +47,8 @@ set bmargin 10
 # the do block, which expands its macros once
 ringplot = nring > 0 ? "datafile using ($0 + bw/2):8 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb 'black' title fastest_title," : ""
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set title title font ",12"
 	plot datafile using ($0 - bw/2):($2 + $3 + $9) with boxes lc rgb "#222222" title "kernel, outside the process", \
 	     datafile using ($0 - bw/2):($2 + $3):xtic(1) with boxes lc rgb "#555555" title "system CPU", \
@@ -69,3 +58,5 @@ do for [fmt in "png svg"] {
 	     datafile using ($0 + bw/2):4:5:6 with yerrorbars pt 7 ps 0.3 lc rgb "black" title "elapsed min..max"
 	unset output
 }
+
+set datafile missing "NaN"

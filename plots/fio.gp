@@ -21,11 +21,7 @@
 # fio median; colour: the strategy's linetype; fastest: the ratio on the
 # data set's fastest bar, NaN elsewhere; ceiling: the median MB/s over the
 # copy limit, NaN without one).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" fio.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "fio.gp"
 if (!exists("title")) title = "Strategy throughput / fio baseline throughput"
 width = 1200
 height = 640
@@ -57,8 +53,6 @@ stats datafile using ((strcol(7) eq "NaN" || strcol(7) eq "fastest") ? 0 : 1) no
 hasring = STATS_sum > 0
 bw = 0.7
 
-set datafile missing "NaN"
-set termoption noenhanced
 set style fill solid 0.85 border lc rgb "#333333"
 set boxwidth bw
 set grid ytics lc rgb "#dddddd"
@@ -85,13 +79,8 @@ set lmargin 12
 set rmargin 18
 set key outside right top vertical samplen 2
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set title title font ",12"
 	plot for [i = 0:nblk-1] datafile index i using 1:3:6:xtic(2) with boxes lc variable notitle, \
 	     for [i = 0:nblk-1] datafile index i using 1:3:4:5 with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle, \
@@ -100,3 +89,5 @@ do for [fmt in "png svg"] {
 	     1 with lines dt 2 lw 2 lc rgb "black" title (hasceil ? "either = 1.0" : "fio = 1.0")
 	unset output
 }
+
+set datafile missing "NaN"

@@ -15,11 +15,7 @@
 # strategy the winner: NaN in every row of an undecided panel, which then
 # has no ring) and best_pos (which strategy of the panel it is, 1-based,
 # NaN elsewhere).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" grid.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "grid.gp"
 if (!exists("title")) title = "Elapsed time vs threads (median, bars min..max)"
 width = 1200
 height = 480
@@ -46,8 +42,6 @@ do for [i = 0:panels-1] {
 	}
 }
 
-set datafile missing "NaN"
-set termoption noenhanced
 set grid ytics lc rgb "#dddddd"
 set xlabel "threads"
 set ylabel "elapsed time (s)"
@@ -61,13 +55,8 @@ set bmargin 6
 lines_cmd = 'plot for [s = 1:ns] datafile index i using ($1 + (s - (ns + 1) / 2.0) * 0.05):(column(3*s-1)):(column(3*s)):(column(3*s+1)) with yerrorlines lw 2 pt 7 ps 0.8 lc col[i*32 + s] title columnheader(3*s-1)'
 ring_cmd = ', datafile index i using ($1 + (column(3*ns+3) - (ns + 1) / 2.0) * 0.05):(column(3*ns+2)) with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb "black" title fastest_title'
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot layout 1, panels title title font ",12"
 	do for [i = 0:panels-1] {
 		set title ptitle[i+1] font ",10"
@@ -80,3 +69,5 @@ do for [fmt in "png svg"] {
 	unset multiplot
 	unset output
 }
+
+set datafile missing "NaN"

@@ -13,10 +13,7 @@
 #   "CELL" "STRATEGY" COLOUR
 # then per interval: its start (s), read MB/s, write MB/s; a last line at
 # the end of the last interval repeats its rates, so steps draw it.
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" iotime.gp"
-	exit status 2
-}
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "iotime.gp"
 load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/panels.gp"
 width = 1200
 height = 720
@@ -26,13 +23,8 @@ set ylabel "MB/s"
 set yrange [0:*]
 set xrange [0:*]
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot layout int(ceil(panels / 4.0)), (panels < 4 ? panels : 4) title title font ",12"
 	do for [p = 1:panels] {
 		set title pname[p] font ",8"

@@ -21,11 +21,7 @@
 # per distance bucket, pooled share of requests in % and the min and max
 # share of a single run -- or "cluster", data sets,
 # seek_p50_kb) with per strategy the median, min and max (NaN: not run).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" kernel.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "kernel.gp"
 if (!exists("title")) title = "What the kernel saw: sequential share and page-cache hits"
 width = 1500
 height = 500
@@ -52,8 +48,6 @@ xpos(s) = $0 + (s - (ns + 1) / 2.0) * bw
 # a seek distance of 0 (sequential) has no place on a log axis: draw it at 1
 v(c) = (i == 2 && !hist && column(c) < 1) ? 1 : column(c)
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.75 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"
@@ -62,13 +56,8 @@ set xtics nomirror
 set key below horizontal samplen 2
 set bmargin 6
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo noenhanced size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg noenhanced size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot title title font ",12"
 	do for [i = 0:npan-1] {
 		# the histogram has many buckets: it gets the wider share
@@ -120,3 +109,5 @@ do for [fmt in "png svg"] {
 	unset multiplot
 	unset output
 }
+
+set datafile missing "NaN"

@@ -11,11 +11,7 @@
 #   "config" elapsed elapsed_min elapsed_max colour killed
 # then one line per configuration ("buffer 64 MiB w0": strategy, limit,
 # work level), killed the share of its repetitions killed (NaN: none).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" memlimit.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "memlimit.gp"
 if (!exists("title")) title = "Elapsed time against the memory limit (medians)"
 width = 1200
 height = 500
@@ -26,8 +22,6 @@ ymax = 1
 stats datafile using 4 nooutput
 if (STATS_records > 0 && STATS_max > 0) ymax = STATS_max
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.8 border lc rgb "#333333"
 set boxwidth 0.7
@@ -40,13 +34,8 @@ set xtics nomirror rotate by 90 right font ",9"
 set key outside right top vertical samplen 2
 set bmargin 10
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set title title font ",12"
 	plot datafile using 0:(0):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
 	     datafile using 0:2:5 with boxes lc variable title "elapsed (strategy colour)", \
@@ -54,3 +43,5 @@ do for [fmt in "png svg"] {
 	     datafile using 0:($6 > 0 ? ymax * 0.04 : NaN) with points pt 2 ps 2.5 lw 3 lc rgb "#d62728" title "killed by the limit (OOM)"
 	unset output
 }
+
+set datafile missing "NaN"

@@ -9,11 +9,7 @@
 #   "cluster" S1 C1 max S2 C2 max ...   (Cn: colour index of Sn)
 # then one line per cluster: its label, and per strategy the median, min
 # and max peak RSS in MiB (NaN where not run).
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" memory.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "memory.gp"
 if (!exists("title")) title = "Peak RSS per strategy (median, bars min..max)"
 width = 1200
 height = 500
@@ -37,8 +33,6 @@ nclu = STATS_records
 bw = 0.8 / nser
 xpos(s) = $0 + (s - (nser + 1) / 2.0) * bw
 
-set datafile missing "NaN"
-set termoption noenhanced
 set style fill solid 0.75 border lc rgb "#333333"
 set boxwidth bw
 set logscale y 2
@@ -51,16 +45,13 @@ set xrange [-0.6 : nclu - 0.4]
 set xtics nomirror
 set key outside right top vertical samplen 2 autotitle columnheader
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set title title font ",12"
 	plot datafile using 0:(1):xtic(1) with points pt 7 ps 0 lc rgb "#ff000000" notitle, \
 	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)) with boxes lc col[s] title columnheader(3*s-1), \
 	     for [s = 1:nser] datafile using (xpos(s)):(column(3*s-1)):(column(3*s)):(column(3*s+1)) with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle
 	unset output
 }
+
+set datafile missing "NaN"

@@ -11,11 +11,7 @@
 # blank lines (0: msgs_s, 1: syscalls_per_msg), each a header
 #   "cluster" S1 C1 max S2 C2 max ...   (Sn: message size, Cn: colour index)
 # and one line per mode with per size the median, min and max.
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" net.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "net.gp"
 if (!exists("title")) title = "TCP loopback: messages per second by mode"
 width = 1200
 height = 560
@@ -45,8 +41,6 @@ do for [i = 0:npan-1] {
 }
 xpos(s) = $0 + (s - (ns + 1) / 2.0) * bw
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set style fill solid 0.75 border lc rgb "#333333"
 set grid ytics lc rgb "#dddddd"
@@ -57,13 +51,8 @@ set xlabel "mode"
 set key below horizontal samplen 2
 set bmargin 9
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot layout 1, npan title title font ",12"
 	do for [i = 0:npan-1] {
 		set xrange [-0.6 : nclu[i+1] - 0.4]
@@ -85,3 +74,5 @@ do for [fmt in "png svg"] {
 	unset multiplot
 	unset output
 }
+
+set datafile missing "NaN"

@@ -1,10 +1,9 @@
 # Loaded by the figures whose data file has one block per cell and
 # strategy (rounds.gp, iotime.gp), each block opening with the header
 #   "CELL" "STRATEGY" COLOUR
-# and a cell's blocks together: the palette, and per block b
+# and a cell's blocks together (after figure.gp): per block b
 # (1-based) bcell[b], bstrat[b], bcolour[b]; per panel p (a cell, in
 # order) pname[p] and its blocks pfirst[p]..plast[p]; panels.
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
 stats datafile using 0 nooutput
 blocks = STATS_blocks
 array bcell[blocks]
@@ -29,6 +28,5 @@ do for [b = 1:blocks] {
 	plast[panels] = b
 }
 
-set termoption noenhanced
 set grid ytics lc rgb "#dddddd"
 set key top right font ",7"

@@ -12,10 +12,7 @@
 # two blank lines, each opening with the header
 #   "CELL: FASTEST vs RUNNER-UP, DECISION" "round" ratio lo hi has_ci band
 # then per round: round, ratio, lo, hi (1 and 1 when has_ci is 0), has_ci, band.
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" ratios.gp"
-	exit status 2
-}
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "ratios.gp"
 if (!exists("title")) title = "Runner-up's time / the fastest's, round by round"
 width = 1200
 height = 720
@@ -38,7 +35,6 @@ do for [i = 0:panels-1] {
 	pband[i+1] = b
 }
 
-set termoption noenhanced
 set grid ytics lc rgb "#dddddd"
 set xlabel "round"
 set ylabel "runner-up / fastest"
@@ -47,13 +43,8 @@ unset key
 set offsets 0.5, 0.5, graph 0.1, graph 0.1
 set xtics 1
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot layout int(ceil(panels / 4.0)), (panels < 4 ? panels : 4) title title font ",12"
 	do for [i = 0:panels-1] {
 		# "CELL" over "FASTEST vs RUNNER-UP, DECISION": each line fits a panel

@@ -12,11 +12,7 @@
 #   "operation" V1 C1 max "V1 CPU" min max V2 ...   (Cn: colour index of Vn)
 # then one line per size: bytes, and per variant the median, min and max
 # elapsed seconds, then the median, min and max CPU seconds.
-if (!exists("datafile") || !exists("outbase")) {
-	print "usage: gnuplot -e \"datafile='F.dat'; outbase='OUT'\" sweep.gp"
-	exit status 2
-}
-load (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/palette.gp"
+call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "sweep.gp"
 if (!exists("title")) title = "Sweep: elapsed and CPU time against size"
 width = 1200
 height = 500
@@ -37,8 +33,6 @@ do for [i = 0:npan-1] {
 	}
 }
 
-set datafile missing "NaN"
-set termoption noenhanced
 set key autotitle columnheader
 set grid xtics ytics lc rgb "#dddddd"
 set logscale x 2
@@ -55,13 +49,8 @@ set y2tics
 set key below horizontal samplen 3 font ",9" maxcols 3
 set bmargin 9
 
-do for [fmt in "png svg"] {
-	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
-	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
-	}
-	set output outbase . "." . fmt
+do for [fmt in fig_formats] {
+	eval fig_output(fmt)
 	set multiplot layout 1, npan title title font ",12"
 	do for [i = 0:npan-1] {
 		set title ptitle[i+1] font ",10"
@@ -74,3 +63,5 @@ do for [fmt in "png svg"] {
 	unset multiplot
 	unset output
 }
+
+set datafile missing "NaN"

@@ -314,22 +314,24 @@ profile_sections_run_sweeps() {
 	[ -z "$(ls -A "$T/data" 2>/dev/null)" ] || die "scratch left: $(ls -A "$T/data")"
 }
 
+# The profile text $2 (printf's escapes) in $T/$1.ini is refused by bench
+# with a message matching $3.
+bad_profile() {
+	printf '%b' "$2" >"$T/$1.ini"
+	expect_fail "$3" "$IOSTRAT" bench "$T/$1.ini" --out "$T/b" --data "$T/data"
+}
+
 profile_errors_name_the_line() {
-	printf '[sweep-api]\nop=read\napi=stdio-default\nblock=32..1k\n' >"$T/a.ini"
-	expect_fail "a.ini:4: block: bad value|a.ini:4: block: one block size per configuration" \
-		"$IOSTRAT" bench "$T/a.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-api]\napi=stdio-callsize\nblock=4k\n' >"$T/b.ini"
-	expect_fail 'b.ini:1: \[sweep-api\]: op= is missing' "$IOSTRAT" bench "$T/b.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-api]\nop=read\napi=stdio-default\nblock=4k\nfiles=3\n' >"$T/c.ini"
-	expect_fail 'c.ini:5: files: unknown key for a sweep api section' "$IOSTRAT" bench "$T/c.ini" --out "$T/b" --data "$T/data"
+	bad_profile a '[sweep-api]\nop=read\napi=stdio-default\nblock=32..1k\n' \
+		"a.ini:4: block: bad value|a.ini:4: block: one block size per configuration"
+	bad_profile b '[sweep-api]\napi=stdio-callsize\nblock=4k\n' 'b.ini:1: \[sweep-api\]: op= is missing'
+	bad_profile c '[sweep-api]\nop=read\napi=stdio-default\nblock=4k\nfiles=3\n' \
+		'c.ini:5: files: unknown key for a sweep api section'
 	# api=stdio names two variants: a profile configuration takes one
-	printf '[sweep-api]\nop=read\napi=stdio\nblock=4k\n' >"$T/f.ini"
-	expect_fail 'f.ini:3: api: one variant \(e.g. stdio-default or stdio-callsize\) per configuration, not .stdio.' \
-		"$IOSTRAT" bench "$T/f.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-nope]\nblock=4k\n' >"$T/d.ini"
-	expect_fail 'd.ini:1: \[sweep-nope\]: which sweep' "$IOSTRAT" bench "$T/d.ini" --out "$T/b" --data "$T/data"
-	printf '[sweep-bufsize]\nblock=0\n' >"$T/e.ini"
-	expect_fail "e.ini:2: sizes?: bad value '0'|e.ini:2: block: bad value '0'" "$IOSTRAT" bench "$T/e.ini" --out "$T/b" --data "$T/data"
+	bad_profile f '[sweep-api]\nop=read\napi=stdio\nblock=4k\n' \
+		'f.ini:3: api: one variant \(e.g. stdio-default or stdio-callsize\) per configuration, not .stdio.'
+	bad_profile d '[sweep-nope]\nblock=4k\n' 'd.ini:1: \[sweep-nope\]: which sweep'
+	bad_profile e '[sweep-bufsize]\nblock=0\n' "e.ini:2: sizes?: bad value '0'|e.ini:2: block: bad value '0'"
 	[ ! -e "$T/b" ] || die "results written for a bad profile"
 }
 

@@ -380,7 +380,6 @@ static int run_in_dirs(struct run_args *a, const char *in_abs, const char *out_a
 {
 	static char label[NAME_MAX * 4 + 1];
 	struct filelist fl;
-	const char *bad;
 	int ret;
 
 	if (a->results && (path_inside_dir(a->results, in_abs) ||
@@ -391,14 +390,8 @@ static int run_in_dirs(struct run_args *a, const char *in_abs, const char *out_a
 		       path_inside_dir(a->results, in_abs) ? in_abs : out_abs);
 		return 1;
 	}
-	ret = filelist_scan(in_abs, &fl, &bad);
-	if (ret) {
-		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
-		       "its content, so it is no data to measure" : strerror(-ret));
-		filelist_free(&fl);
+	if (filelist_read(in_abs, &fl))
 		return 1;
-	}
 	if (fl.hidden)
 		warnf("%s: %zu hidden file%s skipped (%s%s): dotfiles are not data",
 		      a->in, fl.hidden, fl.hidden > 1 ? "s" : "", fl.first_hidden,

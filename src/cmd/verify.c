@@ -84,7 +84,7 @@ static int verify_paths(int npos, char **argv, const char **in, const char **out
 int cmd_verify(int argc, char **argv)
 {
 	char extra[256];
-	const char *in, *out, *bad, *why;
+	const char *in, *out, *why;
 	struct verify_args a = { .work = 0 };
 	struct filelist fl;
 	uint64_t off = 0;
@@ -96,14 +96,8 @@ int cmd_verify(int argc, char **argv)
 		return cmdopt_exit(npos);
 	if (verify_paths(npos, argv, &in, &out))
 		return 2;
-	ret = filelist_scan(in, &fl, &bad);
-	if (ret) {
-		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
-		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
-		       "its content, so it is no data to measure" : strerror(-ret));
-		filelist_free(&fl);
+	if (filelist_read(in, &fl))
 		return 1;
-	}
 	if (!fl.n) {
 		errorf("%s: no input files: nothing to verify", in);
 		filelist_free(&fl);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "filelist.h"
+#include "lib/log.h"
 
 static int cmp_names(const void *a, const void *b)
 {
@@ -121,4 +122,18 @@ void filelist_free(struct filelist *fl)
 	free(fl->names);
 	free(fl->sizes);
 	memset(fl, 0, sizeof(*fl));
+}
+
+int filelist_read(const char *dir, struct filelist *fl)
+{
+	const char *bad = dir;
+	int ret = filelist_scan(dir, fl, &bad);
+
+	if (ret) {
+		errorf("%s: %s", bad, ret == -EINVAL ? "not a regular file" :
+		       ret == -ENODATA ? "a procfs/sysfs file: its size (0) is not "
+		       "its content, so it is no data to measure" : strerror(-ret));
+		filelist_free(fl);
+	}
+	return ret;
 }

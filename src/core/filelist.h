@@ -23,5 +23,8 @@ struct filelist {
  * size 0 whatever it holds). */
 int filelist_scan(const char *dir, struct filelist *fl, const char **bad);
 void filelist_free(struct filelist *fl);
+/* filelist_scan for a command's input: on error, one line naming the entry
+ * and why it is no data (printed), fl freed, -errno. */
+int filelist_read(const char *dir, struct filelist *fl);
 
 #endif

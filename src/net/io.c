@@ -48,21 +48,29 @@ static size_t cap_io(const struct net_conn *c, size_t n)
 	return c->io_max && n > c->io_max ? c->io_max : n;
 }
 
-ssize_t nio_send(struct net_conn *c, const void *p, size_t n, int flags)
+/* One send (out) or recv, retried when a signal interrupts it; -EAGAIN
+ * when a non-blocking socket has no room or no data. */
+static ssize_t one_call(struct net_conn *c, bool out, const void *p, size_t n, int flags)
 {
 	for (;;) {
 		ssize_t k;
 
 		c->calls++;
-		k = send(c->fd, p, cap_io(c, n), flags | MSG_NOSIGNAL);
+		k = out ? send(c->fd, p, cap_io(c, n), flags | MSG_NOSIGNAL) :
+			  recv(c->fd, (void *)p, cap_io(c, n), flags);
 		if (k >= 0)
 			return k;
 		if (errno == EINTR)
 			continue;
 		if (errno == EAGAIN && c->nonblock)
 			return -EAGAIN;
-		return io_error(c, "send", -errno);
+		return io_error(c, out ? "send" : "recv", -errno);
 	}
+}
+
+ssize_t nio_send(struct net_conn *c, const void *p, size_t n, int flags)
+{
+	return one_call(c, true, p, n, flags);
 }
 
 int nio_send_all(struct net_conn *c, const void *p, size_t n, int flags)
@@ -137,19 +145,7 @@ int nio_writev_all(struct net_conn *c, struct iovec *iov, int cnt)
 
 ssize_t nio_recv(struct net_conn *c, void *p, size_t n)
 {
-	for (;;) {
-		ssize_t k;
-
-		c->calls++;
-		k = recv(c->fd, p, cap_io(c, n), 0);
-		if (k >= 0)
-			return k;
-		if (errno == EINTR)
-			continue;
-		if (errno == EAGAIN && c->nonblock)
-			return -EAGAIN;
-		return io_error(c, "recv", -errno);
-	}
+	return one_call(c, false, p, n, 0);
 }
 
 int nio_poll(struct net_conn *c, short events, short *revents)

@@ -70,6 +70,18 @@ static double rtt_since(double t0)
 	return (now_mono() - t0) * 1e6;
 }
 
+/* A request sent at t0: counted, its reply read, its round trip timed. */
+static int round_trip_end(struct net_client *cl, uint64_t i, double t0)
+{
+	int ret;
+
+	cl->sent++;
+	ret = read_reply(cl);
+	if (!ret)
+		cl->rtt_us[i] = rtt_since(t0);
+	return ret;
+}
+
 /* Like an unbuffered stream writing fields: the length, then the payload,
  * two system calls; the reading side (rd.exact) reads field by field. */
 int net_pingpong_unbuffered(struct net_client *cl)
@@ -88,11 +100,7 @@ int net_pingpong_unbuffered(struct net_client *cl)
 		if (!ret && sz)
 			ret = nio_send_all(&cl->conn, m, sz, 0);
 		if (!ret)
-			cl->sent++;
-		if (!ret)
-			ret = read_reply(cl);
-		if (!ret)
-			cl->rtt_us[i] = rtt_since(t0);
+			ret = round_trip_end(cl, i, t0);
 	}
 	return ret;
 }
@@ -114,11 +122,7 @@ int net_pingpong_buffered(struct net_client *cl)
 		if (!ret)
 			ret = net_wbuf_flush(&cl->conn, &w);
 		if (!ret)
-			cl->sent++;
-		if (!ret)
-			ret = read_reply(cl);
-		if (!ret)
-			cl->rtt_us[i] = rtt_since(t0);
+			ret = round_trip_end(cl, i, t0);
 	}
 	net_wbuf_free(&w);
 	return ret;

@@ -34,6 +34,26 @@ void dat_num(struct dat *d, double v, bool ok)
 		fprintf(d->f, " %.6g", v);
 }
 
+void dat_block(struct dat *d, size_t i)
+{
+	if (i)
+		fputs("\n\n", d->f);
+}
+
+void dat_summary(struct dat *d, const struct summary *s)
+{
+	dat_num(d, s->median, s->n);
+	dat_num(d, s->min, s->n);
+	dat_num(d, s->max, s->n);
+}
+
+void dat_colour(struct dat *d, const char *strategy, int other)
+{
+	int c = plot_colour(strategy);
+
+	fprintf(d->f, " %d", c ? c : other);
+}
+
 void safe_name(char *out, size_t len, const char *s)
 {
 	size_t i = 0;

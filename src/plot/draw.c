@@ -58,7 +58,7 @@ static int run_figures(struct plot_ctx *c, const char *only, const char *scripts
 
 		if (!wanted(only, fg->name))
 			continue;
-		if (fg->build(c, why, sizeof(why))) {
+		if (fig_build(c, fg, why, sizeof(why))) {
 			failed++;
 			continue;
 		}

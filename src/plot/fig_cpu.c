@@ -38,11 +38,8 @@ static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, jso
 		dat_label(d, lab);
 		dat_num(d, us.median, us.n);
 		dat_num(d, ss.median, ss.n);
-		dat_num(d, el.median, el.n);
-		dat_num(d, el.min, el.n);
-		dat_num(d, el.max, el.n);
-		fprintf(d->f, " %d", plot_colour(json_string_value(s)) ?
-			plot_colour(json_string_value(s)) : PLOT_COLOURS);
+		dat_summary(d, &el);
+		dat_colour(d, json_string_value(s), PLOT_COLOURS);
 		dat_num(d, el.median, el.median == best);
 		dat_num(d, ks.median, ks.n);
 		fputc('\n', d->f);
@@ -70,70 +67,47 @@ static double fastest(json_t *rows, json_t *w, json_t *ca,
 	return best;
 }
 
-static int one_cpu(struct plot_ctx *c, json_t *rows, const char *ds)
+/* One image: the configurations of data set g->name[0]. */
+static size_t cpu_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *caches = rows_distinct(rows, "cache"), *w, *t, *s, *ca;
+	json_t *rows = g->rows, *caches = rows_distinct(rows, "cache"), *w, *t, *s, *ca;
 	bool split = json_array_size(caches) > 1;
-	char name[128], sn[96], title[256];
+	const char *ds = g->name[0];
 	struct plot_axes ax;
 	size_t i, j, k, l;
-	struct dat d;
-	int ret = dat_begin(&d);
 
 	plot_axes(rows, &ax);
-	if (!ret) {
-		fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest "
-		      "kernel\n", d.f);
-		json_array_foreach(ax.works, i, w) {
-			/* the fastest of each cache state at this work level, once
-			 * (not again for every line it marks) */
-			size_t nca = json_array_size(caches);
-			double best[nca + 1];
+	fputs("\"config\" user sys elapsed elapsed_min elapsed_max colour fastest "
+	      "kernel\n", d->f);
+	json_array_foreach(ax.works, i, w) {
+		/* the fastest of each cache state at this work level, once
+		 * (not again for every line it marks) */
+		size_t nca = json_array_size(caches);
+		double best[nca + 1];
 
-			for (l = 0; l < nca; l++)
-				best[l] = fastest(rows, w, json_array_get(caches, l), &ax, split);
-			/* marked only where the verdict decided that strategy */
-			json_array_foreach(ax.threads, j, t)
-				json_array_foreach(caches, l, ca)
-					json_array_foreach(ax.strats, k, s)
-						config_line(&d, rows, w, t, s, split ? ca : NULL,
-							    l < nca && plot_decided(c, ds, split ?
-							    json_string_value(ca) : NULL, w, t,
-							    json_string_value(s)) ? best[l] : NAN);
-		}
-		safe_name(sn, sizeof(sn), ds);
-		snprintf(name, sizeof(name), "cpu-%s", sn);
-		snprintf(title, sizeof(title),
-			 "CPU time (user + system + kernel threads) beside elapsed time: "
-			 "data set %s (medians)", ds);
-		ret = dat_commit(c, &d, "cpu", name, title);
+		for (l = 0; l < nca; l++)
+			best[l] = fastest(rows, w, json_array_get(caches, l), &ax, split);
+		/* marked only where the verdict decided that strategy */
+		json_array_foreach(ax.threads, j, t)
+			json_array_foreach(caches, l, ca)
+				json_array_foreach(ax.strats, k, s)
+					config_line(d, rows, w, t, s, split ? ca : NULL,
+						    l < nca && plot_decided(g->c, ds, split ?
+						    json_string_value(ca) : NULL, w, t,
+						    json_string_value(s)) ? best[l] : NAN);
 	}
 	plot_axes_free(&ax);
 	json_decref(caches);
-	return ret;
+	return 1;
 }
 
-int fig_cpu(struct plot_ctx *c, char *why, size_t len)
-{
-	static const char *const need[] = { "dataset", "strategy", "threads", "work",
-					    "user_s", "sys_s", "elapsed_s", NULL };
-	json_t *dsets, *ds;
-	size_t i;
-	int ret;
-	json_t *runs = fig_rows(c, "cpu", "run", need, "no run rows", why, len, &ret);
+static const char *const need[] = { "dataset", "strategy", "threads", "work",
+				    "user_s", "sys_s", "elapsed_s", NULL };
 
-	if (!runs)
-		return ret;
-	dsets = datasets_by_size(runs);
-	json_array_foreach(dsets, i, ds) {
-		json_t *a = rows_where(runs, "dataset", ds);
-		char dn[96];
-
-		if (!ret)
-			ret = one_cpu(c, a, val_text(ds, dn, sizeof(dn))[0] ? dn : "unnamed");
-		json_decref(a);
-	}
-	json_decref(dsets);
-	json_decref(runs);
-	return ret;
-}
+const struct fig_kind fig_cpu = {
+	.kind = "run", .need = need, .none = "no run rows",
+	.by = { "dataset" }, .by_size = true, .unnamed = { "unnamed" },
+	.title = "CPU time (user + system + kernel threads) beside elapsed time: "
+		 "data set %s (medians)",
+	.write = cpu_write,
+};

@@ -152,7 +152,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.median / fio_mbs, true);
 		dat_num(d, s.min / fio_mbs, true);
 		dat_num(d, s.max / fio_mbs, true);
-		fprintf(d->f, " %d", plot_colour(name) ? plot_colour(name) : PLOT_COLOURS);
+		dat_colour(d, name, PLOT_COLOURS);
 		dat_num(d, s.median / fio_mbs, fa->marking && fa->decided && *x - 1 == fa->x);
 		dat_num(d, s.median / ceiling, isfinite(ceiling));
 		fputc('\n', d->f);
@@ -239,8 +239,7 @@ static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, j
 	if (n) {
 		char lab[128];
 
-		if (x0)
-			fputs("\n\n", d->f);
+		dat_block(d, x0);
 		snprintf(lab, sizeof(lab), "data set %s", ds);
 		dat_label(d, lab);
 		fputs(" \"label\" ratio lo hi colour fastest ceiling\n", d->f);
@@ -251,44 +250,48 @@ static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, j
 	return n;
 }
 
-int fig_fio(struct plot_ctx *c, char *why, size_t len)
+static const char *const need[] = { "dataset", "strategy", "mb_s", "cache",
+				    "baseline_of", NULL };
+
+/* The fio rows, when there are run rows beside them. */
+static int beside_runs(struct plot_ctx *c, json_t **rows, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "mb_s", "cache",
-					    "baseline_of", NULL };
-	json_t *fio = rows_of_kind(c->rows, "fio"), *runs = rows_of_kind(c->rows, "run");
-	json_t *dsets = NULL, *ds;
-	unsigned n = 0, x = 0;
-	struct dat d;
-	size_t i;
+	json_t *runs = rows_of_kind(c->rows, "run");
 	int ret = 0;
 
-	if (!json_array_size(fio) || !json_array_size(runs)) {
-		snprintf(why, len, json_array_size(fio) ? "no run rows beside the fio rows" :
-			 "no fio baseline rows (profile key fio=1)");
-		goto out;
-	}
-	if (rows_need(c, "fio", fio, need)) {
+	if (!json_array_size(runs)) {
+		snprintf(why, len, "no run rows beside the fio rows");
+		json_decref(*rows);
+		*rows = NULL;
+	} else if (rows_need(c, "fio", *rows, need))
 		ret = -ENODATA;
-		goto out;
-	}
-	ret = dat_begin(&d);
-	if (ret)
-		goto out;
-	dsets = datasets_by_size(fio);
-	json_array_foreach(dsets, i, ds) {
-		json_t *f = rows_where(fio, "dataset", ds), *r = rows_where(runs, "dataset", ds);
-		char dn[96];
-
-		n += dataset_block(c, &d, r, f, val_text(ds, dn, sizeof(dn)), &x);
-		json_decref(f);
-		json_decref(r);
-	}
-	ret = dat_finish(c, &d, n, "fio",
-			 "Strategy throughput / its fio mirror job's (bars, like for like) and / the machine's copy limit (diamonds)",
-			 why, len, "no run rows match the fio baselines (data set, cache, strategy)");
-out:
-	json_decref(dsets);
-	json_decref(fio);
 	json_decref(runs);
 	return ret;
 }
+
+static size_t fio_write(const struct fig_group *g, struct dat *d)
+{
+	json_t *runs = rows_of_kind(g->c->rows, "run"), *dsets = datasets_by_size(g->rows), *ds;
+	unsigned n = 0, x = 0;
+	size_t i;
+
+	json_array_foreach(dsets, i, ds) {
+		json_t *f = rows_where(g->rows, "dataset", ds), *r = rows_where(runs, "dataset", ds);
+		char dn[96];
+
+		n += dataset_block(g->c, d, r, f, val_text(ds, dn, sizeof(dn)), &x);
+		json_decref(f);
+		json_decref(r);
+	}
+	json_decref(dsets);
+	json_decref(runs);
+	return n;
+}
+
+const struct fig_kind fig_fio = {
+	.kind = "fio", .none = "no fio baseline rows (profile key fio=1)", .select = beside_runs,
+	.title = "Strategy throughput / its fio mirror job's (bars, like for like) and / the "
+		 "machine's copy limit (diamonds)",
+	.write = fio_write,
+	.empty = "no run rows match the fio baselines (data set, cache, strategy)",
+};

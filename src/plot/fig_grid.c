@@ -19,10 +19,6 @@
 #include "plot.h"
 #include "report/verdict.h"
 
-struct cell {
-	struct summary s;
-};
-
 /* A control (STRAT_CONTROL: the harness alone) is never the fastest. */
 static bool is_control(json_t *name)
 {
@@ -95,7 +91,8 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 		dat_label(d, s);
 		/* the min column's header carries the strategy's colour, the
 		 * same in every panel even when some strategy is missing */
-		fprintf(d->f, " %d max", plot_colour(s) ? plot_colour(s) : (int)(j % PLOT_COLOURS) + 1);
+		dat_colour(d, s, (int)(j % PLOT_COLOURS) + 1);
+		fputs(" max", d->f);
 	}
 	fputs(" best best_pos\n", d->f);
 	for (j = 0; j < bs && j < ns; j++)
@@ -106,9 +103,7 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 		for (j = 0; j < ns; j++) {
 			if (!ok[j])
 				continue;
-			dat_num(d, cell[i][j].median, cell[i][j].n);
-			dat_num(d, cell[i][j].min, cell[i][j].n);
-			dat_num(d, cell[i][j].max, cell[i][j].n);
+			dat_summary(d, &cell[i][j]);
 		}
 		dat_num(d, best, i == bt && won);
 		dat_num(d, (double)pos, i == bt && won);
@@ -116,64 +111,29 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 	}
 }
 
-static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
-		    const char *cache, bool split)
+/* One image: data set g->name[0] at cache state g->name[1], a panel per work level. */
+static size_t grid_write(const struct fig_group *g, struct dat *d)
 {
-	char name[128], sn[96], title[256];
 	struct plot_axes ax;
-	struct dat d;
 	json_t *w;
 	size_t i;
-	int ret = dat_begin(&d);
 
-	plot_axes(rows, &ax);
-	if (!ret) {
-		json_array_foreach(ax.works, i, w) {
-			if (i)
-				fputs("\n\n", d.f); /* blocks: gnuplot's index */
-			panel(c, &d, rows, w, ax.threads, ax.strats, ds, split ? cache : NULL);
-		}
-		safe_name(sn, sizeof(sn), ds);
-		snprintf(name, sizeof(name), "grid-%s%s%s", sn, split ? "-" : "", split ? cache : "");
-		snprintf(title, sizeof(title),
-			 "Elapsed time vs threads: data set %s, cache %s (median, bars min..max)",
-			 ds, cache);
-		ret = dat_commit(c, &d, "grid", name, title);
+	plot_axes(g->rows, &ax);
+	json_array_foreach(ax.works, i, w) {
+		dat_block(d, i);
+		panel(g->c, d, g->rows, w, ax.threads, ax.strats, g->name[0],
+		      g->split ? g->name[1] : NULL);
 	}
 	plot_axes_free(&ax);
-	return ret;
+	return 1;
 }
 
-int fig_grid(struct plot_ctx *c, char *why, size_t len)
-{
-	static const char *const need[] = { "dataset", "strategy", "threads", "work",
-					    "elapsed_s", NULL };
-	json_t *dsets, *caches, *ds, *ca;
-	size_t i, j;
-	int ret;
-	json_t *runs = fig_rows(c, "grid", "run", need, "no run rows", why, len, &ret);
+static const char *const need[] = { "dataset", "strategy", "threads", "work",
+				    "elapsed_s", NULL };
 
-	if (!runs)
-		return ret;
-	dsets = rows_distinct(runs, "dataset");
-	caches = rows_distinct(runs, "cache");
-	json_array_foreach(dsets, i, ds) {
-		json_t *a = rows_where(runs, "dataset", ds);
-
-		json_array_foreach(caches, j, ca) {
-			json_t *b = rows_where(a, "cache", ca);
-			char dn[96], cn[32];
-
-			if (json_array_size(b) && !ret)
-				ret = one_grid(c, b, val_text(ds, dn, sizeof(dn))[0] ? dn : "unnamed",
-					       val_text(ca, cn, sizeof(cn))[0] ? cn : "unknown",
-					       json_array_size(caches) > 1);
-			json_decref(b);
-		}
-		json_decref(a);
-	}
-	json_decref(dsets);
-	json_decref(caches);
-	json_decref(runs);
-	return ret;
-}
+const struct fig_kind fig_grid = {
+	.kind = "run", .need = need, .none = "no run rows",
+	.by = { "dataset", "cache" }, .unnamed = { "unnamed", "unknown" },
+	.title = "Elapsed time vs threads: data set %s, cache %s (median, bars min..max)",
+	.write = grid_write,
+};

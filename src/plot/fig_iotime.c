@@ -50,15 +50,14 @@ static json_t *median_rep(json_t *rows, const char *id)
 }
 
 /* The block of strategy s of cell; 0 when it has no series. */
-static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, int nblk)
+static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, size_t nblk)
 {
 	json_t *row = median_rep(rows, str(s, "config_id"));
 	struct series *se = malloc(sizeof(*se));
 	int ok = row && se && !series_parse(str(row, "io_series"), se) && se->n;
 
 	if (ok) {
-		if (nblk)
-			fputs("\n\n", d->f);
+		dat_block(d, nblk);
 		dat_label(d, str(cell, "cell"));
 		fputc(' ', d->f);
 		dat_label(d, str(s, "strategy"));
@@ -72,22 +71,21 @@ static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, 
 	return ok;
 }
 
-int fig_iotime(struct plot_ctx *c, char *why, size_t len)
+static size_t iotime_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *cells = plot_verdict_cells(c), *cell, *s;
-	struct dat d;
-	int nblk = 0, ret;
-	size_t i, j;
+	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
+	size_t nblk = 0, i, j;
 
-	ret = dat_begin(&d);
-	if (ret)
-		return ret;
 	json_array_foreach(cells, i, cell)
 		json_array_foreach(json_object_get(cell, "strategies"), j, s)
-			nblk += strategy_block(&d, c->rows, cell, s, nblk);
-	return dat_finish(c, &d, (size_t)nblk, "iotime",
-			  "The disk's MB/s over each strategy's median repetition: read "
-			  "(solid), write (dashed), every 100 ms", why, len,
-			  "no timed repetition with io_series (a run whose disk is "
-			  "unknown, or rows from before it)");
+			nblk += (size_t)strategy_block(d, g->c->rows, cell, s, nblk);
+	return nblk;
 }
+
+const struct fig_kind fig_iotime = {
+	.title = "The disk's MB/s over each strategy's median repetition: read "
+		 "(solid), write (dashed), every 100 ms",
+	.write = iotime_write,
+	.empty = "no timed repetition with io_series (a run whose disk is unknown, "
+		 "or rows from before it)",
+};

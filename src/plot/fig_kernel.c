@@ -18,16 +18,6 @@
 
 #include "plot.h"
 
-static json_t *traced_runs(json_t *rows)
-{
-	json_t *runs = rows_of_kind(rows, "run"), *t = json_true();
-	json_t *out = rows_where(runs, "traced", t);
-
-	json_decref(t);
-	json_decref(runs);
-	return out;
-}
-
 /* Why there are no traced runs: where tracing was asked for and was
  * unavailable, the rows' trace_error says why (no probes built, not root,
  * no BTF...); else it was not asked for. */
@@ -48,49 +38,60 @@ static void why_untraced(json_t *rows, char *why, size_t len)
 	json_decref(runs);
 }
 
-int fig_kernel(struct plot_ctx *c, char *why, size_t len)
-{
-	static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
-					    "pc_hit_ratio", NULL };
-	json_t *runs = traced_runs(c->rows), *ds = NULL, *caches = NULL;
-	size_t n1 = 0, n2 = 0;
-	struct dat d;
-	int ret = 0;
+static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
+				    "pc_hit_ratio", NULL };
 
-	if (!rows_have_number(runs, "seq_pct") && !rows_have_number(runs, "pc_hit_ratio")) {
+/* The traced run rows, when tracing gave them the kernel's columns. */
+static int traced(struct plot_ctx *c, json_t **rows, char *why, size_t len)
+{
+	json_t *t = json_true(), *runs = rows_where(*rows, "traced", t);
+
+	json_decref(t);
+	json_decref(*rows);
+	*rows = NULL;
+	if (!rows_have_number(runs, "seq_pct") && !rows_have_number(runs, "pc_hit_ratio"))
 		why_untraced(c->rows, why, len);
-		goto out;
-	}
-	if (rows_need(c, "kernel", runs, need)) {
-		ret = -ENODATA;
-		goto out;
-	}
-	ds = datasets_by_size(runs);
-	caches = rows_distinct(runs, "cache");
-	ret = dat_begin(&d);
-	if (ret)
-		goto out;
-	n1 = bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seq_pct", 1);
-	fputs("\n\n", d.f);
-	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
+	else if (rows_need(c, "kernel", runs, need)) {
+		json_decref(runs);
+		return -ENODATA;
+	} else
+		*rows = json_incref(runs);
+	json_decref(runs);
+	return 0;
+}
+
+static size_t kernel_write(const struct fig_group *g, struct dat *d)
+{
+	json_t *runs = g->rows, *ds = datasets_by_size(runs);
+	json_t *caches = rows_distinct(runs, "cache");
+	size_t n1, n2;
+
+	n1 = bars_block(d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seq_pct", 1);
+	dat_block(d, 1);
+	n2 = bars_block(d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
 			"pc_hit_ratio", 100);
 	if (n1 && n2 && rows_have_seek_hist(runs)) {
-		fputs("\n\n", d.f);
-		seek_hist_block(&d, runs);
+		dat_block(d, 1);
+		seek_hist_block(d, runs);
 	} else if (n1 && n2 && rows_have_number(runs, "seek_p50_kb")) {
 		printf("  %-8s note: the traced rows have no seek_hist column (traced by an "
 		       "older iostrat): the third panel is the median seek distance, not "
 		       "the histogram\n", "kernel");
-		fputs("\n\n", d.f);
-		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
+		dat_block(d, 1);
+		bars_block(d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
 	}
-	ret = dat_finish(c, &d, n1 && n2, "kernel",
-			 "What the kernel saw (eBPF): sequential share, page-cache hits, seek distances (median, bars min..max)",
-			 why, len, "traced runs lack %s values",
+	if (!(n1 && n2))
+		snprintf(g->why, g->len, "traced runs lack %s values",
 			 n1 ? "pc_hit_ratio" : "seq_pct (no block I/O traced)");
-out:
 	json_decref(ds);
 	json_decref(caches);
-	json_decref(runs);
-	return ret;
+	return n1 && n2;
 }
+
+const struct fig_kind fig_kernel = {
+	.kind = "run", .select = traced,
+	.none = "no traced runs (seq_pct, pc_hit_ratio: bench with trace=1 as root)",
+	.title = "What the kernel saw (eBPF): sequential share, page-cache hits, seek "
+		 "distances (median, bars min..max)",
+	.write = kernel_write,
+};

@@ -42,11 +42,8 @@ static void limit_line(struct dat *d, json_t *rows, json_t *lim, json_t *s, json
 		snprintf(lab, sizeof(lab), "%s %s w%s", val_text(s, sb, sizeof(sb)), lb,
 			 val_text(w, wb, sizeof(wb)));
 		dat_label(d, lab);
-		dat_num(d, el.median, el.n);
-		dat_num(d, el.min, el.n);
-		dat_num(d, el.max, el.n);
-		fprintf(d->f, " %d", plot_colour(json_string_value(s)) ?
-			plot_colour(json_string_value(s)) : PLOT_COLOURS);
+		dat_summary(d, &el);
+		dat_colour(d, json_string_value(s), PLOT_COLOURS);
 		dat_num(d, (double)json_array_size(killed) / (double)json_array_size(r),
 			json_array_size(killed) > 0);
 		fputc('\n', d->f);
@@ -73,35 +70,26 @@ static json_t *limits_of(json_t *rows)
 	return out;
 }
 
-static int one_limit_fig(struct plot_ctx *c, json_t *rows, const char *ds)
+/* One image: data set g->name[0], by work level, limit and strategy. */
+static size_t limit_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *limits = limits_of(rows), *w, *l, *s;
-	char name[128], sn[96], title[256];
+	json_t *limits = limits_of(g->rows), *w, *l, *s;
 	struct plot_axes ax;
 	size_t i, j, k;
-	struct dat d;
-	int ret = dat_begin(&d);
 
-	plot_axes(rows, &ax);
-	if (!ret) {
-		fputs("\"config\" elapsed elapsed_min elapsed_max colour killed\n", d.f);
-		json_array_foreach(ax.works, i, w) {
-			json_t *at = rows_where(rows, "work", w);
+	plot_axes(g->rows, &ax);
+	fputs("\"config\" elapsed elapsed_min elapsed_max colour killed\n", d->f);
+	json_array_foreach(ax.works, i, w) {
+		json_t *at = rows_where(g->rows, "work", w);
 
-			json_array_foreach(limits, j, l)
-				json_array_foreach(ax.strats, k, s)
-					limit_line(&d, at, l, s, w);
-			json_decref(at);
-		}
-		safe_name(sn, sizeof(sn), ds);
-		snprintf(name, sizeof(name), "memlimit-%s", sn);
-		snprintf(title, sizeof(title), "Elapsed time against the memory limit: "
-			 "data set %s (medians; x = killed by the limit)", ds);
-		ret = dat_commit(c, &d, "memlimit", name, title);
+		json_array_foreach(limits, j, l)
+			json_array_foreach(ax.strats, k, s)
+				limit_line(d, at, l, s, w);
+		json_decref(at);
 	}
 	plot_axes_free(&ax);
 	json_decref(limits);
-	return ret;
+	return 1;
 }
 
 static bool limited(json_t *rows)
@@ -133,34 +121,26 @@ static json_t *runs_and_killed(json_t *rows)
 	return out;
 }
 
-int fig_memlimit(struct plot_ctx *c, char *why, size_t len)
+/* The run rows that completed and those the limit killed, when some ran
+ * under a limit. */
+static int limit_rows(struct plot_ctx *c, json_t **rows, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "work",
-					    "elapsed_s", NULL };
-	json_t *dsets, *ds;
-	size_t i;
-	int ret;
-	json_t *runs = fig_rows(c, "memlimit", "run", need, "no run rows", why, len, &ret);
-
-	if (!runs)
-		return ret;
-	json_decref(runs);
-	runs = runs_and_killed(c->rows);
-	if (!limited(runs)) {
+	json_decref(*rows);
+	*rows = runs_and_killed(c->rows);
+	if (!limited(*rows)) {
 		snprintf(why, len, "no run with memory_max");
-		json_decref(runs);
-		return 0;
+		json_decref(*rows);
+		*rows = NULL;
 	}
-	dsets = datasets_by_size(runs);
-	json_array_foreach(dsets, i, ds) {
-		json_t *a = rows_where(runs, "dataset", ds);
-		char dn[96];
-
-		if (!ret && limited(a))
-			ret = one_limit_fig(c, a, val_text(ds, dn, sizeof(dn))[0] ? dn : "unnamed");
-		json_decref(a);
-	}
-	json_decref(dsets);
-	json_decref(runs);
-	return ret;
+	return 0;
 }
+
+static const char *const need[] = { "dataset", "strategy", "work", "elapsed_s", NULL };
+
+const struct fig_kind fig_memlimit = {
+	.kind = "run", .need = need, .none = "no run rows", .select = limit_rows,
+	.by = { "dataset" }, .by_size = true, .unnamed = { "unnamed" }, .want = limited,
+	.title = "Elapsed time against the memory limit: data set %s (medians; x = "
+		 "killed by the limit)",
+	.write = limit_write,
+};

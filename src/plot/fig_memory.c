@@ -32,32 +32,32 @@ static json_t *sized(json_t *runs)
 	return out;
 }
 
-int fig_memory(struct plot_ctx *c, char *why, size_t len)
+/* The rows, each "dataset" its name and size. */
+static int sized_rows(struct plot_ctx *c, json_t **rows, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "threads",
-					    "maxrss_kb", NULL };
-	json_t *ds;
-	struct dat d;
-	size_t n = 0;
-	int ret;
-	json_t *runs = fig_rows(c, "memory", "run", need, "no run rows", why, len, &ret);
+	json_t *s = sized(*rows);
 
-	if (!runs)
-		return ret;
-	ds = sized(runs);
-	json_decref(runs);
-	runs = ds;
-	ds = datasets_by_size(runs);
-	ret = dat_begin(&d);
-	if (!ret)
-		n = bars_block(&d, runs, ds, "dataset", "threads", "t", "strategy", NULL,
-			       "maxrss_kb", 1.0 / 1024);
-	if (!ret)
-		ret = dat_finish(c, &d, n, "memory",
-				 "Peak RSS per strategy, by data set (and the size read) and threads "
-				 "(median, bars min..max)",
-				 why, len, "no maxrss_kb values");
-	json_decref(ds);
-	json_decref(runs);
-	return ret;
+	(void)c, (void)why, (void)len;
+	json_decref(*rows);
+	*rows = s;
+	return 0;
 }
+
+static size_t memory_write(const struct fig_group *g, struct dat *d)
+{
+	json_t *ds = datasets_by_size(g->rows);
+	size_t n = bars_block(d, g->rows, ds, "dataset", "threads", "t", "strategy", NULL,
+			      "maxrss_kb", 1.0 / 1024);
+
+	json_decref(ds);
+	return n;
+}
+
+static const char *const need[] = { "dataset", "strategy", "threads", "maxrss_kb", NULL };
+
+const struct fig_kind fig_memory = {
+	.kind = "run", .need = need, .none = "no run rows", .select = sized_rows,
+	.title = "Peak RSS per strategy, by data set (and the size read) and threads "
+		 "(median, bars min..max)",
+	.write = memory_write, .empty = "no maxrss_kb values",
+};

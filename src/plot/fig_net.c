@@ -13,43 +13,48 @@
 
 #include "plot.h"
 
-int fig_net(struct plot_ctx *c, char *why, size_t len)
+/* Rows of TCP and of Unix sockets: a cluster per mode and family. */
+static const char *family_key(json_t *rows)
 {
-	static const char *const need[] = { "mode", "msg_size", "msgs_s", NULL };
-	json_t *modes, *fams;
-	const char *k2;
-	bool unix_only;
-	struct dat d;
-	size_t n;
-	int ret;
-	json_t *rows = fig_rows(c, "net", "net", need, "no net rows (iostrat net)",
-			       why, len, &ret);
-
-	if (!rows)
-		return ret;
-	modes = rows_distinct(rows, "mode");
-	fams = rows_distinct(rows, "family");
+	json_t *fams = rows_distinct(rows, "family");
 	/* rows from before the family column are TCP's, alone */
-	k2 = json_array_size(fams) > 1 ? "family" : NULL;
-	unix_only = json_array_size(fams) == 1 &&
-		    !strcmp(json_string_value(json_array_get(fams, 0)) ?: "", "unix");
-	ret = dat_begin(&d);
-	if (!ret) {
-		n = bars_block(&d, rows, modes, "mode", k2, "", "msg_size",
-			       "%s-byte messages", "msgs_s", 1);
-		if (n && rows_have_number(rows, "syscalls_per_msg")) {
-			fputs("\n\n", d.f);
-			bars_block(&d, rows, modes, "mode", k2, "", "msg_size",
-				   "%s-byte messages", "syscalls_per_msg", 1);
-		}
-		ret = dat_finish(c, &d, n, "net", k2 ?
-				 "TCP loopback and Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
-				 unix_only ? "Unix sockets: messages per second and system calls per message, by mode (median, bars min..max)" :
-				 "TCP loopback: messages per second and system calls per message, by mode (median, bars min..max)",
-				 why, len, "net rows without msgs_s values");
-	}
+	const char *k2 = json_array_size(fams) > 1 ? "family" : NULL;
+
 	json_decref(fams);
-	json_decref(modes);
-	json_decref(rows);
-	return ret;
+	return k2;
 }
+
+static void net_title(const struct fig_group *g, char *buf, size_t len)
+{
+	json_t *fams = rows_distinct(g->rows, "family");
+	bool unix_only = json_array_size(fams) == 1 &&
+		!strcmp(json_string_value(json_array_get(fams, 0)) ?: "", "unix");
+
+	snprintf(buf, len, "%s: messages per second and system calls per message, by "
+		 "mode (median, bars min..max)", json_array_size(fams) > 1 ?
+		 "TCP loopback and Unix sockets" : unix_only ? "Unix sockets" : "TCP loopback");
+	json_decref(fams);
+}
+
+static size_t net_write(const struct fig_group *g, struct dat *d)
+{
+	json_t *modes = rows_distinct(g->rows, "mode");
+	const char *k2 = family_key(g->rows);
+	size_t n = bars_block(d, g->rows, modes, "mode", k2, "", "msg_size",
+			      "%s-byte messages", "msgs_s", 1);
+
+	if (n && rows_have_number(g->rows, "syscalls_per_msg")) {
+		dat_block(d, 1);
+		bars_block(d, g->rows, modes, "mode", k2, "", "msg_size",
+			   "%s-byte messages", "syscalls_per_msg", 1);
+	}
+	json_decref(modes);
+	return n;
+}
+
+static const char *const need[] = { "mode", "msg_size", "msgs_s", NULL };
+
+const struct fig_kind fig_net = {
+	.kind = "net", .need = need, .none = "no net rows (iostrat net)",
+	.title_of = net_title, .write = net_write, .empty = "net rows without msgs_s values",
+};

@@ -36,7 +36,7 @@ static const char *config_of(json_t *cell, const char *s)
 }
 
 /* One block: the cell's pairs; 0 when it has none (nothing written). */
-static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, int nblk)
+static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, size_t nblk)
 {
 	double *a = NULL, *b = NULL, lo = json_number_value(json_object_get(cell, "ci_lo"));
 	double hi = json_number_value(json_object_get(cell, "ci_hi"));
@@ -46,8 +46,7 @@ static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, int nbl
 	char lab[800];
 
 	if (n > 0) {
-		if (nblk)
-			fputs("\n\n", d->f);
+		dat_block(d, nblk);
 		snprintf(lab, sizeof(lab), "%s: %s vs %s, %s", str(cell, "cell"),
 			 str(cell, "fastest"), str(cell, "runner_up"), str(cell, "decision"));
 		dat_label(d, lab);
@@ -62,24 +61,22 @@ static int cell_block(struct dat *d, const struct rrun *r, json_t *cell, int nbl
 	return n > 0;
 }
 
-int fig_ratios(struct plot_ctx *c, char *why, size_t len)
+static size_t ratios_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *cells = plot_verdict_cells(c), *cell;
+	json_t *cells = plot_verdict_cells(g->c), *cell;
 	struct rrun r;
-	struct dat d;
-	int nblk = 0, ret;
-	size_t i;
+	size_t nblk = 0, i;
 
 	memset(&r, 0, sizeof(r));
-	r.rows = c->rows;
-	ret = dat_begin(&d);
-	if (ret)
-		return ret;
+	r.rows = g->c->rows;
 	json_array_foreach(cells, i, cell)
 		if (json_is_string(json_object_get(cell, "runner_up")))
-			nblk += cell_block(&d, &r, cell, nblk);
-	return dat_finish(c, &d, (size_t)nblk, "ratios",
-			  "Runner-up's time / the fastest's per round (points), its interval "
-			  "(dashed, at 1 when none yet), the min_effect band (grey)", why, len,
-			  "no verdict cell with two strategies paired by round");
+			nblk += (size_t)cell_block(d, &r, cell, nblk);
+	return nblk;
 }
+
+const struct fig_kind fig_ratios = {
+	.title = "Runner-up's time / the fastest's per round (points), its interval "
+		 "(dashed, at 1 when none yet), the min_effect band (grey)",
+	.write = ratios_write, .empty = "no verdict cell with two strategies paired by round",
+};

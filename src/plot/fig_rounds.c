@@ -20,15 +20,14 @@ static const char *str(json_t *o, const char *k)
 
 /* The block of strategy s of cell; 0 when it has no timed repetition. */
 static int strategy_block(struct dat *d, const struct rrun *r, json_t *cell, json_t *s,
-			  int nblk)
+			  size_t nblk)
 {
 	double *x = NULL;
 	unsigned *round = NULL;
 	long n = rrun_rounds(r, str(s, "config_id"), &x, &round);
 
 	if (n > 0) {
-		if (nblk)
-			fputs("\n\n", d->f);
+		dat_block(d, nblk);
 		dat_label(d, str(cell, "cell"));
 		fputc(' ', d->f);
 		dat_label(d, str(s, "strategy"));
@@ -41,22 +40,21 @@ static int strategy_block(struct dat *d, const struct rrun *r, json_t *cell, jso
 	return n > 0;
 }
 
-int fig_rounds(struct plot_ctx *c, char *why, size_t len)
+static size_t rounds_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *cells = plot_verdict_cells(c), *cell, *s;
-	struct rrun r = { .rows = c->rows };
-	struct dat d;
-	int nblk = 0, ret;
-	size_t i, j;
+	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
+	struct rrun r = { .rows = g->c->rows };
+	size_t nblk = 0, i, j;
 
-	ret = dat_begin(&d);
-	if (ret)
-		return ret;
 	json_array_foreach(cells, i, cell)
 		json_array_foreach(json_object_get(cell, "strategies"), j, s)
-			nblk += strategy_block(&d, &r, cell, s, nblk);
-	return dat_finish(c, &d, (size_t)nblk, "rounds",
-			  "Elapsed by round: each strategy's timed repetitions in round order "
-			  "(a slow round shows in every strategy)", why, len,
-			  "no verdict cell with timed repetitions that say their round");
+			nblk += (size_t)strategy_block(d, &r, cell, s, nblk);
+	return nblk;
 }
+
+const struct fig_kind fig_rounds = {
+	.title = "Elapsed by round: each strategy's timed repetitions in round order "
+		 "(a slow round shows in every strategy)",
+	.write = rounds_write,
+	.empty = "no verdict cell with timed repetitions that say their round",
+};

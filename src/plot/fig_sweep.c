@@ -31,12 +31,8 @@ static void size_line(struct dat *d, json_t *rows, json_t *size, json_t *variant
 
 		rows_stat(r, "elapsed_s", 1, &el);
 		rows_stat_cpu(r, &cpu);
-		dat_num(d, el.median, el.n);
-		dat_num(d, el.min, el.n);
-		dat_num(d, el.max, el.n);
-		dat_num(d, cpu.median, cpu.n);
-		dat_num(d, cpu.min, cpu.n);
-		dat_num(d, cpu.max, cpu.n);
+		dat_summary(d, &el);
+		dat_summary(d, &cpu);
 		json_decref(r);
 	}
 	fputc('\n', d->f);
@@ -84,56 +80,39 @@ static const char *sweep_title(const char *kind)
 	return "Sweep";
 }
 
-static int one_sweep(struct plot_ctx *c, json_t *rows, const char *kind)
+static void sweep_title_of(const struct fig_group *g, char *buf, size_t len)
 {
-	json_t *ops = rows_distinct(rows, "operation"), *variants, *op;
-	char name[128], sn[96], title[256];
-	struct dat d;
+	snprintf(buf, len, "%s (median, bars min..max)", sweep_title(g->name[0]));
+}
+
+/* One image: sweep g->name[0], a panel per operation. */
+static size_t sweep_write(const struct fig_group *g, struct dat *d)
+{
+	json_t *ops = rows_distinct(g->rows, "operation");
+	json_t *variants = rows_distinct(g->rows, "variant"), *op;
 	size_t i;
-	int ret = dat_begin(&d);
 
-	variants = rows_distinct(rows, "variant");
-	if (!ret) {
-		json_array_foreach(ops, i, op) {
-			json_t *r = rows_where(rows, "operation", op);
+	json_array_foreach(ops, i, op) {
+		json_t *r = rows_where(g->rows, "operation", op);
 
-			if (i)
-				fputs("\n\n", d.f);
-			op_block(&d, r, op, variants);
-			json_decref(r);
-		}
-		safe_name(sn, sizeof(sn), kind);
-		snprintf(name, sizeof(name), "sweep-%s", sn);
-		snprintf(title, sizeof(title), "%s (median, bars min..max)", sweep_title(kind));
-		ret = dat_commit(c, &d, "sweep", name, title);
+		dat_block(d, i);
+		op_block(d, r, op, variants);
+		json_decref(r);
 	}
 	json_decref(ops);
 	json_decref(variants);
-	return ret;
+	return 1;
 }
 
-int fig_sweep(struct plot_ctx *c, char *why, size_t len)
+static bool has_sizes(json_t *rows)
 {
-	static const char *const need[] = { "sweep", "variant", "block_size",
-					    "elapsed_s", NULL };
-	json_t *kinds, *k;
-	size_t i;
-	int ret;
-	json_t *rows = fig_rows(c, "sweep", "sweep", need, "no sweep rows (iostrat sweep)",
-			       why, len, &ret);
-
-	if (!rows)
-		return ret;
-	kinds = rows_distinct(rows, "sweep");
-	json_array_foreach(kinds, i, k) {
-		json_t *r = rows_where(rows, "sweep", k);
-		char kb[64];
-
-		if (!ret && rows_have_number(r, "block_size"))
-			ret = one_sweep(c, r, val_text(k, kb, sizeof(kb))[0] ? kb : "other");
-		json_decref(r);
-	}
-	json_decref(kinds);
-	json_decref(rows);
-	return ret;
+	return rows_have_number(rows, "block_size");
 }
+
+static const char *const need[] = { "sweep", "variant", "block_size", "elapsed_s", NULL };
+
+const struct fig_kind fig_sweep = {
+	.kind = "sweep", .need = need, .none = "no sweep rows (iostrat sweep)",
+	.by = { "sweep" }, .unnamed = { "other" }, .want = has_sizes,
+	.title_of = sweep_title_of, .write = sweep_write,
+};

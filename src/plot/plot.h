@@ -20,7 +20,7 @@
  *   gnuplot -e "datafile='D'; outbase='O'[; title='T']" plots/KIND.gp
  *
  * writes O.png and O.svg.  Each figure kind is one file src/plot/fig_KIND.c
- * with a build function; it adds one job per image it wants drawn.
+ * declaring its struct fig_kind; fig_build adds one job per image.
  */
 
 struct plot_job {
@@ -43,33 +43,69 @@ struct plot_ctx {
 	size_t njobs, cap;
 };
 
+struct dat;
+
+/*
+ * One image's rows and names, as a figure kind's callbacks see them: the
+ * rows of one group (a value of by[0], and of by[1]), the group's values
+ * as text, split when by[1] has several values over the figure's rows.
+ */
+struct fig_group {
+	struct plot_ctx *c;
+	json_t *all;          /* every row the figure draws */
+	json_t *rows;         /* this image's rows */
+	char name[2][96];     /* its values of by[0] and by[1] ("" without) */
+	bool split;           /* by[1] has several values: its image names it */
+	char *why;            /* an ungrouped figure that writes nothing: why */
+	size_t len;
+};
+
+/*
+ * What a figure kind is, beyond the shape every figure shares (fig_build):
+ * which rows it draws, how they split into images, and how one image's
+ * data file is written.  A new figure is its fig_NAME.c defining one of
+ * these, its plots/NAME.gp, and one line in plot_figures (figures.c).
+ */
+struct fig_kind {
+	const char *kind;        /* rows of this kind; NULL: every row */
+	const char *const *need; /* columns such rows must have (NULL: none) */
+	const char *none;        /* why it is skipped when there are no such rows */
+	/* Narrow or replace *rows (its reference taken); *rows NULL and why
+	 * set: skipped; -errno after printing why (optional). */
+	int (*select)(struct plot_ctx *c, json_t **rows, char *why, size_t len);
+	const char *by[2];       /* an image per value of by[0] (and by[1]);
+				  * none: one image, NAME.dat */
+	bool by_size;            /* by[0] is "dataset": smallest first */
+	const char *unnamed[2];  /* the name of a group without a value */
+	bool (*want)(json_t *rows); /* draw this group's image? (optional) */
+	const char *title;       /* printf format of name[0], name[1] */
+	void (*title_of)(const struct fig_group *g, char *buf, size_t len);
+	/* Write one image's data into d; the lines with data (an ungrouped
+	 * figure with none is skipped: why = empty, else as write set it). */
+	size_t (*write)(const struct fig_group *g, struct dat *d);
+	const char *empty;
+	/* A figure of other sources than rows builds itself (compare). */
+	int (*build)(struct plot_ctx *c, char *why, size_t len);
+};
+
 struct figure {
 	const char *name; /* also the script: plots/NAME.gp */
 	const char *what; /* one line for --help and the list */
-	/*
-	 * Digest c->rows into data files and add jobs.  Returns 0 (jobs added,
-	 * or none with *why saying why the figure does not apply) or -errno
-	 * after printing one error naming the figure (missing columns...).
-	 */
-	int (*build)(struct plot_ctx *c, char *why, size_t len);
+	const struct fig_kind *kind;
 };
 
 /* The table of figures (src/plot/figures.c), ended by a NULL name. */
 extern const struct figure plot_figures[];
 
-/* Each figure's build (src/plot/fig_NAME.c). */
-int fig_grid(struct plot_ctx *c, char *why, size_t len);
-int fig_memory(struct plot_ctx *c, char *why, size_t len);
-int fig_memlimit(struct plot_ctx *c, char *why, size_t len);
-int fig_cpu(struct plot_ctx *c, char *why, size_t len);
-int fig_fio(struct plot_ctx *c, char *why, size_t len);
-int fig_kernel(struct plot_ctx *c, char *why, size_t len);
-int fig_compare(struct plot_ctx *c, char *why, size_t len);
-int fig_sweep(struct plot_ctx *c, char *why, size_t len);
-int fig_net(struct plot_ctx *c, char *why, size_t len);
-int fig_ratios(struct plot_ctx *c, char *why, size_t len);
-int fig_rounds(struct plot_ctx *c, char *why, size_t len);
-int fig_iotime(struct plot_ctx *c, char *why, size_t len);
+/* Each figure kind (src/plot/fig_NAME.c). */
+extern const struct fig_kind fig_grid, fig_memory, fig_memlimit, fig_cpu, fig_fio,
+	fig_kernel, fig_compare, fig_sweep, fig_net, fig_ratios, fig_rounds, fig_iotime;
+
+/* Digest c->rows into data files and add jobs for figure fg.  Returns 0
+ * (jobs added, or none with why saying why the figure does not apply) or
+ * -errno after printing one error naming the figure (missing columns...).
+ * (src/plot/build.c) */
+int fig_build(struct plot_ctx *c, const struct figure *fg, char *why, size_t len);
 
 /* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
  * same in every figure; 0 for a name that is not a strategy. */
@@ -164,6 +200,12 @@ int dat_commit(struct plot_ctx *c, struct dat *d, const char *fig,
 int dat_finish(struct plot_ctx *c, struct dat *d, size_t n, const char *fig,
 	       const char *title, char *why, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 8, 9)));
+/* Two blank lines before every block but the first (number i): gnuplot's index. */
+void dat_block(struct dat *d, size_t i);
+/* The median, min and max of s (NaN when it has no value). */
+void dat_summary(struct dat *d, const struct summary *s);
+/* A strategy's colour index (plot_colour), other for any other name. */
+void dat_colour(struct dat *d, const char *strategy, int other);
 /* A file-name-safe copy of s (letters, digits, . _ -). */
 void safe_name(char *out, size_t len, const char *s);
 

@@ -82,20 +82,6 @@ static int fill_map(struct vctx *c, int fd, const char *path)
 
 int mmap_write(struct vctx *c)
 {
-	const char *path = c->paths[0];
-	int fd, ret;
-
 	c->self_counted = true;
-	vctx_start(c);
-	fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return vctx_fail(c, -errno, path, "open");
-	ret = fill_map(c, fd, path);
-	/* fsync writes back the dirty shared pages, as msync would */
-	if (!ret && c->fsync == FSYNC_FILE && fsync(fd) < 0)
-		ret = vctx_fail(c, -errno, path, "fsync");
-	if (close(fd) < 0 && !ret)
-		ret = vctx_fail(c, -errno, path, "close");
-	vctx_stop(c);
-	return ret;
+	return vctx_write_file(c, O_RDWR, fill_map);
 }

@@ -36,19 +36,8 @@ static int read_one(struct vctx *c, const char *path, char *buf)
 
 int raw_read(struct vctx *c)
 {
-	char *buf;
-	int ret = 0;
-
 	c->self_counted = true;
-	vctx_start(c);
-	buf = malloc(c->block);
-	if (!buf)
-		return vctx_fail(c, -ENOMEM, "read buffer", "allocating");
-	for (size_t i = 0; !ret && i < c->npaths; i++)
-		ret = read_one(c, c->paths[i], buf);
-	free(buf);
-	vctx_stop(c);
-	return ret;
+	return vctx_read_each(c, read_one);
 }
 
 static int write_blocks(struct vctx *c, int fd, const char *path)
@@ -74,19 +63,6 @@ static int write_blocks(struct vctx *c, int fd, const char *path)
 
 int raw_write(struct vctx *c)
 {
-	const char *path = c->paths[0];
-	int fd, ret;
-
 	c->self_counted = true;
-	vctx_start(c);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return vctx_fail(c, -errno, path, "open");
-	ret = write_blocks(c, fd, path);
-	if (!ret && c->fsync == FSYNC_FILE && fsync(fd) < 0)
-		ret = vctx_fail(c, -errno, path, "fsync");
-	if (close(fd) < 0 && !ret)
-		ret = vctx_fail(c, -errno, path, "close");
-	vctx_stop(c);
-	return ret;
+	return vctx_write_file(c, O_WRONLY, write_blocks);
 }

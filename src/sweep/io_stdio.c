@@ -49,18 +49,7 @@ static int read_one(struct vctx *c, const char *path, char *buf)
 
 int stdio_read(struct vctx *c)
 {
-	char *buf;
-	int ret = 0;
-
-	vctx_start(c);
-	buf = malloc(c->block);
-	if (!buf)
-		return vctx_fail(c, -ENOMEM, "read buffer", "allocating");
-	for (size_t i = 0; !ret && i < c->npaths; i++)
-		ret = read_one(c, c->paths[i], buf);
-	free(buf);
-	vctx_stop(c);
-	return ret;
+	return vctx_read_each(c, read_one);
 }
 
 static int write_blocks(struct vctx *c, FILE *f, const char *path)

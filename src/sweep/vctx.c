@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* The helpers of a sweep variant: its measured bracket, its data and its failure. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,4 +74,40 @@ int vctx_fail(struct vctx *c, int err, const char *path, const char *what)
 			 strerror(-err));
 	}
 	return err;
+}
+
+int vctx_read_each(struct vctx *c, int (*one)(struct vctx *c, const char *path, char *buf))
+{
+	char *buf;
+	int ret = 0;
+
+	vctx_start(c);
+	buf = malloc(c->block);
+	if (!buf)
+		return vctx_fail(c, -ENOMEM, "read buffer", "allocating");
+	for (size_t i = 0; !ret && i < c->npaths; i++)
+		ret = one(c, c->paths[i], buf);
+	free(buf);
+	vctx_stop(c);
+	return ret;
+}
+
+int vctx_write_file(struct vctx *c, int flags,
+		    int (*fill)(struct vctx *c, int fd, const char *path))
+{
+	const char *path = c->paths[0];
+	int fd, ret;
+
+	vctx_start(c);
+	fd = open(path, flags | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return vctx_fail(c, -errno, path, "open");
+	ret = fill(c, fd, path);
+	/* for mmap, fsync writes back the dirty shared pages, as msync would */
+	if (!ret && c->fsync == FSYNC_FILE && fsync(fd) < 0)
+		ret = vctx_fail(c, -errno, path, "fsync");
+	if (close(fd) < 0 && !ret)
+		ret = vctx_fail(c, -errno, path, "close");
+	vctx_stop(c);
+	return ret;
 }

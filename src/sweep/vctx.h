@@ -78,6 +78,15 @@ int vctx_fail(struct vctx *c, int err, const char *path, const char *what);
 
 typedef int (*variant_fn)(struct vctx *c);
 
+/* The measured part of a reading variant: each of c's files read by one,
+ * with a buffer of c->block bytes. */
+int vctx_read_each(struct vctx *c, int (*one)(struct vctx *c, const char *path, char *buf));
+/* The measured part of a writing variant: c's file opened with flags
+ * (O_CREAT | O_TRUNC added), filled by fill, fsynced when c->fsync asks,
+ * closed. */
+int vctx_write_file(struct vctx *c, int flags,
+		    int (*fill)(struct vctx *c, int fd, const char *path));
+
 /* The variants (src/sweep/io_*.c, api_iostream.cc). */
 int raw_read(struct vctx *c);
 int raw_write(struct vctx *c);

@@ -44,27 +44,33 @@ static int golden_ids_of_every_sweep(void)
 	     b4[] = "1000", b5[] = "--cache", b6[] = "asis";
 	char *bs[] = { a0 }, *api[] = { a1, a2, a3 };
 	char *buf[] = { b0, b1, b2, b3, b4, b5, b6 };
+	struct { char **argv; int argc; } sweeps[] = { { bs, 1 }, { api, 3 }, { buf, 7 } };
+	static const struct {
+		int sweep, op, api;
+		uint64_t block, bufsize;
+		const char *id;
+	} want[] = {
+		{ 0, OP_WRITE, API_SYSCALL, 4096, 0,
+		  "1x10485760/sweep-blocksize/syscall/write/4096/warm/fsync=file" },
+		{ 0, OP_READ, API_STDIO, 5, 65536,
+		  "1x10485760/sweep-blocksize/stdio-65536/read/5/warm/fsync=file" },
+		{ 1, OP_READ, AV_MMAP, 0, 0,
+		  "1x10485760/sweep-api/mmap/read/10485760/whole/warm/fsync=none" },
+		{ 1, OP_WRITE, AV_STDIO_CALL, 32, 0,
+		  "1x10485760/sweep-api/stdio-callsize/write/32/warm/fsync=none" },
+		{ 2, OP_READ, API_SYSCALL, 1024, 0,
+		  "3x1000/sweep-bufsize/syscall/read/1024/asis/fsync=file" },
+	};
 	struct sweep_opts o;
 	char id[CONFIG_ID_MAX];
 
-	CHECK(opts_of(&o, bs, 1) == 0, "blocksize");
-	cmd_id(&o, OP_WRITE, API_SYSCALL, 4096, 0, id, sizeof(id));
-	CHECK(!strcmp(id, "1x10485760/sweep-blocksize/syscall/write/4096/warm/fsync=file"),
-	      "%s", id);
-	cmd_id(&o, OP_READ, API_STDIO, 5, 65536, id, sizeof(id));
-	CHECK(!strcmp(id, "1x10485760/sweep-blocksize/stdio-65536/read/5/warm/fsync=file"),
-	      "%s", id);
-	CHECK(opts_of(&o, api, 3) == 0, "api");
-	cmd_id(&o, OP_READ, AV_MMAP, 0, 0, id, sizeof(id));
-	CHECK(!strcmp(id, "1x10485760/sweep-api/mmap/read/10485760/whole/warm/fsync=none"),
-	      "%s", id);
-	cmd_id(&o, OP_WRITE, AV_STDIO_CALL, 32, 0, id, sizeof(id));
-	CHECK(!strcmp(id, "1x10485760/sweep-api/stdio-callsize/write/32/warm/fsync=none"),
-	      "%s", id);
-	CHECK(opts_of(&o, buf, 7) == 0, "bufsize");
-	cmd_id(&o, OP_READ, API_SYSCALL, 1024, 0, id, sizeof(id));
-	CHECK(!strcmp(id, "3x1000/sweep-bufsize/syscall/read/1024/asis/fsync=file"),
-	      "%s", id);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		CHECK(opts_of(&o, sweeps[want[i].sweep].argv, sweeps[want[i].sweep].argc) == 0,
+		      "%s", sweeps[want[i].sweep].argv[0]);
+		cmd_id(&o, want[i].op, want[i].api, want[i].block, want[i].bufsize, id,
+		       sizeof(id));
+		CHECK(!strcmp(id, want[i].id), "%s, not %s", id, want[i].id);
+	}
 	return 0;
 }
 
