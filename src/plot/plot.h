@@ -63,6 +63,7 @@ int fig_memory(struct plot_ctx *c, char *why, size_t len);
 int fig_memlimit(struct plot_ctx *c, char *why, size_t len);
 int fig_cpu(struct plot_ctx *c, char *why, size_t len);
 int fig_fio(struct plot_ctx *c, char *why, size_t len);
+int fig_limits(struct plot_ctx *c, char *why, size_t len);
 int fig_kernel(struct plot_ctx *c, char *why, size_t len);
 int fig_compare(struct plot_ctx *c, char *why, size_t len);
 int fig_sweep(struct plot_ctx *c, char *why, size_t len);

@@ -95,18 +95,22 @@ static void shares_table(const struct rrun *r, struct rdoc *d)
 	rtable_note(t, "attainable = the lowest limit the strategy's bytes and CPU "
 		    "meet (its read and new-file write limits by its I/O kind, the "
 		    "kernel copy, the transform x min(workers or threads, CPUs)); share = "
-		    "median MB/s / the binding limit's; model: \"wrong\" where the "
-		    "strategy's interval lies above the binding limit's");
+		    "median MB/s / the binding limit's; model: where the strategy's "
+		    "interval lies above the binding limit's, which limit failed");
 	json_array_foreach(r->sum, i, s) {
 		struct limit_est se;
 		struct limit_attain a;
-		char iv[64], why[64] = "";
+		char iv[64], why[512] = "";
+		json_t *c = json_object();
 		double pct;
 
-		if (!is_run(s) || against(r, s, &se, &a))
+		if (!is_run(s) || against(r, s, &se, &a)) {
+			json_decref(c);
 			continue;
+		}
 		if (limits_exceeds(se.lo, se.median, &a, &pct))
-			snprintf(why, sizeof(why), "wrong: %.0f%% above", pct);
+			limits_reason(r, s, c, why, sizeof(why));
+		json_decref(c);
 		rtable_add(t, json_pack("[s,o,s,o,o,s,o,s]", sget(s, "config_id"),
 					rnum(se.median), range(se.lo, se.hi, iv, sizeof(iv)),
 					rnum(se.cpu_s_gb), rnum(a.rate), limit_names[a.bind],
