@@ -47,22 +47,25 @@ set grid xtics ytics mxtics mytics lc rgb "#e4e4e4"
 set xlabel "CPU seconds per GB (user + system + kernel threads; log scale)"
 set ylabel "MB/s (log scale)"
 set key outside right top vertical samplen 2
-set rmargin 30
+set rmargin 36
 roof(x) = 1000 * cores / x
+# the limits' labels above their lines, at five places across, so two
+# close limits (the kernel copy and the buffered write) do not overprint
+labelx(i) = xlo * (xhi / xlo) ** (0.02 + 0.19 * (int(i) % 5))
 
 do for [fmt in "png svg"] {
 	if (fmt eq "png") {
-		set terminal pngcairo size width, height font "DejaVu Sans,10"
+		set terminal pngcairo noenhanced size width, height font "DejaVu Sans,10"
 	} else {
-		set terminal svg size width, height font "DejaVu Sans,10" background "white"
+		set terminal svg noenhanced size width, height font "DejaVu Sans,10" background "white"
 	}
 	set output outbase . "." . fmt
 	set title title font ",12"
 	plot datafile index 0 using (xlo):2:(xhi - xlo):(0) with vectors nohead lw 2 lc rgb "#555555" notitle, \
 	     datafile index 0 using (xlo):3:(xhi - xlo):(0) with vectors nohead dt 3 lc rgb "#999999" notitle, \
 	     datafile index 0 using (xlo):4:(xhi - xlo):(0) with vectors nohead dt 3 lc rgb "#999999" notitle, \
-	     datafile index 0 using (xhi):2:1 with labels right offset -0.5, 0.6 font ",9" notitle, \
-	     roof(x) with lines dt 2 lw 2 lc rgb "#d62728" title sprintf("CPU roofline (%g cores)", cores), \
+	     datafile index 0 using (labelx($0)):2:1 with labels left offset 0, 0.6 font ",9" notitle, \
+	     roof(x) with lines dt 2 lw 2 lc rgb "#d62728" title sprintf("CPU roofline: 1000 x %g core%s / x", cores, cores == 1 ? "" : "s"), \
 	     datafile index 1 using 2:3:4:5:6 with yerrorbars pt 7 ps 1.4 lw 1.5 lc variable notitle, \
 	     datafile index 1 using 2:3:1 with labels left offset 0.8, 0 font ",10" notitle
 	unset output
