@@ -50,7 +50,8 @@ static void limits_table(const struct rrun *r, struct rdoc *d)
 
 	rtable_note(t, "each limit measured like a result (kind limits, one row per "
 		    "repetition): median MB/s, its %.0f%% interval (distribution-free, "
-		    "none below 6 repetitions), CPU seconds (user + system) per GB; "
+		    "none below 6 repetitions), CPU seconds (user + system, and kernel "
+		    "threads where the rows have them) per GB; "
 		    "transform: one core at W, no I/O", 100 * LIMITS_LEVEL);
 	json_array_foreach(r->sum, i, s) {
 		struct limit_est e[LIM_N];
