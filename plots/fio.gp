@@ -2,10 +2,8 @@
 # the throughput of its mirror job, the fio job doing the same I/O on the
 # same files (same data set and cache state): the like-for-like figure.
 # A mirror job may read, then write, while the strategy overlaps the two,
-# so a bar can pass 1.0.  The diamonds are the same throughput over the
-# machine's copy limit (fio's copy job, reads and writes overlapped, at its
-# best over the ceiling grid), the figure the verdict names; the dashed
-# line at 1.0 is either yardstick.  Bars in the strategy's colour
+# so a bar can pass 1.0 (the machine's measured limits are the limits
+# figure's, limits.gp).  The dashed line at 1.0 is fio's pace.  Bars in the strategy's colour
 # (palette.gp); the fastest configuration of each data set ringed when the
 # verdict decided it the winner of its cell; a log
 # axis when the ratios span more than 4x.
@@ -14,13 +12,12 @@
 #
 # writes outbase.png (pngcairo) and outbase.svg, 1200 x 640 pixels.
 # datafile (written by `iostrat plot`): one block per data set (blocks split
-# by two blank lines), header "DATASET" "label" ratio lo hi colour fastest
-# ceiling, then lines
-#   x "big: stream t1 w0 / fio-seq-psync" ratio lo hi colour fastest ceiling
+# by two blank lines), header "DATASET" "label" ratio lo hi colour fastest,
+# then lines
+#   x "big: stream t1 w0 / fio-seq-psync" ratio lo hi colour fastest
 # (x counts on across blocks; lo/hi: the strategy's min/max MB/s over the
 # fio median; colour: the strategy's linetype; fastest: the ratio on the
-# data set's fastest bar, NaN elsewhere; ceiling: the median MB/s over the
-# copy limit, NaN without one).
+# data set's fastest bar, NaN elsewhere).
 call (exists("scriptdir") ? scriptdir : system("dirname '".ARG0."'")) . "/figure.gp" "fio.gp"
 if (!exists("title")) title = "Strategy throughput / fio baseline throughput"
 width = 1200
@@ -33,20 +30,6 @@ stats datafile using 4 nooutput
 lo = STATS_min
 stats datafile using 5 nooutput
 hi = STATS_max
-# the copy limit's points, when there are any ("NaN": none; "": a data
-# file written before the column; "ceiling": the block's header)
-noceil(x) = (strcol(8) eq "NaN" || strcol(8) eq "ceiling")
-stats datafile index 0 every ::0::0 using (0) nooutput
-hasceil = 0
-if (STATS_columns >= 8) {
-	stats datafile using (noceil(0) ? 0 : 1) nooutput
-	hasceil = STATS_sum > 0
-}
-if (hasceil) {
-	stats datafile using (noceil(0) ? 1 : column(8)) nooutput
-	hi = (STATS_max > hi ? STATS_max : hi)
-	lo = (STATS_min < lo ? STATS_min : lo)
-}
 # the rings, only where `iostrat plot` wrote one (a winner the verdict
 # decided; "fastest": a block's header)
 stats datafile using ((strcol(7) eq "NaN" || strcol(7) eq "fastest") ? 0 : 1) nooutput
@@ -57,10 +40,7 @@ set style fill solid 0.85 border lc rgb "#333333"
 set boxwidth bw
 set grid ytics lc rgb "#dddddd"
 set ylabel "strategy MB/s / fio MB/s"
-ceiltitle = "/ copy limit"
-# the diamonds, only when there are some (an empty plot warns)
 ringplot = hasring ? "datafile using 1:7 with points pt fastest_pt ps fastest_ps lw fastest_lw lc rgb 'black' title fastest_title," : ""
-ceilplot = hasceil ? "datafile using 1:8 with points pt 13 ps 1.6 lc rgb '#222222' title ceiltitle," : ""
 set xlabel "data set: strategy, threads (t), work level (w) / fio job"
 set xrange [-0.6 : nbar - 0.4]
 # ratios spanning more than 4x: a log axis, so 0.5x and 2x look alike
@@ -85,9 +65,6 @@ do for [fmt in fig_formats] {
 	plot for [i = 0:nblk-1] datafile index i using 1:3:6:xtic(2) with boxes lc variable notitle, \
 	     for [i = 0:nblk-1] datafile index i using 1:3:4:5 with yerrorbars pt 7 ps 0.3 lc rgb "black" notitle, \
 	     @ringplot \
-	     @ceilplot \
-	     1 with lines dt 2 lw 2 lc rgb "black" title (hasceil ? "either = 1.0" : "fio = 1.0")
+	     1 with lines dt 2 lw 2 lc rgb "black" title "fio = 1.0"
 	unset output
 }
-
-set datafile missing "NaN"

@@ -701,7 +701,7 @@ bench_stop_ci_refuses_max_reps_below_the_floor() {
 		die "stop=rsd: $(cat "$T/err")"
 }
 
-# fio=1 and ceiling= share their baselines between the configurations of
+# fio=1 shares its baselines between the configurations of
 # a data set: nothing to say; a configuration the author wrote twice is
 # said once.
 bench_notes_only_the_authors_repeats() {

@@ -402,37 +402,6 @@ fio_ratio_is_the_measured_ratio() {
 		"$T/r/plots/data/fio.dat" >/dev/null || die "fio.dat: $(cat "$T/r/plots/data/fio.dat")"
 }
 
-# The diamonds (fio.dat's last column) use the verdict's copy limit: the
-# ceiling grid's points on the run's data set, cache state and fsync class.
-# A point of another fsync class (fsync=none, 100000 MB/s) is no ceiling
-# for the runs (fsync=file); the one of their class (50 MB/s, qd 7) is,
-# in the figure as in the verdict figures' ceiling.
-fio_ceiling_diamond_is_the_verdicts_ceiling() {
-	need_cmd gnuplot
-	need_cmd fio
-	make_results "$T/r"
-	jq -c 'select(.kind == "fio") | .strategy = "fio-copy" | .fio_role = "ceiling" | .baseline_of = ""
-		| (.fsync = "file" | .qd = 7 | .mb_s = 50), (.fsync = "none" | .qd = 3 | .mb_s = 100000)
-		| .elapsed_s = .bytes_in / 1e6 / .mb_s
-		| .config_id = "big/fio-copy/asis/qd=\(.qd)/fsync=\(.fsync)"' \
-		"$T/r/results.jsonl" >"$T/grid"
-	cat "$T/grid" >>"$T/r/results.jsonl"
-	"$IOSTRAT" plot "$T/r" --only fio >/dev/null || die "plot failed"
-	jq -eRn --slurpfile rows "$T/r/results.jsonl" 'def median: sort | length as $n
-			| if $n % 2 == 1 then .[($n - 1) / 2] else (.[$n / 2 - 1] + .[$n / 2]) / 2 end;
-		([$rows[] | select(.kind == "run" and .dataset == "big" and .strategy == "stream"
-			and .threads == 1 and .work == 0) | .mb_s] | median) as $run
-		| [inputs | select(contains("\"big: stream t1 w0 / fio-seq-psync\""))][0]
-		| if . == null then error("no stream t1 bar in fio.dat") else
-			(split("\"") | last | [scan("\\S+")] | last | tonumber) as $got
-			| ($got - $run / 50 | fabs) <= 1e-4 * $got end' \
-		"$T/r/plots/data/fio.dat" >/dev/null || die "fio.dat: $(grep 'stream t1 w0' "$T/r/plots/data/fio.dat")"
-	"$IOSTRAT" report "$T/r" --format json |
-		jq -e '[.tables[] | select(.title == "verdict figures") | .rows[]
-			| select(.cell | test("^big .*W=0, 1 thread"))][0].ceiling
-			| startswith("fio copy, qd 7,")' >/dev/null || die "the verdict's ceiling is not the qd 7 point"
-}
-
 # plot reads rows through report's loader: a row whose maxrss_kb was set
 # to -1 by hand is named with its line and is in no figure's data.
 plot_leaves_out_rows_that_are_not_measurements() {
@@ -615,7 +584,6 @@ t wide_comparison_stays_readable wide_comparison_stays_readable
 t compare_csv_lacking_columns compare_csv_lacking_columns
 t kernel_histogram_from_traced_run kernel_histogram_from_traced_run
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
-t fio_ceiling_diamond_is_the_verdicts_ceiling fio_ceiling_diamond_is_the_verdicts_ceiling
 t missing_column_names_figure missing_column_names_figure
 t plot_leaves_out_rows_that_are_not_measurements plot_leaves_out_rows_that_are_not_measurements
 t missing_gnuplot_is_clear missing_gnuplot_is_clear

@@ -95,21 +95,10 @@ enum { STOP_RULE_RSD, STOP_RULE_CI };
  * over a bench_item: every section's keys. */
 extern const struct setting engine_settings[];
 
-/* ceiling=qdN... bsSIZE...: fio's copy job over every qd by every bs.
- * The words as given (a point's qd= and bs= are fio_settings', checked
- * there); nqd 0: no grid. */
-#define CEILING_MAX 8
-struct ceiling_grid {
-	unsigned nqd, nbs;
-	const char *qd[CEILING_MAX], *bs[CEILING_MAX]; /* into words */
-	char words[256];
-};
-
 /* A run section's keys that add configurations beside each of its own
- * (profile.c): fio=1, ceiling=.  run_section_settings' object. */
+ * (profile.c): fio=1.  run_section_settings' object. */
 struct run_section {
 	bool fio;
-	struct ceiling_grid ceiling;
 };
 extern const struct setting run_section_settings[];
 

@@ -17,8 +17,8 @@
  * 8 (only the io_uring jobs use it).  fsync=file -> fio's fsync_on_close=1, end -> end_fsync=1,
  * none -> neither; the row's fsync is the one fio was given.
  *
- * fio_role=ROLE (the ceiling grid's points, profile.c) runs the job that
- * declares "; role: ROLE" at the point's qd= and bs=.
+ * fio_role=ROLE runs the job that declares "; role: ROLE" at the
+ * section's qd= and bs=.
  *
  * client=HOST[:PORT],... runs the job on those hosts through fio's own
  * client: a repetition is then an array of rows, one per host.
@@ -41,7 +41,7 @@
 struct fiop {
 	char job[PATH_MAX];
 	const char *preset;
-	const char *role;           /* fio_role=: the job declaring it (ceiling) */
+	const char *role;           /* fio_role=: the job declaring it */
 	double scale;
 	uint64_t seed;
 	struct fio_config set;      /* the section's keys (fio_settings) */

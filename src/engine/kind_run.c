@@ -125,7 +125,7 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 			ret = bool_key(kv, &rp->trace);
 			if (!ret && rp->trace)
 				ret = tracer_check();
-		} else if (s) { /* fio, ceiling: profile.c adds what they ask for */
+		} else if (s) { /* fio: profile.c adds what it asks for */
 			snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
 			ret = setting_store(s, &sec, where, kv->value);
 		} else if ((ret = bench_data_key(kv, &rp->preset, &rp->scale,

@@ -438,15 +438,11 @@ static int expand_plan(struct profile *p, const struct plan *pl)
 	return 0;
 }
 
-/* Run configuration c's keys of run_section_settings (fio, ceiling: they
- * add configurations beside it) into rs: 0, or -EINVAL after one line.
- * *grid_at: where ceiling= was given (each grid point's qd= and bs= are
- * named by it), or NULL. */
-static int run_section_of(const struct pconf *c, struct run_section *rs,
-			  char **grid_at)
+/* Run configuration c's keys of run_section_settings (fio: it adds
+ * configurations beside it) into rs: 0, or -EINVAL after one line. */
+static int run_section_of(const struct pconf *c, struct run_section *rs)
 {
 	settings_defaults(run_section_settings, rs);
-	*grid_at = NULL;
 	for (size_t k = 0; k < c->nkv; k++) {
 		const struct pkv *kv = &c->kv[k];
 		const struct setting *s = setting_find(run_section_settings, kv->key);
@@ -459,8 +455,6 @@ static int run_section_of(const struct pconf *c, struct run_section *rs,
 		ret = setting_store(s, rs, where, kv->value);
 		if (ret)
 			return ret;
-		if (s->off == offsetof(struct run_section, ceiling))
-			*grid_at = kv->where;
 	}
 	return 0;
 }
@@ -476,8 +470,7 @@ static int add_fio_companions(struct builder *B, size_t first)
 	for (size_t i = first; i < end; i++) {
 		struct pconf *c = &p->confs[i], *f;
 		struct run_section rs;
-		char *at;
-		int ret = run_section_of(c, &rs, &at);
+		int ret = run_section_of(c, &rs);
 
 		if (ret)
 			return ret;
@@ -497,62 +490,6 @@ static int add_fio_companions(struct builder *B, size_t first)
 		f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
 	}
 	return 0;
-}
-
-/* ceiling=qdN... bsSIZE... in a run section: the machine's copy limit,
- * the fio job declaring "; role: ceiling" on the same data set, cache
- * and fsync state, once per point of the grid qd x bs (the engine keeps
- * one of each config_id, so one grid per data set and cache state), with
- * the run's repetition keys. */
-static const char *const ceiling_keys[] = { "dataset", "scale", "seed", "cache",
-					    "fsync", NULL };
-
-/* One point of the grid: the ceiling keys of run configuration i; at is
- * where ceiling= was written (a bad qd or bs names it). */
-static int add_ceiling_point(struct builder *B, size_t i, char *at,
-			     const char *qd, const char *bs)
-{
-	struct profile *p = B->p;
-	struct pconf *c, *f;
-
-	p->confs = profile_grow(p->confs, p->n, sizeof(*p->confs));
-	c = &p->confs[i];
-	f = &p->confs[p->n++];
-	*f = (struct pconf){ c->section, c->where, &bench_kind_fio,
-			     malloc((c->nkv + 4) * sizeof(*f->kv)), 0, true };
-	if (!f->kv)
-		return -ENOMEM;
-	for (size_t k = 0; k < c->nkv; k++) {
-		bool take = profile_engine_key(c->kv[k].key); /* reps, rounds... */
-
-		for (size_t j = 0; ceiling_keys[j] && !take; j++)
-			take = !strcmp(c->kv[k].key, ceiling_keys[j]);
-		if (take)
-			f->kv[f->nkv++] = c->kv[k];
-	}
-	f->kv[f->nkv++] = (struct pkv){ "fio_role", "ceiling", at, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "qd", strpool_dup(p->pool, qd), at, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "bs", strpool_dup(p->pool, bs), at, PKV_SECTION };
-	f->kv[f->nkv++] = (struct pkv){ "kind", "fio", c->where, PKV_SECTION };
-	return 0;
-}
-
-static int add_ceilings(struct builder *B, size_t first)
-{
-	size_t end = B->p->n;
-	int ret = 0;
-
-	for (size_t i = first; i < end && !ret; i++) {
-		struct run_section rs;
-		char *at;
-
-		ret = run_section_of(&B->p->confs[i], &rs, &at);
-		for (size_t a = 0; a < rs.ceiling.nqd && !ret; a++)
-			for (size_t b = 0; b < rs.ceiling.nbs && !ret; b++)
-				ret = add_ceiling_point(B, i, at, rs.ceiling.qd[a],
-							rs.ceiling.bs[b]);
-	}
-	return ret;
 }
 
 /* Every section but [global] into a plan, the cap, then the
@@ -599,8 +536,6 @@ static int build(struct builder *B, struct rsec *secs, size_t nsecs,
 		ret = expand_plan(B->p, &B->plans[i]);
 		if (!ret && B->plans[i].kind == &bench_kind_run)
 			ret = add_fio_companions(B, first);
-		if (!ret && B->plans[i].kind == &bench_kind_run)
-			ret = add_ceilings(B, first);
 	}
 	return ret;
 }
@@ -686,7 +621,7 @@ int profile_write(const struct profile *p, FILE *f)
 		if (!pconf_get(c, "kind"))
 			fprintf(f, "kind=%s\n", c->kind->name);
 		for (size_t k = 0; k < c->nkv; k++) {
-			/* what fio= and ceiling= added is written as sections
+			/* what fio= added is written as sections
 			 * of its own */
 			if (c->kind == &bench_kind_run &&
 			    setting_find(run_section_settings, c->kv[k].key))

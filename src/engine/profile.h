@@ -69,7 +69,7 @@ struct pconf {
 	const struct bench_kind *kind;
 	struct pkv *kv;
 	size_t nkv;
-	bool companion; /* fio=1 and ceiling= add it: shared by the configurations alike */
+	bool companion; /* fio=1 adds it: shared by the configurations alike */
 };
 
 struct profile {

@@ -28,8 +28,8 @@
  * Each job file says which strategies it mirrors in a "; mirrors:" line
  * (NAME, or NAME+direct for the strategy's --direct variant, or -).
  * A job that is a yardstick rather than a mirror says so in a "; role:"
- * line: "ceiling" (copy.fio) is the machine's copy limit, run over a grid
- * of QD x block size (ceiling=, profile.c); its rows carry fio_role.
+ * line (copy.fio: "ceiling"); a fio section's fio_role=ROLE runs it, and
+ * its rows carry fio_role.
  */
 /* A host running `fio --server`, as --client names it: HOST[:PORT]
  * ([ADDR]:PORT for IPv6), fio's default port 8765. */
@@ -116,9 +116,6 @@ bool fio_mirrors_has(const char *list, const char *name);
  * The same ground: data set, cache state and fsync class (none, or an
  * fsync of some kind). */
 bool fio_same_ground(json_t *f, json_t *s);
-/* f is a point of the ceiling grid (kind fio, fio_role "ceiling") on s's
- * ground: the machine's copy limit for s is the best of them. */
-bool fio_ceiling_of(json_t *f, json_t *s);
 /* Can any fio job mirror run s like for like?  Not a --dontcache run:
  * iostrat gives fio no uncached=1 (fio 3.33 has none), so every fio job
  * runs through the page cache. */

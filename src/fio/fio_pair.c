@@ -22,12 +22,6 @@ bool fio_same_ground(json_t *f, json_t *s)
 	       !strcmp(text(f, "fsync"), "none") == !strcmp(text(s, "fsync"), "none");
 }
 
-bool fio_ceiling_of(json_t *f, json_t *s)
-{
-	return !strcmp(text(f, "kind"), "fio") && !strcmp(text(f, "fio_role"), "ceiling") &&
-	       fio_same_ground(f, s);
-}
-
 bool fio_can_mirror(json_t *s)
 {
 	return !json_is_true(json_object_get(s, "dontcache"));

@@ -5,6 +5,9 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include "lib/blockdev.h"
 #include "env.h"
@@ -77,10 +80,56 @@ static json_t *sysfs_active(const char *path)
 	return json_text(raw);
 }
 
+/* The hypervisor's CPUID signature ("KVMKVMKVM", "bhyve bhyve "), where
+ * CPUID says there is one; "" otherwise. */
+static void cpuid_hypervisor(char *buf, size_t len)
+{
+	buf[0] = 0;
+#if defined(__x86_64__) || defined(__i386__)
+	unsigned a, b, c, d;
+	char sig[13];
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & 1u << 31))
+		return;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = 0;
+	snprintf(buf, len, "%s", *sig ? sig : "vm");
+#else
+	(void)len;
+#endif
+}
+
+const char *env_virt(char *buf, size_t len)
+{
+	static const char *const sigs[][2] = {
+		{ "KVMKVMKVM", "kvm" }, { "bhyve bhyve ", "bhyve" }, { "Microsoft Hv", "microsoft" },
+		{ "VMwareVMware", "vmware" }, { "XenVMMXenVMM", "xen" }, { "TCGTCGTCGTCG", "qemu" },
+		{ " lrpepyh  vr", "parallels" }, { "ACRNACRNACRN", "acrn" },
+	};
+	char vendor[128];
+
+	cpuid_hypervisor(buf, len);
+	for (size_t i = 0; *buf && i < sizeof(sigs) / sizeof(*sigs); i++)
+		if (!strcmp(buf, sigs[i][0]))
+			snprintf(buf, len, "%s", sigs[i][1]);
+	if (*buf)
+		return buf;
+	if (!read_sysfs("/sys/class/dmi/id/sys_vendor", vendor, sizeof(vendor)) &&
+	    (strstr(vendor, "QEMU") || strstr(vendor, "VMware") || strstr(vendor, "Xen") ||
+	     strstr(vendor, "innotek") || strstr(vendor, "Amazon EC2")))
+		snprintf(buf, len, "%s", vendor);
+	else
+		snprintf(buf, len, "none");
+	return buf;
+}
+
 json_t *env_capture(const char *const *labels, const char *const *paths)
 {
 	json_t *o = json_object();
-	char cpu[256];
+	char cpu[256], virt[64];
 	struct utsname u;
 
 	uname(&u);
@@ -94,6 +143,7 @@ json_t *env_capture(const char *const *labels, const char *const *paths)
 	json_object_set_new(o, "cpu_model", json_text(cpu));
 	json_object_set_new(o, "cpus", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	json_object_set_new(o, "mem_kb", json_integer(mem_kb()));
+	json_object_set_new(o, "virt", json_text(env_virt(virt, sizeof(virt))));
 	json_object_set_new(o, "thp", sysfs_active("/sys/kernel/mm/transparent_hugepage/enabled"));
 	json_object_set_new(o, "uid", json_integer((json_int_t)geteuid()));
 	json_object_set_new(o, "captured_at", json_real(now_real()));

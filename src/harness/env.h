@@ -14,5 +14,10 @@ json_t *env_capture(const char *const *labels, const char *const *paths);
 /* kernel release (uname -r), static buffer */
 const char *env_kernel(void);
 const char *env_host(void);
+/* The hypervisor under this machine, as systemd-detect-virt --vm names
+ * it ("kvm", "bhyve", "microsoft", "vmware", "xen", "qemu"): CPUID's
+ * hypervisor signature, else DMI's sys_vendor where it names one; "none"
+ * on bare metal.  Into buf, returned. */
+const char *env_virt(char *buf, size_t len);
 
 #endif

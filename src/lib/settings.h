@@ -27,8 +27,8 @@ enum setting_type {
 	SET_ENUM,	/* int: the index of the value in values[] */
 	SET_CALL,	/* call(): the owner parses the value itself */
 	SET_CUSTOM,	/* the owner's type at off, parsed by parse(): a
-			 * value no other type holds (ceiling's grid of
-			 * qdN and bsSIZE words); no column or id part */
+			 * value no other type holds (a grid of words);
+			 * no column or id part */
 };
 
 /* Where a setting may be given. */

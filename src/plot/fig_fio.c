@@ -11,14 +11,10 @@
  * colour fastest, where lo and hi are the strategy's min and max MB/s over
  * the same fio median, colour the strategy's linetype (palette.gp) and
  * fastest the ratio again on the bar of the highest median MB/s of the
- * data set (the fastest configuration), NaN elsewhere; then ceiling, the
- * strategy's median MB/s over the machine's copy limit (the highest median
- * MB/s of the fio configurations whose job declares "; role: ceiling",
- * fio_role, on the same data set, cache state and fsync class as the bar's
- * runs: fio_ceiling_of, the verdict's own matching), NaN without one.  The
- * bars are the like-for-like figure (the mirror job), the points the
- * ceiling the verdict speaks of.  A --dontcache run has no bar: no fio job
- * mirrors it (fio_can_mirror; fio runs cached).
+ * data set (the fastest configuration), NaN elsewhere.  The bars are the
+ * like-for-like figure (the mirror job); the machine's limits are the
+ * limits figure's (fig_limits.c).  A --dontcache run has no bar: no fio
+ * job mirrors it (fio_can_mirror; fio runs cached).
  */
 #include <errno.h>
 #include <math.h>
@@ -68,37 +64,9 @@ struct fastest {
 	double mbs;   /* highest median MB/s seen */
 	unsigned x;   /* its bar */
 	bool marking; /* second pass: mark bar x */
-	json_t *fio;  /* the data set's fio rows: the copy limit's grid */
 	struct plot_ctx *c;
 	bool decided; /* the verdict names bar x's strategy the winner of its cell */
 };
-
-/* The machine's copy limit for run row run among a data set's fio rows:
- * the highest median MB/s of a ceiling configuration on its ground
- * (fio_ceiling_of, as the verdict's report_fio_ceiling); NaN without one. */
-static double ceiling_mbs(json_t *fio, json_t *run)
-{
-	json_t *same = json_array(), *ids, *id, *f;
-	double best = NAN;
-	size_t i;
-
-	json_array_foreach(fio, i, f)
-		if (fio_ceiling_of(f, run))
-			json_array_append(same, f);
-	ids = rows_distinct(same, "config_id");
-	json_array_foreach(ids, i, id) {
-		json_t *r = rows_where(same, "config_id", id);
-		struct summary s;
-
-		rows_stat(r, "mb_s", 1, &s);
-		json_decref(r);
-		if (s.n && s.median > 0 && !(s.median <= best))
-			best = s.median;
-	}
-	json_decref(ids);
-	json_decref(same);
-	return best;
-}
 
 /* Runs whose I/O size is the fio job's (fio_bs_for, as the report pairs
  * them): stream beside the 64 KiB job, buffer beside the 1 MiB one. */
@@ -136,7 +104,6 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 
 	json_array_foreach(threads, i, t) {
 		json_t *r = rows_where(low, "threads", t);
-		double ceiling = ceiling_mbs(fa->fio, json_array_get(r, 0));
 		struct summary s;
 		char lab[200], tb[32], wb[32];
 
@@ -154,7 +121,6 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 		dat_num(d, s.max / fio_mbs, true);
 		dat_colour(d, name, PLOT_COLOURS);
 		dat_num(d, s.median / fio_mbs, fa->marking && fa->decided && *x - 1 == fa->x);
-		dat_num(d, s.median / ceiling, isfinite(ceiling));
 		fputc('\n', d->f);
 		if (!fa->marking && s.median > fa->mbs) {
 			fa->mbs = s.median;
@@ -217,7 +183,7 @@ static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, j
 			      const char *ds, unsigned *x)
 {
 	json_t *jobs = rows_distinct(fio, "config_id");
-	struct fastest fa = { -1, 0, false, fio, c, false };
+	struct fastest fa = { -1, 0, false, c, false };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
 
@@ -242,7 +208,7 @@ static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, j
 		dat_block(d, x0);
 		snprintf(lab, sizeof(lab), "data set %s", ds);
 		dat_label(d, lab);
-		fputs(" \"label\" ratio lo hi colour fastest ceiling\n", d->f);
+		fputs(" \"label\" ratio lo hi colour fastest\n", d->f);
 		fwrite(b.buf, 1, b.len, d->f);
 	}
 	free(b.buf);

@@ -18,6 +18,8 @@ const struct figure plot_figures[] = {
 	  &fig_memlimit },
 	{ "fio", "each strategy's throughput as a ratio to its fio baseline",
 	  &fig_fio },
+	{ "limits", "per cell: each strategy's MB/s against CPU per GB, the machine's measured limits as lines, the CPU roofline",
+	  &fig_limits },
 	{ "kernel", "eBPF view: sequential share per strategy, page-cache hit ratio per cache state",
 	  &fig_kernel },
 	{ "rounds", "per verdict cell: each strategy's elapsed by round, so drift and outliers are seen",

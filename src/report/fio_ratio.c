@@ -5,10 +5,8 @@
  * data set and cache state whose job mirrors the strategy, at the block
  * size and queue depth the baseline was chosen with (fio/fio.h).  The two
  * mb_s are defined alike: input bytes / elapsed (fio: its read+write
- * runtime, without the transform).  Beside them, the machine's copy
- * limit: the points of the ceiling grid (fio_role "ceiling").  Which fio
- * rows stand beside a run's is fio_pair.c's (the figures use it too): no
- * fio job mirrors a --dontcache run (fio runs cached), so its ratio is
+ * runtime, without the transform).  Which fio rows stand beside a run's
+ * is fio_pair.c's (the figures use it too): no fio job mirrors a --dontcache run (fio runs cached), so its ratio is
  * left empty and the table's note says why.
  */
 #include <math.h>
@@ -65,47 +63,6 @@ json_t *report_fio_baseline(json_t *sum, json_t *s)
 		return f;
 	}
 	return NULL;
-}
-
-json_t *report_fio_ceiling(json_t *sum, json_t *s)
-{
-	json_t *f, *best = NULL;
-	size_t i;
-
-	json_array_foreach(sum, i, f) {
-		double v = json_number_value(json_object_get(f, "mb_s"));
-
-		if (!fio_ceiling_of(f, s) || !(v > 0))
-			continue;
-		if (!best || v > json_number_value(json_object_get(best, "mb_s")))
-			best = f;
-	}
-	return best;
-}
-
-/* The ceiling grid's points, the best of each data set and cache state
- * starred: what the verdict's "copy limit" is the highest of. */
-static void ceiling_table(const struct rrun *r, struct rdoc *d)
-{
-	static const char *const cols[] = { "config_id", "qd", "bs", "mb_s", "best", NULL };
-	struct rtable *t = NULL;
-	json_t *f;
-	size_t i;
-
-	json_array_foreach(r->sum, i, f) {
-		if (strcmp(s_of(f, "kind"), "fio") || strcmp(s_of(f, "fio_role"), "ceiling"))
-			continue;
-		if (!t) {
-			t = rdoc_table(d, "the machine's copy limit", cols);
-			rtable_note(t, "fio's copy job (reads and writes overlapped) over the "
-				    "ceiling grid, median MB/s; * = the copy limit of its data "
-				    "set and cache state, the verdict's yardstick");
-		}
-		rtable_add(t, json_pack("[s,I,I,o,s]", s_of(f, "config_id"),
-					(json_int_t)i_of(f, "qd"), (json_int_t)i_of(f, "bufsize"),
-					rnum(json_number_value(json_object_get(f, "mb_s"))),
-					report_fio_ceiling(r->sum, f) == f ? "*" : ""));
-	}
 }
 
 /* The fio version of the directory's fio rows, NULL when it has none. */
@@ -167,5 +124,4 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 			    "mirror_ratio are left empty" : "");
 	if (t && version)
 		rdoc_meta(d, "fio", "%s", version);
-	ceiling_table(r, d);
 }

@@ -16,6 +16,7 @@
 #include "core/strategy.h"
 #include "lib/util.h"
 #include "fields.h"
+#include "limits.h"
 #include "report.h"
 #include "verdict.h"
 #include "memory_verdict.h"
@@ -405,6 +406,7 @@ void report_build(const struct rrun *r, struct rdoc *d)
 	grids(d, r->sum);
 	config_lines(d, r);
 	report_cost(r, d);
+	report_limits(r, d);
 	report_fio_ratios(r, d);
 	report_kernel_view(r, d);
 	report_probe_cost(r, d);

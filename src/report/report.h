@@ -52,11 +52,6 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d);
  * strategy's I/O at its block size and depth), or NULL; always NULL for
  * a --dontcache run (fio_can_mirror). */
 json_t *report_fio_baseline(json_t *sum, json_t *s);
-/* The machine's copy limit for run summary s: of the fio configurations
- * whose job declares "; role: ceiling" (fio_role), on the same data set,
- * cache state and fsync (none or not): fio_ceiling_of, as figure 4's
- * diamonds; the one of the highest median MB/s; NULL when there is none. */
-json_t *report_fio_ceiling(json_t *sum, json_t *s);
 /* Medians of the eBPF figures of traced run configurations
  * (kernel_view.c); nothing when no run was traced. */
 void report_kernel_view(const struct rrun *r, struct rdoc *d);

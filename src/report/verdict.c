@@ -18,6 +18,7 @@
 #include "lib/util.h"
 #include "fields.h"
 #include "headline.h"
+#include "limits.h"
 #include "verdict.h"
 
 enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
@@ -52,7 +53,7 @@ const char *verdict_device(double ratio)
 	if (!isfinite(ratio) || ratio <= 0)
 		return "";
 	if (ratio > VERDICT_DEVICE_OVER)
-		return VERDICT_NOT_CEILING;
+		return "above the yardstick";
 	if (ratio >= VERDICT_DEVICE_NEAR)
 		return "at the device's pace";
 	if (ratio < VERDICT_DEVICE_FAR)
@@ -68,26 +69,6 @@ const char *verdict_bs(double bytes, char *buf, size_t len)
 		snprintf(buf, len, "%.0f KiB", bytes / 1024);
 	else
 		snprintf(buf, len, "%.0f B", bytes);
-	return buf;
-}
-
-const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
-				 double bs, char *buf, size_t len)
-{
-	char b[32];
-
-	buf[0] = 0;
-	if (!isfinite(ratio) || ratio <= 0)
-		return buf;
-	verdict_bs(bs, b, sizeof(b));
-	if (ratio > VERDICT_DEVICE_OVER) /* 3 decimals where 2 would read 1.05 */
-		snprintf(buf, len, "%.*f of fio %s (qd %lld, %s): the yardstick is below "
-			 "what this strategy reached; %s",
-			 round(ratio * 100) / 100 <= VERDICT_DEVICE_OVER ? 3 : 2, ratio, job,
-			 qd, b, VERDICT_NOT_CEILING);
-	else
-		snprintf(buf, len, "%.2f of the machine's copy limit (fio %s, qd %lld, %s), %s",
-			 ratio, job, qd, b, verdict_device(ratio));
 	return buf;
 }
 
@@ -240,32 +221,25 @@ static void memory_reason(struct vtext *t, json_t *s, double rss, double data)
 		    rss / 1048576.0, 100 * rss / data, dbuf, m);
 }
 
-/* The device reason: the strategy's MB/s over the machine's copy limit
- * when the directory has one, else over its mirror job's (the second,
- * like-for-like figure, in c either way). */
+/* The device reason: the strategy's share of its binding limit when the
+ * directory has limits rows (limits.h), else its MB/s over its mirror
+ * job's (the second, like-for-like figure, in c either way). */
 static void device_reason(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
-	json_t *f = report_fio_baseline(r->sum, s), *x = report_fio_ceiling(r->sum, s);
+	json_t *f = report_fio_baseline(r->sum, s);
 	double mb = nget(s, "mb_s"), fm = f ? nget(f, "mb_s") : NAN;
-	double mirror = fm > 0 ? mb / fm : NAN, ceil = x ? mb / nget(x, "mb_s") : NAN;
-	const char *job = x ? sget(x, "strategy") : "";
-	char buf[256], point[96], bs[32];
+	double mirror = fm > 0 ? mb / fm : NAN;
+	char buf[512];
 
-	if (!strncmp(job, "fio-", 4))
-		job += 4;
-	json_object_set_new(c, "ceiling_ratio", rnum(ceil));
-	snprintf(point, sizeof(point), "fio %s, qd %lld, %s", job, iget(x, "qd"),
-		 verdict_bs(nget(x, "bufsize"), bs, sizeof(bs)));
-	json_object_set_new(c, "ceiling", x ? json_text(point) : json_null());
+	json_object_set_new(c, "limit", json_null());
+	json_object_set_new(c, "limit_share", json_null());
 	json_object_set_new(c, "mirror_ratio", rnum(mirror));
 	json_object_set_new(c, "mirror_job", f ? json_text(sget(f, "strategy")) : json_null());
-	if (isfinite(ceil))
-		put(t, "%s%s", sep(t, s), verdict_ceiling_text(ceil, job, iget(x, "qd"),
-							  nget(x, "bufsize"), buf, sizeof(buf)));
+	if (*limits_reason(r, s, c, buf, sizeof(buf)))
+		put(t, "%s%s", sep(t, s), buf);
 	else if (isfinite(mirror))
-		put(t, "%s%.2fx of %s doing the same I/O (%s%s)", sep(t, s), mirror,
-		    sget(f, "strategy"), mirror > VERDICT_DEVICE_OVER ? "the yardstick is "
-		    "below what this strategy reached; " : "", verdict_device(mirror));
+		put(t, "%s%.2fx of %s doing the same I/O (%s)", sep(t, s), mirror,
+		    sget(f, "strategy"), verdict_device(mirror));
 }
 
 /* The kernel's part, over the traced repetitions: their number (traced_n)
@@ -802,7 +776,7 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 	static const char *const figs[] = { "cell", "fastest", "runner_up", "ratio", "ci_lo",
 		"ci_hi", "ci_level", "rounds", "test", "decision", "band", "rounds_needed",
 		"minutes_needed", "distinguishable", "tied", "ahead_of", "ahead_ratio", "bound",
-		"cpu_per_thread", "ceiling_ratio", "ceiling", "mirror_ratio", "mirror_job",
+		"cpu_per_thread", "limit_share", "limit", "mirror_ratio", "mirror_job",
 		"rss_share", "pc_hit_ratio", "seq_pct", "seq_pct_read", "seq_pct_write", NULL };
 	json_t *cells = verdict_cells(r), *c;
 	struct rtable *t;
@@ -830,9 +804,10 @@ void report_verdict(const struct rrun *r, struct rdoc *d)
 		    "decision = winner, equal or undecided; band = min_effect as a "
 		    "fraction; rounds_needed, minutes_needed: the engine's projection for "
 		    "an undecided cell; cpu_per_thread = "
-		    "(user+sys) / elapsed / min(threads, CPUs); ceiling_ratio = MB/s / the "
-		    "machine's copy limit (the best MB/s of fio's copy job over its grid, "
-		    "at the point named by ceiling); mirror_ratio = MB/s / the MB/s of the "
+		    "(user+sys) / elapsed / min(threads, CPUs); limit_share = median MB/s / "
+		    "the binding limit's (limit: the lowest of the machine's measured "
+		    "limits the strategy meets, table \"strategies against their "
+		    "limits\"); mirror_ratio = MB/s / the MB/s of the "
 		    "strategy's mirror job (mirror_job: the like-for-like figure, the same "
 		    "I/O, which may read then write); rss_share = peak RSS / bytes read");
 	json_array_foreach(cells, i, c) {

@@ -52,32 +52,20 @@ enum vbound verdict_bound(double cpu_s, double elapsed_s, long long threads,
 			  long long cpus, double *per_thread);
 const char *verdict_bound_name(enum vbound b);
 
-/* Share of the device reached: the strategy's MB/s over a yardstick's.
- * The yardstick is the machine's copy limit when the directory has it
- * (the best median MB/s of the fio job declaring "; role: ceiling",
- * fio-jobs/copy.fio, over the grid ceiling= asked for: reads and writes
- * overlapped, as the strategies do), else the strategy's mirror job (the
- * same I/O, which may read then write).
- *   ratio >  VERDICT_DEVICE_OVER -> "not a ceiling": the strategy beat its
- *                                   yardstick, which is then no limit
+/* Share of the device reached, where the directory has no limits rows
+ * (limits.h: the share of the binding limit is the verdict's reason
+ * then): the strategy's MB/s over its mirror job's (the same I/O, which
+ * may read then write).
+ *   ratio >  VERDICT_DEVICE_OVER -> "above the yardstick": the mirror job
+ *                                   is then no limit
  *   ratio >= VERDICT_DEVICE_NEAR -> "at the device's pace"
  *   ratio <  VERDICT_DEVICE_FAR  -> "well below the device"
  *   in between                   -> "below the device"
- * VERDICT_DEVICE_OVER leaves 5% for the two runs' noise: a strategy at
- * 1.03 of the limit is at it, not above it. */
+ * VERDICT_DEVICE_OVER leaves 5% for the two runs' noise. */
 #define VERDICT_DEVICE_OVER 1.05
 #define VERDICT_DEVICE_NEAR 0.8
 #define VERDICT_DEVICE_FAR 0.5
-#define VERDICT_NOT_CEILING "not a ceiling"
 const char *verdict_device(double ratio);
-/* The device reason against the copy limit (job: "copy"; qd and bs the
- * grid point that reached it), into buf:
- *   "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the device's pace"
- *   "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this
- *    strategy reached; not a ceiling"
- * "" when ratio is not a number above 0. */
-const char *verdict_ceiling_text(double ratio, const char *job, long long qd,
-				 double bs, char *buf, size_t len);
 /* An interval "1.05-1.19": two decimals, more (up to 4) where two would
  * print 1.00 for an end that is not 1, so the side of 1 it lies on shows. */
 const char *verdict_ci_range(double lo, double hi, char *buf, size_t len);
@@ -145,8 +133,8 @@ const char *verdict_hit_spread_text(const struct kspread *hit, const char *cache
  * ci_hi, ci_level, rounds, p, p_holm, test, decision ("winner", "equal",
  * "undecided", "only"), distinguishable (a winner), tied (no winner: the
  * fastest and those not behind it), ahead_of, ahead_ratio, ahead_p, bound,
- * cpu_per_thread, ceiling_ratio, ceiling (the grid point: "fio copy, qd 16,
- * 1 MiB"), mirror_ratio, mirror_job (the like-for-like figure: the
+ * cpu_per_thread, limit_share, limit (the binding limit's name, limits.h),
+ * limit_mb_s, limit_exceeded, mirror_ratio, mirror_job (the like-for-like figure: the
  * strategy's mirror job), rss_share, pc_hit_ratio, seq_pct, seq_pct_read,
  * seq_pct_write, text (the sentence), strategies (every strategy of the cell
  * in median order for the headline: strategy, config_id, decision -- the

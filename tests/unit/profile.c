@@ -223,53 +223,30 @@ static int configurations_capped(void)
 	return 0;
 }
 
-/* ceiling= is run_section_settings' entry: its grid by the one parser
- * (setting_store), a run configuration's points added by profile.c, each
- * point's qd= and bs= named by the line of ceiling=; fio= and ceiling=
- * are not carried into what they add nor written back. */
-static int ceiling_grid_by_its_table_entry(void)
+/* fio= is run_section_settings' one entry: a run configuration's
+ * companion added by profile.c, fio= not carried into it nor written
+ * back; no ceiling grid (the machine's limits are measured rows). */
+static int fio_companion_by_its_table_entry(void)
 {
-	const struct setting *s = setting_find(run_section_settings, "ceiling");
-	static const char *const bad[] = { "16 1m", "qd16", "bs1m", "qd bs1m",
-		"qd1 bs1m x", "1", "qd1 qd2 qd3 qd4 qd5 qd6 qd7 qd8 qd9 bs1m" };
 	struct run_section rs;
 	struct profile p;
 	char buf[4096];
 	FILE *f;
 
-	CHECK(s && s->type == SET_CUSTOM && (s->where & SET_PROFILE) && s->help,
-	      "ceiling in the run section table");
+	CHECK(setting_find(run_section_settings, "fio") &&
+	      !setting_find(run_section_settings, "ceiling"), "fio alone in the table");
 	settings_defaults(run_section_settings, &rs);
-	CHECK(!rs.fio && !rs.ceiling.nqd && !rs.ceiling.nbs, "default: none");
-	CHECK(!setting_store(s, &rs, "t", " qd1\tbs128k qd16  bs1m ") &&
-	      rs.ceiling.nqd == 2 && rs.ceiling.nbs == 2 &&
-	      !strcmp(rs.ceiling.qd[1], "16") && !strcmp(rs.ceiling.bs[0], "128k") &&
-	      !strcmp(rs.ceiling.bs[1], "1m"), "qd x bs");
-	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-		CHECK(setting_store(s, &rs, "t", bad[i]) == -EINVAL && !rs.ceiling.nqd,
-		      "'%s' refused", bad[i]);
-	CHECK(!setting_store(s, &rs, "t", "off") && !rs.ceiling.nqd, "off: none");
-
-	put("c.ini", "[runs]\nstrategy=stream\ndataset=big\nfio=1\n"
-		     "ceiling=qd1 qd16 bs128k bs1m\nthreads=1\n");
+	CHECK(!rs.fio, "default: none");
+	put("c.ini", "[runs]\nstrategy=stream\ndataset=big\nfio=1\nthreads=1\n");
 	CHECK(!load("c.ini", NULL, 0, &p), "load");
-	CHECK(p.n == 6, "%zu configurations: run, fio, 4 points", p.n);
-	CHECK(p.confs[1].kind == bench_kind_find("fio") && !pconf_get(&p.confs[1], "fio") &&
-	      !pconf_get(&p.confs[1], "ceiling"), "the fio companion");
-	CHECK(!strcmp(pconf_get(&p.confs[2], "fio_role"), "ceiling") &&
-	      !strcmp(pconf_get(&p.confs[2], "qd"), "1") &&
-	      !strcmp(pconf_get(&p.confs[2], "bs"), "128k") &&
-	      !strcmp(pconf_get(&p.confs[5], "qd"), "16") &&
-	      !strcmp(pconf_get(&p.confs[5], "bs"), "1m") &&
-	      strstr(pconf_kv(&p.confs[5], "bs")->where, "c.ini:5") &&
-	      !pconf_get(&p.confs[5], "threads"), "the grid's points");
+	CHECK(p.n == 2, "%zu configurations: run, fio", p.n);
+	CHECK(p.confs[1].kind == bench_kind_find("fio") && !pconf_get(&p.confs[1], "fio"),
+	      "the fio companion");
 	f = fmemopen(buf, sizeof(buf), "w");
 	CHECK(f && !profile_write(&p, f), "write");
 	fclose(f);
-	CHECK(!strstr(buf, "fio=") && !strstr(buf, "ceiling="), "written: %s", buf);
+	CHECK(!strstr(buf, "fio="), "written: %s", buf);
 	profile_free(&p);
-	put("c.ini", "[runs]\nstrategy=stream\ndataset=big\nceiling=qd16\n");
-	CHECK(load("c.ini", NULL, 0, &p) == -EINVAL, "no grid");
 	return 0;
 }
 
@@ -328,7 +305,7 @@ int main(void)
 	RUN(long_lines);
 	RUN(inherited_keys_a_kind_does_not_take);
 	RUN(configurations_capped);
-	RUN(ceiling_grid_by_its_table_entry);
+	RUN(fio_companion_by_its_table_entry);
 	RUN(many_keys_and_sections_load_in_linear_time);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

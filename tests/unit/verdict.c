@@ -45,29 +45,14 @@ static int device_rule(void)
 	CHECK(!strcmp(verdict_device(0.49), "well below the device"), "0.49");
 	CHECK(!strcmp(verdict_device(NAN), ""), "no baseline");
 	CHECK(!strcmp(verdict_device(1.05), "at the device's pace"), "1.05 at the threshold");
-	CHECK(!strcmp(verdict_device(1.06), VERDICT_NOT_CEILING), "1.06: not a ceiling");
+	CHECK(!strcmp(verdict_device(1.06), "above the yardstick"), "1.06: above");
 	return 0;
 }
 
-static int ceiling_ratio_is_said_against_the_copy_limit(void)
+static int bs_is_said_in_binary_units(void)
 {
-	char buf[256], bs[32];
+	char bs[32];
 
-	CHECK(!strcmp(verdict_ceiling_text(0.98, "copy", 16, 1048576, buf, sizeof(buf)),
-		      "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the "
-		      "device's pace"), "%s", buf);
-	CHECK(!strcmp(verdict_ceiling_text(0.6, "copy", 1, 131072, buf, sizeof(buf)),
-		      "0.60 of the machine's copy limit (fio copy, qd 1, 128 KiB), below the "
-		      "device"), "%s", buf);
-	CHECK(!strcmp(verdict_ceiling_text(1.12, "copy", 16, 1048576, buf, sizeof(buf)),
-		      "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this "
-		      "strategy reached; not a ceiling"), "%s", buf);
-	CHECK(!strstr(verdict_ceiling_text(1.051, "copy", 16, 1048576, buf, sizeof(buf)),
-		      "pace"), "just over 1.05: %s", buf);
-	/* over the threshold, never printed as the threshold itself */
-	CHECK(!strncmp(verdict_ceiling_text(1.0545, "copy", 1, 1048576, buf, sizeof(buf)),
-		       "1.054 of fio copy (qd 1, 1 MiB): ", 32), "%s", buf);
-	CHECK(!*verdict_ceiling_text(NAN, "copy", 16, 1048576, buf, sizeof(buf)), "none");
 	CHECK(!strcmp(verdict_bs(4096, bs, sizeof(bs)), "4 KiB") &&
 	      !strcmp(verdict_bs(1536, bs, sizeof(bs)), "1536 B") &&
 	      !strcmp(verdict_bs(2097152, bs, sizeof(bs)), "2 MiB"), "verdict_bs");
@@ -424,71 +409,95 @@ static int more_strategies_widen_each_pairs_interval(void)
 	return 0;
 }
 
-/* A point of the copy grid (fio-jobs/copy.fio, fio_role ceiling). */
-static json_t *ceiling_row(unsigned qd, int bs, double mb_s)
+/* Repetition k of limit name (kind limits), on big, fsync=file. */
+static json_t *limit_row(const char *name, double mb_s, int k)
 {
 	char id[128];
 
-	snprintf(id, sizeof(id), "big/fio-copy/cold/bs=%d/qd=%u", bs, qd);
-	return json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:f,s:f,s:s,s:s,s:o}", "kind", "fio",
-			 "config_id", id, "dataset", "big", "strategy", "fio-copy",
-			 "baseline_of", "", "fio_role", "ceiling", "bufsize", bs, "qd", qd,
-			 "elapsed_s", 100e6 / mb_s / 1e6, "mb_s", mb_s, "cache", "cold",
-			 "fsync", "file", "error", json_null());
+	snprintf(id, sizeof(id), "big/limits/%s/fsync=file", name);
+	return json_pack("{s:s,s:s,s:s,s:s,s:i,s:f,s:f,s:f,s:f,s:f,s:s,s:s,s:i,s:i,s:o}",
+			 "kind", "limits", "config_id", id, "limit", name, "dataset", "big",
+			 "work", 0, "bytes", 100e6, "elapsed_s", 100 / mb_s, "mb_s", mb_s,
+			 "cpu_user_s", 0.01, "cpu_sys_s", 0.1, "fsync", "file", "cache", "cold",
+			 "round", k + 1, "rep", k + 1, "error", json_null());
 }
 
-/* The best point of the grid is the yardstick; the mirror stays beside it
- * as the like-for-like figure; above 1.05 of it the report says the
- * yardstick is no ceiling; reads and writes are said apart. */
-static int device_figure_is_the_best_copy_point(void)
+/* The machine's limits, 6 repetitions each: read 2600, new-file writes
+ * buffered at write MB/s (+-1%), direct 175, the kernel copy 300, the
+ * transform 5000 per core. */
+static void add_limits(json_t *rows, double write)
+{
+	for (int k = 0; k < 6; k++) {
+		json_array_append_new(rows, limit_row("read_direct", 2600 + k, k));
+		json_array_append_new(rows, limit_row("write_new_buffered", write * (0.99 + 0.004 * k), k));
+		json_array_append_new(rows, limit_row("write_new_direct", 175 + k, k));
+		json_array_append_new(rows, limit_row("copy_file_range", 300 + k, k));
+		json_array_append_new(rows, limit_row("transform", 5000 + k, k));
+	}
+}
+
+/* The verdict's "why" is the share of the binding limit: for buffered
+ * stream the new-file write (buffered), not the direct one nor the fio
+ * mirror, which stays beside it as the like-for-like figure; reads and
+ * writes are said apart. */
+static int device_figure_is_the_binding_limit(void)
 {
 	json_t *rows = json_array(), *cells, *c, *x;
 	struct rrun r;
 	const char *text;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 6; i++) {
 		json_array_append_new(rows, x = row("stream", 1.0 + i * 0.01, 81));
 		json_object_set_new(x, "seq_pct_read", json_real(99));
 		json_object_set_new(x, "seq_pct_write", json_real(97));
+		json_object_set_new(x, "round", json_integer(i + 1));
 	}
 	json_array_append_new(rows, fio_row(50));
-	json_array_append_new(rows, ceiling_row(1, 131072, 80));
-	json_array_append_new(rows, ceiling_row(16, 1048576, 101));
-	json_array_append_new(rows, ceiling_row(16, 131072, 90));
+	add_limits(rows, 200);
 	cells = cell_of(rows, &r);
 	c = json_array_get(cells, 0);
 	text = json_string_value(json_object_get(c, "text"));
 	printf("  %s\n", text);
-	CHECK(strstr(text, "0.98 of the machine's copy limit (fio copy, qd 16, 1 MiB), at the "
-		     "device's pace"), "ceiling");
-	CHECK(!strstr(text, "fio-seq-psync"), "the mirror is not in the sentence");
-	CHECK(fabs(json_number_value(json_object_get(c, "ceiling_ratio")) - 100 / 1.01 / 101) < 1e-6,
-	      "ceiling_ratio");
-	CHECK(!strcmp(json_string_value(json_object_get(c, "ceiling")), "fio copy, qd 16, 1 MiB"),
-	      "ceiling point");
-	CHECK(fabs(json_number_value(json_object_get(c, "mirror_ratio")) - 100 / 1.01 / 50) < 1e-6,
+	CHECK(strstr(text, "0.49 of the new-file write limit (buffered), 200 MB/s"), "share");
+	CHECK(!strstr(text, "fio-seq-psync") && !strstr(text, "copy limit"), "no yardstick");
+	CHECK(!strcmp(str(c, "limit"), "write_new_buffered"), "limit");
+	CHECK(fabs(json_number_value(json_object_get(c, "limit_share")) - 100 / 1.025 / 200) < 2e-3,
+	      "limit_share");
+	CHECK(fabs(json_number_value(json_object_get(c, "mirror_ratio")) - 100 / 1.025 / 50) < 1e-2,
 	      "mirror_ratio");
-	CHECK(!strcmp(json_string_value(json_object_get(c, "mirror_job")), "fio-seq-psync"), "job");
 	CHECK(strstr(text, "reads 99% sequential, writes 97% sequential"), "seq apart");
-	CHECK(!strstr(text, "81%"), "not the two together");
-	done(&r, cells);
-	rows = json_array();
-	for (int i = 0; i < 3; i++)
-		json_array_append_new(rows, row("stream", 1.0 + i * 0.01, -1));
-	json_array_append_new(rows, ceiling_row(16, 1048576, 88.4));
-	cells = cell_of(rows, &r);
-	text = json_string_value(json_object_get(json_array_get(cells, 0), "text"));
-	printf("  %s\n", text);
-	CHECK(strstr(text, "1.12 of fio copy (qd 16, 1 MiB): the yardstick is below what this "
-		     "strategy reached; not a ceiling"), "over 1.05");
-	CHECK(!strstr(text, "device's pace"), "no pace above the yardstick");
 	done(&r, cells);
 	return 0;
 }
 
-/* Without a ceiling grid the mirror job is the yardstick, and a strategy
+/* A strategy whose interval lies above its binding limit's: the model is
+ * wrong, and the sentence names the limit, never a bare share above 1. */
+static int strategy_above_its_limit_says_the_model_is_wrong(void)
+{
+	json_t *rows = json_array(), *cells, *c;
+	struct rrun r;
+	const char *text;
+
+	for (int i = 0; i < 6; i++) {
+		json_array_append_new(rows, c = row("stream", 1.0 + i * 0.01, -1));
+		json_object_set_new(c, "round", json_integer(i + 1));
+	}
+	add_limits(rows, 80);
+	cells = cell_of(rows, &r);
+	c = json_array_get(cells, 0);
+	text = json_string_value(json_object_get(c, "text"));
+	printf("  %s\n", text);
+	CHECK(strstr(text, "the model is wrong: stream exceeds the new-file write limit "
+		     "(buffered) by 22% (interval "), "the failed limit named");
+	CHECK(!strstr(text, "1.22 of"), "no share above 1 alone");
+	CHECK(json_is_true(json_object_get(c, "limit_exceeded")), "limit_exceeded");
+	done(&r, cells);
+	return 0;
+}
+
+/* Without limits rows the mirror job is the yardstick, and a strategy
  * past it by more than 5% is not said to be at the device's pace. */
-static int mirror_passed_is_no_ceiling_either(void)
+static int mirror_passed_is_above_the_yardstick(void)
 {
 	json_t *rows = json_array(), *cells;
 	struct rrun r;
@@ -500,9 +509,9 @@ static int mirror_passed_is_no_ceiling_either(void)
 	cells = cell_of(rows, &r);
 	text = json_string_value(json_object_get(json_array_get(cells, 0), "text"));
 	printf("  %s\n", text);
-	CHECK(strstr(text, "1.24x of fio-seq-psync doing the same I/O (the yardstick is below "
-		     "what this strategy reached; not a ceiling)"), "mirror over 1.05");
-	CHECK(json_is_null(json_object_get(json_array_get(cells, 0), "ceiling_ratio")), "none");
+	CHECK(strstr(text, "1.24x of fio-seq-psync doing the same I/O (above the yardstick)"),
+	      "mirror over 1.05");
+	CHECK(json_is_null(json_object_get(json_array_get(cells, 0), "limit_share")), "none");
 	done(&r, cells);
 	return 0;
 }
@@ -593,10 +602,11 @@ int main(void)
 {
 	RUN(bound_rule);
 	RUN(device_rule);
-	RUN(ceiling_ratio_is_said_against_the_copy_limit);
+	RUN(bs_is_said_in_binary_units);
 	RUN(seq_is_said_for_reads_and_writes_apart);
-	RUN(device_figure_is_the_best_copy_point);
-	RUN(mirror_passed_is_no_ceiling_either);
+	RUN(device_figure_is_the_binding_limit);
+	RUN(strategy_above_its_limit_says_the_model_is_wrong);
+	RUN(mirror_passed_is_above_the_yardstick);
 	RUN(memory_rule);
 	RUN(small_read_says_rss_cannot_judge);
 	RUN(cache_and_seq_rules);

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/* The machine's measured limits per cell and a strategy's attainable rate, binding limit and share (limits.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strategy.h"
+#include "results/row.h"
+#include "results/stats_math.h"
+#include "fields.h"
+#include "limits.h"
+
+const char *const limit_names[LIM_N] = {
+	"read_direct", "write_new_buffered", "write_new_direct",
+	"pagecache_copy", "copy_file_range", "transform",
+};
+
+const char *const limit_labels[LIM_N] = {
+	"the direct read limit", "the new-file write limit (buffered)",
+	"the new-file write limit (direct)", "the page-cache copy limit",
+	"the kernel copy limit (copy_file_range)", "the CPU limit (transform)",
+};
+
+void limits_est_of(double *v, size_t n, struct limit_est *e)
+{
+	struct summary s;
+
+	e->n = n;
+	e->median = e->lo = e->hi = NAN;
+	if (!n)
+		return;
+	summarize(v, n, &s);
+	e->median = s.median;
+	if (median_ci(v, n, LIMITS_LEVEL, &e->lo, &e->hi))
+		e->lo = e->hi = NAN;
+}
+
+/* The limits u meets, as a mask of 1 << enum limit_kind. */
+static unsigned limits_met(const struct limit_use *u)
+{
+	unsigned m = 1u << LIM_TRANSFORM;
+
+	if (u->direct)
+		return m | 1u << LIM_READ_DIRECT | 1u << LIM_WRITE_NEW_DIRECT |
+		       1u << LIM_COPY_FILE_RANGE;
+	m |= 1u << LIM_WRITE_NEW_BUFFERED;
+	if (u->cold)
+		return m | 1u << LIM_READ_DIRECT | 1u << LIM_COPY_FILE_RANGE;
+	return m | 1u << LIM_PAGECACHE_COPY;
+}
+
+int limits_attain(const struct limit_est est[LIM_N], const struct limit_use *u,
+		  struct limit_attain *a)
+{
+	unsigned met = limits_met(u);
+
+	a->bind = -1;
+	a->rate = a->lo = a->hi = NAN;
+	for (int k = 0; k < LIM_N; k++) {
+		double f = k == LIM_TRANSFORM ? (u->cores >= 1 ? u->cores : 1) : 1;
+
+		if (!(met & 1u << k) || !est[k].n || !(est[k].median > 0))
+			continue;
+		if (a->bind >= 0 && !(est[k].median * f < a->rate))
+			continue;
+		a->bind = k;
+		a->rate = est[k].median * f;
+		a->lo = est[k].lo * f;
+		a->hi = est[k].hi * f;
+	}
+	return a->bind < 0 ? -ENOENT : 0;
+}
+
+bool limits_exceeds(double s_lo, double s_median, const struct limit_attain *a,
+		    double *pct)
+{
+	*pct = a->rate > 0 ? 100 * (s_median / a->rate - 1) : NAN;
+	return a->bind >= 0 && isfinite(s_lo) && isfinite(a->hi) && s_lo > a->hi;
+}
+
+bool limits_present(json_t *rows)
+{
+	json_t *row;
+	size_t i;
+
+	json_array_foreach(rows, i, row)
+		if (!strcmp(sget(row, "kind"), "limits"))
+			return true;
+	return false;
+}
+
+static int limit_of(const char *name)
+{
+	for (int k = 0; k < LIM_N; k++)
+		if (!strcmp(name, limit_names[k]))
+			return k;
+	return -1;
+}
+
+/* A good limits row of limit k standing for run summary s's cell. */
+static bool stands_for(json_t *row, int k, json_t *s)
+{
+	const char *ds = sget(row, "dataset");
+	json_t *e = json_object_get(row, "error");
+
+	if (strcmp(sget(row, "kind"), "limits") || limit_of(sget(row, "limit")) != k ||
+	    (e && !json_is_null(e)) || !(nget(row, "mb_s") > 0))
+		return false;
+	if (*ds && strcmp(ds, sget(s, "dataset")))
+		return false;
+	if (k == LIM_TRANSFORM)
+		return iget(row, "work") == iget(s, "work");
+	if (k == LIM_READ_DIRECT)
+		return true;
+	return !strcmp(sget(row, "fsync"), sget(s, "fsync"));
+}
+
+/* CPU seconds per GB of one row: user + system (+ kernel threads). */
+static double cpu_s_gb(json_t *row, const char *user, const char *sys, const char *bytes)
+{
+	double cpu = nget(row, user) + nget(row, sys), k = nget(row, "kthread_s");
+	double gb = nget(row, bytes) / 1e9;
+
+	return gb > 0 ? (cpu + (isfinite(k) ? k : 0)) / gb : NAN;
+}
+
+/* The median of the finite values of v[0..n). */
+static double finite_median(double *v, size_t n)
+{
+	struct summary s;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(v[i]))
+			v[m++] = v[i];
+	if (!m)
+		return NAN;
+	summarize(v, m, &s);
+	return s.median;
+}
+
+static void limit_one(json_t *rows, json_t *s, int k, struct limit_est *e)
+{
+	size_t n = json_array_size(rows), m = 0, i;
+	double *v = calloc(n + 1, sizeof(double)), *c = calloc(n + 1, sizeof(double));
+	json_t *row;
+
+	if (!v || !c)
+		abort();
+	e->reused_from[0] = 0;
+	json_array_foreach(rows, i, row) {
+		if (!stands_for(row, k, s))
+			continue;
+		v[m] = nget(row, "mb_s");
+		c[m++] = cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
+		if (*sget(row, "reused_from"))
+			snprintf(e->reused_from, sizeof(e->reused_from), "%s",
+				 sget(row, "reused_from"));
+	}
+	limits_est_of(v, m, e);
+	e->cpu_s_gb = finite_median(c, m);
+	free(v);
+	free(c);
+}
+
+void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIM_N])
+{
+	for (int k = 0; k < LIM_N; k++)
+		limit_one(rows, s, k, &est[k]);
+}
+
+void limits_use_of(json_t *s, long long cpus, struct limit_use *u)
+{
+	const struct strategy *st = strategy_find(sget(s, "strategy"));
+	unsigned f = st ? st->flags : 0;
+	long long workers = iget(s, "workers"), th = iget(s, "threads");
+	long long used = workers > 0 ? workers : th > 0 ? th : 1;
+
+	u->direct = (f & STRAT_ALWAYS_DIRECT) ||
+		    ((f & STRAT_DIRECT) && json_is_true(json_object_get(s, "direct")));
+	u->cold = !strcmp(sget(s, "cache"), "cold");
+	u->cores = (double)(cpus > 0 && used > cpus ? cpus : used);
+}
+
+void limits_strategy_est(json_t *rows, json_t *s, struct limit_est *e)
+{
+	size_t n = json_array_size(rows), m = 0, i;
+	double *v = calloc(n + 1, sizeof(double)), *c = calloc(n + 1, sizeof(double));
+	const char *id = sget(s, "config_id");
+	json_t *row;
+
+	if (!v || !c)
+		abort();
+	json_array_foreach(rows, i, row) {
+		if (strcmp(sget(row, "config_id"), id) || !row_timed(row) ||
+		    !json_is_null(json_object_get(row, "error")) || !(nget(row, "mb_s") > 0))
+			continue;
+		v[m] = nget(row, "mb_s");
+		c[m++] = cpu_s_gb(row, "user_s", "sys_s", "bytes_in");
+	}
+	limits_est_of(v, m, e);
+	e->cpu_s_gb = finite_median(c, m);
+	e->reused_from[0] = 0;
+	free(v);
+	free(c);
+}
