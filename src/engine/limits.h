@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* The machine's limits (the "limits" kind): the calibration points, their measurement and their reuse. */
+#ifndef IOSTRAT_LIMITS_H
+#define IOSTRAT_LIMITS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "core/filelist.h"
+
+/* The calibration points (docs/limits.md), in the order of limit_names. */
+enum limit {
+	LIMIT_READ_DIRECT,        /* cold sequential O_DIRECT read, io_uring qd x bs */
+	LIMIT_WRITE_NEW_BUFFERED, /* new files of the data set's size, buffered */
+	LIMIT_WRITE_NEW_DIRECT,   /* the same, O_DIRECT */
+	LIMIT_PAGECACHE_COPY,     /* warm read to a new file, buffered */
+	LIMIT_COPY_FILE_RANGE,    /* the kernel's own copy, cold */
+	LIMIT_TRANSFORM,          /* the transform at W on data in memory, one thread */
+	LIMIT_N
+};
+extern const char *const limit_names[]; /* NULL-terminated */
+
+/* One measurement, as the child runs it. */
+struct limit_job {
+	enum limit limit;
+	const char *in, *out;      /* the data set's directory, the outputs' */
+	const struct filelist *fl;
+	int fsync;                 /* enum fsync_mode */
+	unsigned work, qd;
+	uint64_t bs;
+};
+
+/* What the child reports: the seconds of the measured part alone and the
+ * bytes it moved; for transform, the xxh3 of the output (the reference's). */
+struct limit_result {
+	int err;                   /* 0 or -errno */
+	char what[160];            /* the file or step that failed */
+	double secs;
+	uint64_t bytes;
+	uint64_t sum;              /* transform: xxh3-64 of the output */
+};
+
+/* Run job in this process (the repetition's child): *r filled, r->err. */
+void limit_measure(const struct limit_job *job, struct limit_result *r);
+
+/* ---- reuse (limits_reuse.c) --------------------------------------------- */
+
+/* The machine's identity (/etc/machine-id), "" when unreadable. */
+const char *limits_machine_id(void);
+/* The reuse key's columns (machine_id, kernel, fs, device) into row. */
+void limits_key_row(json_t *row, json_t *env);
+/* The good timed rows of config_id under root (any directory but self's)
+ * whose key matches key_row's, measured within window_s of now, of the
+ * newest such directory: a new array (empty when none); *from its path. */
+json_t *limits_reusable(const char *root, const char *self, const char *config_id,
+			json_t *key_row, double window_s, char *from, size_t len);
+
+#endif
