@@ -406,8 +406,8 @@ static void measured(json_t *row, const struct limit_result *r, const struct rus
 	json_object_set_new(row, "bytes_in", json_integer((json_int_t)r->bytes));
 	json_object_set_new(row, "elapsed_s", json_real(r->secs));
 	json_object_set_new(row, "mb_s", json_real(r->secs > 0 ? r->bytes / 1e6 / r->secs : 0));
-	json_object_set_new(row, "cpu_user_s", json_real(tv_s(ru->ru_utime)));
-	json_object_set_new(row, "cpu_sys_s", json_real(tv_s(ru->ru_stime)));
+	json_object_set_new(row, "cpu_user_s", json_real(r->user_s));
+	json_object_set_new(row, "cpu_sys_s", json_real(r->sys_s));
 	json_object_set_new(row, "user_s", json_real(tv_s(ru->ru_utime)));
 	json_object_set_new(row, "sys_s", json_real(tv_s(ru->ru_stime)));
 	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
@@ -510,7 +510,7 @@ static int limits_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep
 		look_for_reuse(ctx, it, lp);
 	if (rep >= 1 && rep <= json_array_size(lp->reused))
 		return reuse_rep(ctx, lp, rep, row);
-	*row = row_new(ctx->cmd ? NULL : ctx->name, "limits");
+	*row = row_new(ctx->name, "limits");
 	if (!*row)
 		return -ENOMEM;
 	fill(ctx, it, lp, rep, *row);

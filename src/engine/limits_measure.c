@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include <liburing.h>
 #include <xxhash.h>
@@ -304,7 +305,10 @@ static int load_all(const struct limit_job *j, uint8_t *buf)
 	return 0;
 }
 
-static void transform(const struct limit_job *j, struct limit_result *r)
+/* before: reset once the data set is in memory (its loading is no CPU
+ * of the transform's). */
+static void transform(const struct limit_job *j, struct limit_result *r,
+		      struct rusage *before)
 {
 	uint8_t *buf = malloc(j->fl->total ? (size_t)j->fl->total : 1);
 	uint64_t off = 0;
@@ -320,6 +324,7 @@ static void transform(const struct limit_job *j, struct limit_result *r)
 		free(buf);
 		return;
 	}
+	getrusage(RUSAGE_SELF, before);
 	t0 = now_mono();
 	for (size_t i = 0; i < j->fl->n; i++) {
 		uint64_t col = 0; /* every file starts a line */
@@ -333,11 +338,27 @@ static void transform(const struct limit_job *j, struct limit_result *r)
 	free(buf);
 }
 
-void limit_measure(const struct limit_job *j, struct limit_result *r)
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+/* The CPU of the measured part: the process's (every thread's) after
+ * minus before. */
+static void cpu_since(const struct rusage *before, struct limit_result *r)
+{
+	struct rusage now;
+
+	getrusage(RUSAGE_SELF, &now);
+	r->user_s = tv_s(now.ru_utime) - tv_s(before->ru_utime);
+	r->sys_s = tv_s(now.ru_stime) - tv_s(before->ru_stime);
+}
+
+static void measure(const struct limit_job *j, struct limit_result *r,
+		    struct rusage *before)
 {
 	uint8_t *buf = NULL;
 
-	memset(r, 0, sizeof(*r));
 	switch (j->limit) {
 	case LIMIT_READ_DIRECT:
 		read_direct(j, r);
@@ -357,7 +378,17 @@ void limit_measure(const struct limit_job *j, struct limit_result *r)
 		copy_files(j, r, buf);
 		break;
 	default:
-		transform(j, r);
+		transform(j, r, before);
 	}
 	free(buf);
+}
+
+void limit_measure(const struct limit_job *j, struct limit_result *r)
+{
+	struct rusage before;
+
+	memset(r, 0, sizeof(*r));
+	getrusage(RUSAGE_SELF, &before);
+	measure(j, r, &before);
+	cpu_since(&before, r);
 }

@@ -54,8 +54,8 @@ static bool matches(json_t *row, const char *config_id, json_t *key, double sinc
 	    strcmp(json_string_value(json_object_get(row, "kind")), "limits") ||
 	    !json_is_string(json_object_get(row, "config_id")) ||
 	    strcmp(json_string_value(json_object_get(row, "config_id")), config_id) ||
-	    !json_is_null(json_object_get(row, "error")) ||
-	    !json_is_null(json_object_get(row, "reused_from")) ||
+	    json_is_string(json_object_get(row, "error")) ||
+	    json_object_get(row, "reused_from") || /* a copy is not a measurement */
 	    !json_is_number(at) || json_number_value(at) < since)
 		return false;
 	json_object_foreach(key, k, v)
