@@ -67,14 +67,14 @@ static const struct setting limits_settings[] = {
 	{ .name = "fsync", SETTING_ENUM(struct limp, fsync), .values = fsync_mode_names,
 	  .def = "file", .where = SET_PROFILE, .column = "fsync", .id = "fsync=%s",
 	  .help = "the new files' fsync class, as the run's" },
-	{ .name = "qd", SETTING_UINT(struct limp, qd), .min = 0, .max = 4096, .def = "32",
+	{ .name = "qd", SETTING_UINT(struct limp, qd), .min = 0, .max = 4096, .def = "0",
 	  .where = SET_PROFILE, .column = "qd", .id = "qd=%s",
 	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "read_direct's queue depth" },
-	{ .name = "bs", SETTING_SIZE(struct limp, bs), .max = 64ULL << 20, .def = "1m",
+	  .help = "read_direct's queue depth (0: 32)" },
+	{ .name = "bs", SETTING_SIZE(struct limp, bs), .max = 64ULL << 20, .def = "0",
 	  .where = SET_PROFILE, .column = "bs", .id = "bs=%s",
 	  .flags = SETF_ID_OPTIONAL | SETF_COL_OPTIONAL,
-	  .help = "the I/O size (a multiple of 4 KiB)" },
+	  .help = "the I/O size, a multiple of 4 KiB (0: 1 MiB)" },
 	{ 0 },
 };
 
@@ -148,13 +148,13 @@ static int apply(const struct pconf *c, struct limp *lp)
 		       "dataset=");
 		return -EINVAL;
 	}
-	if (lp->limit != LIMIT_TRANSFORM && (!lp->bs || lp->bs % 4096)) {
+	if (!lp->qd)
+		lp->qd = 32;
+	if (!lp->bs)
+		lp->bs = 1 << 20;
+	if (lp->limit != LIMIT_TRANSFORM && lp->bs % 4096) {
 		errorf("%s: [%s]: bs: %llu is not a multiple of 4 KiB (O_DIRECT's alignment)",
 		       c->where, c->section, (unsigned long long)lp->bs);
-		return -EINVAL;
-	}
-	if (lp->limit == LIMIT_READ_DIRECT && !lp->qd) {
-		errorf("%s: [%s]: qd: 0 (read_direct needs 1..4096)", c->where, c->section);
 		return -EINVAL;
 	}
 	normalise(lp);
