@@ -157,7 +157,7 @@ static bool str_in(const char *s, const char *const *list)
  * (each may be absent: rows written before it was). */
 static int check_origin(json_t *row, char *why, size_t len)
 {
-	static const char *const kinds[] = { "run", "fio", "net", "sweep", NULL };
+	static const char *const kinds[] = { "run", "fio", "net", "sweep", "limits", NULL };
 	static const char *const roles[] = { "timed", "traced", NULL };
 	json_t *schema = json_object_get(row, "schema");
 	const char *kind = json_string_value(json_object_get(row, "kind"));
@@ -169,7 +169,7 @@ static int check_origin(json_t *row, char *why, size_t len)
 		return -EINVAL;
 	}
 	if (kind && !str_in(kind, kinds)) {
-		snprintf(why, len, "kind \"%.40s\" unknown (run, fio, net, sweep)", kind);
+		snprintf(why, len, "kind \"%.40s\" unknown (run, fio, net, sweep, limits)", kind);
 		return -EINVAL;
 	}
 	if (role && !str_in(role, roles)) {
