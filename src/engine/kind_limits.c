@@ -200,18 +200,33 @@ static int free_bytes(const char *path, uint64_t *out)
 	return 0;
 }
 
+/* A directory data set's size (a preset's is known before it is made). */
+static uint64_t dir_bytes(const struct bench_dataset *ds)
+{
+	struct filelist fl = { 0 };
+	const char *bad;
+	uint64_t n = 0;
+
+	if (ds->user_dir && !filelist_scan(ds->dir, &fl, &bad))
+		n = fl.total;
+	filelist_free(&fl);
+	return n;
+}
+
 /* The new files must fit, before any is written. */
 static int room_for(const struct bench_item *it, const struct limp *lp)
 {
-	uint64_t need = bench_dataset_bytes(lp->preset, lp->scale), have;
+	uint64_t need = MAX(bench_dataset_bytes(lp->preset, lp->scale),
+			    dir_bytes(lp->ds)), have = 0;
 
 	if (lp->limit == LIMIT_READ_DIRECT || lp->limit == LIMIT_TRANSFORM)
 		return 0;
-	if (free_bytes(lp->ds->out, &have) || have >= need + need / 16 + (16 << 20))
+	need += need / 16 + (16 << 20); /* the filesystem's own, a margin */
+	if (free_bytes(lp->ds->out, &have) || have >= need)
 		return 0;
 	errorf("%s: [%s]: %s: no free space for %s's new files (%.1f MB needed, %.1f MB free)",
 	       it->pc->where, it->pc->section, lp->ds->out, limit_names[lp->limit],
-	       (need + need / 16 + (16 << 20)) / 1e6, have / 1e6);
+	       (double)need / 1e6, (double)have / 1e6);
 	return -ENOSPC;
 }
 
