@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -299,6 +300,7 @@ static void child(const struct limp *lp, int fd)
 	struct limit_result r;
 
 	stop_in_child();
+	prctl(PR_SET_PDEATHSIG, SIGKILL); /* iostrat gone: no writer left behind */
 	limit_measure(&j, &r);
 	_exit(write(fd, &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0 : 3);
 }
