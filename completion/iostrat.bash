@@ -76,11 +76,16 @@ _iostrat() {
 			mapfile -t COMPREPLY < <(compgen -W "$("$bin" list 2>/dev/null | awk '/^[a-z]/ { print $1 }')" -- "$cur") ;;
 		--preset) mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur") ;;
 		--dataset)
-			if [ "$cmd" = fio ]; then
+			if [ "$cmd" = fio ] || [ "$cmd" = limits ]; then
 				mapfile -t COMPREPLY < <(compgen -W "small medium-short medium-long big" -- "$cur")
 			fi
 			mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -d -- "$cur") ;;
 		--resume) _iostrat_dirs_with_results "$cur" ;;
+		-l | --limits) # limits: a comma list of the six
+			mapfile -t COMPREPLY < <(compgen -P "${cur%"${cur##*,}"}" -W "read_direct write_new_buffered write_new_direct pagecache_copy copy_file_range transform" -- "${cur##*,}") ;;
+		-p | --profile)
+			mapfile -t COMPREPLY < <(compgen -W "$(_iostrat_shipped "$bin" profiles .ini)" -- "$cur"
+				compgen -f -X '!*.ini' -- "$cur"; compgen -d -- "$cur") ;;
 		--client) mapfile -t COMPREPLY < <(compgen -A hostname -- "${cur##*,}") ;;
 		-o | --out | --results | --data | --dir | --scratch | --state-dir)
 			[ "$cmd$prev" = trace-o ] && { mapfile -t COMPREPLY < <(compgen -f -- "$cur"); return; }

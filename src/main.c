@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{ "compare", cmd_compare, "set results directories side by side, with significance", &compare_cmdopts },
 	{ "trace", cmd_trace, "eBPF block-layer and page-cache views around any command", &trace_cmdopts },
 	{ "fio", cmd_fio, "run an fio baseline job on a generated data set", &fio_cmdopts },
+	{ "limits", cmd_limits, "the machine's measured limits: read, new-file write, copies, transform", &limits_cmdopts },
 	{ "plot", cmd_plot, "render the gnuplot figures of a results directory", &plot_cmdopts },
 	{ "sweep", cmd_sweep, "block-size, buffer-size and API sweeps", &sweep_cmdopts },
 	{ "net", cmd_net, "buffered network streams over TCP or Unix sockets", &net_cmdopts },

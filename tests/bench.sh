@@ -193,7 +193,7 @@ bench_dry_run_lists_sweep_and_run_sections() {
 
 bench_unknown_kind_is_an_error() {
 	printf '[s]\nkind=sched\nstrategy=stream\ndataset=small\n' >"$T/p.ini"
-	expect_fail "p.ini:2: unknown section kind 'sched' \\(run, sweep, net, fio\\)" \
+	expect_fail "p.ini:2: unknown section kind 'sched' \\(run, sweep, net, fio, limits\\)" \
 		"$IOSTRAT" bench "$T/p.ini" --dry-run
 }
 

@@ -27,6 +27,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_net(int argc, char **argv);
 int cmd_sched(int argc, char **argv);
 int cmd_queue(int argc, char **argv);
+int cmd_limits(int argc, char **argv);
 
 /* Their options (settings.h), each beside its parser in src/cmd/NAME.c. */
 extern const struct cmd_opts gen_cmdopts;
@@ -43,5 +44,6 @@ extern const struct cmd_opts sweep_cmdopts;
 extern const struct cmd_opts net_cmdopts;
 extern const struct cmd_opts sched_cmdopts;
 extern const struct cmd_opts queue_cmdopts;
+extern const struct cmd_opts limits_cmdopts;
 
 #endif

@@ -27,6 +27,7 @@ extern const struct bench_kind bench_kind_run;
 extern const struct bench_kind bench_kind_sweep;
 extern const struct bench_kind bench_kind_net;
 extern const struct bench_kind bench_kind_fio;
+extern const struct bench_kind bench_kind_limits;
 
 static const struct {
 	const char *name;
@@ -36,6 +37,7 @@ static const struct {
 	{ "sweep", &bench_kind_sweep },
 	{ "net", &bench_kind_net },
 	{ "fio", &bench_kind_fio },
+	{ "limits", &bench_kind_limits },
 };
 
 const struct bench_kind *bench_kind_find(const char *name)
@@ -231,7 +233,7 @@ static int section_kind(const struct rsec *s, const struct pkv *kv, size_t nkv,
 		name = "run";
 	*kind = bench_kind_find(name);
 	if (!*kind) {
-		errorf("%s: unknown section kind '%s' (run, sweep, net, fio)",
+		errorf("%s: unknown section kind '%s' (run, sweep, net, fio, limits)",
 		       where, name);
 		return -EINVAL;
 	}

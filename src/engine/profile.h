@@ -22,7 +22,7 @@
  * Section kinds.  A section is run by the handler ("kind") named by its
  * kind= key, else by its name or name prefix ("[sweep]", "[sweep-api]"),
  * else by "run" (strategies on data sets).  Kinds are listed in a small
- * table in profile.c (run, sweep, net, fio); any other kind is an error.
+ * table in profile.c (run, sweep, net, fio, limits); any other kind is an error.
  * A run section with fio=1 also gets a companion configuration of kind
  * "fio".
  *

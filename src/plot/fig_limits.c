@@ -34,18 +34,18 @@ static void cell_words(json_t *s, char *key, size_t len)
 
 static void limit_lines(struct dat *d, json_t *rows, json_t *s, double cores)
 {
-	struct limit_est e[LIM_N];
+	struct limit_est e[LIMIT_N];
 
 	limits_of_cell(rows, s, e);
 	fputs("\"limit\" mb_s lo hi\n", d->f);
-	for (int k = 0; k < LIM_N; k++) {
-		double f = k == LIM_TRANSFORM ? cores : 1;
+	for (int k = 0; k < LIMIT_N; k++) {
+		double f = k == LIMIT_TRANSFORM ? cores : 1;
 		char lab[96];
 
 		if (!e[k].n)
 			continue;
 		snprintf(lab, sizeof(lab), "%s%s", limit_names[k],
-			 k == LIM_TRANSFORM ? " x cores" : "");
+			 k == LIMIT_TRANSFORM ? " x cores" : "");
 		dat_label(d, lab);
 		dat_num(d, e[k].median * f, true);
 		dat_num(d, e[k].lo * f, isfinite(e[k].lo));
@@ -147,7 +147,7 @@ static int limits_build(struct plot_ctx *c, char *why, size_t len)
 	}
 	sum = results_summarize(c->rows);
 	json_array_foreach(sum, i, s) {
-		struct limit_est e[LIM_N];
+		struct limit_est e[LIMIT_N];
 		struct limit_use u;
 		struct limit_attain a;
 

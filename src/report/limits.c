@@ -11,17 +11,6 @@
 #include "fields.h"
 #include "limits.h"
 
-const char *const limit_names[LIM_N] = {
-	"read_direct", "write_new_buffered", "write_new_direct",
-	"pagecache_copy", "copy_file_range", "transform",
-};
-
-const char *const limit_labels[LIM_N] = {
-	"the direct read limit", "the new-file write limit (buffered)",
-	"the new-file write limit (direct)", "the page-cache copy limit",
-	"the kernel copy limit (copy_file_range)", "the CPU limit (transform)",
-};
-
 void limits_est_of(double *v, size_t n, struct limit_est *e)
 {
 	struct summary s;
@@ -36,29 +25,29 @@ void limits_est_of(double *v, size_t n, struct limit_est *e)
 		e->lo = e->hi = NAN;
 }
 
-/* The limits u meets, as a mask of 1 << enum limit_kind. */
+/* The limits u meets, as a mask of 1 << enum limit. */
 static unsigned limits_met(const struct limit_use *u)
 {
-	unsigned m = 1u << LIM_TRANSFORM;
+	unsigned m = 1u << LIMIT_TRANSFORM;
 
 	if (u->direct)
-		return m | 1u << LIM_READ_DIRECT | 1u << LIM_WRITE_NEW_DIRECT |
-		       1u << LIM_COPY_FILE_RANGE;
-	m |= 1u << LIM_WRITE_NEW_BUFFERED;
+		return m | 1u << LIMIT_READ_DIRECT | 1u << LIMIT_WRITE_NEW_DIRECT |
+		       1u << LIMIT_COPY_FILE_RANGE;
+	m |= 1u << LIMIT_WRITE_NEW_BUFFERED;
 	if (u->cold)
-		return m | 1u << LIM_READ_DIRECT | 1u << LIM_COPY_FILE_RANGE;
-	return m | 1u << LIM_PAGECACHE_COPY;
+		return m | 1u << LIMIT_READ_DIRECT | 1u << LIMIT_COPY_FILE_RANGE;
+	return m | 1u << LIMIT_PAGECACHE_COPY;
 }
 
-int limits_attain(const struct limit_est est[LIM_N], const struct limit_use *u,
+int limits_attain(const struct limit_est est[LIMIT_N], const struct limit_use *u,
 		  struct limit_attain *a)
 {
 	unsigned met = limits_met(u);
 
 	a->bind = -1;
 	a->rate = a->lo = a->hi = NAN;
-	for (int k = 0; k < LIM_N; k++) {
-		double f = k == LIM_TRANSFORM ? (u->cores >= 1 ? u->cores : 1) : 1;
+	for (int k = 0; k < LIMIT_N; k++) {
+		double f = k == LIMIT_TRANSFORM ? (u->cores >= 1 ? u->cores : 1) : 1;
 
 		if (!(met & 1u << k) || !est[k].n || !(est[k].median > 0))
 			continue;
@@ -92,7 +81,7 @@ bool limits_present(json_t *rows)
 
 static int limit_of(const char *name)
 {
-	for (int k = 0; k < LIM_N; k++)
+	for (int k = 0; k < LIMIT_N; k++)
 		if (!strcmp(name, limit_names[k]))
 			return k;
 	return -1;
@@ -109,9 +98,9 @@ static bool stands_for(json_t *row, int k, json_t *s)
 		return false;
 	if (*ds && strcmp(ds, sget(s, "dataset")))
 		return false;
-	if (k == LIM_TRANSFORM)
+	if (k == LIMIT_TRANSFORM)
 		return iget(row, "work") == iget(s, "work");
-	if (k == LIM_READ_DIRECT)
+	if (k == LIMIT_READ_DIRECT)
 		return true;
 	return !strcmp(sget(row, "fsync"), sget(s, "fsync"));
 }
@@ -164,9 +153,9 @@ static void limit_one(json_t *rows, json_t *s, int k, struct limit_est *e)
 	free(c);
 }
 
-void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIM_N])
+void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIMIT_N])
 {
-	for (int k = 0; k < LIM_N; k++)
+	for (int k = 0; k < LIMIT_N; k++)
 		limit_one(rows, s, k, &est[k]);
 }
 

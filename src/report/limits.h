@@ -9,6 +9,7 @@
 #include <jansson.h>
 
 #include "report.h"
+#include "results/limit.h"
 
 /*
  * The limits of one cell (data set, W, threads, cache, fsync) are read
@@ -33,19 +34,6 @@
  * The model fails (limits_exceeds) when the strategy's MB/s interval
  * lies wholly above the binding limit's.
  */
-enum limit_kind {
-	LIM_READ_DIRECT,
-	LIM_WRITE_NEW_BUFFERED,
-	LIM_WRITE_NEW_DIRECT,
-	LIM_PAGECACHE_COPY,
-	LIM_COPY_FILE_RANGE,
-	LIM_TRANSFORM,
-	LIM_N
-};
-/* The rows' "limit" values, in enum order. */
-extern const char *const limit_names[LIM_N];
-/* For sentences: "the new-file write limit (buffered)". */
-extern const char *const limit_labels[LIM_N];
 /* Interval level of a limit's and a strategy's median MB/s. */
 #define LIMITS_LEVEL 0.95
 
@@ -66,14 +54,14 @@ struct limit_use {
 };
 
 struct limit_attain {
-	int bind;     /* enum limit_kind, -1 when no limit applies */
+	int bind;     /* enum limit, -1 when no limit applies */
 	double rate;  /* the binding limit's median MB/s (CPU: x cores) */
 	double lo, hi; /* its interval (CPU: x cores) */
 };
 
 /* Of est (one cell's), the lowest of the limits u meets into *a: 0, or
  * -ENOENT when none of them was measured. */
-int limits_attain(const struct limit_est est[LIM_N], const struct limit_use *u,
+int limits_attain(const struct limit_est est[LIMIT_N], const struct limit_use *u,
 		  struct limit_attain *a);
 /* Does a strategy's MB/s interval (lo..hi) lie above a's?  *pct: by how
  * much its median exceeds a's median, in percent. */
@@ -83,7 +71,7 @@ bool limits_exceeds(double s_lo, double s_median, const struct limit_attain *a,
 void limits_est_of(double *v, size_t n, struct limit_est *e);
 
 /* The limits of run summary s's cell from rows into est (n 0: none). */
-void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIM_N]);
+void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIMIT_N]);
 /* The limit_use of run summary s (cpus: env.json's, <= 0 unknown). */
 void limits_use_of(json_t *s, long long cpus, struct limit_use *u);
 /* The strategy's timed MB/s samples' median and interval. */

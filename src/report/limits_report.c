@@ -54,16 +54,16 @@ static void limits_table(const struct rrun *r, struct rdoc *d)
 		    "threads where the rows have them) per GB; "
 		    "transform: one core at W, no I/O", 100 * LIMITS_LEVEL);
 	json_array_foreach(r->sum, i, s) {
-		struct limit_est e[LIM_N];
+		struct limit_est e[LIMIT_N];
 		char iv[64];
 		int k;
 
 		if (strcmp(sget(s, "kind"), "limits"))
 			continue;
 		k = 0;
-		while (k < LIM_N && strcmp(limit_names[k], sget(s, "limit")))
+		while (k < LIMIT_N && strcmp(limit_names[k], sget(s, "limit")))
 			k++;
-		if (k == LIM_N || !limit_group(r->rows, sget(s, "config_id"), e))
+		if (k == LIMIT_N || !limit_group(r->rows, sget(s, "config_id"), e))
 			continue;
 		rtable_add(t, json_pack("[s,s,s,I,o,s,I,o,s]", limit_names[k], sget(s, "dataset"),
 					sget(s, "fsync"), (json_int_t)iget(s, "work"),
@@ -76,7 +76,7 @@ static void limits_table(const struct rrun *r, struct rdoc *d)
 static int against(const struct rrun *r, json_t *s, struct limit_est *se,
 		   struct limit_attain *a)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u;
 
 	limits_of_cell(r->rows, s, est);
@@ -181,7 +181,7 @@ static double best_cold_read(const struct rrun *r, const char **who)
 const char *limits_vm_note(const struct rrun *r, char *buf, size_t len)
 {
 	const char *virt = sget(r->env, "virt"), *who = "";
-	struct limit_est e[LIM_N];
+	struct limit_est e[LIMIT_N];
 	double best;
 	json_t *s, *first = NULL;
 	size_t i;
@@ -195,13 +195,13 @@ const char *limits_vm_note(const struct rrun *r, char *buf, size_t len)
 		return buf;
 	limits_of_cell(r->rows, first, e);
 	best = best_cold_read(r, &who);
-	if (!(best > (isfinite(e[LIM_READ_DIRECT].hi) ? e[LIM_READ_DIRECT].hi :
-		      e[LIM_READ_DIRECT].median)))
+	if (!(best > (isfinite(e[LIMIT_READ_DIRECT].hi) ? e[LIMIT_READ_DIRECT].hi :
+		      e[LIMIT_READ_DIRECT].median)))
 		return buf;
 	snprintf(buf, len, "this machine is a VM (%s) and a cold read (%s, %.0f MB/s) beats "
 		 "the calibrated direct read (%.0f MB/s): the host may be caching the "
 		 "disk, so \"cold\" here means the guest's page cache was dropped, not "
 		 "that the bytes came from the device", virt, who, best,
-		 e[LIM_READ_DIRECT].median);
+		 e[LIMIT_READ_DIRECT].median);
 	return buf;
 }

@@ -26,7 +26,7 @@
 const struct column row_columns[] = {
 	{ "schema", COL_COUNT, 0, 0, "results", "the row format's version (ROW_SCHEMA)", CORE | ID },
 	{ "bench", T, 0, 0, "harness", "the bench (profile) the row belongs to", CORE },
-	{ "kind", T, "run|sweep|net|fio", 0, "harness", "the kind of configuration", CORE },
+	{ "kind", T, "run|sweep|net|fio|limits", 0, "harness", "the kind of configuration", CORE },
 	{ "config_id", T, 0, 0, "results", "the configuration's identity (config_id_make)", CORE },
 	{ "rep", COL_COUNT, 0, 0, "harness", "the repetition of the configuration", CORE | ID },
 	{ "round", COL_COUNT, 0, 0, "harness", "the engine's round it ran in", CORE | ID },
@@ -106,6 +106,15 @@ const struct column row_columns[] = {
 	{ "kernel_writes", COL_COUNT, 0, 0, "sweep", "write calls the kernel counted (syscw)", 0 },
 	{ "msg_size", COL_SIZE, 0, "bytes", "net", "the message size", ID },
 	{ "count", COL_COUNT, 0, 0, "net", "messages per run", ID },
+	{ "limit", T, "read_direct|write_new_buffered|write_new_direct|pagecache_copy|copy_file_range|transform", 0, "engine", "the machine's limit measured (docs/limits.md)", 0 },
+	{ "bytes", COL_SIZE, 0, "bytes", "engine", "limits: bytes read (the input's size)", 0 },
+	{ "bs", COL_SIZE, 0, "bytes", "engine", "limits: the I/O size", 0 },
+	{ "cpu_user_s", COL_TIME, 0, "s", "engine", "limits: user CPU of the measuring child", 0 },
+	{ "cpu_sys_s", COL_TIME, 0, "s", "engine", "limits: system CPU of the measuring child", 0 },
+	{ "machine_id", T, 0, 0, "engine", "limits: /etc/machine-id, the reuse key's machine", 0 },
+	{ "measured_at", COL_COUNT, 0, "s", "engine", "limits: when it was measured (Unix time), for the reuse window", 0 },
+	{ "reused_from", T, 0, 0, "engine", "limits: the results directory a reused row came from", 0 },
+	{ "run_id", T, 0, 0, "engine", "limits: the results directory the row was written in", 0 },
 	{ 0 },
 };
 

@@ -20,40 +20,40 @@ static void set(struct limit_est *e, double m)
 /* This VM's measured figures (issue 44): read 2600, new-file writes
  * buffered 390 and direct 175, page-cache copy 1500, kernel copy 400,
  * transform 300 per core. */
-static void machine(struct limit_est est[LIM_N])
+static void machine(struct limit_est est[LIMIT_N])
 {
-	set(&est[LIM_READ_DIRECT], 2600);
-	set(&est[LIM_WRITE_NEW_BUFFERED], 390);
-	set(&est[LIM_WRITE_NEW_DIRECT], 175);
-	set(&est[LIM_PAGECACHE_COPY], 1500);
-	set(&est[LIM_COPY_FILE_RANGE], 400);
-	set(&est[LIM_TRANSFORM], 300);
+	set(&est[LIMIT_READ_DIRECT], 2600);
+	set(&est[LIMIT_WRITE_NEW_BUFFERED], 390);
+	set(&est[LIMIT_WRITE_NEW_DIRECT], 175);
+	set(&est[LIMIT_PAGECACHE_COPY], 1500);
+	set(&est[LIMIT_COPY_FILE_RANGE], 400);
+	set(&est[LIMIT_TRANSFORM], 300);
 }
 
 static int direct_io_is_bound_by_the_direct_write(void)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = true, .cold = true, .cores = 2 };
 	struct limit_attain a;
 
 	machine(est);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_WRITE_NEW_DIRECT &&
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_WRITE_NEW_DIRECT &&
 	      a.rate == 175 && a.lo == 174 && a.hi == 176, "bind %d rate %g", a.bind, a.rate);
 	return 0;
 }
 
 static int buffered_cold_io_is_bound_by_the_buffered_write(void)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = true, .cores = 2 };
 	struct limit_attain a;
 
 	machine(est);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_WRITE_NEW_BUFFERED && a.rate == 390,
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_WRITE_NEW_BUFFERED && a.rate == 390,
 	      "bind %d rate %g", a.bind, a.rate);
 	/* the kernel copy binds where it is the lowest */
-	set(&est[LIM_COPY_FILE_RANGE], 350);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_COPY_FILE_RANGE, "copy");
+	set(&est[LIMIT_COPY_FILE_RANGE], 350);
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_COPY_FILE_RANGE, "copy");
 	return 0;
 }
 
@@ -61,17 +61,17 @@ static int buffered_cold_io_is_bound_by_the_buffered_write(void)
  * one core at 300 binds below the 390 write; two (600) do not. */
 static int cpu_limit_is_the_transform_times_cores(void)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = true, .cores = 1 };
 	struct limit_attain a;
 
 	machine(est);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_TRANSFORM && a.rate == 300 &&
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_TRANSFORM && a.rate == 300 &&
 	      a.hi == 301, "one core: bind %d rate %g", a.bind, a.rate);
 	u.cores = 2;
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_WRITE_NEW_BUFFERED, "two cores");
-	set(&est[LIM_TRANSFORM], 100);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_TRANSFORM && a.rate == 200 &&
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_WRITE_NEW_BUFFERED, "two cores");
+	set(&est[LIMIT_TRANSFORM], 100);
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_TRANSFORM && a.rate == 200 &&
 	      a.lo == 198 && a.hi == 202, "interval scaled: %g-%g", a.lo, a.hi);
 	return 0;
 }
@@ -80,24 +80,24 @@ static int cpu_limit_is_the_transform_times_cores(void)
  * page-cache copy stands for its reads, the cold kernel copy does not. */
 static int warm_buffered_io_meets_the_page_cache_copy(void)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = false, .cores = 8 };
 	struct limit_attain a;
 
 	machine(est);
-	set(&est[LIM_WRITE_NEW_BUFFERED], 2000);
-	CHECK(!limits_attain(est, &u, &a) && a.bind == LIM_PAGECACHE_COPY, "bind %d", a.bind);
+	set(&est[LIMIT_WRITE_NEW_BUFFERED], 2000);
+	CHECK(!limits_attain(est, &u, &a) && a.bind == LIMIT_PAGECACHE_COPY, "bind %d", a.bind);
 	return 0;
 }
 
 static int no_limit_measured_is_enoent(void)
 {
-	struct limit_est est[LIM_N];
+	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = true, .cold = true, .cores = 1 };
 	struct limit_attain a;
 
 	memset(est, 0, sizeof(est));
-	set(&est[LIM_WRITE_NEW_BUFFERED], 390); /* not a direct strategy's */
+	set(&est[LIMIT_WRITE_NEW_BUFFERED], 390); /* not a direct strategy's */
 	CHECK(limits_attain(est, &u, &a) == -ENOENT && a.bind == -1, "none");
 	return 0;
 }
@@ -106,7 +106,7 @@ static int no_limit_measured_is_enoent(void)
  * the limit's upper one; inside the interval, or without one, not. */
 static int exceed_needs_the_intervals_apart(void)
 {
-	struct limit_attain a = { LIM_WRITE_NEW_BUFFERED, 390, 380, 400 };
+	struct limit_attain a = { LIMIT_WRITE_NEW_BUFFERED, 390, 380, 400 };
 	double pct;
 
 	CHECK(limits_exceeds(410, 437, &a, &pct) && fabs(pct - 12.05) < 0.01, "%g", pct);
@@ -142,7 +142,7 @@ static json_t *lrow(const char *limit, const char *ds, const char *fsync, int wo
 static int cell_takes_its_own_rows(void)
 {
 	json_t *rows = json_array(), *s;
-	struct limit_est e[LIM_N];
+	struct limit_est e[LIMIT_N];
 
 	json_array_append_new(rows, lrow("read_direct", "big", "none", 0, 2600));
 	json_array_append_new(rows, lrow("write_new_buffered", "big", "file", 0, 390));
@@ -153,12 +153,12 @@ static int cell_takes_its_own_rows(void)
 	s = json_pack("{s:s,s:s,s:s,s:i}", "kind", "run", "dataset", "big", "fsync", "file",
 		      "work", 100);
 	limits_of_cell(rows, s, e);
-	CHECK(e[LIM_READ_DIRECT].n == 1 && e[LIM_READ_DIRECT].median == 2600, "read");
-	CHECK(e[LIM_WRITE_NEW_BUFFERED].n == 1 && e[LIM_WRITE_NEW_BUFFERED].median == 390,
-	      "write: %zu %g", e[LIM_WRITE_NEW_BUFFERED].n, e[LIM_WRITE_NEW_BUFFERED].median);
-	CHECK(e[LIM_TRANSFORM].n == 1 && e[LIM_TRANSFORM].median == 30, "transform at W");
-	CHECK(e[LIM_WRITE_NEW_DIRECT].n == 0, "none");
-	CHECK(fabs(e[LIM_READ_DIRECT].cpu_s_gb - 2) < 1e-9, "cpu s/GB %g", e[LIM_READ_DIRECT].cpu_s_gb);
+	CHECK(e[LIMIT_READ_DIRECT].n == 1 && e[LIMIT_READ_DIRECT].median == 2600, "read");
+	CHECK(e[LIMIT_WRITE_NEW_BUFFERED].n == 1 && e[LIMIT_WRITE_NEW_BUFFERED].median == 390,
+	      "write: %zu %g", e[LIMIT_WRITE_NEW_BUFFERED].n, e[LIMIT_WRITE_NEW_BUFFERED].median);
+	CHECK(e[LIMIT_TRANSFORM].n == 1 && e[LIMIT_TRANSFORM].median == 30, "transform at W");
+	CHECK(e[LIMIT_WRITE_NEW_DIRECT].n == 0, "none");
+	CHECK(fabs(e[LIMIT_READ_DIRECT].cpu_s_gb - 2) < 1e-9, "cpu s/GB %g", e[LIMIT_READ_DIRECT].cpu_s_gb);
 	json_decref(rows);
 	json_decref(s);
 	return 0;

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/* `iostrat limits`: the machine's measured limits on a data set, through the bench engine, as a table. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "config/datadir.h"
+#include "engine/bench.h"
+#include "engine/limits.h"
+#include "lib/util.h"
+
+struct limits_args {
+	const char *dataset, *scale, *seed, *fsync, *work, *limits, *reps, *reuse;
+	const char *bs, *qd, *out, *data, *profile;
+	char **defs;
+	size_t ndefs;
+	json_t *rows;              /* every row written */
+};
+
+static void usage(FILE *f)
+{
+	fputs("usage: iostrat limits [--dataset PRESET|DIR] [--fsync file|end|none]\n"
+	      "                      [--work W,W...] [--limits NAME,...] [--reps N] [options]\n"
+	      "       iostrat limits -p PROFILE [-D key=value]...\n\n"
+	      "Measure the machine's own limits on a data set, each in rounds like a\n"
+	      "bench (docs/limits.md): read_direct (cold O_DIRECT, io_uring qd 32 x 1 MiB),\n"
+	      "write_new_buffered and write_new_direct (new files with the fsync class),\n"
+	      "pagecache_copy (warm read to a new file), copy_file_range (the kernel's\n"
+	      "copy, cold) and transform (the transform at each W, in memory, one thread).\n"
+	      "Prints each limit's median MB/s, its interval, n and CPU seconds per GB.\n\n", f);
+}
+
+static int add_define(const struct setting *s, const char *v, void *obj)
+{
+	struct limits_args *a = obj;
+
+	(void)s;
+	a->defs[a->ndefs++] = (char *)v;
+	return 0;
+}
+
+static const struct setting limits_table[] = {
+	{ .name = "dataset", .shortname = 'd', SETTING_STRING(struct limits_args, dataset),
+	  .metavar = "PRESET|DIR", .help = "the data set (default medium)" },
+	{ .name = "scale", SETTING_STRING(struct limits_args, scale), .metavar = "X",
+	  .help = "the preset's scale (default 1)" },
+	{ .name = "seed", SETTING_STRING(struct limits_args, seed), .metavar = "N",
+	  .help = "the preset's seed (default 1)" },
+	{ .name = "fsync", SETTING_STRING(struct limits_args, fsync),
+	  .metavar = "file|end|none", .help = "the new files' fsync class (default file)" },
+	{ .name = "work", .shortname = 'w', SETTING_STRING(struct limits_args, work),
+	  .metavar = "W,W...", .help = "the transform's W list (default 0)" },
+	{ .name = "limits", .shortname = 'l', SETTING_STRING(struct limits_args, limits),
+	  .metavar = "NAME,...", .help = "the limits measured (default all six)" },
+	{ .name = "reps", .shortname = 'r', SETTING_STRING(struct limits_args, reps),
+	  .metavar = "N", .help = "rounds (default 3)" },
+	{ .name = "bs", SETTING_STRING(struct limits_args, bs), .metavar = "SIZE",
+	  .help = "the I/O size (default 1m)" },
+	{ .name = "qd", SETTING_STRING(struct limits_args, qd), .metavar = "N",
+	  .help = "read_direct's queue depth (default 32)" },
+	{ .name = "reuse", SETTING_STRING(struct limits_args, reuse), .metavar = "WINDOW",
+	  .help = "reuse a limits run of the same key within WINDOW\n"
+		  "(24h, 90m; default 0: measure)" },
+	{ .name = "profile", .shortname = 'p', SETTING_STRING(struct limits_args, profile),
+	  .metavar = "PROFILE", .help = "run PROFILE's [limits] sections instead" },
+	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
+	  .metavar = "KEY=VALUE", .help = "set KEY in every configuration" },
+	{ .name = "out", .shortname = 'o', SETTING_STRING(struct limits_args, out),
+	  .metavar = "DIR", .help = "results directory" },
+	{ .name = "data", SETTING_STRING(struct limits_args, data), .metavar = "DIR",
+	  .help = "data set cache (default $IOSTRAT_DATA, else ./data)" },
+	{ 0 },
+};
+
+const struct cmd_opts limits_cmdopts = {
+	.cmd = "limits", .tables = { limits_table }, .usage = usage,
+};
+
+/* key=value pairs of one configuration, a later one of a key replacing it. */
+struct kvs {
+	const char *kv[64];
+	size_t n;
+};
+
+static void kv_set(struct kvs *k, const char *key, const char *value)
+{
+	for (size_t i = 0; i < k->n; i += 2)
+		if (!strcmp(k->kv[i], key)) {
+			k->kv[i + 1] = value;
+			return;
+		}
+	if (k->n + 3 <= ARRAY_SIZE(k->kv)) {
+		k->kv[k->n++] = key;
+		k->kv[k->n++] = value;
+		k->kv[k->n] = NULL;
+	}
+}
+
+static void base_keys(const struct limits_args *a, struct kvs *k, char *dbuf, size_t len)
+{
+	k->n = 0;
+	kv_set(k, "dataset", a->dataset ? a->dataset : "medium");
+	kv_set(k, "fsync", a->fsync ? a->fsync : "file");
+	kv_set(k, "reps", a->reps ? a->reps : "3");
+	if (a->scale)
+		kv_set(k, "scale", a->scale);
+	if (a->seed)
+		kv_set(k, "seed", a->seed);
+	if (a->bs)
+		kv_set(k, "bs", a->bs);
+	if (a->qd)
+		kv_set(k, "qd", a->qd);
+	if (a->reuse)
+		kv_set(k, "reuse", a->reuse);
+	for (size_t i = 0; i < a->ndefs; i++) {
+		char *eq;
+
+		snprintf(dbuf + i * 256, 256, "%s", a->defs[i]);
+		eq = strchr(dbuf + i * 256, '=');
+		if (eq) {
+			*eq = 0;
+			kv_set(k, dbuf + i * 256, eq + 1);
+		}
+	}
+	(void)len;
+}
+
+/* One configuration per limit, one per W for transform. */
+static int add_limit(const struct limits_args *a, struct profile *p, const char *name,
+		     char **ws, size_t nw, char *dbuf, size_t len)
+{
+	struct kvs k;
+	int ret = 0;
+
+	for (size_t w = 0; !ret && w < (strcmp(name, "transform") ? 1 : nw); w++) {
+		base_keys(a, &k, dbuf, len);
+		kv_set(&k, "limit", name);
+		kv_set(&k, "work", strcmp(name, "transform") ? "0" : ws[w]);
+		ret = engine_profile_add(p, "limits", bench_kind_find("limits"),
+					 "iostrat limits", k.kv);
+	}
+	return ret;
+}
+
+static int check_defs(const struct limits_args *a)
+{
+	for (size_t i = 0; i < a->ndefs; i++)
+		if (!strchr(a->defs[i], '=') || a->defs[i][0] == '=') {
+			errorf("limits: -D %s: want KEY=VALUE", a->defs[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int build(const struct limits_args *a, struct profile *p, char *dbuf, size_t len)
+{
+	const char *all = "read_direct,write_new_buffered,write_new_direct,"
+			  "pagecache_copy,copy_file_range,transform";
+	char **names = NULL, **ws = NULL;
+	size_t nn = 0, nw = 0;
+	int ret;
+
+	if (a->work && !a->work[strspn(a->work, " \t,")]) {
+		errorf("limits: --work: empty W list (W,W...: whole numbers)");
+		return -EINVAL;
+	}
+	ret = check_defs(a);
+	if (!ret)
+		ret = profile_expand_value("iostrat limits", "--work", a->work ? a->work : "0",
+					   &ws, &nw);
+	if (!ret)
+		ret = profile_expand_value("iostrat limits", "--limits",
+					   a->limits ? a->limits : all, &names, &nn);
+	if (!ret)
+		ret = engine_profile_new(p, "limits");
+	for (size_t i = 0; !ret && i < nn; i++)
+		ret = add_limit(a, p, names[i], ws, nw, dbuf, len);
+	profile_free_items(names, nn);
+	profile_free_items(ws, nw);
+	return ret;
+}
+
+static void take_row(void *arg, json_t *row)
+{
+	struct limits_args *a = arg;
+
+	json_array_append(a->rows, row);
+}
+
+static int from_profile(struct limits_args *a, struct profile *p)
+{
+	char shipped[PATH_MAX];
+	const char *path = a->profile;
+
+	if (!strchr(path, '/') && access(path, F_OK) &&
+	    !datadir_file("profiles", path, ".ini", shipped, sizeof(shipped)))
+		path = shipped;
+	return profile_load(path, a->defs, a->ndefs, p);
+}
+
+/* Only the profile's limits sections: the rest is bench's to run. */
+static int keep_limits(struct profile *p)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->confs[i].kind == bench_kind_find("limits"))
+			p->confs[k++] = p->confs[i];
+		else
+			free(p->confs[i].kv);
+	if (!k)
+		errorf("%s: no [limits] section", p->path ? p->path : p->name);
+	p->n = k;
+	return k ? 0 : -EINVAL;
+}
+
+static int print_table(struct limits_args *a)
+{
+	struct limit_summary *s;
+	size_t n;
+
+	if (limits_summarize(a->rows, &s, &n))
+		return 1;
+	limits_print(s, n, stdout);
+	free(s);
+	return 0;
+}
+
+int cmd_limits(int argc, char **argv)
+{
+	struct limits_args a = { 0 };
+	struct profile p = { 0 };
+	struct engine_opts eo = { .on_row = take_row, .arg = &a };
+	char *dbuf = NULL;
+	int ret;
+
+	a.defs = calloc((size_t)argc, sizeof(char *));
+	dbuf = calloc((size_t)argc + 1, 256);
+	a.rows = json_array();
+	if (!a.defs || !dbuf || !a.rows)
+		ret = 1;
+	else if ((ret = cmdopt_parse(&limits_cmdopts, (void *[]){ &a }, argc, argv)) < 0)
+		ret = cmdopt_exit(ret);
+	else if (ret > 0)
+		ret = (errorf("limits: %s: unexpected argument (iostrat limits --help)",
+			      argv[argc - ret]), 2);
+	else if (a.profile ? from_profile(&a, &p) || keep_limits(&p) :
+		 build(&a, &p, dbuf, (size_t)argc + 1)) {
+		if (p.pool) /* built in part: the engine never had it */
+			profile_free(&p);
+		ret = 2;
+	} else {
+		eo.out = a.out;
+		eo.data = a.data;
+		eo.cmd = a.profile ? NULL : "limits"; /* its profile is its options */
+		ret = engine_run_profile(&p, &eo);
+		if (ret != 2 && json_array_size(a.rows))
+			ret = print_table(&a) ? 1 : ret;
+	}
+	json_decref(a.rows);
+	free(a.defs);
+	free(dbuf);
+	return ret;
+}

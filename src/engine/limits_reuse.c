@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+/* The limits' reuse: a recent limits run of the same machine, filesystem, kernel and data set, found under the results root. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness/env.h"
+#include "lib/util.h"
+#include "limits.h"
+
+const char *limits_machine_id(void)
+{
+	static char id[64];
+	const char *fake = getenv("IOSTRAT_FAKE_MACHINE_ID");
+	FILE *f;
+
+	if (fake && *fake)
+		return fake; /* a test seam: another machine */
+	if (id[0])
+		return id;
+	f = fopen("/etc/machine-id", "re");
+	if (f && fgets(id, sizeof(id), f))
+		id[strcspn(id, "\n")] = 0;
+	if (f)
+		fclose(f);
+	return id;
+}
+
+/* The key: machine, kernel, the data directory's filesystem and device
+ * (docs/limits.md); the data set and fsync class are in config_id. */
+void limits_key_row(json_t *row, json_t *env)
+{
+	json_t *in = env ? json_object_get(env, "in") : NULL;
+
+	json_object_set_new(row, "machine_id", json_text(limits_machine_id()));
+	json_object_set_new(row, "kernel", json_text(env_kernel()));
+	json_object_set(row, "fs", in && json_object_get(in, "fs") ?
+			json_object_get(in, "fs") : json_null());
+	json_object_set(row, "device", in && json_object_get(in, "disk") ?
+			json_object_get(in, "disk") : json_null());
+}
+
+/* A row of config_id that may stand for a new measurement. */
+static bool matches(json_t *row, const char *config_id, json_t *key, double since)
+{
+	const char *k;
+	json_t *v, *at = json_object_get(row, "measured_at");
+
+	if (!json_is_string(json_object_get(row, "kind")) ||
+	    strcmp(json_string_value(json_object_get(row, "kind")), "limits") ||
+	    !json_is_string(json_object_get(row, "config_id")) ||
+	    strcmp(json_string_value(json_object_get(row, "config_id")), config_id) ||
+	    json_is_string(json_object_get(row, "error")) ||
+	    json_object_get(row, "reused_from") || /* a copy is not a measurement */
+	    !json_is_number(at) || json_number_value(at) < since)
+		return false;
+	json_object_foreach(key, k, v)
+		if (!json_equal(v, json_object_get(row, k)))
+			return false;
+	return true;
+}
+
+/* The matching rows of dir/results.jsonl (a new array) and the newest
+ * measured_at among them. */
+static json_t *dir_rows(const char *dir, const char *config_id, json_t *key,
+			double since, double *newest)
+{
+	char path[PATH_MAX];
+	json_t *rows = json_array(), *row;
+	json_error_t e;
+	FILE *f;
+
+	*newest = 0;
+	snprintf(path, sizeof(path), "%s/results.jsonl", dir);
+	f = fopen(path, "re");
+	if (!f || !rows)
+		goto out;
+	while ((row = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e))) {
+		if (matches(row, config_id, key, since)) {
+			*newest = MAX(*newest, json_number_value(json_object_get(row, "measured_at")));
+			json_array_append(rows, row);
+		}
+		json_decref(row);
+	}
+out:
+	if (f)
+		fclose(f);
+	return rows;
+}
+
+json_t *limits_reusable(const char *root, const char *self, const char *config_id,
+			json_t *key, double window_s, char *from, size_t len)
+{
+	double since = (double)time(NULL) - window_s, best = 0, newest;
+	json_t *found = json_array();
+	struct dirent *e;
+	DIR *d = opendir(root);
+	const char *me = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
+
+	while (d && found && (e = readdir(d))) {
+		char dir[PATH_MAX];
+		json_t *rows;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, me))
+			continue;
+		snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
+		rows = dir_rows(dir, config_id, key, since, &newest);
+		if (rows && json_array_size(rows) && newest > best) {
+			best = newest;
+			json_decref(found);
+			found = rows;
+			snprintf(from, len, "%s", dir);
+		} else {
+			json_decref(rows);
+		}
+	}
+	if (d)
+		closedir(d);
+	return found;
+}

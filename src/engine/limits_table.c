@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/* The limits table: each limit's median MB/s, its interval, n and CPU per GB, from its rows. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/row.h"
+#include "results/stats_math.h"
+#include "limits.h"
+
+static int limit_index(const char *name)
+{
+	for (int i = 0; limit_names[i]; i++)
+		if (name && !strcmp(limit_names[i], name))
+			return i;
+	return -1;
+}
+
+/* The row's limit and W as a sort key; -1 for a row that is not a good
+ * timed limits row. */
+static long long row_key(json_t *row)
+{
+	const char *kind = json_string_value(json_object_get(row, "kind"));
+	int li = limit_index(json_string_value(json_object_get(row, "limit")));
+
+	if (!kind || strcmp(kind, "limits") || li < 0 || !row_timed(row) ||
+	    !json_is_null(json_object_get(row, "error")) ||
+	    !json_is_number(json_object_get(row, "mb_s")))
+		return -1;
+	return (long long)li << 32 | (long long)json_integer_value(json_object_get(row, "work"));
+}
+
+static double num(json_t *row, const char *k)
+{
+	json_t *v = json_object_get(row, k);
+
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* The summary of the rows of one key. */
+static void one(json_t *rows, long long key, double *mb, double *cpu,
+		struct limit_summary *s)
+{
+	size_t i;
+	json_t *row;
+	int li = (int)(key >> 32);
+
+	memset(s, 0, sizeof(*s));
+	json_array_foreach(rows, i, row) {
+		double gb = num(row, "bytes") / 1e9;
+
+		if (row_key(row) != key)
+			continue;
+		mb[s->n] = num(row, "mb_s");
+		cpu[s->n++] = gb > 0 ? (num(row, "cpu_user_s") + num(row, "cpu_sys_s")) / gb : 0;
+		s->reused += json_is_string(json_object_get(row, "reused_from"));
+	}
+	if (li == LIMIT_TRANSFORM)
+		snprintf(s->name, sizeof(s->name), "transform w=%u", (unsigned)(key & 0xffffffff));
+	else
+		snprintf(s->name, sizeof(s->name), "%s", limit_names[li]);
+	qsort(cpu, s->n, sizeof(*cpu), cmp_doubles);
+	s->cpu_s_per_gb = quantile_sorted(cpu, s->n, 0.5);
+	qsort(mb, s->n, sizeof(*mb), cmp_doubles);
+	s->median = quantile_sorted(mb, s->n, 0.5);
+	s->ci = !median_ci(mb, s->n, 0.95, &s->lo, &s->hi);
+	if (!s->ci) {
+		s->lo = mb[0];
+		s->hi = mb[s->n - 1];
+	}
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The distinct keys of rows, sorted: *nk of them in keys. */
+static void distinct_keys(json_t *rows, long long *keys, size_t *nk)
+{
+	size_t i, n = 0;
+	json_t *row;
+
+	json_array_foreach(rows, i, row)
+		if ((keys[n] = row_key(row)) >= 0)
+			n++;
+	qsort(keys, n, sizeof(*keys), cmp_keys);
+	*nk = 0;
+	for (i = 0; i < n; i++)
+		if (!*nk || keys[*nk - 1] != keys[i])
+			keys[(*nk)++] = keys[i];
+}
+
+int limits_summarize(json_t *rows, struct limit_summary **out, size_t *n)
+{
+	size_t nrows = json_array_size(rows) + 1, nk;
+	long long *keys = calloc(nrows, sizeof(*keys));
+	double *mb = calloc(nrows, sizeof(*mb)), *cpu = calloc(nrows, sizeof(*cpu));
+	int ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!keys || !mb || !cpu) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	distinct_keys(rows, keys, &nk);
+	if (nk && !(*out = calloc(nk, sizeof(**out)))) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t k = 0; k < nk; k++)
+		one(rows, keys[k], mb, cpu, &(*out)[k]);
+	*n = nk;
+out:
+	free(keys);
+	free(mb);
+	free(cpu);
+	return ret;
+}
+
+void limits_print(const struct limit_summary *s, size_t n, FILE *f)
+{
+	fprintf(f, "%-22s %10s %-24s %4s %12s\n", "limit", "MB/s", "interval", "n",
+		"CPU s/GB");
+	for (size_t i = 0; i < n; i++) {
+		char iv[64];
+
+		snprintf(iv, sizeof(iv), "%.1f-%.1f (%s)", s[i].lo, s[i].hi,
+			 s[i].ci ? "95%" : "min-max");
+		fprintf(f, "%-22s %10.1f %-24s %4zu %12.3f%s\n", s[i].name, s[i].median, iv,
+			s[i].n, s[i].cpu_s_per_gb, s[i].reused ? "  reused" : "");
+	}
+}

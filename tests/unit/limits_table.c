@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+/* The limits table (src/engine/limits_table.c): one line per limit and
+ * W, in limit order; the median with a 95% interval from 6 rows on, else
+ * min..max; CPU s per GB the median of (user + sys) / GB; rows of other
+ * kinds, failed or traced rows left out; reused rows counted. */
+#include <math.h>
+#include <string.h>
+
+#include "engine/limits.h"
+#include "results/row.h"
+#include "unit.h"
+
+static json_t *row(const char *limit, unsigned work, double mb_s, double cpu_s)
+{
+	json_t *r = row_new("t", "limits");
+
+	json_object_set_new(r, "limit", json_string(limit));
+	json_object_set_new(r, "work", json_integer(work));
+	json_object_set_new(r, "mb_s", json_real(mb_s));
+	json_object_set_new(r, "bytes", json_integer(500000000));
+	json_object_set_new(r, "cpu_user_s", json_real(cpu_s / 2));
+	json_object_set_new(r, "cpu_sys_s", json_real(cpu_s / 2));
+	return r;
+}
+
+static int lines_in_limit_then_w_order(void)
+{
+	json_t *rows = json_array();
+	struct limit_summary *s;
+	size_t n;
+
+	json_array_append_new(rows, row("transform", 100, 50, 1));
+	json_array_append_new(rows, row("transform", 0, 500, 1));
+	json_array_append_new(rows, row("copy_file_range", 0, 300, 1));
+	json_array_append_new(rows, row("read_direct", 0, 900, 1));
+	CHECK(!limits_summarize(rows, &s, &n), "summarize");
+	CHECK(n == 4, "%zu lines", n);
+	CHECK(!strcmp(s[0].name, "read_direct") && !strcmp(s[1].name, "copy_file_range") &&
+	      !strcmp(s[2].name, "transform w=0") && !strcmp(s[3].name, "transform w=100"),
+	      "%s %s %s %s", s[0].name, s[1].name, s[2].name, s[3].name);
+	free(s);
+	json_decref(rows);
+	return 0;
+}
+
+static int three_rows_give_min_max_six_a_95_interval(void)
+{
+	json_t *rows = json_array();
+	struct limit_summary *s;
+	size_t n;
+
+	for (int i = 1; i <= 3; i++)
+		json_array_append_new(rows, row("read_direct", 0, 100 * i, 0.5 * i));
+	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
+	CHECK(!s[0].ci && s[0].lo == 100 && s[0].hi == 300 && s[0].median == 200,
+	      "ci %d %g..%g median %g", s[0].ci, s[0].lo, s[0].hi, s[0].median);
+	/* 1.0 s per 0.5 GB at the median */
+	CHECK(fabs(s[0].cpu_s_per_gb - 2.0) < 1e-9, "%g s/GB", s[0].cpu_s_per_gb);
+	free(s);
+	for (int i = 4; i <= 6; i++)
+		json_array_append_new(rows, row("read_direct", 0, 100 * i, 1));
+	CHECK(!limits_summarize(rows, &s, &n) && n == 1 && s[0].n == 6, "summarize");
+	CHECK(s[0].ci && s[0].lo == 100 && s[0].hi == 600, "ci %d %g..%g", s[0].ci,
+	      s[0].lo, s[0].hi);
+	free(s);
+	json_decref(rows);
+	return 0;
+}
+
+static int failed_traced_and_other_rows_left_out_reused_counted(void)
+{
+	json_t *rows = json_array(), *r;
+	struct limit_summary *s;
+	size_t n;
+
+	json_array_append_new(rows, row("read_direct", 0, 100, 1));
+	r = row("read_direct", 0, 9999, 1);
+	json_object_set_new(r, "error", json_string("boom"));
+	json_array_append_new(rows, r);
+	r = row("read_direct", 0, 9999, 1);
+	json_object_set_new(r, "role", json_string("traced"));
+	json_array_append_new(rows, r);
+	r = row("read_direct", 0, 9999, 1);
+	json_object_set_new(r, "kind", json_string("fio"));
+	json_array_append_new(rows, r);
+	r = row("read_direct", 0, 200, 1);
+	json_object_set_new(r, "reused_from", json_string("results/x"));
+	json_array_append_new(rows, r);
+	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
+	CHECK(s[0].n == 2 && s[0].reused == 1 && s[0].hi == 200, "n %zu reused %zu hi %g",
+	      s[0].n, s[0].reused, s[0].hi);
+	free(s);
+	json_decref(rows);
+	return 0;
+}
+
+static int no_rows_no_lines(void)
+{
+	json_t *rows = json_array();
+	struct limit_summary *s;
+	size_t n = 9;
+
+	CHECK(!limits_summarize(rows, &s, &n) && n == 0 && !s, "n %zu", n);
+	json_decref(rows);
+	return 0;
+}
+
+int main(void)
+{
+	RUN(lines_in_limit_then_w_order);
+	RUN(three_rows_give_min_max_six_a_95_interval);
+	RUN(failed_traced_and_other_rows_left_out_reused_counted);
+	RUN(no_rows_no_lines);
+	return unit_failed;
+}
