@@ -45,3 +45,9 @@ const struct setting engine_settings[] = {
 		  "recorded in env.json)" },
 	{ 0 },
 };
+
+const struct column engine_columns[] = {
+	{ "warmup_outlier", COL_FLAG, 0, 0, "engine", "the configuration's first repetition is an outlier so far (round 3 on)", 0 },
+	{ "resumed", COL_FLAG, 0, 0, "engine", "the row was measured by bench --resume", 0 },
+	{ 0 },
+};

@@ -41,6 +41,20 @@ long long net_segs_out(int fd)
 	return ti.tcpi_data_segs_out;
 }
 
+const struct column net_columns[] = {
+	{ "msgs_s", COL_RATE, 0, "msgs/s", "net", "messages per second", 0 },
+	{ "syscalls_per_msg", COL_RATE, 0, 0, "net", "the client's send and receive calls per message", 0 },
+	{ "srv_syscalls_per_msg", COL_RATE, 0, 0, "net", "the server's calls per message", 0 },
+	{ "segs_per_msg", COL_RATE, 0, 0, "net", "TCP segments sent per message (tcpi_data_segs_out)", 0 },
+	{ "rtt_p50_us", COL_TIME, 0, "us", "net", "median round trip (pingpong)", 0 },
+	{ "rtt_p99_us", COL_TIME, 0, "us", "net", "99th percentile round trip", 0 },
+	{ "rtt_p999_us", COL_TIME, 0, "us", "net", "99.9th percentile round trip", 0 },
+	{ "srv_user_s", COL_TIME, 0, "s", "net", "the server's user CPU", 0 },
+	{ "srv_sys_s", COL_TIME, 0, "s", "net", "the server's system CPU", 0 },
+	{ "metric", COL_TEXT, 0, 0, "net", "the column the kind's verdict compares", 0 },
+	{ 0 },
+};
+
 static void set(json_t *row, const char *k, json_t *v)
 {
 	json_object_set_new(row, k, v);

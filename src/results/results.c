@@ -337,6 +337,7 @@ struct left_out {
 	char seen[8][16];    /* the reasons named, by their first word */
 	char bench[64];      /* the directory's bench: env.json's profile,
 			      * else the first kept row's; "" until known */
+	char unknown[8][48]; /* the columns of no table warned of */
 };
 
 /* The first few are named a line each; the rest in one line at the end. */
@@ -391,11 +392,36 @@ static int check_bench(json_t *o, struct left_out *lo, char *why, size_t len)
 	return 0;
 }
 
+/* A column no table declares is read as text, unchecked: named once a
+ * file (its first line), the first 8 such columns. */
+static void warn_unknown(const char *p, unsigned lineno, json_t *o,
+			 struct left_out *lo)
+{
+	struct column c;
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach(o, k, v) {
+		if (!column_find(k, &c))
+			continue;
+		for (i = 0; i < 8 && lo->unknown[i][0]; i++)
+			if (!strcmp(lo->unknown[i], k))
+				break;
+		if (i == 8 || lo->unknown[i][0])
+			continue;
+		snprintf(lo->unknown[i], sizeof(lo->unknown[i]), "%s", k);
+		warnf("%s:%u: column %s is declared by no column table "
+		      "(iostrat __columns): read as text, unchecked", p, lineno, k);
+	}
+}
+
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
 		     struct left_out *lo)
 {
 	char why[160];
 
+	warn_unknown(p, lineno, o, lo);
 	if (!row_check(o, why, sizeof(why)) && !check_bench(o, lo, why, sizeof(why)))
 		return true;
 	left_out(p, lineno, why, lo);

@@ -174,6 +174,19 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	return row;
 }
 
+const struct column sweep_columns[] = {
+	{ "sweep", COL_TEXT, "blocksize|bufsize|api", 0, "sweep", "which sweep", 0 },
+	{ "file_size", COL_SIZE, 0, "bytes", "sweep", "the data file's size", 0 },
+	{ "bufsize", COL_SIZE, 0, "bytes", "sweep", "the library's or the call's buffer", 0 },
+	{ "syscalls_method", COL_TEXT, "counted|kernel", 0, "sweep", "syscalls counted by the sweep, or the kernel's syscr + syscw", 0 },
+	{ "cpu_s", COL_TIME, 0, "s", "sweep", "user_s + sys_s", 0 },
+	{ "proc_elapsed_s", COL_TIME, 0, "s", "sweep", "wall time of the whole measuring process", 0 },
+	{ "proc_user_s", COL_TIME, 0, "s", "sweep", "user CPU of the whole measuring process", 0 },
+	{ "proc_sys_s", COL_TIME, 0, "s", "sweep", "system CPU of the whole measuring process", 0 },
+	{ "metric", COL_TEXT, 0, 0, "sweep", "the column the kind's verdict compares", 0 },
+	{ 0 },
+};
+
 /*
  * No stale output for a write, then sync, then the reads' cache state
  * (proven by residency).  The unlink comes before the sync: freeing the
