@@ -35,10 +35,10 @@ static bool is_control(json_t *name)
 /* "300 MB": the median bytes read by the rows of work level w. */
 static const char *panel_size(json_t *rows, json_t *w, char *buf, size_t len)
 {
-	json_t *r = rows_where(rows, "work", w);
+	json_t *r = rows_where(rows, RC_WORK, w);
 	struct summary s;
 
-	rows_stat(r, "bytes_in", 1, &s);
+	rows_stat(r, RC_BYTES_IN, 1, &s);
 	json_decref(r);
 	if (!s.n)
 		return strcpy(buf, "size unknown");
@@ -64,7 +64,7 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 			json_t *r = rows_cell(rows, w, json_array_get(threads, i),
 					      json_array_get(strats, j));
 
-			rows_stat(r, "elapsed_s", 1, &cell[i][j]);
+			rows_stat(r, RC_ELAPSED, 1, &cell[i][j]);
 			json_decref(r);
 			if (cell[i][j].n && cell[i][j].median < best &&
 			    !is_control(json_array_get(strats, j))) {
@@ -146,8 +146,8 @@ static int one_grid(struct plot_ctx *c, json_t *rows, const char *ds,
 
 int fig_grid(struct plot_ctx *c, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "threads", "work",
-					    "elapsed_s", NULL };
+	static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_WORK,
+					    RC_ELAPSED, NULL };
 	json_t *dsets, *caches, *ds, *ca;
 	size_t i, j;
 	int ret;
@@ -155,10 +155,10 @@ int fig_grid(struct plot_ctx *c, char *why, size_t len)
 
 	if (!runs)
 		return ret;
-	dsets = rows_distinct(runs, "dataset");
+	dsets = rows_distinct(runs, RC_DATASET);
 	caches = rows_distinct(runs, "cache");
 	json_array_foreach(dsets, i, ds) {
-		json_t *a = rows_where(runs, "dataset", ds);
+		json_t *a = rows_where(runs, RC_DATASET, ds);
 
 		json_array_foreach(caches, j, ca) {
 			json_t *b = rows_where(a, "cache", ca);

@@ -50,7 +50,7 @@ static void why_untraced(json_t *rows, char *why, size_t len)
 
 int fig_kernel(struct plot_ctx *c, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
+	static const char *const need[] = { RC_DATASET, RC_STRATEGY, "cache", "seq_pct",
 					    "pc_hit_ratio", NULL };
 	json_t *runs = traced_runs(c->rows), *ds = NULL, *caches = NULL;
 	size_t n1 = 0, n2 = 0;
@@ -70,9 +70,9 @@ int fig_kernel(struct plot_ctx *c, char *why, size_t len)
 	ret = dat_begin(&d);
 	if (ret)
 		goto out;
-	n1 = bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seq_pct", 1);
+	n1 = bars_block(&d, runs, ds, RC_DATASET, NULL, NULL, RC_STRATEGY, NULL, "seq_pct", 1);
 	fputs("\n\n", d.f);
-	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
+	n2 = bars_block(&d, runs, caches, "cache", NULL, NULL, RC_STRATEGY, NULL,
 			"pc_hit_ratio", 100);
 	if (n1 && n2 && rows_have_seek_hist(runs)) {
 		fputs("\n\n", d.f);
@@ -82,7 +82,7 @@ int fig_kernel(struct plot_ctx *c, char *why, size_t len)
 		       "older iostrat): the third panel is the median seek distance, not "
 		       "the histogram\n", "kernel");
 		fputs("\n\n", d.f);
-		bars_block(&d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
+		bars_block(&d, runs, ds, RC_DATASET, NULL, NULL, RC_STRATEGY, NULL, "seek_p50_kb", 1);
 	}
 	ret = dat_finish(c, &d, n1 && n2, "kernel",
 			 "What the kernel saw (eBPF): sequential share, page-cache hits, seek distances (median, bars min..max)",

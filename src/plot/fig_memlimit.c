@@ -31,12 +31,12 @@ static void limit_text(json_t *lim, char *buf, size_t len)
 static void limit_line(struct dat *d, json_t *rows, json_t *lim, json_t *s, json_t *w)
 {
 	json_t *a = rows_where(rows, "memory_max", lim);
-	json_t *r = rows_where(a, "strategy", s), *ok = rows_where(r, "error", NULL);
+	json_t *r = rows_where(a, RC_STRATEGY, s), *ok = rows_where(r, "error", NULL);
 	json_t *killed = rows_where(r, "oom_kill", json_true());
 	char lab[160], lb[32], sb[64], wb[32];
 	struct summary el;
 
-	rows_stat(ok, "elapsed_s", 1, &el);
+	rows_stat(ok, RC_ELAPSED, 1, &el);
 	if (json_array_size(r)) {
 		limit_text(lim, lb, sizeof(lb));
 		snprintf(lab, sizeof(lab), "%s %s w%s", val_text(s, sb, sizeof(sb)), lb,
@@ -86,7 +86,7 @@ static int one_limit_fig(struct plot_ctx *c, json_t *rows, const char *ds)
 	if (!ret) {
 		fputs("\"config\" elapsed elapsed_min elapsed_max colour killed\n", d.f);
 		json_array_foreach(ax.works, i, w) {
-			json_t *at = rows_where(rows, "work", w);
+			json_t *at = rows_where(rows, RC_WORK, w);
 
 			json_array_foreach(limits, j, l)
 				json_array_foreach(ax.strats, k, s)
@@ -135,8 +135,8 @@ static json_t *runs_and_killed(json_t *rows)
 
 int fig_memlimit(struct plot_ctx *c, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "work",
-					    "elapsed_s", NULL };
+	static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_WORK,
+					    RC_ELAPSED, NULL };
 	json_t *dsets, *ds;
 	size_t i;
 	int ret;
@@ -153,7 +153,7 @@ int fig_memlimit(struct plot_ctx *c, char *why, size_t len)
 	}
 	dsets = datasets_by_size(runs);
 	json_array_foreach(dsets, i, ds) {
-		json_t *a = rows_where(runs, "dataset", ds);
+		json_t *a = rows_where(runs, RC_DATASET, ds);
 		char dn[96];
 
 		if (!ret && limited(a))

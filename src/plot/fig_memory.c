@@ -18,14 +18,14 @@ static json_t *sized(json_t *runs)
 	size_t i;
 
 	json_array_foreach(runs, i, r) {
-		json_t *x = json_deep_copy(r), *b = json_object_get(r, "bytes_in");
+		json_t *x = json_deep_copy(r), *b = json_object_get(r, RC_BYTES_IN);
 		char size[32], lab[200];
 
 		if (json_is_number(b) && json_number_value(b) > 0) {
 			snprintf(lab, sizeof(lab), "%s %s",
-				 json_string_value(json_object_get(r, "dataset")) ?: "-",
+				 json_string_value(json_object_get(r, RC_DATASET)) ?: "-",
 				 verdict_size(json_number_value(b), size, sizeof(size)));
-			json_object_set_new(x, "dataset", json_string(lab));
+			json_object_set_new(x, RC_DATASET, json_string(lab));
 		}
 		json_array_append_new(out, x);
 	}
@@ -34,8 +34,8 @@ static json_t *sized(json_t *runs)
 
 int fig_memory(struct plot_ctx *c, char *why, size_t len)
 {
-	static const char *const need[] = { "dataset", "strategy", "threads",
-					    "maxrss_kb", NULL };
+	static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS,
+					    RC_MAXRSS, NULL };
 	json_t *ds;
 	struct dat d;
 	size_t n = 0;
@@ -50,8 +50,8 @@ int fig_memory(struct plot_ctx *c, char *why, size_t len)
 	ds = datasets_by_size(runs);
 	ret = dat_begin(&d);
 	if (!ret)
-		n = bars_block(&d, runs, ds, "dataset", "threads", "t", "strategy", NULL,
-			       "maxrss_kb", 1.0 / 1024);
+		n = bars_block(&d, runs, ds, RC_DATASET, RC_THREADS, "t", RC_STRATEGY, NULL,
+			       RC_MAXRSS, 1.0 / 1024);
 	if (!ret)
 		ret = dat_finish(c, &d, n, "memory",
 				 "Peak RSS per strategy, by data set (and the size read) and threads "

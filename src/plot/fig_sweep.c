@@ -29,7 +29,7 @@ static void size_line(struct dat *d, json_t *rows, json_t *size, json_t *variant
 		r = rows_where(at, "variant", v);
 		struct summary el, cpu;
 
-		rows_stat(r, "elapsed_s", 1, &el);
+		rows_stat(r, RC_ELAPSED, 1, &el);
 		rows_stat_cpu(r, &cpu);
 		dat_num(d, el.median, el.n);
 		dat_num(d, el.min, el.n);
@@ -57,7 +57,7 @@ static void op_block(struct dat *d, json_t *rows, json_t *op, json_t *variants)
 		json_t *r = rows_where(rows, "variant", v);
 
 		/* a variant absent from this operation would be an empty line */
-		ok[j] = rows_have_number(r, "elapsed_s");
+		ok[j] = rows_have_number(r, RC_ELAPSED);
 		json_decref(r);
 		if (!ok[j])
 			continue;
@@ -115,7 +115,7 @@ static int one_sweep(struct plot_ctx *c, json_t *rows, const char *kind)
 int fig_sweep(struct plot_ctx *c, char *why, size_t len)
 {
 	static const char *const need[] = { "sweep", "variant", "block_size",
-					    "elapsed_s", NULL };
+					    RC_ELAPSED, NULL };
 	json_t *kinds, *k;
 	size_t i;
 	int ret;

@@ -43,7 +43,7 @@ static bool takes_qd(const char *strat)
 
 json_t *report_fio_baseline(json_t *sum, json_t *s)
 {
-	const char *strat = s_of(s, "strategy");
+	const char *strat = s_of(s, RC_STRATEGY);
 	bool direct = json_is_true(json_object_get(s, "direct"));
 	uint64_t bs = fio_bs_for(strat, (uint64_t)i_of(s, "chunk"),
 				 (uint64_t)i_of(s, "bufsize"));
@@ -73,11 +73,11 @@ json_t *report_fio_ceiling(json_t *sum, json_t *s)
 	size_t i;
 
 	json_array_foreach(sum, i, f) {
-		double v = json_number_value(json_object_get(f, "mb_s"));
+		double v = json_number_value(json_object_get(f, RC_MB_S));
 
 		if (!fio_ceiling_of(f, s) || !(v > 0))
 			continue;
-		if (!best || v > json_number_value(json_object_get(best, "mb_s")))
+		if (!best || v > json_number_value(json_object_get(best, RC_MB_S)))
 			best = f;
 	}
 	return best;
@@ -87,7 +87,7 @@ json_t *report_fio_ceiling(json_t *sum, json_t *s)
  * starred: what the verdict's "copy limit" is the highest of. */
 static void ceiling_table(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "qd", "bs", "mb_s", "best", NULL };
+	static const char *const cols[] = { RC_CONFIG_ID, "qd", "bs", RC_MB_S, "best", NULL };
 	struct rtable *t = NULL;
 	json_t *f;
 	size_t i;
@@ -101,9 +101,9 @@ static void ceiling_table(const struct rrun *r, struct rdoc *d)
 				    "ceiling grid, median MB/s; * = the copy limit of its data "
 				    "set and cache state, the verdict's yardstick");
 		}
-		rtable_add(t, json_pack("[s,I,I,o,s]", s_of(f, "config_id"),
+		rtable_add(t, json_pack("[s,I,I,o,s]", s_of(f, RC_CONFIG_ID),
 					(json_int_t)i_of(f, "qd"), (json_int_t)i_of(f, "bufsize"),
-					rnum(json_number_value(json_object_get(f, "mb_s"))),
+					rnum(json_number_value(json_object_get(f, RC_MB_S))),
 					report_fio_ceiling(r->sum, f) == f ? "*" : ""));
 	}
 }
@@ -124,13 +124,13 @@ static const char *fio_version_of(json_t *sum)
  * --dontcache run, which no fio job mirrors) the fio cells left empty. */
 static json_t *ratio_row(json_t *s, json_t *f)
 {
-	double a = json_number_value(json_object_get(s, "mb_s"));
-	double b = f ? json_number_value(json_object_get(f, "mb_s")) : NAN;
+	double a = json_number_value(json_object_get(s, RC_MB_S));
+	double b = f ? json_number_value(json_object_get(f, RC_MB_S)) : NAN;
 	char label[160] = "";
 
 	if (f)
-		snprintf(label, sizeof(label), "%s/%s", s_of(s, "strategy"), s_of(f, "strategy"));
-	return json_pack("[s,o,s,o,o,o,o]", s_of(s, "config_id"), rnum(a), label, rnum(b),
+		snprintf(label, sizeof(label), "%s/%s", s_of(s, RC_STRATEGY), s_of(f, RC_STRATEGY));
+	return json_pack("[s,o,s,o,o,o,o]", s_of(s, RC_CONFIG_ID), rnum(a), label, rnum(b),
 			 rnum(!f ? NAN : b > 0 ? a / b : 0),
 			 rnum(f ? json_number_value(json_object_get(f, "read_mb_s")) : NAN),
 			 rnum(f ? json_number_value(json_object_get(f, "write_mb_s")) : NAN));
@@ -138,7 +138,7 @@ static json_t *ratio_row(json_t *s, json_t *f)
 
 void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "mb_s", "baseline",
+	static const char *const cols[] = { RC_CONFIG_ID, RC_MB_S, "baseline",
 		"fio_mb_s", "ratio", "fio_read_mb_s", "fio_write_mb_s", NULL };
 	const char *version = fio_version_of(r->sum);
 	struct rtable *t = NULL;

@@ -19,7 +19,7 @@ static void view_columns(const char **cols)
 {
 	size_t n = 0;
 
-	cols[n++] = "config_id";
+	cols[n++] = RC_CONFIG_ID;
 	for (size_t k = 0; probe_registry[k]; k++)
 		for (const char *const *c = probe_registry[k]->report_columns;
 		     c && *c && n + 1 < VIEW_COLS; c++)
@@ -55,7 +55,7 @@ void report_kernel_view(const struct rrun *r, struct rdoc *d)
 				    "view\")");
 		}
 		row = json_array();
-		json_array_append(row, json_object_get(s, "config_id"));
+		json_array_append(row, json_object_get(s, RC_CONFIG_ID));
 		for (size_t c = 1; cols[c]; c++)
 			json_array_append_new(row, num_or_null(s, cols[c]));
 		rtable_add(t, row);
@@ -73,7 +73,7 @@ static bool is_run(json_t *s)
  * the plain and uncached variants stand side by side. */
 void report_cache_left(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "cache_left_mib", NULL };
+	static const char *const cols[] = { RC_CONFIG_ID, "cache_left_mib", NULL };
 	struct rtable *t;
 	bool any = false;
 	json_t *s, *row;
@@ -91,7 +91,7 @@ void report_cache_left(const struct rrun *r, struct rdoc *d)
 		if (!is_run(s))
 			continue;
 		row = json_array();
-		json_array_append(row, json_object_get(s, "config_id"));
+		json_array_append(row, json_object_get(s, RC_CONFIG_ID));
 		json_array_append_new(row, num_or_null(s, "cache_left_mib"));
 		rtable_add(t, row);
 	}

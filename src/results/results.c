@@ -217,7 +217,7 @@ int results_append(struct results_dir *r, json_t *row)
 	join(p, r->path, "results.jsonl");
 	/* summaries, report and compare group by it: a row without one would
 	 * merge with every other such row */
-	if (!json_is_string(json_object_get(row, "config_id"))) {
+	if (!json_is_string(json_object_get(row, RC_CONFIG_ID))) {
 		errorf("%s: refusing to append a row without a config_id", p);
 		return -EINVAL;
 	}
@@ -606,7 +606,7 @@ const char *results_metric(json_t *row)
 {
 	const char *m = json_string_value(json_object_get(row, "metric"));
 
-	return m ? m : "elapsed_s";
+	return m ? m : RC_ELAPSED;
 }
 
 /* Per-repetition figures: summarized as medians, not copied (a column
@@ -715,7 +715,7 @@ static void summarize_group(json_t *group, json_t *out)
 
 	first = first ? first : json_array_get(group, 0);
 	metric = results_metric(first);
-	json_object_set(out, "config_id", json_object_get(first, "config_id"));
+	json_object_set(out, RC_CONFIG_ID, json_object_get(first, RC_CONFIG_ID));
 	json_object_set_new(out, "metric", json_text(metric));
 	json_array_foreach(group, i, row) {
 		v = json_object_get(row, metric);
@@ -759,7 +759,7 @@ json_t *results_summarize(json_t *rows)
 	size_t i, n;
 
 	json_array_foreach(rows, i, row) {
-		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 		char why[160];
 		json_t *g;
 

@@ -100,8 +100,8 @@ static const char *bad_value(json_t *v, enum col_type t)
  * empty), and for a measurement (no error) an elapsed_s above 0. */
 static int check_identity(json_t *row, char *why, size_t len)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
-	json_t *el = json_object_get(row, "elapsed_s");
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
+	json_t *el = json_object_get(row, RC_ELAPSED);
 
 	if (!cid || !*cid) {
 		snprintf(why, len, "no config_id");
