@@ -10,6 +10,7 @@
 
 #include "lib/util.h"
 #include "report.h"
+#include "results/row.h"
 #include "trace/probe.h"
 
 #define VIEW_COLS 32
@@ -36,6 +37,7 @@ static json_t *num_or_null(json_t *s, const char *k)
 
 void report_kernel_view(const struct rrun *r, struct rdoc *d)
 {
+	static const char *const explained[] = { "seq_pct", "pc_hit_ratio", NULL };
 	const char *cols[VIEW_COLS];
 	struct rtable *t = NULL;
 	json_t *s, *row;
@@ -49,10 +51,8 @@ void report_kernel_view(const struct rrun *r, struct rdoc *d)
 			continue;
 		if (!t) {
 			t = rdoc_table(d, "kernel view (eBPF, traced runs)", cols);
-			rtable_note(t, "medians over the repetitions; seq_pct: requests "
-				    "starting where the previous one ended; pc_hit_ratio "
-				    "0..1 of the pages reads asked for (README \"Kernel "
-				    "view\")");
+			rtable_note_columns(t, "medians over the repetitions "
+					    "(README \"Kernel view\")", explained);
 		}
 		row = json_array();
 		json_array_append(row, json_object_get(s, RC_CONFIG_ID));
@@ -74,6 +74,8 @@ static bool is_run(json_t *s)
 void report_cache_left(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { RC_CONFIG_ID, "cache_left_mib", NULL };
+	struct column c = { .unit = "MiB", .help = "" };
+	char title[64];
 	struct rtable *t;
 	bool any = false;
 	json_t *s, *row;
@@ -83,10 +85,12 @@ void report_cache_left(const struct rrun *r, struct rdoc *d)
 		any |= is_run(s) && json_is_true(json_object_get(s, "dontcache"));
 	if (!any)
 		return;
-	t = rdoc_table(d, "page cache left (MiB)", cols);
-	rtable_note(t, "medians: MiB of the inputs and outputs still cached just "
-		    "after each repetition (cachestat, else mincore); --dontcache "
-		    "drops its pages once the I/O is done");
+	column_find(cols[1], &c);
+	snprintf(title, sizeof(title), "page cache left (%s)", c.unit);
+	t = rdoc_table(d, title, cols);
+	rtable_note(t, "medians: %s, just after each repetition (cachestat, "
+		    "else mincore); --dontcache drops its pages once the I/O is "
+		    "done", c.help);
 	json_array_foreach(r->sum, i, s) {
 		if (!is_run(s))
 			continue;
