@@ -174,5 +174,7 @@ static int dispatch(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	stdout_hold();
+	if (columns_hand_down())
+		return stdout_close(1);
 	return stdout_close(dispatch(argc, argv));
 }

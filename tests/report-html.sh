@@ -144,6 +144,18 @@ html_headline_first_profile_folded_human_date_no_scroll_box() {
 	! grep -q 'class="best"' "$h" || die "a one-row grid highlights a cell fastest"
 }
 
+# A header naming a row column carries the column table's help and unit
+# as its title; one that names no column (median) has none.
+html_column_headers_carry_the_tables_help() {
+	cp -r "$TOP/tests/fixtures/results-schema1" "$T/r"
+	"$IOSTRAT" report "$T/r" --format html -o "$T/r/report.html" >/dev/null 2>&1 ||
+		die "report --format html failed"
+	grep -Fq "<th title=\"the configuration's identity (config_id_make)\">config_id</th>" \
+		"$T/r/report.html" || die "config_id's header: $(grep -o '<th[^>]*>config_id<' "$T/r/report.html" | head -1)"
+	! grep -q '<th title="[^"]*">median<' "$T/r/report.html" || die "median has a title"
+}
+
+t html_column_headers_carry_the_tables_help html_column_headers_carry_the_tables_help
 t html_is_self_contained_with_verdict_first_and_every_figure \
 	html_is_self_contained_with_verdict_first_and_every_figure
 t html_renders_in_chromium_with_every_figure_sized_and_no_console_message \

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* `iostrat __columns`: every result-row column from the column table, the strategies' and the probes' declarations. */
+/* `iostrat __columns` and the hand-down of every room's column table to results at start. */
 #include <stdio.h>
 #include <string.h>
 
 #include "commands.h"
-#include "core/strategy.h"
-#include "config/jobopts.h"
+#include "engine/bench.h"
+#include "fio/fio.h"
+#include "net/net.h"
 #include "results/row.h"
+#include "sched/hook.h"
+#include "sweep/sweep.h"
 #include "trace/probe.h"
 #include "lib/util.h"
-
-static const char *const type_name[] = {
-	[COL_TEXT] = "text", [COL_FLAG] = "flag", [COL_SIGNED] = "signed",
-	[COL_TIME] = "time", [COL_SIZE] = "size", [COL_COUNT] = "count",
-	[COL_RATE] = "rate",
-};
 
 struct lister {
 	bool markdown;
@@ -38,13 +35,14 @@ static void print_markdown(const struct column *c, const char *v, int hlen)
 
 	v = md_values(v, buf, sizeof(buf));
 	printf("| `%s` | %s%s%s%s | %s | %s | %s | %.*s |\n", c->name,
-	       type_name[c->type], v ? " (" : "", v ? v : "", v ? ")" : "",
+	       column_type_name(c->type), v ? " (" : "", v ? v : "", v ? ")" : "",
 	       c->unit ? c->unit : "", c->room, c->flags & COLF_CORE ?
 	       "every row" : "its writer's rows", hlen, c->help ? c->help : "");
 }
 
-static void print_one(struct lister *l, const struct column *c)
+static void print_one(const struct column *c, void *ctx)
 {
+	struct lister *l = ctx;
 	char buf[256];
 	const char *v = c->type == COL_FLAG ? "true|false" :
 			column_values(c, buf, sizeof(buf));
@@ -57,47 +55,36 @@ static void print_one(struct lister *l, const struct column *c)
 		print_markdown(c, v, hlen);
 		return;
 	}
-	printf("%s\t%s\t%s\t%s\t%s\t%s\t%.*s\n", c->name, type_name[c->type],
+	printf("%s\t%s\t%s\t%s\t%s\t%s\t%.*s\n", c->name, column_type_name(c->type),
 	       v ? v : "-", c->unit ? c->unit : "-", c->room,
 	       c->flags & COLF_CORE ? "core" : "extra", hlen, c->help ? c->help : "-");
 }
 
-/* The settings of table that are columns, as lines of room. */
-static void print_settings(struct lister *l, const struct setting *table,
-			   const char *room, unsigned flags)
+/* Every room's own table, handed down to results: the probes', the
+ * tracer's, the kinds', the engine's and sched's (a strategy's results
+ * reads itself: core is below it). */
+int columns_hand_down(void)
 {
-	struct column c;
+	const struct column *const tables[] = {
+		fio_columns, net_columns, sweep_columns, trace_columns,
+		engine_columns, sched_columns,
+	};
+	int ret = 0;
 
-	for (const struct setting *s = table; s && s->name; s++)
-		if (column_of_setting(s, &c)) {
-			c.room = room;
-			c.flags = flags;
-			print_one(l, &c);
-		}
-}
-
-static void print_table(struct lister *l, const struct column *t)
-{
-	for (; t && t->name; t++) {
-		if (column_is_settings(t))
-			print_settings(l, run_settings, "config", COLF_CORE);
-		else
-			print_one(l, t);
-	}
-}
-
-/* Each probe's columns, as it declares them. */
-static void print_probes(struct lister *l)
-{
-	for (size_t k = 0; probe_registry[k]; k++)
-		print_table(l, probe_registry[k]->columns);
+	for (size_t k = 0; !ret && probe_registry[k]; k++)
+		ret = row_columns_add(probe_registry[k]->columns);
+	for (size_t i = 0; !ret && i < ARRAY_SIZE(tables); i++)
+		ret = row_columns_add(tables[i]);
+	if (!ret)
+		ret = row_settings_add(fio_settings, "fio");
+	if (!ret)
+		ret = row_settings_add(net_settings, "net");
+	return ret ? ret : row_settings_add(sweep_point_settings, "sweep");
 }
 
 int cmd_columns(int argc, char **argv)
 {
 	struct lister l = { argc == 2 && !strcmp(argv[1], "--markdown"), json_object() };
-	const struct strategy *s;
-
 	if (argc > 2 || (argc == 2 && !l.markdown)) {
 		errorf("__columns: %s: unexpected argument (give --markdown or nothing)",
 		       argv[1]);
@@ -107,12 +94,7 @@ int cmd_columns(int argc, char **argv)
 	if (l.markdown)
 		puts("| column | type | unit | written by | in | what |\n"
 		     "|---|---|---|---|---|---|");
-	print_table(&l, row_columns);
-	for (size_t i = 0; (s = strategy_at(i)); i++) {
-		print_table(&l, s->columns);
-		print_settings(&l, s->opts, "core", 0);
-	}
-	print_probes(&l);
+	row_columns_each(print_one, &l);
 	json_decref(l.seen);
 	return 0;
 }

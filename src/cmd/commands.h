@@ -17,6 +17,10 @@ int cmd_verify(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 /* hidden: iostrat __columns [--markdown] */
 int cmd_columns(int argc, char **argv);
+/* Hand every room's column table down to results (row_columns_add):
+ * main calls it once at start, before any row is written or read.  0, or
+ * -EINVAL for a column declared twice with two types (printed). */
+int columns_hand_down(void);
 int cmd_bench(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "lib/column.h"
 #include "report/report.h"
 #include "lib/util.h"
 
@@ -56,13 +57,13 @@ static size_t in_common(const struct rrun *runs, size_t n)
 
 	for (size_t k = 1; others && k < n; k++)
 		json_array_foreach(runs[k].sum, i, row) {
-			const char *id = json_string_value(json_object_get(row, "config_id"));
+			const char *id = json_string_value(json_object_get(row, RC_CONFIG_ID));
 
 			if (id)
 				json_object_set_new(others, id, json_true());
 		}
 	json_array_foreach(runs[0].sum, i, row) {
-		const char *id = json_string_value(json_object_get(row, "config_id"));
+		const char *id = json_string_value(json_object_get(row, RC_CONFIG_ID));
 
 		common += id && json_object_get(others, id);
 	}

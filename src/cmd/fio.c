@@ -166,20 +166,20 @@ static void print_row(json_t *r, bool host)
 	if (host)
 		printf("%-22s ", json_string_value(json_object_get(r, "host")));
 	if (!json_is_null(json_object_get(r, "error"))) {
-		printf("%-22s failed: %s\n", json_string_value(json_object_get(r, "strategy")),
+		printf("%-22s failed: %s\n", json_string_value(json_object_get(r, RC_STRATEGY)),
 		       json_string_value(json_object_get(r, "error")));
 		return;
 	}
 	printf("%-22s %8.1f MB/s  read %8.1f MB/s (%.0f IOPS, clat p50 %.0f us p99 %.0f us)  "
 	       "write %8.1f MB/s  elapsed %.3f s  mirrors: %s\n",
-	       json_string_value(json_object_get(r, "strategy")),
-	       json_real_value(json_object_get(r, "mb_s")),
+	       json_string_value(json_object_get(r, RC_STRATEGY)),
+	       json_real_value(json_object_get(r, RC_MB_S)),
 	       json_real_value(json_object_get(r, "read_mb_s")),
 	       json_real_value(json_object_get(r, "read_iops")),
 	       json_real_value(json_object_get(r, "read_clat_p50_us")),
 	       json_real_value(json_object_get(r, "read_clat_p99_us")),
 	       json_real_value(json_object_get(r, "write_mb_s")),
-	       json_real_value(json_object_get(r, "elapsed_s")),
+	       json_real_value(json_object_get(r, RC_ELAPSED)),
 	       *json_string_value(json_object_get(r, "baseline_of")) ?
 	       json_string_value(json_object_get(r, "baseline_of")) : "-");
 }

@@ -137,7 +137,7 @@ static int parse_args(struct run_args *a, int argc, char **argv)
 static void print_probe_cost(json_t *all)
 {
 	json_t *first = json_array_get(all, 0);
-	const char *id = json_string_value(json_object_get(first, "config_id"));
+	const char *id = json_string_value(json_object_get(first, RC_CONFIG_ID));
 	struct probe_cost pc;
 
 	if (!id)
@@ -223,10 +223,10 @@ static void print_summary(const struct run_args *a, json_t *all)
 		return;
 	}
 	json_array_foreach(rows, i, r) {
-		el[i] = json_real_value(json_object_get(r, "elapsed_s"));
-		us += json_real_value(json_object_get(r, "user_s"));
-		ss += json_real_value(json_object_get(r, "sys_s"));
-		rss = MAX(rss, json_integer_value(json_object_get(r, "maxrss_kb")));
+		el[i] = json_real_value(json_object_get(r, RC_ELAPSED));
+		us += json_real_value(json_object_get(r, RC_USER));
+		ss += json_real_value(json_object_get(r, RC_SYS));
+		rss = MAX(rss, json_integer_value(json_object_get(r, RC_MAXRSS)));
 		minf += json_integer_value(json_object_get(r, "minflt"));
 		majf += json_integer_value(json_object_get(r, "majflt"));
 		vcs += json_integer_value(json_object_get(r, "nvcsw"));
@@ -234,11 +234,11 @@ static void print_summary(const struct run_args *a, json_t *all)
 	}
 	summarize(el, n, &sm);
 	r = json_array_get(rows, 0);
-	mb = sm.median > 0 ? (double)json_integer_value(json_object_get(r, "bytes_in")) /
+	mb = sm.median > 0 ? (double)json_integer_value(json_object_get(r, RC_BYTES_IN)) /
 		sm.median / 1e6 : 0;
 	printf("%s: %zu files, %.1f MB, threads %u, work %u, cache %s, fsync %s",
 	       a->cfg.strat->name, a->cfg.job.nfiles,
-	       (double)json_integer_value(json_object_get(r, "bytes_in")) / 1e6,
+	       (double)json_integer_value(json_object_get(r, RC_BYTES_IN)) / 1e6,
 	       a->cfg.job.threads, a->cfg.job.work, cache_mode_name(a->cfg.cache),
 	       fsync_mode_name(a->cfg.job.fsync));
 	print_not_default(run_settings, &a->cfg);

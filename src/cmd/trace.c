@@ -157,7 +157,7 @@ static void print_json(FILE *f, struct tracer *t, int status, double secs)
 
 	json_object_set_new(o, "exit_status", json_integer(WIFEXITED(status) ?
 			    WEXITSTATUS(status) : 128 + WTERMSIG(status)));
-	json_object_set_new(o, "elapsed_s", json_real(secs));
+	json_object_set_new(o, RC_ELAPSED, json_real(secs));
 	trace_fill_row(o, t);
 	json_dumpf(o, f, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	fputc('\n', f);

@@ -15,10 +15,10 @@ static const char *const sink_names[] = { "file", "null", NULL };
 const struct setting run_settings[] = {
 	{ .name = "threads", SETTING_UINT(struct run_config, job.threads),
 	  .min = 1, .max = 1024, .def = "1", .metavar = "N", .where = SET_BOTH,
-	  .column = "threads", .id = "t%s",
+	  .column = RC_THREADS, .id = "t%s",
 	  .help = "worker threads (1..1024, default 1)" },
 	{ .name = "work", SETTING_UINT(struct run_config, job.work), .max = 1000000,
-	  .def = "0", .metavar = "W", .where = SET_BOTH, .column = "work",
+	  .def = "0", .metavar = "W", .where = SET_BOTH, .column = RC_WORK,
 	  .id = "w%s", .help = "transform passes per line (0 = plain copy)" },
 	{ .name = "cache", SETTING_ENUM(struct run_config, cache),
 	  .values = cache_mode_names,

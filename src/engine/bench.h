@@ -11,6 +11,7 @@
 
 #include "core/filelist.h"
 #include "engine/profile.h"
+#include "lib/column.h"
 #include "lib/settings.h"
 #include "results/race.h"
 #include "results/results.h"
@@ -94,6 +95,8 @@ enum { STOP_RULE_RSD, STOP_RULE_CI };
 /* reps, max_reps, target_rsd, stop, min_effect, time_budget, trace_reps, order_seed
  * over a bench_item: every section's keys. */
 extern const struct setting engine_settings[];
+/* The columns the engine adds to each row (engine_settings.c). */
+extern const struct column engine_columns[];
 
 /* A run section's keys that add configurations beside each of its own
  * (profile.c): fio=1.  run_section_settings' object. */

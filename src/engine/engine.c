@@ -238,7 +238,7 @@ static int dry_run(struct bench *b)
 	char t[32];
 
 	warn_short_cells(b);
-	printf("%-4s %-44s %-10s %s\n", "#", "config_id", "reps", "est/rep");
+	printf("%-4s %-44s %-10s %s\n", "#", RC_CONFIG_ID, "reps", "est/rep");
 	for (size_t i = 0; i < b->n; i++) {
 		struct bench_item *it = &b->items[i];
 		char r[32];
@@ -406,7 +406,7 @@ static void take_done(struct bench *b)
 	for (i = 0; index && i < b->n; i++)
 		json_object_set_new(index, b->items[i].id, json_integer((json_int_t)i));
 	json_array_foreach(b->res.rows, i, row) {
-		const char *id = json_string_value(json_object_get(row, "config_id"));
+		const char *id = json_string_value(json_object_get(row, RC_CONFIG_ID));
 		json_t *v = json_object_get(row, results_metric(row));
 
 		struct bench_item *it;

@@ -46,3 +46,13 @@ const struct setting engine_settings[] = {
 		  "recorded in env.json)" },
 	{ 0 },
 };
+
+const struct column engine_columns[] = {
+	{ "section", COL_TEXT, 0, 0, "engine", "the profile's section of the configuration", 0 },
+	{ "scale", COL_RATE, 0, 0, "engine", "the data set's scale (gen --scale)", 0 },
+	{ "seed", COL_COUNT, 0, 0, "engine", "the data set's seed (gen --seed)", 0 },
+	{ "target_rsd", COL_RATE, 0, "%", "engine", "stop=rsd's spread the configuration aimed at", 0 },
+	{ "warmup_outlier", COL_FLAG, 0, 0, "engine", "the configuration's first repetition is an outlier so far (round 3 on)", 0 },
+	{ "resumed", COL_FLAG, 0, 0, "engine", "the row was measured by bench --resume", 0 },
+	{ 0 },
+};

@@ -397,10 +397,10 @@ static void fill(const struct bench_ctx *ctx, const struct bench_item *it,
 {
 	json_t *in = ctx->env ? json_object_get(ctx->env, "in") : NULL;
 
-	json_object_set_new(row, "config_id", json_text(it->id));
+	json_object_set_new(row, RC_CONFIG_ID, json_text(it->id));
 	json_object_set_new(row, "rep", json_integer(rep));
 	json_object_set_new(row, "role", json_text("timed"));
-	json_object_set_new(row, "dataset", json_text(lp->ds->label));
+	json_object_set_new(row, RC_DATASET, json_text(lp->ds->label));
 	json_object_set_new(row, "files", json_integer((json_int_t)lp->ds->fl.n));
 	json_object_set_new(row, "scale", json_real(lp->scale));
 	json_object_set_new(row, "seed", json_integer((json_int_t)lp->seed));
@@ -420,14 +420,14 @@ static void fill(const struct bench_ctx *ctx, const struct bench_item *it,
 static void measured(json_t *row, const struct limit_result *r, const struct rusage *ru)
 {
 	json_object_set_new(row, "bytes", json_integer((json_int_t)r->bytes));
-	json_object_set_new(row, "bytes_in", json_integer((json_int_t)r->bytes));
-	json_object_set_new(row, "elapsed_s", json_real(r->secs));
-	json_object_set_new(row, "mb_s", json_real(r->secs > 0 ? r->bytes / 1e6 / r->secs : 0));
+	json_object_set_new(row, RC_BYTES_IN, json_integer((json_int_t)r->bytes));
+	json_object_set_new(row, RC_ELAPSED, json_real(r->secs));
+	json_object_set_new(row, RC_MB_S, json_real(r->secs > 0 ? r->bytes / 1e6 / r->secs : 0));
 	json_object_set_new(row, "cpu_user_s", json_real(r->user_s));
 	json_object_set_new(row, "cpu_sys_s", json_real(r->sys_s));
-	json_object_set_new(row, "user_s", json_real(tv_s(ru->ru_utime)));
-	json_object_set_new(row, "sys_s", json_real(tv_s(ru->ru_stime)));
-	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
+	json_object_set_new(row, RC_USER, json_real(tv_s(ru->ru_utime)));
+	json_object_set_new(row, RC_SYS, json_real(tv_s(ru->ru_stime)));
+	json_object_set_new(row, RC_MAXRSS, json_integer(ru->ru_maxrss));
 }
 
 static int failed(const struct bench_item *it, json_t *row, int err, const char *what)

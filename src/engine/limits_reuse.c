@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/column.h"
 #include "harness/env.h"
 #include "lib/util.h"
 #include "limits.h"
@@ -52,8 +53,8 @@ static bool matches(json_t *row, const char *config_id, json_t *key, double sinc
 
 	if (!json_is_string(json_object_get(row, "kind")) ||
 	    strcmp(json_string_value(json_object_get(row, "kind")), "limits") ||
-	    !json_is_string(json_object_get(row, "config_id")) ||
-	    strcmp(json_string_value(json_object_get(row, "config_id")), config_id) ||
+	    !json_is_string(json_object_get(row, RC_CONFIG_ID)) ||
+	    strcmp(json_string_value(json_object_get(row, RC_CONFIG_ID)), config_id) ||
 	    json_is_string(json_object_get(row, "error")) ||
 	    json_object_get(row, "reused_from") || /* a copy is not a measurement */
 	    !json_is_number(at) || json_number_value(at) < since)

@@ -26,9 +26,9 @@ static long long row_key(json_t *row)
 
 	if (!kind || strcmp(kind, "limits") || li < 0 || !row_timed(row) ||
 	    !json_is_null(json_object_get(row, "error")) ||
-	    !json_is_number(json_object_get(row, "mb_s")))
+	    !json_is_number(json_object_get(row, RC_MB_S)))
 		return -1;
-	return (long long)li << 32 | (long long)json_integer_value(json_object_get(row, "work"));
+	return (long long)li << 32 | (long long)json_integer_value(json_object_get(row, RC_WORK));
 }
 
 static double num(json_t *row, const char *k)
@@ -52,7 +52,7 @@ static void one(json_t *rows, long long key, double *mb, double *cpu,
 
 		if (row_key(row) != key)
 			continue;
-		mb[s->n] = num(row, "mb_s");
+		mb[s->n] = num(row, RC_MB_S);
 		cpu[s->n++] = gb > 0 ? (num(row, "cpu_user_s") + num(row, "cpu_sys_s")) / gb : 0;
 		s->reused += json_is_string(json_object_get(row, "reused_from"));
 	}

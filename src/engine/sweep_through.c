@@ -91,15 +91,15 @@ static void take_rows(struct sweep_run *r, json_t *rows)
 		struct sweep_cfg *c;
 		json_t *buf = json_object_get(row, "bufsize");
 
-		k = json_object_get(index, json_string_value(json_object_get(row, "config_id")));
+		k = json_object_get(index, json_string_value(json_object_get(row, RC_CONFIG_ID)));
 		if (!k || !json_is_null(json_object_get(row, "error")))
 			continue;
 		c = &r->cfgs[json_integer_value(k)];
 		if (c->n == r->o->reps)
 			continue;
-		c->el[c->n] = json_real_value(json_object_get(row, "elapsed_s"));
-		c->us[c->n] = json_real_value(json_object_get(row, "user_s"));
-		c->sy[c->n] = json_real_value(json_object_get(row, "sys_s"));
+		c->el[c->n] = json_real_value(json_object_get(row, RC_ELAPSED));
+		c->us[c->n] = json_real_value(json_object_get(row, RC_USER));
+		c->sy[c->n] = json_real_value(json_object_get(row, RC_SYS));
 		c->sc[c->n] = (double)json_integer_value(json_object_get(row, "syscalls"));
 		c->n++;
 		if (!c->lib_buf && (c->api == API_STDIO || c->api == API_IOSTREAM))

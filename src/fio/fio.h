@@ -55,6 +55,8 @@ struct fio_config {
 	const char *client;      /* HOST[:PORT],...: fio --client */
 };
 extern const struct setting fio_settings[];
+/* The columns a fio row adds beyond its settings' (fio_columns.c). */
+extern const struct column fio_columns[];
 /* The block size, depth and direct a baseline runs at: bs, else chunk,
  * else bufsize, else the strategy's; qd, else the strategy's; direct, or
  * always for a strategy that is always O_DIRECT. */

@@ -211,8 +211,8 @@ int fio_client_rows(json_t *fio, const struct fio_client *c, size_t n, json_t *b
 		json_object_set_new(row, "host", json_text(c[k].label));
 		json_object_set_new(row, "fio_server", json_text(c[k].label));
 		/* one configuration per host: report and summary never pool hosts */
-		json_object_set_new(row, "config_id", json_sprintf("%s/host=%s",
-				    json_string_value(json_object_get(base, "config_id")) ?: "-",
+		json_object_set_new(row, RC_CONFIG_ID, json_sprintf("%s/host=%s",
+				    json_string_value(json_object_get(base, RC_CONFIG_ID)) ?: "-",
 				    c[k].label));
 		if (!json_array_size(jobs)) {
 			errorf("fio --client: %s: fio reported no job of this host", c[k].label);
@@ -228,7 +228,7 @@ int fio_client_rows(json_t *fio, const struct fio_client *c, size_t n, json_t *b
 			json_object_set_new(row, "error", json_text("fio baseline failed"));
 			ret = -EINVAL;
 		} else {
-			json_object_set(row, "elapsed_s", json_object_get(row, "fio_elapsed_s"));
+			json_object_set(row, RC_ELAPSED, json_object_get(row, "fio_elapsed_s"));
 		}
 		json_array_append_new(rows, row);
 		json_decref(one);
@@ -299,7 +299,7 @@ int fio_run_clients(const struct fio_params *p, json_t **rows)
 		/* what this machine knows of the others: nothing of their kernel,
 		 * disk or cache, and fio's client is not the measured process */
 		static const char *const remote[] = { "kernel", "scheduler", "device", "fs",
-			"resident_pct_before", "user_s", "sys_s", "maxrss_kb", "minflt",
+			"resident_pct_before", RC_USER, RC_SYS, RC_MAXRSS, "minflt",
 			"majflt", "nvcsw", "nivcsw", NULL };
 		for (size_t i = 0; remote[i]; i++)
 			json_object_set_new(base, remote[i], json_null());

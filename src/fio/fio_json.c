@@ -122,11 +122,11 @@ int fio_parse_json(json_t *fio, json_t *row, const char **why)
 	json_decref(groups);
 	json_object_set_new(row, "fio_version",
 			    json_incref(json_object_get(fio, "fio version")) ?: json_null());
-	json_object_set_new(row, "bytes_in", json_integer((json_int_t)rd.bytes));
+	json_object_set_new(row, RC_BYTES_IN, json_integer((json_int_t)rd.bytes));
 	json_object_set_new(row, "bytes_out", json_integer((json_int_t)wr.bytes));
 	set_real(row, "fio_elapsed_s", secs);
 	/* the same definition as a strategy's mb_s: input bytes / elapsed */
-	set_real(row, "mb_s", secs > 0 ? (rd.bytes ? rd.bytes : wr.bytes) / secs / 1e6 : 0);
+	set_real(row, RC_MB_S, secs > 0 ? (rd.bytes ? rd.bytes : wr.bytes) / secs / 1e6 : 0);
 	set_dir(row, "read", &rd);
 	set_dir(row, "write", &wr);
 	set_real(row, "fio_usr_cpu_pct", secs > 0 ? usr / (secs * 1e3) : 0);

@@ -18,7 +18,7 @@ static bool same(json_t *a, json_t *b, const char *k)
 
 bool fio_same_ground(json_t *f, json_t *s)
 {
-	return same(f, s, "dataset") && same(f, s, "cache") &&
+	return same(f, s, RC_DATASET) && same(f, s, "cache") &&
 	       !strcmp(text(f, "fsync"), "none") == !strcmp(text(s, "fsync"), "none");
 }
 

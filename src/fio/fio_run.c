@@ -421,19 +421,19 @@ void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
 
 	snprintf(stem, sizeof(stem), "%.*s", (int)strcspn(base, "."), base);
 	fio_job_mirrors(p->job, mirrors, sizeof(mirrors));
-	json_object_set_new(row, "config_id", json_text(p->config_id));
+	json_object_set_new(row, RC_CONFIG_ID, json_text(p->config_id));
 	if (p->dataset)
-		json_object_set_new(row, "dataset", json_text(p->dataset));
+		json_object_set_new(row, RC_DATASET, json_text(p->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)p->fl->n));
-	json_object_set_new(row, "strategy", json_sprintf("fio-%s", stem));
-	json_object_set_new(row, "threads", json_integer(1));
+	json_object_set_new(row, RC_STRATEGY, json_sprintf("fio-%s", stem));
+	json_object_set_new(row, RC_THREADS, json_integer(1));
 	settings_row(fio_settings, p->set, row); /* cache bufsize qd direct fsync */
 	json_object_set_new(row, "resident_pct_before", json_real(resident));
-	json_object_set_new(row, "user_s", json_real((double)ru->ru_utime.tv_sec +
+	json_object_set_new(row, RC_USER, json_real((double)ru->ru_utime.tv_sec +
 						     ru->ru_utime.tv_usec / 1e6));
-	json_object_set_new(row, "sys_s", json_real((double)ru->ru_stime.tv_sec +
+	json_object_set_new(row, RC_SYS, json_real((double)ru->ru_stime.tv_sec +
 						    ru->ru_stime.tv_usec / 1e6));
-	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
+	json_object_set_new(row, RC_MAXRSS, json_integer(ru->ru_maxrss));
 	json_object_set_new(row, "minflt", json_integer(ru->ru_minflt));
 	json_object_set_new(row, "majflt", json_integer(ru->ru_majflt));
 	json_object_set_new(row, "nvcsw", json_integer(ru->ru_nvcsw));
@@ -469,7 +469,7 @@ static int parse_output(const struct fio_params *p, json_t *row)
 		return ret;
 	}
 	/* the measured time is fio's own runtime, not its start-up */
-	json_object_set(row, "elapsed_s", json_object_get(row, "fio_elapsed_s"));
+	json_object_set(row, RC_ELAPSED, json_object_get(row, "fio_elapsed_s"));
 	return 0;
 }
 

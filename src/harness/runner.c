@@ -227,7 +227,7 @@ static void child_report(int fd, int ret, struct run_stats *st, double secs)
 
 	json_object_set_new(o, "ret", json_integer(ret));
 	json_object_set_new(o, "errmsg", json_text(st->errmsg));
-	json_object_set_new(o, "bytes_in", json_integer((json_int_t)st->bytes_in));
+	json_object_set_new(o, RC_BYTES_IN, json_integer((json_int_t)st->bytes_in));
 	json_object_set_new(o, "bytes_out", json_integer((json_int_t)st->bytes_out));
 	json_object_set_new(o, "child_elapsed_s", json_real(secs));
 	json_object_set(o, "extra", st->extra);
@@ -340,12 +340,12 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	char id[CONFIG_ID_MAX];
 
 	config_id_of(cfg, id, sizeof(id));
-	json_object_set_new(row, "config_id", json_text(id));
+	json_object_set_new(row, RC_CONFIG_ID, json_text(id));
 	json_object_set_new(row, "rep", json_integer(rep));
 	if (cfg->dataset)
-		json_object_set_new(row, "dataset", json_text(cfg->dataset));
+		json_object_set_new(row, RC_DATASET, json_text(cfg->dataset));
 	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
-	json_object_set_new(row, "strategy", json_text(cfg->strat->name));
+	json_object_set_new(row, RC_STRATEGY, json_text(cfg->strat->name));
 	settings_row(run_settings, cfg, row);
 	if (cfg->strat->opts)
 		settings_row(cfg->strat->opts, cfg->sopts, row);
@@ -362,17 +362,17 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 static void fill_usage(json_t *row, const struct rusage *ru, double elapsed,
 		       uint64_t in, uint64_t out)
 {
-	json_object_set_new(row, "bytes_in", json_integer((json_int_t)in));
+	json_object_set_new(row, RC_BYTES_IN, json_integer((json_int_t)in));
 	json_object_set_new(row, "bytes_out", json_integer((json_int_t)out));
-	json_object_set_new(row, "elapsed_s", json_real(elapsed));
-	json_object_set_new(row, "user_s", json_real(tv_s(ru->ru_utime)));
-	json_object_set_new(row, "sys_s", json_real(tv_s(ru->ru_stime)));
-	json_object_set_new(row, "maxrss_kb", json_integer(ru->ru_maxrss));
+	json_object_set_new(row, RC_ELAPSED, json_real(elapsed));
+	json_object_set_new(row, RC_USER, json_real(tv_s(ru->ru_utime)));
+	json_object_set_new(row, RC_SYS, json_real(tv_s(ru->ru_stime)));
+	json_object_set_new(row, RC_MAXRSS, json_integer(ru->ru_maxrss));
 	json_object_set_new(row, "minflt", json_integer(ru->ru_minflt));
 	json_object_set_new(row, "majflt", json_integer(ru->ru_majflt));
 	json_object_set_new(row, "nvcsw", json_integer(ru->ru_nvcsw));
 	json_object_set_new(row, "nivcsw", json_integer(ru->ru_nivcsw));
-	json_object_set_new(row, "mb_s", json_real(elapsed > 0 ?
+	json_object_set_new(row, RC_MB_S, json_real(elapsed > 0 ?
 				  (double)in / elapsed / 1e6 : 0.0));
 }
 
@@ -726,7 +726,7 @@ int runner_rep(const struct run_config *cfg, const struct filelist *fl,
 		return ret;
 	}
 	fill_usage(row, &ru, elapsed,
-		   (uint64_t)json_integer_value(json_object_get(report, "bytes_in")),
+		   (uint64_t)json_integer_value(json_object_get(report, RC_BYTES_IN)),
 		   (uint64_t)json_integer_value(json_object_get(report, "bytes_out")));
 	if (report)
 		row_merge(row, json_object_get(report, "extra"));

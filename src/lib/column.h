@@ -21,6 +21,23 @@ enum col_type {
 
 #define COL_CHECKED(t) ((t) >= COL_TIME)
 
+/*
+ * The names of the columns many rooms write or read, each spelled once,
+ * here: the column table's lines (results/row.c, a run setting's entry in
+ * config/run_settings.c), their writers and every reader name them so.
+ */
+#define RC_CONFIG_ID "config_id"
+#define RC_STRATEGY "strategy"
+#define RC_DATASET "dataset"
+#define RC_BYTES_IN "bytes_in"
+#define RC_ELAPSED "elapsed_s"
+#define RC_USER "user_s"
+#define RC_SYS "sys_s"
+#define RC_MAXRSS "maxrss_kb"
+#define RC_MB_S "mb_s"
+#define RC_WORK "work"
+#define RC_THREADS "threads"
+
 /* Every row holds it (null until its writer sets it), in table order. */
 #define COLF_CORE 1u
 /* Says which configuration or repetition a row is, not what it measured:

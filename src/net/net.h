@@ -29,6 +29,7 @@
 #include <jansson.h>
 #include <xxhash.h>
 
+#include "lib/column.h"
 #include "lib/settings.h"
 
 #define NET_HDR 4
@@ -290,6 +291,8 @@ int net_run_once(const char *host, const char *port, const struct net_opts *o,
  * are profile keys only: on the command line they are lists, collected by
  * cmd/net.c through the same entries. */
 extern const struct setting net_settings[];
+/* The columns a net row adds beyond its settings' (stats.c). */
+extern const struct column net_columns[];
 #define NET_MAX_SETTINGS 16 /* entries of net_settings, at most */
 /* o at the defaults of net_settings. */
 void net_opts_defaults(struct net_opts *o);

@@ -41,6 +41,20 @@ long long net_segs_out(int fd)
 	return ti.tcpi_data_segs_out;
 }
 
+const struct column net_columns[] = {
+	{ "msgs_s", COL_RATE, 0, "msgs/s", "net", "messages per second", 0 },
+	{ "syscalls_per_msg", COL_RATE, 0, 0, "net", "the client's send and receive calls per message", 0 },
+	{ "srv_syscalls_per_msg", COL_RATE, 0, 0, "net", "the server's calls per message", 0 },
+	{ "segs_per_msg", COL_RATE, 0, 0, "net", "TCP segments sent per message (tcpi_data_segs_out)", 0 },
+	{ "rtt_p50_us", COL_TIME, 0, "us", "net", "median round trip (pingpong)", 0 },
+	{ "rtt_p99_us", COL_TIME, 0, "us", "net", "99th percentile round trip", 0 },
+	{ "rtt_p999_us", COL_TIME, 0, "us", "net", "99.9th percentile round trip", 0 },
+	{ "srv_user_s", COL_TIME, 0, "s", "net", "the server's user CPU", 0 },
+	{ "srv_sys_s", COL_TIME, 0, "s", "net", "the server's system CPU", 0 },
+	{ "metric", COL_TEXT, 0, 0, "net", "the column the kind's verdict compares", 0 },
+	{ 0 },
+};
+
 static void set(json_t *row, const char *k, json_t *v)
 {
 	json_object_set_new(row, k, v);
@@ -59,15 +73,15 @@ static void set_figures(json_t *row, const struct net_result *r)
 
 	getrusage(RUSAGE_SELF, &self);
 	checksum_hex(r->tx_hash, hex);
-	set(row, "bytes_in", json_integer((json_int_t)r->bytes_in));
+	set(row, RC_BYTES_IN, json_integer((json_int_t)r->bytes_in));
 	set(row, "bytes_out", json_integer((json_int_t)r->bytes_out));
-	set(row, "elapsed_s", json_real(r->elapsed_s));
-	set(row, "user_s", json_real(r->user_s));
-	set(row, "sys_s", json_real(r->sys_s));
-	set(row, "maxrss_kb", json_integer(self.ru_maxrss));
+	set(row, RC_ELAPSED, json_real(r->elapsed_s));
+	set(row, RC_USER, json_real(r->user_s));
+	set(row, RC_SYS, json_real(r->sys_s));
+	set(row, RC_MAXRSS, json_integer(self.ru_maxrss));
 	set(row, "nvcsw", json_integer(r->nvcsw));
 	set(row, "nivcsw", json_integer(r->nivcsw));
-	set(row, "mb_s", json_real((double)(r->bytes_out + r->bytes_in) / el / 1e6));
+	set(row, RC_MB_S, json_real((double)(r->bytes_out + r->bytes_in) / el / 1e6));
 	set(row, "checksum", json_text(hex));
 	set(row, "verified", json_boolean(r->verified));
 	set(row, "msgs_s", json_real(n / el));
@@ -107,9 +121,9 @@ json_t *net_row(const char *bench, const struct net_opts *o, unsigned rep,
 	char id[256];
 
 	net_config_id(o, id, sizeof(id));
-	set(row, "config_id", json_text(id));
+	set(row, RC_CONFIG_ID, json_text(id));
 	set(row, "rep", json_integer(rep));
-	set(row, "threads", json_integer(1));
+	set(row, RC_THREADS, json_integer(1));
 	if (m->uses_buffer)
 		set(row, "bufsize", json_integer((json_int_t)o->buffer));
 	if (m->uses_batch)
@@ -139,7 +153,7 @@ static double median_of(json_t *rows, const char *cid, const char *key)
 	json_array_foreach(rows, i, row) {
 		json_t *x = json_object_get(row, key);
 
-		if (strcmp(json_string_value(json_object_get(row, "config_id")), cid) ||
+		if (strcmp(json_string_value(json_object_get(row, RC_CONFIG_ID)), cid) ||
 		    !json_is_null(json_object_get(row, "error")) || !json_is_number(x))
 			continue;
 		v[n++] = json_number_value(x);
@@ -184,13 +198,13 @@ static double baseline(json_t *rows, json_t *row)
 
 static void print_config(FILE *f, json_t *rows, json_t *row)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 	double rate = median_of(rows, cid, "msgs_s"), base = baseline(rows, row);
 	size_t i, n = 0, bad = 0;
 	json_t *r;
 
 	json_array_foreach(rows, i, r) {
-		if (strcmp(json_string_value(json_object_get(r, "config_id")), cid))
+		if (strcmp(json_string_value(json_object_get(r, RC_CONFIG_ID)), cid))
 			continue;
 		n++;
 		bad += !json_is_true(json_object_get(r, "verified"));
@@ -198,7 +212,7 @@ static void print_config(FILE *f, json_t *rows, json_t *row)
 	fprintf(f, "%-20s %7lld", json_string_value(json_object_get(row, "mode")),
 		(long long)json_integer_value(json_object_get(row, "msg_size")));
 	cell(f, 10, " %*.0f", rate);
-	cell(f, 8, " %*.2f", median_of(rows, cid, "mb_s"));
+	cell(f, 8, " %*.2f", median_of(rows, cid, RC_MB_S));
 	cell(f, 9, " %*.4f", median_of(rows, cid, "syscalls_per_msg"));
 	cell(f, 8, " %*.4f", median_of(rows, cid, "segs_per_msg"));
 	cell(f, 7, " %*.1f", median_of(rows, cid, "rtt_p50_us"));
@@ -217,7 +231,7 @@ void net_print_table(FILE *f, json_t *rows)
 		"size", "msgs/s", "MB/s", "calls/msg", "segs/msg", "p50 us",
 		"p99 us", "p99.9 us", "x nodelay", "verified");
 	json_array_foreach(rows, i, row) {
-		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 
 		if (!cid || json_object_get(seen, cid))
 			continue;

@@ -20,17 +20,17 @@ static int cmp_size(const void *a, const void *b)
 
 json_t *datasets_by_size(json_t *rows)
 {
-	json_t *ds = rows_distinct(rows, "dataset"), *out = json_array();
+	json_t *ds = rows_distinct(rows, RC_DATASET), *out = json_array();
 	size_t n = json_array_size(ds), i;
 	double (*key)[2] = calloc(n ? n : 1, sizeof(*key));
 
 	if (!key)
 		return ds;
 	for (i = 0; i < n; i++) {
-		json_t *r = rows_where(rows, "dataset", json_array_get(ds, i));
+		json_t *r = rows_where(rows, RC_DATASET, json_array_get(ds, i));
 		struct summary s;
 
-		rows_stat(r, "bytes_in", 1, &s);
+		rows_stat(r, RC_BYTES_IN, 1, &s);
 		key[i][0] = s.n ? s.median : 0;
 		key[i][1] = (double)i;
 		json_decref(r);
@@ -113,7 +113,7 @@ size_t bars_block(struct dat *d, json_t *rows, json_t *v1, const char *k1,
 	json_t *idx = series_with_data(rows, skey, metric, series);
 	size_t i, j, n = 0;
 
-	header(d, series, idx, sfmt, !strcmp(skey, "strategy"));
+	header(d, series, idx, sfmt, !strcmp(skey, RC_STRATEGY));
 	json_array_foreach(v1, i, x) {
 		char l1[96], l2[96], lab[200];
 

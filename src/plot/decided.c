@@ -38,10 +38,10 @@ bool plot_decided(struct plot_ctx *c, const char *ds, const char *cache, json_t 
 	json_array_foreach(plot_verdict_cells(c), i, x) {
 		const char *set = json_string_value(json_object_get(x, "settings")) ?: "";
 
-		if (strcmp(json_string_value(json_object_get(x, "dataset")) ?: "", ds ?: "") ||
+		if (strcmp(json_string_value(json_object_get(x, RC_DATASET)) ?: "", ds ?: "") ||
 		    (cache && strncmp(set, cache, strlen(cache))) ||
-		    !same_number(json_object_get(x, "work"), w) ||
-		    (t && !same_number(json_object_get(x, "threads"), t)))
+		    !same_number(json_object_get(x, RC_WORK), w) ||
+		    (t && !same_number(json_object_get(x, RC_THREADS), t)))
 			continue;
 		if (!strcmp(json_string_value(json_object_get(x, "decision")) ?: "", "winner") &&
 		    !strcmp(json_string_value(json_object_get(x, "fastest")) ?: "", strategy ?: ""))

@@ -78,7 +78,7 @@ static void short_id(json_t *ids, const char *id, char *out, size_t len,
 
 static const char *ylabel(const char *metric, char *buf, size_t len)
 {
-	if (!metric || !strcmp(metric, "elapsed_s"))
+	if (!metric || !strcmp(metric, RC_ELAPSED))
 		return "median elapsed time (s)";
 	snprintf(buf, len, "median %s", metric);
 	return buf;
@@ -131,7 +131,7 @@ static size_t lines(struct dat *d, json_t *rows, json_t *ids, json_t *runs,
 
 	for (size_t i = from; i < to && i < json_array_size(ids); i++) {
 		json_t *id = json_array_get(ids, i);
-		json_t *cr = rows_where(rows, "config_id", id);
+		json_t *cr = rows_where(rows, RC_CONFIG_ID, id);
 		char lab[256];
 
 		short_id(ids, json_string_value(id) ?: "?", lab, sizeof(lab), NULL, 0);
@@ -207,7 +207,7 @@ static int one_page(struct plot_ctx *c, json_t *sub, json_t *ids, json_t *runs,
 static int one_metric(struct plot_ctx *c, json_t *rows, json_t *metric, bool many)
 {
 	json_t *sub = rows_where(rows, "metric", metric);
-	json_t *ids = rows_distinct(sub, "config_id"), *runs = runs_in(sub);
+	json_t *ids = rows_distinct(sub, RC_CONFIG_ID), *runs = runs_in(sub);
 	size_t cap = page_cap(json_array_size(runs));
 	size_t pages = (json_array_size(ids) + cap - 1) / cap;
 	int ret = 0;
@@ -223,7 +223,7 @@ static int one_metric(struct plot_ctx *c, json_t *rows, json_t *metric, bool man
 
 static int need_cols(const struct plot_ctx *c, json_t *cols)
 {
-	static const char *const need[] = { "config_id", "run", "label", "median",
+	static const char *const need[] = { RC_CONFIG_ID, "run", "label", "median",
 					    "min", "max", "sig", NULL };
 
 	for (size_t i = 0; need[i]; i++) {

@@ -27,9 +27,9 @@ static double config_line(struct dat *d, json_t *rows, json_t *w, json_t *t, jso
 	struct summary us, ss, el, ks;
 	char lab[160], sb[64], tb[32], wb[32], cb[32];
 
-	rows_stat(r, "user_s", 1, &us);
-	rows_stat(r, "sys_s", 1, &ss);
-	rows_stat(r, "elapsed_s", 1, &el);
+	rows_stat(r, RC_USER, 1, &us);
+	rows_stat(r, RC_SYS, 1, &ss);
+	rows_stat(r, RC_ELAPSED, 1, &el);
 	rows_stat(r, "kthread_s", 1, &ks);
 	if (el.n && d) {
 		snprintf(lab, sizeof(lab), "%s t%s w%s%s%s", val_text(s, sb, sizeof(sb)),
@@ -101,8 +101,8 @@ static size_t cpu_write(const struct fig_group *g, struct dat *d)
 	return 1;
 }
 
-static const char *const need[] = { "dataset", "strategy", "threads", "work",
-				    "user_s", "sys_s", "elapsed_s", NULL };
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_WORK,
+				    RC_USER, RC_SYS, RC_ELAPSED, NULL };
 
 const struct fig_kind fig_cpu = {
 	.kind = "run", .need = need, .none = "no run rows",

@@ -35,7 +35,7 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 
 	snprintf(name, sizeof(name), "%.*s", (int)strcspn(tok, "+"), tok);
 	nm = json_text(name);
-	a = rows_where(runs, "strategy", nm);
+	a = rows_where(runs, RC_STRATEGY, nm);
 	json_decref(nm);
 	json_array_foreach(a, i, r) {
 		if (!fio_can_mirror(r))
@@ -52,8 +52,8 @@ static json_t *mirrored_runs(json_t *runs, const char *tok)
 /* Keep only the rows at the lowest work level (the I/O-bound case). */
 static json_t *lowest_work(json_t *rows)
 {
-	json_t *w = rows_distinct(rows, "work");
-	json_t *out = rows_where(rows, "work", json_array_get(w, 0));
+	json_t *w = rows_distinct(rows, RC_WORK);
+	json_t *out = rows_where(rows, RC_WORK, json_array_get(w, 0));
 
 	json_decref(w);
 	return out;
@@ -100,19 +100,19 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 	m = same_bs(m0, name, bs);
 	json_decref(m0);
 	low = lowest_work(m);
-	threads = rows_distinct(low, "threads");
+	threads = rows_distinct(low, RC_THREADS);
 
 	json_array_foreach(threads, i, t) {
-		json_t *r = rows_where(low, "threads", t);
+		json_t *r = rows_where(low, RC_THREADS, t);
 		struct summary s;
 		char lab[200], tb[32], wb[32];
 
-		rows_stat(r, "mb_s", 1, &s);
+		rows_stat(r, RC_MB_S, 1, &s);
 		json_decref(r);
 		if (!s.n)
 			continue;
 		snprintf(lab, sizeof(lab), "%s: %s t%s w%s / %s", ds, tok, val_text(t, tb, sizeof(tb)),
-			 val_text(json_object_get(json_array_get(low, 0), "work"), wb, sizeof(wb)),
+			 val_text(json_object_get(json_array_get(low, 0), RC_WORK), wb, sizeof(wb)),
 			 fio_name);
 		fprintf(d->f, "%u ", (*x)++);
 		dat_label(d, lab);
@@ -126,7 +126,7 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 			fa->mbs = s.median;
 			fa->x = *x - 1;
 			fa->decided = plot_decided(fa->c, ds, NULL, json_object_get(json_array_get(
-						   low, 0), "work"), t, name);
+						   low, 0), RC_WORK), t, name);
 		}
 		n++;
 	}
@@ -141,14 +141,14 @@ static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x,
 			 struct fastest *fa, const char *ds)
 {
 	json_t *first = json_array_get(fio, 0);
-	const char *name = json_string_value(json_object_get(first, "strategy"));
+	const char *name = json_string_value(json_object_get(first, RC_STRATEGY));
 	const char *of = json_string_value(json_object_get(first, "baseline_of"));
 	json_t *same = rows_where(runs, "cache", json_object_get(first, "cache"));
 	char list[256], *save = NULL;
 	struct summary s;
 	unsigned n = 0;
 
-	rows_stat(fio, "mb_s", 1, &s);
+	rows_stat(fio, RC_MB_S, 1, &s);
 	if (s.n && s.median > 0 && of) {
 		snprintf(list, sizeof(list), "%s", of);
 		for (char *tok = strtok_r(list, " ,", &save); tok;
@@ -169,7 +169,7 @@ static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *job
 	size_t i;
 
 	json_array_foreach(jobs, i, id) {
-		json_t *rows = rows_where(fio, "config_id", id);
+		json_t *rows = rows_where(fio, RC_CONFIG_ID, id);
 
 		n += job_bars(b, runs, rows, x, fa, ds);
 		json_decref(rows);
@@ -182,7 +182,7 @@ static unsigned block_bars(struct dat *b, json_t *runs, json_t *fio, json_t *job
 static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, json_t *fio,
 			      const char *ds, unsigned *x)
 {
-	json_t *jobs = rows_distinct(fio, "config_id");
+	json_t *jobs = rows_distinct(fio, RC_CONFIG_ID);
 	struct fastest fa = { -1, 0, false, c, false };
 	unsigned n = 0, x0 = *x;
 	struct dat b;
@@ -216,7 +216,7 @@ static unsigned dataset_block(struct plot_ctx *c, struct dat *d, json_t *runs, j
 	return n;
 }
 
-static const char *const need[] = { "dataset", "strategy", "mb_s", "cache",
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_MB_S, "cache",
 				    "baseline_of", NULL };
 
 /* The fio rows, when there are run rows beside them. */
@@ -242,7 +242,7 @@ static size_t fio_write(const struct fig_group *g, struct dat *d)
 	size_t i;
 
 	json_array_foreach(dsets, i, ds) {
-		json_t *f = rows_where(g->rows, "dataset", ds), *r = rows_where(runs, "dataset", ds);
+		json_t *f = rows_where(g->rows, RC_DATASET, ds), *r = rows_where(runs, RC_DATASET, ds);
 		char dn[96];
 
 		n += dataset_block(g->c, d, r, f, val_text(ds, dn, sizeof(dn)), &x);

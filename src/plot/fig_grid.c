@@ -31,10 +31,10 @@ static bool is_control(json_t *name)
 /* "300 MB": the median bytes read by the rows of work level w. */
 static const char *panel_size(json_t *rows, json_t *w, char *buf, size_t len)
 {
-	json_t *r = rows_where(rows, "work", w);
+	json_t *r = rows_where(rows, RC_WORK, w);
 	struct summary s;
 
-	rows_stat(r, "bytes_in", 1, &s);
+	rows_stat(r, RC_BYTES_IN, 1, &s);
 	json_decref(r);
 	if (!s.n)
 		return strcpy(buf, "size unknown");
@@ -60,7 +60,7 @@ static void panel(struct plot_ctx *c, struct dat *d, json_t *rows, json_t *w, js
 			json_t *r = rows_cell(rows, w, json_array_get(threads, i),
 					      json_array_get(strats, j));
 
-			rows_stat(r, "elapsed_s", 1, &cell[i][j]);
+			rows_stat(r, RC_ELAPSED, 1, &cell[i][j]);
 			json_decref(r);
 			if (cell[i][j].n && cell[i][j].median < best &&
 			    !is_control(json_array_get(strats, j))) {
@@ -128,8 +128,8 @@ static size_t grid_write(const struct fig_group *g, struct dat *d)
 	return 1;
 }
 
-static const char *const need[] = { "dataset", "strategy", "threads", "work",
-				    "elapsed_s", NULL };
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_WORK,
+				    RC_ELAPSED, NULL };
 
 const struct fig_kind fig_grid = {
 	.kind = "run", .need = need, .none = "no run rows",

@@ -24,8 +24,8 @@ static const char *str(json_t *o, const char *k)
 
 static int by_elapsed(const void *a, const void *b)
 {
-	double x = json_number_value(json_object_get(*(json_t *const *)a, "elapsed_s"));
-	double y = json_number_value(json_object_get(*(json_t *const *)b, "elapsed_s"));
+	double x = json_number_value(json_object_get(*(json_t *const *)a, RC_ELAPSED));
+	double y = json_number_value(json_object_get(*(json_t *const *)b, RC_ELAPSED));
 
 	return (x > y) - (x < y);
 }
@@ -38,9 +38,9 @@ static json_t *median_rep(json_t *rows, const char *id)
 	json_t **v = calloc(json_array_size(rows) + 1, sizeof(*v)), *row, *pick;
 
 	json_array_foreach(rows, i, row)
-		if (v && row_timed(row) && !strcmp(str(row, "config_id"), id) &&
+		if (v && row_timed(row) && !strcmp(str(row, RC_CONFIG_ID), id) &&
 		    json_is_string(json_object_get(row, "io_series")) &&
-		    json_is_number(json_object_get(row, "elapsed_s")))
+		    json_is_number(json_object_get(row, RC_ELAPSED)))
 			v[n++] = row;
 	if (n)
 		qsort(v, n, sizeof(*v), by_elapsed);
@@ -52,7 +52,7 @@ static json_t *median_rep(json_t *rows, const char *id)
 /* The block of strategy s of cell; 0 when it has no series. */
 static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, size_t nblk)
 {
-	json_t *row = median_rep(rows, str(s, "config_id"));
+	json_t *row = median_rep(rows, str(s, RC_CONFIG_ID));
 	struct series *se = malloc(sizeof(*se));
 	int ok = row && se && !series_parse(str(row, "io_series"), se) && se->n;
 
@@ -60,8 +60,8 @@ static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, 
 		dat_block(d, nblk);
 		dat_label(d, str(cell, "cell"));
 		fputc(' ', d->f);
-		dat_label(d, str(s, "strategy"));
-		fprintf(d->f, " %d\n", plot_colour(str(s, "strategy")));
+		dat_label(d, str(s, RC_STRATEGY));
+		fprintf(d->f, " %d\n", plot_colour(str(s, RC_STRATEGY)));
 		for (size_t i = 0; i <= se->n; i++) /* the last again at its end */
 			fprintf(d->f, "%.6g %.6g %.6g\n", (double)i * se->step_ms / 1000,
 				(double)se->rd[i < se->n ? i : i - 1],

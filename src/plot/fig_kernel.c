@@ -38,7 +38,7 @@ static void why_untraced(json_t *rows, char *why, size_t len)
 	json_decref(runs);
 }
 
-static const char *const need[] = { "dataset", "strategy", "cache", "seq_pct",
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, "cache", "seq_pct",
 				    "pc_hit_ratio", NULL };
 
 /* The traced run rows, when tracing gave them the kernel's columns. */

@@ -28,8 +28,8 @@
 /* The cell of run summary s as a name and a title's words. */
 static void cell_words(json_t *s, char *key, size_t len)
 {
-	snprintf(key, len, "%s W=%lld t%lld %s fsync=%s", sget(s, "dataset"), iget(s, "work"),
-		 iget(s, "threads"), sget(s, "cache"), sget(s, "fsync"));
+	snprintf(key, len, "%s W=%lld t%lld %s fsync=%s", sget(s, RC_DATASET), iget(s, RC_WORK),
+		 iget(s, RC_THREADS), sget(s, "cache"), sget(s, "fsync"));
 }
 
 static void limit_lines(struct dat *d, json_t *rows, json_t *s, double cores)
@@ -65,12 +65,12 @@ static void strategy_point(struct dat *d, json_t *rows, json_t *s)
 		return;
 	lo = isfinite(e.lo) ? e.lo : e.median;
 	hi = isfinite(e.hi) ? e.hi : e.median;
-	dat_label(d, sget(s, "strategy"));
+	dat_label(d, sget(s, RC_STRATEGY));
 	dat_num(d, e.cpu_s_gb, true);
 	dat_num(d, e.median, true);
 	dat_num(d, lo, true);
 	dat_num(d, hi, true);
-	fprintf(d->f, " %d\n", plot_colour(sget(s, "strategy")) ? plot_colour(sget(s, "strategy"))
+	fprintf(d->f, " %d\n", plot_colour(sget(s, RC_STRATEGY)) ? plot_colour(sget(s, RC_STRATEGY))
 								 : PLOT_COLOURS);
 }
 

@@ -31,12 +31,12 @@ static void limit_text(json_t *lim, char *buf, size_t len)
 static void limit_line(struct dat *d, json_t *rows, json_t *lim, json_t *s, json_t *w)
 {
 	json_t *a = rows_where(rows, "memory_max", lim);
-	json_t *r = rows_where(a, "strategy", s), *ok = rows_where(r, "error", NULL);
+	json_t *r = rows_where(a, RC_STRATEGY, s), *ok = rows_where(r, "error", NULL);
 	json_t *killed = rows_where(r, "oom_kill", json_true());
 	char lab[160], lb[32], sb[64], wb[32];
 	struct summary el;
 
-	rows_stat(ok, "elapsed_s", 1, &el);
+	rows_stat(ok, RC_ELAPSED, 1, &el);
 	if (json_array_size(r)) {
 		limit_text(lim, lb, sizeof(lb));
 		snprintf(lab, sizeof(lab), "%s %s w%s", val_text(s, sb, sizeof(sb)), lb,
@@ -80,7 +80,7 @@ static size_t limit_write(const struct fig_group *g, struct dat *d)
 	plot_axes(g->rows, &ax);
 	fputs("\"config\" elapsed elapsed_min elapsed_max colour killed\n", d->f);
 	json_array_foreach(ax.works, i, w) {
-		json_t *at = rows_where(g->rows, "work", w);
+		json_t *at = rows_where(g->rows, RC_WORK, w);
 
 		json_array_foreach(limits, j, l)
 			json_array_foreach(ax.strats, k, s)
@@ -135,7 +135,7 @@ static int limit_rows(struct plot_ctx *c, json_t **rows, char *why, size_t len)
 	return 0;
 }
 
-static const char *const need[] = { "dataset", "strategy", "work", "elapsed_s", NULL };
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_WORK, RC_ELAPSED, NULL };
 
 const struct fig_kind fig_memlimit = {
 	.kind = "run", .need = need, .none = "no run rows", .select = limit_rows,

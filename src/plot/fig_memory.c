@@ -18,14 +18,14 @@ static json_t *sized(json_t *runs)
 	size_t i;
 
 	json_array_foreach(runs, i, r) {
-		json_t *x = json_deep_copy(r), *b = json_object_get(r, "bytes_in");
+		json_t *x = json_deep_copy(r), *b = json_object_get(r, RC_BYTES_IN);
 		char size[32], lab[200];
 
 		if (json_is_number(b) && json_number_value(b) > 0) {
 			snprintf(lab, sizeof(lab), "%s %s",
-				 json_string_value(json_object_get(r, "dataset")) ?: "-",
+				 json_string_value(json_object_get(r, RC_DATASET)) ?: "-",
 				 verdict_size(json_number_value(b), size, sizeof(size)));
-			json_object_set_new(x, "dataset", json_string(lab));
+			json_object_set_new(x, RC_DATASET, json_string(lab));
 		}
 		json_array_append_new(out, x);
 	}
@@ -53,7 +53,7 @@ static size_t memory_write(const struct fig_group *g, struct dat *d)
 	return n;
 }
 
-static const char *const need[] = { "dataset", "strategy", "threads", "maxrss_kb", NULL };
+static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_MAXRSS, NULL };
 
 const struct fig_kind fig_memory = {
 	.kind = "run", .need = need, .none = "no run rows", .select = sized_rows,

@@ -30,8 +30,8 @@ static const char *config_of(json_t *cell, const char *s)
 	size_t i;
 
 	json_array_foreach(json_object_get(cell, "strategies"), i, x)
-		if (!strcmp(str(x, "strategy"), s))
-			return str(x, "config_id");
+		if (!strcmp(str(x, RC_STRATEGY), s))
+			return str(x, RC_CONFIG_ID);
 	return "";
 }
 

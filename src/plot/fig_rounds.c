@@ -24,14 +24,14 @@ static int strategy_block(struct dat *d, const struct rrun *r, json_t *cell, jso
 {
 	double *x = NULL;
 	unsigned *round = NULL;
-	long n = rrun_rounds(r, str(s, "config_id"), &x, &round);
+	long n = rrun_rounds(r, str(s, RC_CONFIG_ID), &x, &round);
 
 	if (n > 0) {
 		dat_block(d, nblk);
 		dat_label(d, str(cell, "cell"));
 		fputc(' ', d->f);
-		dat_label(d, str(s, "strategy"));
-		fprintf(d->f, " %d\n", plot_colour(str(s, "strategy")));
+		dat_label(d, str(s, RC_STRATEGY));
+		fprintf(d->f, " %d\n", plot_colour(str(s, RC_STRATEGY)));
 		for (long i = 0; i < n; i++)
 			fprintf(d->f, "%u %.6g\n", round[i], x[i]);
 	}

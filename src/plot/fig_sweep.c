@@ -29,7 +29,7 @@ static void size_line(struct dat *d, json_t *rows, json_t *size, json_t *variant
 		r = rows_where(at, "variant", v);
 		struct summary el, cpu;
 
-		rows_stat(r, "elapsed_s", 1, &el);
+		rows_stat(r, RC_ELAPSED, 1, &el);
 		rows_stat_cpu(r, &cpu);
 		dat_summary(d, &el);
 		dat_summary(d, &cpu);
@@ -53,7 +53,7 @@ static void op_block(struct dat *d, json_t *rows, json_t *op, json_t *variants)
 		json_t *r = rows_where(rows, "variant", v);
 
 		/* a variant absent from this operation would be an empty line */
-		ok[j] = rows_have_number(r, "elapsed_s");
+		ok[j] = rows_have_number(r, RC_ELAPSED);
 		json_decref(r);
 		if (!ok[j])
 			continue;
@@ -109,7 +109,7 @@ static bool has_sizes(json_t *rows)
 	return rows_have_number(rows, "block_size");
 }
 
-static const char *const need[] = { "sweep", "variant", "block_size", "elapsed_s", NULL };
+static const char *const need[] = { "sweep", "variant", "block_size", RC_ELAPSED, NULL };
 
 const struct fig_kind fig_sweep = {
 	.kind = "sweep", .need = need, .none = "no sweep rows (iostrat sweep)",

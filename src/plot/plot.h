@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "lib/column.h"
 #include "results/stats_math.h"
 
 /*

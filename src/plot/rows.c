@@ -94,8 +94,8 @@ json_t *rows_distinct(json_t *rows, const char *col)
 
 json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s)
 {
-	json_t *a = rows_where(rows, "work", w), *b = rows_where(a, "threads", t);
-	json_t *c = rows_where(b, "strategy", s);
+	json_t *a = rows_where(rows, RC_WORK, w), *b = rows_where(a, RC_THREADS, t);
+	json_t *c = rows_where(b, RC_STRATEGY, s);
 
 	json_decref(a);
 	json_decref(b);
@@ -104,9 +104,9 @@ json_t *rows_cell(json_t *rows, json_t *w, json_t *t, json_t *s)
 
 void plot_axes(json_t *rows, struct plot_axes *a)
 {
-	a->works = rows_distinct(rows, "work");
-	a->threads = rows_distinct(rows, "threads");
-	a->strats = rows_distinct(rows, "strategy");
+	a->works = rows_distinct(rows, RC_WORK);
+	a->threads = rows_distinct(rows, RC_THREADS);
+	a->strats = rows_distinct(rows, RC_STRATEGY);
 }
 
 void plot_axes_free(struct plot_axes *a)
@@ -143,7 +143,7 @@ bool rows_have_number(json_t *rows, const char *col)
 static bool row_value(json_t *r, const char *col, double *v)
 {
 	json_t *c = json_object_get(r, col ? col : "cpu_s");
-	json_t *u = json_object_get(r, "user_s"), *y = json_object_get(r, "sys_s");
+	json_t *u = json_object_get(r, RC_USER), *y = json_object_get(r, RC_SYS);
 
 	if (json_is_number(c))
 		*v = json_number_value(c);

@@ -101,7 +101,7 @@ static size_t shares_of(json_t *rows, hist_shares *sh, double *all,
 
 size_t seek_hist_block(struct dat *d, json_t *rows)
 {
-	json_t *strat = rows_distinct(rows, "strategy"), *x;
+	json_t *strat = rows_distinct(rows, RC_STRATEGY), *x;
 	size_t ns = json_array_size(strat), i, lines = 0;
 	hist_shares **sh = calloc(ns ? ns : 1, sizeof(*sh));
 	double (*all)[HIST_SLOTS + 1] = calloc(ns ? ns : 1, sizeof(*all));
@@ -113,7 +113,7 @@ size_t seek_hist_block(struct dat *d, json_t *rows)
 		goto out;
 	dat_label(d, "bucket");
 	json_array_foreach(strat, i, x) {
-		json_t *r = rows_where(rows, "strategy", x);
+		json_t *r = rows_where(rows, RC_STRATEGY, x);
 
 		sh[i] = calloc(json_array_size(r) + 1, sizeof(**sh));
 		n[i] = sh[i] ? shares_of(r, sh[i], all[i], &top) : 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "harness/env.h"
+#include "lib/column.h"
 #include "lib/util.h"
 #include "exec.h"
 #include "grub.h"
@@ -62,7 +63,7 @@ static int record(struct qstore *q, json_t *e, const char *outcome,
 	json_object_set_new(r, "outcome", json_text(outcome));
 	json_object_set_new(r, "status", json_text(status));
 	json_object_set_new(r, "detail", json_text(detail));
-	json_object_set_new(r, "elapsed_s", elapsed >= 0 ? json_real(elapsed) : json_null());
+	json_object_set_new(r, RC_ELAPSED, elapsed >= 0 ? json_real(elapsed) : json_null());
 	json_object_set_new(r, "kernel", json_text(running_kernel()));
 	json_object_set_new(r, "boot_id", json_text(boot_id()));
 	ret = qstore_history(q, r);

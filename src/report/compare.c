@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/column.h"
 #include "results/paired.h"
 #include "results/stats_math.h"
 #include "lib/util.h"
@@ -25,7 +26,7 @@ static json_t *find_sum(const struct rrun *r, const char *id)
 	size_t i;
 
 	json_array_foreach(r->sum, i, s)
-		if (!strcmp(json_string_value(json_object_get(s, "config_id")) ?: "", id))
+		if (!strcmp(json_string_value(json_object_get(s, RC_CONFIG_ID)) ?: "", id))
 			return s;
 	return NULL;
 }
@@ -76,7 +77,7 @@ static void holm_run(const struct rrun *runs, size_t k, json_t *marks)
 	double *p, *adj;
 
 	json_array_foreach(runs[0].sum, i, s) {
-		const char *id = json_string_value(json_object_get(s, "config_id"));
+		const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
 
 		if (id && find_sum(&runs[k], id))
 			json_array_append_new(ids, json_text(id));
@@ -150,7 +151,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d, json_t *ma
 	struct rtable *t;
 	json_t *s;
 
-	cols[nc++] = "config_id";
+	cols[nc++] = RC_CONFIG_ID;
 	snprintf(names[0], 32, "A_median");
 	cols[nc++] = names[0];
 	for (size_t k = 1; k < n; k++) {
@@ -168,7 +169,7 @@ static void ratios(const struct rrun *runs, size_t n, struct rdoc *d, json_t *ma
 	}
 	t = rdoc_table(d, "configurations in A and another run: median metric, ratio to A", cols);
 	json_array_foreach(runs[0].sum, i, s) {
-		const char *id = json_string_value(json_object_get(s, "config_id"));
+		const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
 		double ma = json_is_number(json_object_get(s, "median")) ?
 			    json_number_value(json_object_get(s, "median")) : NAN;
 		json_t *row = json_array();
@@ -262,7 +263,7 @@ static void spread_row(struct rtable *t, const struct rrun *runs, size_t n, size
  */
 static void spreads(const struct rrun *runs, size_t n, struct rdoc *d, json_t *marks)
 {
-	static const char *const cols[] = { "config_id", "run", "label", "metric", "n",
+	static const char *const cols[] = { RC_CONFIG_ID, "run", "label", "metric", "n",
 		"median", "min", "max", "q1", "q3", "ratio", "p", "sig", "test", "ci_lo", "ci_hi",
 		NULL };
 	struct rtable *t = rdoc_table(d, COMPARE_SPREAD_TITLE, cols);
@@ -272,7 +273,7 @@ static void spreads(const struct rrun *runs, size_t n, struct rdoc *d, json_t *m
 	if (n > RUNS_MAX)
 		n = RUNS_MAX;
 	json_array_foreach(runs[0].sum, i, s) {
-		const char *id = json_string_value(json_object_get(s, "config_id"));
+		const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
 		json_t *m = json_object_get(s, "median");
 		double base = json_is_number(m) ? json_number_value(m) : NAN;
 		json_t *x[RUNS_MAX] = { s };

@@ -35,7 +35,7 @@ static double median_of(json_t *rows, const char *id, const char *k, double *v,
 	double x;
 
 	json_array_foreach(rows, i, row) {
-		if (!taken(row) || strcmp(sget(row, "config_id"), id))
+		if (!taken(row) || strcmp(sget(row, RC_CONFIG_ID), id))
 			continue;
 		if (!strcmp(k, "mem_peak")) {
 			x = row_mem_peak(row, &smp);
@@ -130,7 +130,7 @@ static json_t *sources(json_t *rows)
 
 void report_cost(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "cpu_s", "kthread_s",
+	static const char *const cols[] = { RC_CONFIG_ID, "cpu_s", "kthread_s",
 		"outside_pct", "cpu_s_per_gb", "psi_io_some_ms", "psi_mem_some_ms",
 		"pgscan", "pgsteal", "refaults", "dev_read_mb", "dev_write_mb",
 		"mem_peak_mib", NULL };
@@ -147,16 +147,16 @@ void report_cost(const struct rrun *r, struct rdoc *d)
 	}
 	t = rdoc_table(d, "a run's whole cost", cols);
 	json_array_foreach(r->sum, i, s) {
-		const char *id = sget(s, "config_id");
+		const char *id = sget(s, RC_CONFIG_ID);
 		double u, sy, k, all, in;
 
 		if (strcmp(sget(s, "kind"), "run"))
 			continue;
 #define MED(col) median_of(r->rows, id, col, v, &sampled)
-		u = MED("user_s");
-		sy = MED("sys_s");
+		u = MED(RC_USER);
+		sy = MED(RC_SYS);
 		k = MED("kthread_s");
-		in = MED("bytes_in");
+		in = MED(RC_BYTES_IN);
 		all = u + sy + k;
 		rtable_add(t, json_pack("[s,o,o,o,o,o,o,o,o,o,o,o,o]", id, rnum(u + sy),
 					rnum(k), rnum(all > 0 ? 100 * k / all : NAN),

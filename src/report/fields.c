@@ -34,7 +34,7 @@ static bool named(const char *name, const char *const *names)
 
 const char *run_settings_text(json_t *row, char *buf, size_t len)
 {
-	static const char *const apart[] = { "threads", "work", NULL };
+	static const char *const apart[] = { "threads", "work", NULL }; /* settings' names */
 
 	return run_settings_text_except(row, apart, buf, len);
 }

@@ -10,6 +10,8 @@
 
 #include <jansson.h>
 
+#include "lib/column.h"
+
 /* The fields of a summary or a row, as report.c and verdict.c read them:
  * a missing or mistyped field is "", NAN or 0, never a crash. */
 static inline const char *sget(json_t *o, const char *k)

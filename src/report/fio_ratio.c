@@ -41,7 +41,7 @@ static bool takes_qd(const char *strat)
 
 json_t *report_fio_baseline(json_t *sum, json_t *s)
 {
-	const char *strat = s_of(s, "strategy");
+	const char *strat = s_of(s, RC_STRATEGY);
 	bool direct = json_is_true(json_object_get(s, "direct"));
 	uint64_t bs = fio_bs_for(strat, (uint64_t)i_of(s, "chunk"),
 				 (uint64_t)i_of(s, "bufsize"));
@@ -81,13 +81,13 @@ static const char *fio_version_of(json_t *sum)
  * --dontcache run, which no fio job mirrors) the fio cells left empty. */
 static json_t *ratio_row(json_t *s, json_t *f)
 {
-	double a = json_number_value(json_object_get(s, "mb_s"));
-	double b = f ? json_number_value(json_object_get(f, "mb_s")) : NAN;
+	double a = json_number_value(json_object_get(s, RC_MB_S));
+	double b = f ? json_number_value(json_object_get(f, RC_MB_S)) : NAN;
 	char label[160] = "";
 
 	if (f)
-		snprintf(label, sizeof(label), "%s/%s", s_of(s, "strategy"), s_of(f, "strategy"));
-	return json_pack("[s,o,s,o,o,o,o]", s_of(s, "config_id"), rnum(a), label, rnum(b),
+		snprintf(label, sizeof(label), "%s/%s", s_of(s, RC_STRATEGY), s_of(f, RC_STRATEGY));
+	return json_pack("[s,o,s,o,o,o,o]", s_of(s, RC_CONFIG_ID), rnum(a), label, rnum(b),
 			 rnum(!f ? NAN : b > 0 ? a / b : 0),
 			 rnum(f ? json_number_value(json_object_get(f, "read_mb_s")) : NAN),
 			 rnum(f ? json_number_value(json_object_get(f, "write_mb_s")) : NAN));
@@ -95,7 +95,7 @@ static json_t *ratio_row(json_t *s, json_t *f)
 
 void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "mb_s", "baseline",
+	static const char *const cols[] = { RC_CONFIG_ID, RC_MB_S, "baseline",
 		"fio_mb_s", "ratio", "fio_read_mb_s", "fio_write_mb_s", NULL };
 	const char *version = fio_version_of(r->sum);
 	struct rtable *t = NULL;

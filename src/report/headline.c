@@ -34,7 +34,7 @@ static void append(char **s, const char *fmt, ...)
 static json_t *median_text(const struct rrun *r, json_t *s)
 {
 	double *v = NULL, lo, hi;
-	size_t n = rrun_samples(r, sget(s, "config_id"), &v);
+	size_t n = rrun_samples(r, sget(s, RC_CONFIG_ID), &v);
 	char buf[96];
 	int o = snprintf(buf, sizeof(buf), "%.3f s", nget(s, "median"));
 
@@ -79,7 +79,7 @@ static json_t *summary_of(const struct rrun *r, const char *id)
 	size_t i;
 
 	json_array_foreach(r->sum, i, s)
-		if (!strcmp(sget(s, "config_id"), id))
+		if (!strcmp(sget(s, RC_CONFIG_ID), id))
 			return s;
 	return NULL;
 }
@@ -87,17 +87,17 @@ static json_t *summary_of(const struct rrun *r, const char *id)
 /* CPU-bound, I/O-bound or mixed, by verdict_bound; "-" when unknown. */
 static enum vbound bound_of(const struct rrun *r, json_t *s, double *per)
 {
-	return verdict_bound(nget(s, "user_s") + nget(s, "sys_s"), nget(s, "median"),
-			     iget(s, "threads"), iget(r->env, "cpus"), per);
+	return verdict_bound(nget(s, RC_USER) + nget(s, RC_SYS), nget(s, "median"),
+			     iget(s, RC_THREADS), iget(r->env, "cpus"), per);
 }
 
 static void strategy_row(const struct rrun *r, json_t *x, struct rtable *t)
 {
-	json_t *s = summary_of(r, sget(x, "config_id"));
+	json_t *s = summary_of(r, sget(x, RC_CONFIG_ID));
 	double per;
 	enum vbound b = s ? bound_of(r, s, &per) : VB_UNKNOWN;
 
-	rtable_add(t, json_pack("[s,o,o,o,s]", sget(x, "strategy"),
+	rtable_add(t, json_pack("[s,o,o,o,s]", sget(x, RC_STRATEGY),
 				s ? median_text(r, s) : json_text("-"), ratio_text(x),
 				decision_text(x), b == VB_UNKNOWN ? "-" : verdict_bound_name(b)));
 }
@@ -113,7 +113,7 @@ static void contenders(json_t *c, char **out)
 
 		if (i && (!strcmp(d, "behind") || !strcmp(d, "out of race")))
 			continue;
-		append(out, "%s%s", *out && **out ? ", " : "", sget(x, "strategy"));
+		append(out, "%s%s", *out && **out ? ", " : "", sget(x, RC_STRATEGY));
 	}
 }
 
@@ -122,8 +122,8 @@ static char *sentence(const struct rrun *r, json_t *c)
 {
 	const char *d = sget(c, "decision"), *f = sget(c, "fastest");
 	json_t *s = summary_of(r, sget(json_array_get(json_object_get(c, "strategies"), 0),
-					 "config_id"));
-	long long cpus = iget(r->env, "cpus"), th = iget(c, "threads");
+					 RC_CONFIG_ID));
+	long long cpus = iget(r->env, "cpus"), th = iget(c, RC_THREADS);
 	double per;
 	char *out = NULL, *names = NULL, ci[56];
 
@@ -151,7 +151,7 @@ static char *sentence(const struct rrun *r, json_t *c)
 
 void report_headline(const struct rrun *r, json_t *cells, struct rdoc *d)
 {
-	static const char *const cols[] = { "strategy", "median s [95% CI]",
+	static const char *const cols[] = { RC_STRATEGY, "median s [95% CI]",
 		"x fastest [CI]", "decision", "limited by", NULL };
 	json_t *c, *x;
 	size_t i, j;

@@ -13,17 +13,18 @@
 #include "kspread.h"
 #include "lib/util.h"
 #include "report.h"
+#include "results/row.h"
 #include "trace/probe.h"
 
 #define VIEW_COLS 40
 
-/* "config_id", "traced_n", then every probe's report columns,
+/* RC_CONFIG_ID, "traced_n", then every probe's report columns,
  * NULL-terminated. */
 static void view_columns(const char **cols)
 {
 	size_t n = 0;
 
-	cols[n++] = "config_id";
+	cols[n++] = RC_CONFIG_ID;
 	cols[n++] = "traced_n";
 	for (size_t k = 0; probe_registry[k]; k++)
 		for (const char *const *c = probe_registry[k]->report_columns;
@@ -36,13 +37,13 @@ static void view_columns(const char **cols)
  * each column's median (range) or null. */
 static json_t *view_row(const struct rrun *r, json_t *s, const char **cols)
 {
-	const char *id = json_string_value(json_object_get(s, "config_id"));
+	const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
 	json_t *row = json_array();
 	struct kspread ks;
 	size_t most = 0;
 	char buf[96];
 
-	json_array_append(row, json_object_get(s, "config_id"));
+	json_array_append(row, json_object_get(s, RC_CONFIG_ID));
 	json_array_append_new(row, json_null()); /* traced_n, below */
 	for (size_t c = 2; cols[c]; c++) {
 		kspread_of(r->rows, id ? id : "", cols[c], &ks);
@@ -99,7 +100,9 @@ static bool is_run(json_t *s)
  * the plain and uncached variants stand side by side. */
 void report_cache_left(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "cache_left_mib", NULL };
+	static const char *const cols[] = { RC_CONFIG_ID, "cache_left_mib", NULL };
+	struct column c = { .unit = "MiB", .help = "" };
+	char title[64];
 	struct rtable *t;
 	bool any = false;
 	json_t *s, *row;
@@ -109,15 +112,17 @@ void report_cache_left(const struct rrun *r, struct rdoc *d)
 		any |= is_run(s) && json_is_true(json_object_get(s, "dontcache"));
 	if (!any)
 		return;
-	t = rdoc_table(d, "page cache left (MiB)", cols);
-	rtable_note(t, "medians: MiB of the inputs and outputs still cached just "
-		    "after each repetition (cachestat, else mincore); --dontcache "
-		    "drops its pages once the I/O is done");
+	column_find(cols[1], &c);
+	snprintf(title, sizeof(title), "page cache left (%s)", c.unit);
+	t = rdoc_table(d, title, cols);
+	rtable_note(t, "medians: %s, just after each repetition (cachestat, "
+		    "else mincore); --dontcache drops its pages once the I/O is "
+		    "done", c.help);
 	json_array_foreach(r->sum, i, s) {
 		if (!is_run(s))
 			continue;
 		row = json_array();
-		json_array_append(row, json_object_get(s, "config_id"));
+		json_array_append(row, json_object_get(s, RC_CONFIG_ID));
 		json_array_append_new(row, num_or_null(s, "cache_left_mib"));
 		rtable_add(t, row);
 	}

@@ -27,7 +27,7 @@ void kspread_from(double *v, size_t n, struct kspread *ks)
 /* A completed row of config id whose col is a number: it in *v. */
 static bool figure_of(json_t *row, const char *id, const char *col, double *v)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 	json_t *x = json_object_get(row, col), *e = json_object_get(row, "error");
 
 	if (!cid || strcmp(cid, id) || !json_is_number(x) || (e && !json_is_null(e)))

@@ -90,16 +90,16 @@ static int limit_of(const char *name)
 /* A good limits row of limit k standing for run summary s's cell. */
 static bool stands_for(json_t *row, int k, json_t *s)
 {
-	const char *ds = sget(row, "dataset");
+	const char *ds = sget(row, RC_DATASET);
 	json_t *e = json_object_get(row, "error");
 
 	if (strcmp(sget(row, "kind"), "limits") || limit_of(sget(row, "limit")) != k ||
-	    (e && !json_is_null(e)) || !(nget(row, "mb_s") > 0))
+	    (e && !json_is_null(e)) || !(nget(row, RC_MB_S) > 0))
 		return false;
-	if (*ds && strcmp(ds, sget(s, "dataset")))
+	if (*ds && strcmp(ds, sget(s, RC_DATASET)))
 		return false;
 	if (k == LIMIT_TRANSFORM)
-		return iget(row, "work") == iget(s, "work");
+		return iget(row, RC_WORK) == iget(s, RC_WORK);
 	if (k == LIMIT_READ_DIRECT)
 		return true;
 	return !strcmp(sget(row, "fsync"), sget(s, "fsync"));
@@ -141,7 +141,7 @@ static void limit_one(json_t *rows, json_t *s, int k, struct limit_est *e)
 	json_array_foreach(rows, i, row) {
 		if (!stands_for(row, k, s))
 			continue;
-		v[m] = nget(row, "mb_s");
+		v[m] = nget(row, RC_MB_S);
 		c[m++] = cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
 		if (*sget(row, "reused_from"))
 			snprintf(e->reused_from, sizeof(e->reused_from), "%s",
@@ -161,9 +161,9 @@ void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIMIT_N])
 
 void limits_use_of(json_t *s, long long cpus, struct limit_use *u)
 {
-	const struct strategy *st = strategy_find(sget(s, "strategy"));
+	const struct strategy *st = strategy_find(sget(s, RC_STRATEGY));
 	unsigned f = st ? st->flags : 0;
-	long long workers = iget(s, "workers"), th = iget(s, "threads");
+	long long workers = iget(s, "workers"), th = iget(s, RC_THREADS);
 	long long used = workers > 0 ? workers : th > 0 ? th : 1;
 
 	u->direct = (f & STRAT_ALWAYS_DIRECT) ||
@@ -176,16 +176,16 @@ void limits_strategy_est(json_t *rows, json_t *s, struct limit_est *e)
 {
 	size_t n = json_array_size(rows), m = 0, i;
 	double *v = calloc(n + 1, sizeof(double)), *c = calloc(n + 1, sizeof(double));
-	const char *id = sget(s, "config_id");
+	const char *id = sget(s, RC_CONFIG_ID);
 	json_t *row;
 
 	if (!v || !c)
 		abort();
 	json_array_foreach(rows, i, row) {
-		if (strcmp(sget(row, "config_id"), id) || !row_timed(row) ||
-		    !json_is_null(json_object_get(row, "error")) || !(nget(row, "mb_s") > 0))
+		if (strcmp(sget(row, RC_CONFIG_ID), id) || !row_timed(row) ||
+		    !json_is_null(json_object_get(row, "error")) || !(nget(row, RC_MB_S) > 0))
 			continue;
-		v[m] = nget(row, "mb_s");
+		v[m] = nget(row, RC_MB_S);
 		c[m++] = cpu_s_gb(row, "user_s", "sys_s", "bytes_in");
 	}
 	limits_est_of(v, m, e);

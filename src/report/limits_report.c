@@ -30,7 +30,7 @@ static json_t *limit_group(json_t *rows, const char *id, struct limit_est *e)
 	size_t i;
 
 	json_array_foreach(rows, i, row)
-		if (!strcmp(sget(row, "kind"), "limits") && !strcmp(sget(row, "config_id"), id)) {
+		if (!strcmp(sget(row, "kind"), "limits") && !strcmp(sget(row, RC_CONFIG_ID), id)) {
 			first = first ? first : row;
 			json_array_append(one, row);
 		}
@@ -42,7 +42,7 @@ static json_t *limit_group(json_t *rows, const char *id, struct limit_est *e)
 
 static void limits_table(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "limit", "dataset", "fsync", "work", "mb_s",
+	static const char *const cols[] = { "limit", RC_DATASET, "fsync", RC_WORK, RC_MB_S,
 		"interval", "n", "cpu_s_gb", "reused_from", NULL };
 	struct rtable *t = rdoc_table(d, "the machine's limits", cols);
 	json_t *s;
@@ -63,10 +63,10 @@ static void limits_table(const struct rrun *r, struct rdoc *d)
 		k = 0;
 		while (k < LIMIT_N && strcmp(limit_names[k], sget(s, "limit")))
 			k++;
-		if (k == LIMIT_N || !limit_group(r->rows, sget(s, "config_id"), e))
+		if (k == LIMIT_N || !limit_group(r->rows, sget(s, RC_CONFIG_ID), e))
 			continue;
-		rtable_add(t, json_pack("[s,s,s,I,o,s,I,o,s]", limit_names[k], sget(s, "dataset"),
-					sget(s, "fsync"), (json_int_t)iget(s, "work"),
+		rtable_add(t, json_pack("[s,s,s,I,o,s,I,o,s]", limit_names[k], sget(s, RC_DATASET),
+					sget(s, "fsync"), (json_int_t)iget(s, RC_WORK),
 					rnum(e[k].median), range(e[k].lo, e[k].hi, iv, sizeof(iv)),
 					(json_int_t)e[k].n, rnum(e[k].cpu_s_gb), e[k].reused_from));
 	}
@@ -87,7 +87,7 @@ static int against(const struct rrun *r, json_t *s, struct limit_est *se,
 
 static void shares_table(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "mb_s", "interval", "cpu_s_gb",
+	static const char *const cols[] = { RC_CONFIG_ID, RC_MB_S, "interval", "cpu_s_gb",
 		"attainable_mb_s", "binding", "share", "model", NULL };
 	struct rtable *t = rdoc_table(d, "strategies against their limits", cols);
 	json_t *s;
@@ -112,7 +112,7 @@ static void shares_table(const struct rrun *r, struct rdoc *d)
 		if (limits_exceeds(se.lo, se.median, &a, &pct))
 			limits_reason(r, s, c, why, sizeof(why));
 		json_decref(c);
-		rtable_add(t, json_pack("[s,o,s,o,o,s,o,s]", sget(s, "config_id"),
+		rtable_add(t, json_pack("[s,o,s,o,o,s,o,s]", sget(s, RC_CONFIG_ID),
 					rnum(se.median), range(se.lo, se.hi, iv, sizeof(iv)),
 					rnum(se.cpu_s_gb), rnum(a.rate), limit_names[a.bind],
 					rnum(a.rate > 0 ? se.median / a.rate : NAN), why));
@@ -150,7 +150,7 @@ const char *limits_reason(const struct rrun *r, json_t *s, json_t *c, char *buf,
 	json_object_set_new(c, "limit_exceeded", json_boolean(over));
 	if (over)
 		snprintf(buf, len, "the model is wrong: %s exceeds %s by %.0f%% (interval "
-			 "%s MB/s against %s MB/s)", sget(s, "strategy"), limit_labels[a.bind],
+			 "%s MB/s against %s MB/s)", sget(s, RC_STRATEGY), limit_labels[a.bind],
 			 pct, range(se.lo, se.hi, x, sizeof(x)), range(a.lo, a.hi, y, sizeof(y)));
 	else
 		snprintf(buf, len, "%.2f of %s, %.0f MB/s", se.median / a.rate,
@@ -167,13 +167,13 @@ static double best_cold_read(const struct rrun *r, const char **who)
 	size_t i;
 
 	json_array_foreach(r->sum, i, s) {
-		double v = nget(s, "mb_s");
+		double v = nget(s, RC_MB_S);
 
 		if ((strcmp(sget(s, "kind"), "run") && strcmp(sget(s, "kind"), "fio")) ||
 		    strcmp(sget(s, "cache"), "cold") || !(v > 0) || v <= best)
 			continue;
 		best = v;
-		*who = sget(s, "config_id");
+		*who = sget(s, RC_CONFIG_ID);
 	}
 	return best;
 }

@@ -72,7 +72,7 @@ void rrun_free(struct rrun *r)
  * the metric column, into *v. */
 static bool timed_sample(json_t *row, const char *id, double *v)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 	json_t *x = json_object_get(row, results_metric(row));
 
 	if (!cid || strcmp(cid, id) || !json_is_number(x) ||

@@ -51,8 +51,8 @@ static void twin_key(json_t *row, char *key, size_t len)
 	static const char *const apart[] = { "memory_max", NULL };
 	char set[400];
 
-	snprintf(key, len, "%s|%s|%.0f|%.0f|%s", str(row, "dataset"), str(row, "strategy"),
-		 num(row, "work"), num(row, "threads"),
+	snprintf(key, len, "%s|%s|%.0f|%.0f|%s", str(row, RC_DATASET), str(row, RC_STRATEGY),
+		 num(row, RC_WORK), num(row, RC_THREADS),
 		 run_settings_text_except(row, apart, set, sizeof(set)));
 }
 
@@ -79,19 +79,19 @@ static double median_of(json_t *rows, const char *id, const char *key)
 	json_array_foreach(rows, i, row) {
 		if (!row_timed(row) || !json_is_null(json_object_get(row, "error")))
 			continue;
-		if (id && strcmp(str(row, "config_id"), id))
+		if (id && strcmp(str(row, RC_CONFIG_ID), id))
 			continue;
 		if (!id) {
 			twin_key(row, k, sizeof(k));
 			if (!unlimited(row) || strcmp(k, key))
 				continue;
-			if (twin && strcmp(twin, str(row, "config_id"))) {
+			if (twin && strcmp(twin, str(row, RC_CONFIG_ID))) {
 				n = 0; /* two twins: none */
 				break;
 			}
-			twin = str(row, "config_id");
+			twin = str(row, RC_CONFIG_ID);
 		}
-		v[n++] = num(row, "elapsed_s");
+		v[n++] = num(row, RC_ELAPSED);
 	}
 	summarize(v, n, &sm);
 	free(v);
@@ -112,9 +112,9 @@ static bool counted(json_t *row)
  * row's threads, chunk and qd (strategy.pool_bytes); 0 if none. */
 static double pool_of(json_t *row)
 {
-	const struct strategy *s = strategy_find(str(row, "strategy"));
+	const struct strategy *s = strategy_find(str(row, RC_STRATEGY));
 	struct job job = { 0 };
-	double t = num(row, "threads"), ch = num(row, "chunk"), qd = num(row, "qd");
+	double t = num(row, RC_THREADS), ch = num(row, "chunk"), qd = num(row, "qd");
 
 	if (!s || !s->pool_bytes)
 		return 0;
@@ -131,13 +131,13 @@ static double file_of(json_t *row)
 {
 	double files = num(row, "files");
 
-	return files >= 1 && num(row, "bytes_in") > 0 ? num(row, "bytes_in") / files : 0;
+	return files >= 1 && num(row, RC_BYTES_IN) > 0 ? num(row, RC_BYTES_IN) / files : 0;
 }
 
 /* One limited configuration: its key in cells, and the figures it adds. */
 static void tally(json_t *cells, json_t *row)
 {
-	const char *id = str(row, "config_id");
+	const char *id = str(row, RC_CONFIG_ID);
 	json_t *c = json_object_get(cells, id);
 	bool killed = json_is_true(json_object_get(row, "oom_kill")), sampled;
 	double at;
@@ -148,12 +148,12 @@ static void tally(json_t *cells, json_t *row)
 		twin_key(row, twin, sizeof(twin));
 		c = json_pack("{s:s, s:s, s:s, s:s, s:f, s:i, s:i, s:n, s:f, s:f, s:f, "
 			      "s:O?, s:O?, s:O}",
-			      "config_id", id, "twin", twin, "strategy", str(row, "strategy"),
-			      "dataset", str(row, "dataset"), "limit", num(row, "memory_max"),
+			      RC_CONFIG_ID, id, "twin", twin, RC_STRATEGY, str(row, RC_STRATEGY),
+			      RC_DATASET, str(row, RC_DATASET), "limit", num(row, "memory_max"),
 			      "reps", 0, "killed", 0, "killed_at", "data", 0.0, "file", 0.0,
 			      "pool", pool_of(row),
-			      "work", json_object_get(row, "work"),
-			      "threads", json_object_get(row, "threads"), "row", row);
+			      RC_WORK, json_object_get(row, RC_WORK),
+			      RC_THREADS, json_object_get(row, RC_THREADS), "row", row);
 		json_object_set_new(cells, id, c);
 	}
 	json_object_set_new(c, "reps", json_integer(json_integer_value(
@@ -164,8 +164,8 @@ static void tally(json_t *cells, json_t *row)
 		at = fmax(num(c, "killed_at"), row_mem_peak(row, &sampled));
 		if (!isnan(at)) /* null until a killed row's peak is known */
 			json_object_set_new(c, "killed_at", json_real(at));
-	} else if (num(row, "bytes_in") > 0) {
-		json_object_set_new(c, "data", json_real(num(row, "bytes_in")));
+	} else if (num(row, RC_BYTES_IN) > 0) {
+		json_object_set_new(c, "data", json_real(num(row, RC_BYTES_IN)));
 		json_object_set_new(c, "file", json_real(file_of(row)));
 	}
 }
@@ -174,7 +174,7 @@ static void tally(json_t *cells, json_t *row)
  * "big W=0 t1 dontcache: " with c's "apart" (the settings that vary). */
 static int where_of(json_t *c, char *buf, size_t len)
 {
-	double w = num(c, "work"), t = num(c, "threads");
+	double w = num(c, RC_WORK), t = num(c, RC_THREADS);
 	char ws[32] = "", ts[32] = "";
 	const char *apart = str(c, "apart");
 
@@ -182,7 +182,7 @@ static int where_of(json_t *c, char *buf, size_t len)
 		snprintf(ws, sizeof(ws), " W=%.0f", w);
 	if (!isnan(t))
 		snprintf(ts, sizeof(ts), " t%.0f", t);
-	return snprintf(buf, len, "%s%s%s%s%s: ", str(c, "dataset"), ws, ts,
+	return snprintf(buf, len, "%s%s%s%s%s: ", str(c, RC_DATASET), ws, ts,
 			*apart ? " " : "", apart);
 }
 
@@ -225,8 +225,8 @@ static void settings_apart(json_t *cells)
 
 static int by_config_id(const void *a, const void *b)
 {
-	return strverscmp(str(*(json_t *const *)a, "config_id"),
-			  str(*(json_t *const *)b, "config_id"));
+	return strverscmp(str(*(json_t *const *)a, RC_CONFIG_ID),
+			  str(*(json_t *const *)b, RC_CONFIG_ID));
 }
 
 /* The cells of the object, in natural config_id order (the rows' order is
@@ -266,23 +266,23 @@ static void sentence(json_t *rows, json_t *c)
 			snprintf(when, sizeof(when), "killed at %.0f MiB",
 				 num(c, "killed_at") / MIB);
 		snprintf(text + at, sizeof(text) - at, "%s cannot run in %s: its own "
-			 "buffer pool, %.0f MiB, is above the limit (%s)", str(c, "strategy"),
+			 "buffer pool, %.0f MiB, is above the limit (%s)", str(c, RC_STRATEGY),
 			 fmt_limit((unsigned long long)lim, lb, sizeof(lb)), num(c, "pool") / MIB,
 			 when);
 		json_object_set_new(c, "text", json_string(text));
 		return;
 	}
 	if (killed) {
-		memory_killed_text(str(c, "strategy"), lim, num(c, "killed_at"), killed,
+		memory_killed_text(str(c, RC_STRATEGY), lim, num(c, "killed_at"), killed,
 				   (unsigned)json_integer_value(json_object_get(c, "reps")),
 				   text + at, sizeof(text) - at);
 		json_object_set_new(c, "text", json_string(text));
 		return;
 	}
-	t = median_of(rows, str(c, "config_id"), NULL);
+	t = median_of(rows, str(c, RC_CONFIG_ID), NULL);
 	u = median_of(rows, NULL, str(c, "twin"));
 	snprintf(text + at, sizeof(text) - at, "%s runs in %s on data %.1fx the "
-		 "limit: median %.3f s", str(c, "strategy"),
+		 "limit: median %.3f s", str(c, RC_STRATEGY),
 		 fmt_limit((unsigned long long)lim, lb, sizeof(lb)),
 		 num(c, "data") / lim, t);
 	if (isfinite(u) && u > 0)
@@ -362,7 +362,7 @@ static const char *not_killed(json_t *g, const char *key, char *buf, size_t len)
  * it), "pool" (killed with its own pool above the limit), "killed". */
 static const char *shown(json_t *c)
 {
-	const struct strategy *s = strategy_find(str(c, "strategy"));
+	const struct strategy *s = strategy_find(str(c, RC_STRATEGY));
 	double lim = num(c, "limit");
 
 	if (json_integer_value(json_object_get(c, "killed")))
@@ -407,7 +407,7 @@ static json_t *summary_line(json_t *g)
 		o = (size_t)snprintf(says, sizeof(says), "none ran in the limit");
 	clause(g, "killed", "killed", says, sizeof(says), &o);
 	clause(g, "pool", "killed by its own buffer pool", says, sizeof(says), &o);
-	snprintf(text, sizeof(text), "%s%s%s in %s%s: %s", str(g, "dataset"),
+	snprintf(text, sizeof(text), "%s%s%s in %s%s: %s", str(g, RC_DATASET),
 		 *apart ? " " : "", apart, fmt_limit((unsigned long long)lim, lb, sizeof(lb)),
 		 data, says);
 	return json_string(text);
@@ -421,16 +421,16 @@ json_t *memory_verdict_summary(json_t *cells)
 	size_t i;
 
 	json_array_foreach(cells, i, c) {
-		snprintf(key, sizeof(key), "%s|%.0f|%s", str(c, "dataset"), num(c, "limit"),
+		snprintf(key, sizeof(key), "%s|%.0f|%s", str(c, RC_DATASET), num(c, "limit"),
 			 str(c, "apart"));
 		if (!(g = json_object_get(groups, key))) {
-			g = json_pack("{s:s, s:f, s:f, s:s}", "dataset", str(c, "dataset"),
+			g = json_pack("{s:s, s:f, s:f, s:s}", RC_DATASET, str(c, RC_DATASET),
 				      "limit", num(c, "limit"), "data", 0.0, "apart", str(c, "apart"));
 			json_object_set_new(groups, key, g);
 		}
 		if (num(c, "data") > num(g, "data"))
 			json_object_set_new(g, "data", json_real(num(c, "data")));
-		list_add(g, shown(c), str(c, "strategy"));
+		list_add(g, shown(c), str(c, RC_STRATEGY));
 	}
 	json_object_foreach(groups, k, g)
 		json_array_append_new(out, summary_line(g));

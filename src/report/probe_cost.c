@@ -24,8 +24,8 @@ static double median_or_nan(const double *v, size_t n)
 /* A good row of config id: its elapsed seconds in *v. */
 static bool good_row(json_t *row, const char *id, double *v)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
-	json_t *el = json_object_get(row, "elapsed_s");
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
+	json_t *el = json_object_get(row, RC_ELAPSED);
 
 	if (!cid || strcmp(cid, id) || !json_is_number(el) ||
 	    !json_is_null(json_object_get(row, "error")))
@@ -104,7 +104,7 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
 
 void report_probe_cost(const struct rrun *r, struct rdoc *d)
 {
-	static const char *const cols[] = { "config_id", "timed_n", "untraced_s",
+	static const char *const cols[] = { RC_CONFIG_ID, "timed_n", "untraced_s",
 		"rsd_pct", "traced_n", "traced_s", "cost", "cost_lo", "cost_hi",
 		"cost_by", NULL };
 	struct rtable *t = NULL;
@@ -113,7 +113,7 @@ void report_probe_cost(const struct rrun *r, struct rdoc *d)
 	size_t i;
 
 	json_array_foreach(r->sum, i, s) {
-		const char *id = json_string_value(json_object_get(s, "config_id"));
+		const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
 
 		if (!id || !json_integer_value(json_object_get(s, "traced_reps")))
 			continue;

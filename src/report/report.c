@@ -23,7 +23,7 @@
 
 static bool is_run(json_t *s)
 {
-	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads") &&
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, RC_THREADS) &&
 	       json_integer_value(json_object_get(s, "n")) > 0;
 }
 
@@ -60,9 +60,9 @@ static double median_of(json_t *group, const char *strat, long long t,
 	size_t i;
 
 	json_array_foreach(group, i, s)
-		if (!strcmp(sget(s, "strategy"), strat) &&
-		    json_integer_value(json_object_get(s, "threads")) == t &&
-		    json_integer_value(json_object_get(s, "work")) == w)
+		if (!strcmp(sget(s, RC_STRATEGY), strat) &&
+		    json_integer_value(json_object_get(s, RC_THREADS)) == t &&
+		    json_integer_value(json_object_get(s, RC_WORK)) == w)
 			return nget(s, "median");
 	return NAN;
 }
@@ -127,10 +127,10 @@ static void grid_axes(json_t *g, struct grid *gr)
 {
 	static char names[MAXV][24];
 
-	gr->nt = distinct(g, "threads", gr->th, MAXV);
-	gr->nw = distinct(g, "work", gr->wk, MAXV);
+	gr->nt = distinct(g, RC_THREADS, gr->th, MAXV);
+	gr->nw = distinct(g, RC_WORK, gr->wk, MAXV);
 	gr->cols = calloc(gr->nw + 2, sizeof(char *));
-	gr->cols[0] = "threads";
+	gr->cols[0] = RC_THREADS;
 	for (size_t j = 0; j < gr->nw; j++) {
 		snprintf(names[j], sizeof(names[j]), "W=%lld", gr->wk[j]);
 		gr->cols[j + 1] = names[j];
@@ -212,7 +212,7 @@ static void group_key(json_t *s, char *key, size_t len)
 {
 	char set[300];
 
-	snprintf(key, len, "%s (%s)", sget(s, "dataset")[0] ? sget(s, "dataset") : "-",
+	snprintf(key, len, "%s (%s)", sget(s, RC_DATASET)[0] ? sget(s, RC_DATASET) : "-",
 		 run_settings_text(s, set, sizeof(set)));
 }
 
@@ -231,7 +231,7 @@ static void grids(struct rdoc *d, json_t *sum)
 		snprintf(title, sizeof(title), "%s: %s", key, names);
 		classic_grid(d, g, title);
 		json_array_foreach(g, i, s) {
-			const char *st = sget(s, "strategy");
+			const char *st = sget(s, RC_STRATEGY);
 			bool dup = is_base_name(st);
 
 			for (size_t k = 0; k < ns; k++)
@@ -251,7 +251,7 @@ static void grids(struct rdoc *d, json_t *sum)
  * "cold" repetition that did not start cold. */
 static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 {
-	const char *id = sget(s, "config_id");
+	const char *id = sget(s, RC_CONFIG_ID);
 	long long errs = json_integer_value(json_object_get(s, "errors"));
 	double rsd = nget(s, "rsd_pct"), target = nget(s, "target_rsd");
 	int notcold = 0;
@@ -260,7 +260,7 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 
 	buf[0] = 0;
 	json_array_foreach(rows, i, r)
-		if (!strcmp(sget(r, "config_id"), id) &&
+		if (!strcmp(sget(r, RC_CONFIG_ID), id) &&
 		    json_is_false(json_object_get(r, "cold_ok")))
 			notcold++;
 	if (errs)
@@ -277,15 +277,15 @@ static void flags_of(json_t *rows, json_t *s, char *buf, size_t len)
 
 static bool is_run_summary(json_t *s)
 {
-	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads");
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, RC_THREADS);
 }
 
 /* The strategy runs' table; none at all (not an empty one) for a directory
  * of net, sweep or fio rows only. */
 static void config_lines(struct rdoc *d, const struct rrun *r)
 {
-	static const char *const cols[] = { "config_id", "n", "median_s", "min_s",
-		"max_s", "rsd_pct", "mb_s", "cpu_s", "rss_mib", "flags", NULL };
+	static const char *const cols[] = { RC_CONFIG_ID, "n", "median_s", "min_s",
+		"max_s", "rsd_pct", RC_MB_S, "cpu_s", "rss_mib", "flags", NULL };
 	struct rtable *t;
 	char flags[128];
 	json_t *s;
@@ -303,13 +303,13 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 			continue;
 		warm += json_is_true(json_object_get(s, "warmup_outlier"));
 		flags_of(r->rows, s, flags, sizeof(flags));
-		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, "config_id"),
+		row = json_pack("[s,I,o,o,o,o,o,o,o,s]", sget(s, RC_CONFIG_ID),
 				json_integer_value(json_object_get(s, "n")),
 				rnum(nget(s, "median")), rnum(nget(s, "min")),
 				rnum(nget(s, "max")), rnum(nget(s, "rsd_pct")),
-				rnum(nget(s, "mb_s")),
-				rnum(nget(s, "user_s") + nget(s, "sys_s")),
-				rnum(nget(s, "maxrss_kb") / 1024.0), flags);
+				rnum(nget(s, RC_MB_S)),
+				rnum(nget(s, RC_USER) + nget(s, RC_SYS)),
+				rnum(nget(s, RC_MAXRSS) / 1024.0), flags);
 		rtable_add(t, row);
 	}
 	rtable_note(t, "median/min/max of elapsed seconds over n good repetitions; "
@@ -323,7 +323,7 @@ static void config_lines(struct rdoc *d, const struct rrun *r)
 /* Rows of other kinds: one line per configuration, whatever they are. */
 static void other_kinds(struct rdoc *d, const struct rrun *r)
 {
-	static const char *const cols[] = { "config_id", "metric", "n", "median",
+	static const char *const cols[] = { RC_CONFIG_ID, "metric", "n", "median",
 		"min", "max", "rsd_pct", "errors", NULL };
 	json_t *kinds = json_object(), *s, *v;
 	const char *k;
@@ -346,7 +346,7 @@ static void other_kinds(struct rdoc *d, const struct rrun *r)
 		snprintf(title, sizeof(title), "configurations (kind %s)", k);
 		t = rdoc_table(d, title, cols);
 		json_array_foreach(v, j, s)
-			rtable_add(t, json_pack("[s,s,I,o,o,o,o,I]", sget(s, "config_id"),
+			rtable_add(t, json_pack("[s,s,I,o,o,o,o,I]", sget(s, RC_CONFIG_ID),
 						sget(s, "metric"),
 						json_integer_value(json_object_get(s, "n")),
 						rnum(nget(s, "median")), rnum(nget(s, "min")),

@@ -247,6 +247,42 @@ static void html_cell(json_t *v, FILE *out)
 	fputs("</td>", out);
 }
 
+void rtable_note_columns(struct rtable *t, const char *lead,
+			 const char *const *names)
+{
+	char note[1024];
+	size_t n = (size_t)snprintf(note, sizeof(note), "%s", lead);
+	struct column c;
+
+	for (; *names && n < sizeof(note); names++)
+		if (!column_find(*names, &c) && c.help)
+			n += (size_t)snprintf(note + n, sizeof(note) - n, "; %s: %s",
+					      *names, c.help);
+	rtable_note(t, "%s", note);
+}
+
+/* A header cell; one that names a row column carries the column table's
+ * help and unit as its title (the text shown on hovering). */
+static void html_th(FILE *out, const char *name)
+{
+	struct column c;
+
+	fputs("<th", out);
+	if (name && !column_find(name, &c) && c.help) {
+		fputs(" title=\"", out);
+		html_escape(out, c.help);
+		if (c.unit) {
+			fputs(" (", out);
+			html_escape(out, c.unit);
+			fputc(')', out);
+		}
+		fputc('"', out);
+	}
+	fputc('>', out);
+	html_escape(out, name);
+	fputs("</th>", out);
+}
+
 /* A wide table of few rows turned on its side: one line per column, one
  * column per row, so it fits a 1,280 px screen without a scroll box. */
 static void html_sideways(const struct rtable *t, FILE *out)
@@ -255,9 +291,8 @@ static void html_sideways(const struct rtable *t, FILE *out)
 	size_t i, j;
 
 	json_array_foreach(t->cols, j, c) {
-		fputs("<tr><th>", out);
-		html_escape(out, json_string_value(c));
-		fputs("</th>", out);
+		fputs("<tr>", out);
+		html_th(out, json_string_value(c));
 		json_array_foreach(t->rows, i, row)
 			html_cell(json_array_get(row, j), out);
 		fputs("</tr>\n", out);
@@ -270,11 +305,8 @@ static void html_rows(const struct rtable *t, FILE *out)
 	size_t i, j;
 
 	fputs("<tr>", out);
-	json_array_foreach(t->cols, j, v) {
-		fputs("<th>", out);
-		html_escape(out, json_string_value(v));
-		fputs("</th>", out);
-	}
+	json_array_foreach(t->cols, j, v)
+		html_th(out, json_string_value(v));
 	fputs("</tr>\n", out);
 	json_array_foreach(t->rows, i, row) {
 		fputs("<tr>", out);

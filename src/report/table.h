@@ -51,6 +51,10 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 			  const char *const *cols);
 void rtable_note(struct rtable *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* The note lead, then "; NAME: help" for each of names (NULL-ended)
+ * from the column table: a column is explained by its table line. */
+void rtable_note_columns(struct rtable *t, const char *lead,
+			 const char *const *names);
 /* Append a row (an array, reference stolen). */
 void rtable_add(struct rtable *t, json_t *row);
 void rdoc_print(const struct rdoc *d, enum rfmt f, FILE *out);

@@ -143,7 +143,7 @@ const char *verdict_seq_text(double all, double rd, double wr, char *buf, size_t
 
 static bool is_run(json_t *s)
 {
-	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, "threads") &&
+	return !strcmp(sget(s, "kind"), "run") && json_object_get(s, RC_THREADS) &&
 	       iget(s, "n") > 0 && isfinite(nget(s, "median"));
 }
 
@@ -160,8 +160,8 @@ static void cell_key(json_t *s, char *key, size_t len)
 {
 	char set[300];
 
-	snprintf(key, len, "%s\x1f%s\x1f%lld\x1f%lld", sget(s, "dataset"),
-		 run_settings_text(s, set, sizeof(set)), iget(s, "work"), iget(s, "threads"));
+	snprintf(key, len, "%s\x1f%s\x1f%lld\x1f%lld", sget(s, RC_DATASET),
+		 run_settings_text(s, set, sizeof(set)), iget(s, RC_WORK), iget(s, RC_THREADS));
 }
 
 /* The sentence, grown to whatever length it needs: never cut. */
@@ -201,7 +201,7 @@ static const char *sep(struct vtext *t, json_t *s)
 
 	if (t->o > t->head)
 		return ", ";
-	snprintf(buf, sizeof(buf), ". %s: ", sget(s, "strategy"));
+	snprintf(buf, sizeof(buf), ". %s: ", sget(s, RC_STRATEGY));
 	return buf;
 }
 
@@ -227,19 +227,19 @@ static void memory_reason(struct vtext *t, json_t *s, double rss, double data)
 static void device_reason(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
 	json_t *f = report_fio_baseline(r->sum, s);
-	double mb = nget(s, "mb_s"), fm = f ? nget(f, "mb_s") : NAN;
+	double mb = nget(s, RC_MB_S), fm = f ? nget(f, RC_MB_S) : NAN;
 	double mirror = fm > 0 ? mb / fm : NAN;
 	char buf[512];
 
 	json_object_set_new(c, "limit", json_null());
 	json_object_set_new(c, "limit_share", json_null());
 	json_object_set_new(c, "mirror_ratio", rnum(mirror));
-	json_object_set_new(c, "mirror_job", f ? json_text(sget(f, "strategy")) : json_null());
+	json_object_set_new(c, "mirror_job", f ? json_text(sget(f, RC_STRATEGY)) : json_null());
 	if (*limits_reason(r, s, c, buf, sizeof(buf)))
 		put(t, "%s%s", sep(t, s), buf);
 	else if (isfinite(mirror))
 		put(t, "%s%.2fx of %s doing the same I/O (%s)", sep(t, s), mirror,
-		    sget(f, "strategy"), verdict_device(mirror));
+		    sget(f, RC_STRATEGY), verdict_device(mirror));
 }
 
 /* The kernel's part, over the traced repetitions: their number (traced_n)
@@ -248,7 +248,7 @@ static void kernel_reason(const struct rrun *r, json_t *s, json_t *c, struct vte
 {
 	static const char *const cols[] = { "seq_pct", "seq_pct_read", "seq_pct_write",
 		"pc_hit_ratio" };
-	const char *id = sget(s, "config_id");
+	const char *id = sget(s, RC_CONFIG_ID);
 	struct kspread ks[4];
 	size_t most = 0;
 	char buf[200];
@@ -267,10 +267,10 @@ static void kernel_reason(const struct rrun *r, json_t *s, json_t *c, struct vte
 /* The reasons of strategy summary s, as figures into c and words into t. */
 static void reasons(const struct rrun *r, json_t *s, json_t *c, struct vtext *t)
 {
-	long long cpus = iget(r->env, "cpus"), th = iget(s, "threads");
-	double cpu = nget(s, "user_s") + nget(s, "sys_s"), per = NAN;
+	long long cpus = iget(r->env, "cpus"), th = iget(s, RC_THREADS);
+	double cpu = nget(s, RC_USER) + nget(s, RC_SYS), per = NAN;
 	enum vbound b = verdict_bound(cpu, nget(s, "median"), th, cpus, &per);
-	double rss = nget(s, "maxrss_kb") * 1024.0, data = nget(s, "bytes_in");
+	double rss = nget(s, RC_MAXRSS) * 1024.0, data = nget(s, RC_BYTES_IN);
 	double hit = nget(s, "pc_hit_ratio"), seq = nget(s, "seq_pct");
 	double seq_r = nget(s, "seq_pct_read"), seq_w = nget(s, "seq_pct_write");
 
@@ -349,7 +349,7 @@ enum vdec verdict_decide(int rc, const struct ratio_ci *ci, double band)
  * the default (rows of a run that did not race). */
 static double band_of(const struct rrun *r, json_t *s)
 {
-	json_t *c = rrun_stop_cell(r, sget(s, "config_id"));
+	json_t *c = rrun_stop_cell(r, sget(s, RC_CONFIG_ID));
 	json_t *m = json_object_get(c, "min_effect");
 
 	return (json_is_number(m) ? json_number_value(m) : RACE_MIN_EFFECT) / 100;
@@ -364,7 +364,7 @@ static bool arms_of(const struct rrun *r, json_t **v, size_t n, struct race_arm 
 	for (size_t k = 0; k < n; k++) {
 		double *x;
 		unsigned *rd;
-		long m = rrun_rounds(r, sget(v[k], "config_id"), &x, &rd);
+		long m = rrun_rounds(r, sget(v[k], RC_CONFIG_ID), &x, &rd);
 
 		if (m == -ENOMEM)
 			abort();
@@ -417,8 +417,8 @@ static void unpaired(const struct rrun *r, json_t **v, size_t n, double band,
 {
 	for (size_t k = 1; k < n; k++) {
 		double *sa, *sb;
-		size_t na = rrun_samples(r, sget(v[0], "config_id"), &sa);
-		size_t nb = rrun_samples(r, sget(v[k], "config_id"), &sb);
+		size_t na = rrun_samples(r, sget(v[0], RC_CONFIG_ID), &sa);
+		size_t nb = rrun_samples(r, sget(v[k], RC_CONFIG_ID), &sb);
 
 		c[k - 1] = (struct vcmp){ .s = v[k], .vs = v[0] };
 		c[k - 1].rc = unpaired_ratio_ci(sa, na, sb, nb,
@@ -505,10 +505,10 @@ static const char *units(const struct vcmp *c)
 static const char *against(json_t *a, const struct vcmp *c, char *buf, size_t len)
 {
 	if (c->vs == a)
-		snprintf(buf, len, "%s", sget(c->s, "strategy"));
+		snprintf(buf, len, "%s", sget(c->s, RC_STRATEGY));
 	else
-		snprintf(buf, len, "%s (against %s)", sget(c->s, "strategy"),
-			 sget(c->vs, "strategy"));
+		snprintf(buf, len, "%s (against %s)", sget(c->s, RC_STRATEGY),
+			 sget(c->vs, RC_STRATEGY));
 	return buf;
 }
 
@@ -516,7 +516,7 @@ static const char *against(json_t *a, const struct vcmp *c, char *buf, size_t le
 static void head_open(struct vtext *t, json_t *a, const struct vcmp *c, double band)
 {
 	char ct[96], r[56];
-	const char *x = sget(a, "strategy"), *y = sget(c->s, "strategy");
+	const char *x = sget(a, RC_STRATEGY), *y = sget(c->s, RC_STRATEGY);
 
 	if (c->d == VD_EQUAL)
 		put(t, "%s and %s equal within %.0f%% (%s)", x, y, 100 * band,
@@ -535,7 +535,7 @@ static void head_open(struct vtext *t, json_t *a, const struct vcmp *c, double b
 /* Another strategy not behind the fastest, after the head. */
 static void head_more(struct vtext *t, const struct vcmp *c, double band)
 {
-	const char *y = sget(c->s, "strategy");
+	const char *y = sget(c->s, RC_STRATEGY);
 	char r[56];
 
 	verdict_ci_range(c->ci.lo, c->ci.hi, r, sizeof(r));
@@ -557,13 +557,13 @@ static void no_winner(json_t *a, const struct vcmp *c, size_t m, double band,
 	char ct[96], who[160];
 	bool first = true;
 
-	json_array_append_new(names, json_text(sget(a, "strategy")));
+	json_array_append_new(names, json_text(sget(a, RC_STRATEGY)));
 	for (size_t k = 0; k < m; k++) {
 		if (c[k].d == VD_BEHIND) {
 			ahead = ahead ? ahead : &c[k];
 			continue;
 		}
-		json_array_append_new(names, json_text(sget(c[k].s, "strategy")));
+		json_array_append_new(names, json_text(sget(c[k].s, RC_STRATEGY)));
 		if (first)
 			head_open(t, a, &c[k], band);
 		else
@@ -575,14 +575,14 @@ static void no_winner(json_t *a, const struct vcmp *c, size_t m, double band,
 		return;
 	put(t, "; %s behind, %.2fx (%s)", against(a, ahead, who, sizeof(who)),
 	    ahead->ci.ratio, ci_text(ahead, ct, sizeof(ct)));
-	json_object_set_new(out, "ahead_of", json_text(sget(ahead->s, "strategy")));
+	json_object_set_new(out, "ahead_of", json_text(sget(ahead->s, RC_STRATEGY)));
 	json_object_set_new(out, "ahead_ratio", rnum(ahead->ci.ratio));
 }
 
 /* The figures of the fastest against the runner-up c, and the decision. */
 static void cell_figures(json_t *out, const struct vcmp *c, const char *decision)
 {
-	json_object_set_new(out, "runner_up", c ? json_text(sget(c->s, "strategy")) : json_null());
+	json_object_set_new(out, "runner_up", c ? json_text(sget(c->s, RC_STRATEGY)) : json_null());
 	json_object_set_new(out, "ratio", rnum(c ? c->ci.ratio : NAN));
 	json_object_set_new(out, "ci_lo", rnum(c ? c->ci.lo : NAN));
 	json_object_set_new(out, "ci_hi", rnum(c ? c->ci.hi : NAN));
@@ -605,16 +605,16 @@ static void strategy_rows(json_t *out, json_t *a, const struct vcmp *c, size_t m
 		[VD_TOO_FEW] = "too few", [VD_EQUAL] = "equal", [VD_BEHIND] = "behind" };
 	json_t *rows = json_array();
 
-	json_array_append_new(rows, json_pack("{s:O,s:O,s:s}", "strategy",
-			      json_object_get(a, "strategy"), "config_id",
-			      json_object_get(a, "config_id"), "decision", decision));
+	json_array_append_new(rows, json_pack("{s:O,s:O,s:s}", RC_STRATEGY,
+			      json_object_get(a, RC_STRATEGY), RC_CONFIG_ID,
+			      json_object_get(a, RC_CONFIG_ID), "decision", decision));
 	for (size_t k = 0; k < m; k++)
 		json_array_append_new(rows, json_pack("{s:O,s:O,s:o,s:o,s:o,s:O,s:s}",
-				      "strategy", json_object_get(c[k].s, "strategy"),
-				      "config_id", json_object_get(c[k].s, "config_id"),
+				      RC_STRATEGY, json_object_get(c[k].s, RC_STRATEGY),
+				      RC_CONFIG_ID, json_object_get(c[k].s, RC_CONFIG_ID),
 				      "ratio", rnum(c[k].ci.ratio), "ci_lo", rnum(c[k].ci.lo),
 				      "ci_hi", rnum(c[k].ci.hi), "vs",
-				      json_object_get(c[k].vs, "strategy"), "decision", dec[c[k].d]));
+				      json_object_get(c[k].vs, RC_STRATEGY), "decision", dec[c[k].d]));
 	json_object_set_new(out, "strategies", rows);
 }
 
@@ -623,7 +623,7 @@ static void strategy_rows(json_t *out, json_t *a, const struct vcmp *c, size_t m
  * minutes projected and the command (the engine's projection). */
 static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext *t)
 {
-	json_t *c = rrun_stop_cell(r, sget(a, "config_id"));
+	json_t *c = rrun_stop_cell(r, sget(a, RC_CONFIG_ID));
 	json_t *next = json_object_get(c, "next"), *rn = json_object_get(c, "rounds_needed");
 
 	if (json_is_string(json_object_get(c, "why")))
@@ -645,7 +645,7 @@ static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext
  * its rows carry "resumed"). */
 static void resumed(const struct rrun *r, json_t *a, json_t *out, struct vtext *t)
 {
-	json_t *c = rrun_stop_cell(r, sget(a, "config_id"));
+	json_t *c = rrun_stop_cell(r, sget(a, RC_CONFIG_ID));
 	json_t *from = json_object_get(c, "resumed_from");
 
 	if (!json_is_integer(from))
@@ -682,7 +682,7 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 	if (n < 2) {
 		cell_figures(out, NULL, "only");
 		strategy_rows(out, v[0], c, 0, "only");
-		put(t, "%s, the only strategy run", sget(v[0], "strategy"));
+		put(t, "%s, the only strategy run", sget(v[0], RC_STRATEGY));
 		free(c);
 		return;
 	}
@@ -692,7 +692,7 @@ static void verdict_head(const struct rrun *r, json_t **v, size_t n, json_t *out
 	json_object_set_new(out, "band", rnum(band_of(r, v[0])));
 	strategy_rows(out, v[0], c, m, d);
 	if (!strcmp(d, "winner"))
-		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], "strategy"), c[0].ci.ratio,
+		put(t, "%s fastest: %.2fx %s (%s)", sget(v[0], RC_STRATEGY), c[0].ci.ratio,
 		    against(v[0], &c[0], who, sizeof(who)), ci_text(&c[0], ct, sizeof(ct)));
 	else
 		no_winner(v[0], c, m, band_of(r, v[0]), out, t);
@@ -716,22 +716,22 @@ static json_t *one_cell(const struct rrun *r, json_t *m, bool settings)
 		v[i] = json_array_get(m, i);
 	qsort(v, n, sizeof(*v), by_median);
 	a = v[0];
-	th = iget(a, "threads");
-	w = iget(a, "work");
+	th = iget(a, RC_THREADS);
+	w = iget(a, RC_WORK);
 	snprintf(label, sizeof(label), "%s (%s%s%s), W=%lld, %lld thread%s",
-		 sget(a, "dataset")[0] ? sget(a, "dataset") : "-",
-		 verdict_size(nget(a, "bytes_in"), size, sizeof(size)),
+		 sget(a, RC_DATASET)[0] ? sget(a, RC_DATASET) : "-",
+		 verdict_size(nget(a, RC_BYTES_IN), size, sizeof(size)),
 		 settings ? ", " : "", settings ? run_settings_text(a, set, sizeof(set)) : "",
 		 w, th, th == 1 ? "" : "s");
 	json_object_set_new(c, "cell", json_text(label));
-	json_object_set(c, "dataset", json_object_get(a, "dataset"));
+	json_object_set(c, RC_DATASET, json_object_get(a, RC_DATASET));
 	json_object_set_new(c, "settings", json_text(run_settings_text(a, set, sizeof(set))));
-	json_object_set_new(c, "work", json_integer(w));
-	json_object_set_new(c, "threads", json_integer(th));
+	json_object_set_new(c, RC_WORK, json_integer(w));
+	json_object_set_new(c, RC_THREADS, json_integer(th));
 	put(&t, "%s: ", label);
 	verdict_head(r, v, n, c, &t);
 	a = v[0]; /* the race's leader */
-	json_object_set_new(c, "fastest", json_text(sget(a, "strategy")));
+	json_object_set_new(c, "fastest", json_text(sget(a, RC_STRATEGY)));
 	t.head = t.o;
 	reasons(r, a, c, &t);
 	put(&t, ".");

@@ -217,7 +217,7 @@ int results_append(struct results_dir *r, json_t *row)
 	join(p, r->path, "results.jsonl");
 	/* summaries, report and compare group by it: a row without one would
 	 * merge with every other such row */
-	if (!json_is_string(json_object_get(row, "config_id"))) {
+	if (!json_is_string(json_object_get(row, RC_CONFIG_ID))) {
 		errorf("%s: refusing to append a row without a config_id", p);
 		return -EINVAL;
 	}
@@ -337,6 +337,7 @@ struct left_out {
 	char seen[8][16];    /* the reasons named, by their first word */
 	char bench[64];      /* the directory's bench: env.json's profile,
 			      * else the first kept row's; "" until known */
+	char unknown[8][48]; /* the columns of no table warned of */
 };
 
 /* The first few are named a line each; the rest in one line at the end. */
@@ -391,11 +392,36 @@ static int check_bench(json_t *o, struct left_out *lo, char *why, size_t len)
 	return 0;
 }
 
+/* A column no table declares is read as text, unchecked: named once a
+ * file (its first line), the first 8 such columns. */
+static void warn_unknown(const char *p, unsigned lineno, json_t *o,
+			 struct left_out *lo)
+{
+	struct column c;
+	const char *k;
+	json_t *v;
+	size_t i;
+
+	json_object_foreach(o, k, v) {
+		if (!column_find(k, &c))
+			continue;
+		for (i = 0; i < 8 && lo->unknown[i][0]; i++)
+			if (!strcmp(lo->unknown[i], k))
+				break;
+		if (i == 8 || lo->unknown[i][0])
+			continue;
+		snprintf(lo->unknown[i], sizeof(lo->unknown[i]), "%s", k);
+		warnf("%s:%u: column %s is declared by no column table "
+		      "(iostrat __columns): read as text, unchecked", p, lineno, k);
+	}
+}
+
 static bool keep_row(const char *p, unsigned lineno, json_t *o,
 		     struct left_out *lo)
 {
 	char why[160];
 
+	warn_unknown(p, lineno, o, lo);
 	if (!row_check(o, why, sizeof(why)) && !check_bench(o, lo, why, sizeof(why)))
 		return true;
 	left_out(p, lineno, why, lo);
@@ -580,7 +606,7 @@ const char *results_metric(json_t *row)
 {
 	const char *m = json_string_value(json_object_get(row, "metric"));
 
-	return m ? m : "elapsed_s";
+	return m ? m : RC_ELAPSED;
 }
 
 /* Per-repetition figures: summarized as medians, not copied (a column
@@ -690,7 +716,7 @@ static void summarize_group(json_t *group, json_t *out)
 
 	first = first ? first : json_array_get(group, 0);
 	metric = results_metric(first);
-	json_object_set(out, "config_id", json_object_get(first, "config_id"));
+	json_object_set(out, RC_CONFIG_ID, json_object_get(first, RC_CONFIG_ID));
 	json_object_set_new(out, "metric", json_text(metric));
 	json_array_foreach(group, i, row) {
 		v = json_object_get(row, metric);
@@ -734,7 +760,7 @@ json_t *results_summarize(json_t *rows)
 	size_t i, n;
 
 	json_array_foreach(rows, i, row) {
-		const char *cid = json_string_value(json_object_get(row, "config_id"));
+		const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
 		char why[160];
 		json_t *g;
 

@@ -27,9 +27,33 @@ bool column_is_settings(const struct column *c);
 bool column_of_setting(const struct setting *s, struct column *c);
 /* Its values as "a|b" (a run setting's enum joined into buf), or NULL. */
 const char *column_values(const struct column *c, char *buf, size_t len);
-/* The column name from the table, the run settings or a strategy's
- * declared columns, into *out: 0, or -ENOENT (row_check.c). */
+/* The column name from the table, the run settings, a strategy's
+ * declared columns or a declaration handed down (row_columns_add), into
+ * *out: 0, or -ENOENT (row_check.c). */
 int column_find(const char *name, struct column *out);
+/* "text", "time", ... */
+const char *column_type_name(enum col_type t);
+
+/*
+ * The rooms above results (the kinds fio, net and sweep, the probes of
+ * trace) declare their columns in tables of their own, which results
+ * cannot include: the top (cmd's columns_hand_down, called by main at
+ * start) hands each table down once.  A column declared twice with two
+ * types is refused (the error names both rooms): -EINVAL; more tables
+ * than the registry holds: -ENOSPC.  row_settings_add takes a settings
+ * table's entries with a column as columns of room.
+ */
+int row_columns_add(const struct column *table);
+int row_settings_add(const struct setting *table, const char *room);
+/* Forget every table handed down (the tests' fresh start). */
+void row_columns_forget(void);
+/* A column of a table handed down: 0 and *out, or -ENOENT. */
+int row_declared_find(const char *name, struct column *out);
+/* Every column known, once per declaration (a column two declare comes
+ * twice): the core table with the run settings in place, the
+ * strategies', then the tables handed down in their order. */
+typedef void column_fn(const struct column *c, void *ctx);
+void row_columns_each(column_fn *fn, void *ctx);
 
 /* The core columns' names, in CSV order, NULL-terminated. */
 const char *const *row_core_columns(void);
@@ -60,8 +84,8 @@ double row_mem_peak(json_t *row, bool *sampled);
 unsigned row_round(json_t *row);
 
 /* What a column holds, for the check of a row read back: its type in
- * the table (column_find), else by suffix for the columns the kinds and
- * probes add (read_mb_s, fio_wall_s, blk_mb...); COL_TEXT when neither. */
+ * the tables (column_find); COL_TEXT, unchecked, for a column no table
+ * declares (results_load warns of it). */
 enum col_type row_column_type(const char *name);
 /* 0 if row has a config_id of one line, a measurement (no error) an
  * elapsed_s above 0, and every time, size, count and rate of row is null or a finite,

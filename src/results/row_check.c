@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Is a result row read back a measurement?  Its numeric columns checked by kind. */
+/* Is a result row read back a measurement?  Its numeric columns checked by their declared type. */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
@@ -11,27 +11,6 @@
 #include "config/jobopts.h"
 #include "core/strategy.h"
 #include "lib/util.h"
-
-struct col_kind {
-	const char *name;
-	enum col_type type;
-};
-
-/* The columns the kinds and probes add without a table line (read_mb_s,
- * fio_wall_s, seek_p50_kb, ...): typed by suffix, first match wins. */
-static const struct col_kind suffixes[] = {
-	{ "mb_s", COL_RATE }, { "_iops", COL_RATE }, { "_pct", COL_RATE },
-	{ "_ratio", COL_RATE }, { "_s", COL_TIME }, { "_ms", COL_TIME },
-	{ "_us", COL_TIME }, { "_ns", COL_TIME }, { "_kb", COL_SIZE },
-	{ "_bytes", COL_SIZE },
-};
-
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), t = strlen(tail);
-
-	return n >= t && !strcmp(s + n - t, tail);
-}
 
 static const struct column *in_table(const struct column *t, const char *name)
 {
@@ -68,7 +47,7 @@ int column_find(const char *name, struct column *out)
 	for (size_t i = 0; (st = strategy_at(i)); i++)
 		if (!strategy_column(st, name, out))
 			return 0;
-	return -ENOENT;
+	return row_declared_find(name, out);
 }
 
 const char *column_values(const struct column *c, char *buf, size_t len)
@@ -89,12 +68,7 @@ enum col_type row_column_type(const char *name)
 {
 	struct column c;
 
-	if (!column_find(name, &c))
-		return c.type;
-	for (size_t i = 0; i < ARRAY_SIZE(suffixes); i++)
-		if (ends_with(name, suffixes[i].name))
-			return suffixes[i].type;
-	return COL_TEXT;
+	return column_find(name, &c) ? COL_TEXT : c.type;
 }
 
 static const char *const what[] = {
@@ -126,8 +100,8 @@ static const char *bad_value(json_t *v, enum col_type t)
  * empty), and for a measurement (no error) an elapsed_s above 0. */
 static int check_identity(json_t *row, char *why, size_t len)
 {
-	const char *cid = json_string_value(json_object_get(row, "config_id"));
-	json_t *el = json_object_get(row, "elapsed_s");
+	const char *cid = json_string_value(json_object_get(row, RC_CONFIG_ID));
+	json_t *el = json_object_get(row, RC_ELAPSED);
 
 	if (!cid || !*cid) {
 		snprintf(why, len, "no config_id");

@@ -13,6 +13,17 @@
 #include "hook.h"
 #include "sysq.h"
 
+/* The columns a sched pass adds to each row (its scheduler and device are
+ * the core columns); a queue attribute is a number, or sysfs's text. */
+const struct column sched_columns[] = {
+	{ "sched_setting", COL_TEXT, 0, 0, "sched", "the setting of the pass (its label)", 0 },
+	{ "iosched_tunables", COL_TEXT, 0, 0, "sched", "the scheduler's tunables, name=value", 0 },
+	{ "read_ahead_kb", COL_SIGNED, 0, "KiB", "sched", "the queue's read_ahead_kb", 0 },
+	{ "nr_requests", COL_SIGNED, 0, 0, "sched", "the queue's nr_requests", 0 },
+	{ "wbt_lat_usec", COL_SIGNED, 0, "us", "sched", "the queue's wbt_lat_usec (-1: off)", 0 },
+	{ 0 },
+};
+
 /* The queue attributes every row carries, numbers as numbers. */
 static void queue_numbers(const char *disk, json_t *cols)
 {

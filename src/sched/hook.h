@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "engine/hooks.h"
+#include "lib/column.h"
 #include "plan.h"
 #include "rounds.h"
 
@@ -42,5 +43,8 @@ void sched_hook_free(struct sched_hook *s);
 /* The profile checked (a dry run, its matrix not shown) before anything
  * changes on the disk: the bench's exit status. */
 int sched_check_profile(struct sched_hook *s);
+
+/* The columns a sched pass adds to each row (hook.c). */
+extern const struct column sched_columns[];
 
 #endif

@@ -66,7 +66,7 @@ static void print_table(const struct sweep_run *r, FILE *f)
 		(unsigned long long)r->data_size, o->reps, cache_mode_name(o->cache),
 		o->fsync == FSYNC_FILE ? "fsync'd inside the time" : "not fsync'd (page cache only)");
 	fprintf(f, "%-6s %-14s %8s %10s %9s %9s %10s %9s %8s\n", "op", "variant",
-		"block", "elapsed_s", "user_s", "sys_s", "syscalls", "MB/s",
+		"block", RC_ELAPSED, RC_USER, RC_SYS, "syscalls", "MB/s",
 		"vs_sys");
 	for (size_t i = 0; i < r->ncfgs; i++) {
 		const struct sweep_cfg *c = &r->cfgs[i], *b = baseline(r, c);

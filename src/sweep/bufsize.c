@@ -81,8 +81,8 @@ static void print_table(const struct sweep_run *r, FILE *f)
 		"through a buffer, %s cache, %u repetitions (medians)\n", r->ndata,
 		(unsigned long long)r->data_size, cache_mode_name(r->o->cache),
 		r->o->reps);
-	fprintf(f, "%8s %10s %9s %9s %9s %10s %9s\n", "buffer", "elapsed_s",
-		"user_s", "sys_s", "cpu_s", "syscalls", "MB/s");
+	fprintf(f, "%8s %10s %9s %9s %9s %10s %9s\n", "buffer", RC_ELAPSED,
+		RC_USER, RC_SYS, "cpu_s", "syscalls", "MB/s");
 	for (size_t i = 0; i < r->ncfgs; i++) {
 		const struct sweep_cfg *c = &r->cfgs[i];
 		char sz[32];

@@ -148,13 +148,13 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 		snprintf(bench, sizeof(bench), "sweep-%s", sweep_kind_name(o->kind));
 		json_object_set_new(row, "bench", json_text(bench));
 	}
-	json_object_set_new(row, "config_id", json_text(c->id));
+	json_object_set_new(row, RC_CONFIG_ID, json_text(c->id));
 	json_object_set_new(row, "rep", json_integer(rep));
-	json_object_set_new(row, "dataset", json_text(sweep_dataset(r, c, ds, sizeof(ds))));
+	json_object_set_new(row, RC_DATASET, json_text(sweep_dataset(r, c, ds, sizeof(ds))));
 	json_object_set_new(row, "files", json_integer(c->op == OP_READ ?
 						       (json_int_t)r->ndata : 1));
-	json_object_set_new(row, "strategy", json_text(c->variant));
-	json_object_set_new(row, "threads", json_integer(1));
+	json_object_set_new(row, RC_STRATEGY, json_text(c->variant));
+	json_object_set_new(row, RC_THREADS, json_integer(1));
 	json_object_set_new(row, "direct", json_false());
 	json_object_set_new(row, "traced", json_false());
 	json_object_set_new(row, "kernel", json_text(env_kernel()));
@@ -170,9 +170,22 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	json_object_set_new(row, "file_size", json_integer((json_int_t)r->data_size));
 	json_object_set_new(row, "fsync", c->op == OP_WRITE ?
 			    json_text(fsync_mode_name(o->fsync)) : json_null());
-	json_object_set_new(row, "metric", json_text("elapsed_s"));
+	json_object_set_new(row, "metric", json_text(RC_ELAPSED));
 	return row;
 }
+
+const struct column sweep_columns[] = {
+	{ "sweep", COL_TEXT, "blocksize|bufsize|api", 0, "sweep", "which sweep", 0 },
+	{ "file_size", COL_SIZE, 0, "bytes", "sweep", "the data file's size", 0 },
+	{ "bufsize", COL_SIZE, 0, "bytes", "sweep", "the library's or the call's buffer", 0 },
+	{ "syscalls_method", COL_TEXT, "counted|kernel", 0, "sweep", "syscalls counted by the sweep, or the kernel's syscr + syscw", 0 },
+	{ "cpu_s", COL_TIME, 0, "s", "sweep", "user_s + sys_s", 0 },
+	{ "proc_elapsed_s", COL_TIME, 0, "s", "sweep", "wall time of the whole measuring process", 0 },
+	{ "proc_user_s", COL_TIME, 0, "s", "sweep", "user CPU of the whole measuring process", 0 },
+	{ "proc_sys_s", COL_TIME, 0, "s", "sweep", "system CPU of the whole measuring process", 0 },
+	{ "metric", COL_TEXT, 0, 0, "sweep", "the column the kind's verdict compares", 0 },
+	{ 0 },
+};
 
 /*
  * No stale output for a write, then sync, then the reads' cache state
@@ -213,17 +226,17 @@ static void fill_figures(const struct sweep_cfg *c, const struct measurement *m,
 
 	if (!counted)
 		calls = kernel >= 0 ? (uint64_t)kernel : 0;
-	json_object_set_new(row, c->op == OP_READ ? "bytes_in" : "bytes_out",
+	json_object_set_new(row, c->op == OP_READ ? RC_BYTES_IN : "bytes_out",
 			    json_integer((json_int_t)m->bytes));
-	json_object_set_new(row, "elapsed_s", json_real(m->elapsed));
-	json_object_set_new(row, "user_s", json_real(m->user));
-	json_object_set_new(row, "sys_s", json_real(m->sys));
-	json_object_set_new(row, "maxrss_kb", json_integer(m->maxrss_kb));
+	json_object_set_new(row, RC_ELAPSED, json_real(m->elapsed));
+	json_object_set_new(row, RC_USER, json_real(m->user));
+	json_object_set_new(row, RC_SYS, json_real(m->sys));
+	json_object_set_new(row, RC_MAXRSS, json_integer(m->maxrss_kb));
 	json_object_set_new(row, "minflt", json_integer(m->minflt));
 	json_object_set_new(row, "majflt", json_integer(m->majflt));
 	json_object_set_new(row, "nvcsw", json_integer(m->nvcsw));
 	json_object_set_new(row, "nivcsw", json_integer(m->nivcsw));
-	json_object_set_new(row, "mb_s", json_real(m->elapsed > 0 ?
+	json_object_set_new(row, RC_MB_S, json_real(m->elapsed > 0 ?
 				  (double)m->bytes / m->elapsed / 1e6 : 0.0));
 	if (m->lib_buf || c->api == API_STDIO || c->api == API_IOSTREAM)
 		json_object_set_new(row, "bufsize", json_integer((json_int_t)

@@ -153,6 +153,8 @@ struct sweep_point {
 	bool whole;             /* the whole file at once */
 };
 extern const struct setting sweep_point_settings[];
+/* The columns a sweep row adds beyond sweep_point_settings' (common.c). */
+extern const struct column sweep_columns[];
 
 /* One configuration: one variant at one size for one operation. */
 struct sweep_cfg {

@@ -136,6 +136,8 @@ struct probe_state {
  * PROBE_MAX.  A tracer's probes[] follow its order. */
 #define PROBE_MAX 8
 extern const struct probe_ops *const probe_registry[];
+/* The columns the tracer itself adds to a row, beside its probes' (probes.c). */
+extern const struct column trace_columns[];
 
 /* The source that IOSTRAT_TRACE_MODE names (tp_btf, raw_tp, tracepoint,
  * fentry, kprobe), tried first for every point so tests can check each

@@ -97,6 +97,12 @@ size_t tracer_watch_max(void)
 	return max;
 }
 
+const struct column trace_columns[] = {
+	{ "trace_fallback", COL_TEXT, 0, 0, "trace", "the probes that fell back to another source, or null", 0 },
+	{ "trace_error", COL_TEXT, 0, 0, "trace", "why a repetition meant to be traced was not", 0 },
+	{ 0 },
+};
+
 void trace_set(json_t *row, const char *k, json_t *v)
 {
 	json_object_set_new(row, k, v);

@@ -35,7 +35,7 @@ struct seeks_summary {
 };
 
 static const struct column seeks_columns[] = {
-	{ "seq_pct", COL_RATE, 0, "%", "trace", "sequential device requests", 0 },
+	{ "seq_pct", COL_RATE, 0, "%", "trace", "device requests starting where the previous one ended", 0 },
 	{ "req_p50_kb", COL_SIZE, 0, "KiB", "trace", "median device request size", 0 },
 	{ "lat_p50_us", COL_TIME, 0, "us", "trace", "median device request latency", 0 },
 	{ "lat_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device request latency", 0 },

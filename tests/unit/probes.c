@@ -4,6 +4,7 @@
  * columns, and a traced row carries every probe's columns. */
 #include <string.h>
 
+#include "cmd/commands.h"
 #include "trace/trace.h"
 #include "results/row.h"
 #include "unit.h"
@@ -88,24 +89,24 @@ static int traced_row_carries_every_probes_columns(void)
 	return 0;
 }
 
-/* A probe's column is typed one way: a core one (seq_pct) as the core
- * table's line of room trace, and where row_check types one by its name
- * (seek_p50_kb) as the probe declares it. */
+/* A probe's column is typed one way: as it declares it, by the registry
+ * the columns are handed down into (a core one, seq_pct, as the core
+ * table's line of room trace). */
 static int probe_columns_typed_alike_everywhere(void)
 {
 	struct column c;
 
+	row_columns_forget();
+	CHECK(!columns_hand_down(), "the hand-down refused a table");
 	for (size_t p = 0; probe_registry[p]; p++)
 		for (const struct column *d = probe_registry[p]->columns; d->name; d++) {
-			enum col_type t = row_column_type(d->name);
-
-			CHECK(column_find(d->name, &c) || (c.type == d->type &&
-			      !strcmp(c.room, "trace")), "%s: %s here, %d in the core "
-			      "table (room %s)", d->name, probe_registry[p]->name,
-			      c.type, c.room);
-			CHECK(!COL_CHECKED(t) || t == d->type, "%s: row_check types it "
-			      "%d, %s declares %d", d->name, t, probe_registry[p]->name,
-			      d->type);
+			CHECK(!column_find(d->name, &c) && c.type == d->type &&
+			      !strcmp(c.room, "trace"), "%s: %s declares %d, the "
+			      "registry has %d (room %s)", d->name,
+			      probe_registry[p]->name, d->type, c.type, c.room);
+			CHECK(row_column_type(d->name) == d->type, "%s: row_check "
+			      "types it %d, %s declares %d", d->name,
+			      row_column_type(d->name), probe_registry[p]->name, d->type);
 			CHECK(d->help && d->room, "%s: no help or room", d->name);
 		}
 	return 0;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "cmd/commands.h"
 #include "core/strategy.h"
 #include "results/row.h"
 #include "unit.h"
@@ -55,7 +56,7 @@ static int negative_time_size_count_rate_refused(void)
 	       one_bad("bytes_in", "-5", "is negative (a size)") ||
 	       one_bad("majflt", "-1", "is negative (a count)") ||
 	       one_bad("mb_s", "-0.5", "is negative (a rate)") ||
-	       one_bad("read_lat_p99_us", "-3", "(a time)") ||
+	       one_bad("read_clat_p99_us", "-3", "(a time)") ||
 	       one_bad("buffer_bytes", "-1", "(a size)");
 }
 
@@ -109,6 +110,8 @@ static int strategy_column_checked_by_its_declaration(void)
 
 int main(void)
 {
+	if (columns_hand_down())
+		return 1;
 	RUN(measured_row_passes);
 	RUN(negative_time_size_count_rate_refused);
 	RUN(wrong_type_refused);
