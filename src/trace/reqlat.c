@@ -195,7 +195,8 @@ static void reqlat_fill_row(json_t *row, const struct tracer *t,
 	struct rql_hist h;
 
 	trace_set(row, "rl_source", json_text(tracer_source(t, "rl_issue")));
-	trace_set(row, "rl_scope", json_text(scope == RQL_OWN ? "own" : "all"));
+	trace_set(row, "rl_scope", trace_when(has_blk, json_text(scope == RQL_OWN ?
+							      "own" : "all")));
 	for (int dir = 0; dir < RQL_NDIR; dir++)
 		fill_dir(row, &d->st.h[scope][dir], dir, has_q, has_d);
 	both_dirs(&d->st, scope, &h);
