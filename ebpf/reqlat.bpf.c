@@ -444,6 +444,22 @@ int tp_uring_complete(struct trace_event_raw_io_uring_complete *ctx)
 	return on_ucomplete((__u64)ctx->ctx, ctx->user_data);
 }
 
+/* tp_btf where the kernel's prototypes are these (6.x with io_kiocb's
+ * cqe; the loader checks the first argument's type, the verifier the
+ * rest): no tracefs needed. */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(btf_uring_submit, struct io_kiocb *req)
+{
+	return on_submit((__u64)BPF_CORE_READ(req, ctx), BPF_CORE_READ(req, cqe.user_data));
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(btf_uring_complete, struct io_ring_ctx *rctx, void *req,
+	     struct io_uring_cqe *cqe)
+{
+	return on_ucomplete((__u64)rctx, BPF_CORE_READ(cqe, user_data));
+}
+
 /* ---- the watched trees' children ----------------------------------------- */
 
 static __always_inline int on_fork(__u32 child)

@@ -302,6 +302,7 @@ static const struct probe_cand complete_cands[] = {
 };
 
 static const struct probe_cand submit_cands[] = {
+	{ "btf_uring_submit", PSRC_TP_BTF, "io_uring_submit_req", "io_kiocb", NULL },
 	{ "tp_uring_submit_req", PSRC_TRACEPOINT, "io_uring/io_uring_submit_req",
 	  NULL, "trace_event_raw_io_uring_submit_req" },
 	{ "tp_uring_submit_sqe", PSRC_TRACEPOINT, "io_uring/io_uring_submit_sqe",
@@ -310,6 +311,7 @@ static const struct probe_cand submit_cands[] = {
 };
 
 static const struct probe_cand ucomplete_cands[] = {
+	{ "btf_uring_complete", PSRC_TP_BTF, "io_uring_complete", "io_ring_ctx", NULL },
 	{ "tp_uring_complete", PSRC_TRACEPOINT, "io_uring/io_uring_complete",
 	  NULL, "trace_event_raw_io_uring_complete" },
 	{ NULL },
