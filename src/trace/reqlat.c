@@ -52,8 +52,7 @@ static const struct column reqlat_columns[] = {
 };
 
 static const char *const reqlat_report_columns[] = {
-	"d_read_p50_us", "q_read_p50_us", "d_write_p50_us", "q_write_p50_us",
-	"depth_mean", "own_share", NULL,
+	"d_read_p50_us", "q_read_p50_us", "depth_mean", "own_share", NULL,
 };
 
 double rql_quantile(const __u64 *h, double p)
