@@ -20,6 +20,8 @@ const struct figure plot_figures[] = {
 	  fig_fio },
 	{ "kernel", "eBPF view: sequential share per strategy, page-cache hit ratio per cache state",
 	  fig_kernel },
+	{ "reqlat", "eBPF view: block requests' queue and device time per strategy, log2 us histograms",
+	  fig_reqlat },
 	{ "compare", "runs side by side (schedulers, kernels): median per configuration, * = significant",
 	  fig_compare },
 	{ "sweep", "block size, buffer size and API sweeps: elapsed and CPU time vs size",

@@ -68,6 +68,7 @@ int fig_compare(struct plot_ctx *c, char *why, size_t len);
 int fig_sweep(struct plot_ctx *c, char *why, size_t len);
 int fig_net(struct plot_ctx *c, char *why, size_t len);
 int fig_ratios(struct plot_ctx *c, char *why, size_t len);
+int fig_reqlat(struct plot_ctx *c, char *why, size_t len);
 
 /* The linetype (1..PLOT_COLOURS of plots/palette.gp) of a strategy, the
  * same in every figure; 0 for a name that is not a strategy. */
