@@ -184,6 +184,31 @@ kernel_figure_skip_says_why_tracing_was_unavailable() {
 		die "not the reason: $out"
 }
 
+# The request-latency figure: per strategy the pooled share of its
+# requests per log2 slot, queue and device apart; rows without the columns
+# leave it out, saying why.
+reqlat_figure_from_q_and_d_hist() {
+	need_cmd gnuplot
+	make_results "$T/r"
+	"$IOSTRAT" plot "$T/r" --only reqlat | grep -q "reqlat .*no traced runs with request latencies" ||
+		die "untraced rows not explained"
+	jq -c 'if (if has("kind") then .kind else "run" end) == "run" then .traced = true
+		| .q_hist = "0:10;1:30" | .d_hist = "7:\(if .strategy == "stream" then 30 else 10 end);11:10"
+		else . end' "$T/r/results.jsonl" >"$T/rows" && mv "$T/rows" "$T/r/results.jsonl"
+	"$IOSTRAT" plot "$T/r" --only reqlat >"$T/out.txt" 2>"$T/err.txt" || die "plot failed: $(cat "$T/err.txt")"
+	[ ! -s "$T/err.txt" ] || die "printed: $(head -3 "$T/err.txt")"
+	check_image "$T/r/plots/reqlat" reqlat
+	# two panels, slots from 0 up to 1K us in the device one
+	[ "$(grep -c '^"slot"' "$T/r/plots/data/reqlat.dat")" -eq 2 ] || die "not 2 panels"
+	grep -q '^"1K"' "$T/r/plots/data/reqlat.dat" || die "no 1K slot"
+	# stream: 30 of its 40 device times per row in the 64 us slot: 75 %
+	awk 'BEGIN { RS = ""; FS = "\n" } NR == 2 {
+		n = split($1, h, " "); for (i = 2; i <= n; i += 2) if (h[i] == "\"stream\"") c = i
+		for (l = 2; l <= NF; l++) { split($l, w, " "); if (w[1] == "\"64\"") v = w[c] }
+		exit !(c && v == 75) }' "$T/r/plots/data/reqlat.dat" ||
+		die "stream's share at 64 us: $(cat "$T/r/plots/data/reqlat.dat")"
+}
+
 kernel_figure_from_trace_columns() {
 	need_cmd gnuplot
 	make_results "$T/r"
@@ -584,6 +609,7 @@ t wide_comparison_stays_readable wide_comparison_stays_readable
 t compare_csv_lacking_columns compare_csv_lacking_columns
 t kernel_histogram_from_traced_run kernel_histogram_from_traced_run
 t fio_ratio_is_the_measured_ratio fio_ratio_is_the_measured_ratio
+t reqlat_figure_from_q_and_d_hist reqlat_figure_from_q_and_d_hist
 t missing_column_names_figure missing_column_names_figure
 t plot_leaves_out_rows_that_are_not_measurements plot_leaves_out_rows_that_are_not_measurements
 t missing_gnuplot_is_clear missing_gnuplot_is_clear

@@ -385,7 +385,7 @@ timed_rows_are_untraced_with_trace() {
 # build without probes.
 untraced_rows_say_why() {
 	"$IOSTRAT" gen "$T/in" --files 2 --lines 100 --width 50 >/dev/null
-	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete,reads,add,map_pages,fault,sync_ra,async_ra,ra_order,ra_unbounded,fork \
+	IOSTRAT_TRACE_WITHOUT=rq_issue,rq_complete,reads,add,map_pages,fault,sync_ra,async_ra,ra_order,ra_unbounded,fork,rl_insert,rl_issue,rl_complete,uring_submit,uring_complete,rl_fork \
 		"$IOSTRAT" run -s stream "$T/in" "$T/out" --reps 2 --cache asis --trace --json \
 		>"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
 	[ "$(grep -c . "$T/err")" -eq 1 ] || die "not one warning: $(cat "$T/err")"

@@ -26,6 +26,8 @@ const struct figure plot_figures[] = {
 	  &fig_rounds },
 	{ "iotime", "per verdict cell: the disk's read and write MB/s over each strategy's median repetition",
 	  &fig_iotime },
+	{ "reqlat", "eBPF view: block requests' queue and device time per strategy, log2 us histograms",
+	  &fig_reqlat },
 	{ "compare", "runs side by side (schedulers, kernels): median per configuration, * = significant",
 	  &fig_compare },
 	{ "sweep", "block size, buffer size and API sweeps: elapsed and CPU time vs size",

@@ -101,7 +101,7 @@ extern const struct figure plot_figures[];
 /* Each figure kind (src/plot/fig_NAME.c). */
 extern const struct fig_kind fig_grid, fig_memory, fig_memlimit, fig_cpu, fig_fio,
 	fig_kernel, fig_compare, fig_sweep, fig_net, fig_ratios, fig_rounds, fig_iotime,
-	fig_limits;
+	fig_limits, fig_reqlat;
 
 /* Digest c->rows into data files and add jobs for figure fg.  Returns 0
  * (jobs added, or none with why saying why the figure does not apply) or

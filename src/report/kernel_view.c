@@ -14,6 +14,7 @@
 #include "lib/util.h"
 #include "report.h"
 #include "results/row.h"
+#include "core/strategy.h"
 #include "trace/probe.h"
 
 #define VIEW_COLS 40
@@ -55,6 +56,42 @@ static json_t *view_row(const struct rrun *r, json_t *s, const char **cols)
 	return row;
 }
 
+static double num_of(json_t *s, const char *k)
+{
+	json_t *v = json_object_get(s, k);
+
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+/* The request-latency probe's line of one configuration: device and
+ * queue medians of its reads (else writes), the depth it kept in flight
+ * beside the depth it asked for; and Little's law where it fails by more
+ * than 10%. */
+static void reqlat_lines(struct rtable *t, json_t *s)
+{
+	const char *id = json_string_value(json_object_get(s, RC_CONFIG_ID));
+	const char *strat = json_string_value(json_object_get(s, RC_STRATEGY));
+	const struct strategy *st = strat ? strategy_find(strat) : NULL;
+	bool rd = num_of(s, "d_read_p50_us") >= 0;
+	double dev = num_of(s, rd ? "d_read_p50_us" : "d_write_p50_us");
+	double q = num_of(s, rd ? "q_read_p50_us" : "q_write_p50_us");
+	double depth = num_of(s, "depth_mean"), little = num_of(s, "little_ratio");
+	char asked[32] = "", queue[32] = "unknown (no insert point)";
+
+	if (dev < 0 || !id)
+		return;
+	if (st && (st->flags & STRAT_QD) && num_of(s, "qd") > 0)
+		snprintf(asked, sizeof(asked), " (qd %.0f asked)", num_of(s, "qd"));
+	if (q >= 0)
+		snprintf(queue, sizeof(queue), "%.0f us", q);
+	rtable_note(t, "%s: %s device p50 %.0f us, queue p50 %s, depth in flight "
+		    "%.2f%s", id, rd ? "read" : "write", dev, queue, depth, asked);
+	if (little >= 0 && (little > 1.1 || little < 0.9))
+		rtable_note(t, "%s: Little's law does not hold: mean depth %.2f is "
+			    "%.2f x completions/s x mean device time (more than 10%% off)",
+			    id, depth, little);
+}
+
 void report_kernel_view(const struct rrun *r, struct rdoc *d)
 {
 	const char *cols[VIEW_COLS];
@@ -79,6 +116,7 @@ void report_kernel_view(const struct rrun *r, struct rdoc *d)
 				    "the pages reads asked for");
 		}
 		rtable_add(t, view_row(r, s, cols));
+		reqlat_lines(t, s);
 	}
 }
 

@@ -17,7 +17,8 @@
 /* cppcheck-suppress preprocessorErrorDirective */
 #define PROBES(X) \
 	X(seeks) \
-	X(pagecache)
+	X(pagecache) \
+	X(reqlat)
 
 #define DECLARE(name) extern const struct probe_ops name##_probe;
 #define ENTRY(name) &name##_probe,

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: (MIT OR GPL-2.0)
+/*
+ * Per-request latency: block requests' time in the queue (insert ->
+ * issue) and on the device (issue -> complete) per direction, for the
+ * whole disk and for the repetition's own requests; the disk's depth in
+ * flight integrated over time; io_uring submission -> completion.
+ *
+ * A request is keyed by (disk, first sector), as in seeks.bpf.c, so a
+ * front merge after the insert loses its queue time (it counts as issued
+ * without an insert, queue 0).  Requests issued without an insert (the
+ * `none` scheduler's direct issue, a plug flushed straight to the
+ * driver) count queue time 0 and are counted apart.  Flushes and every
+ * op other than read and write are left out (of the depth too).
+ *
+ * The run's own: issued (or inserted) by a process of the watched trees
+ * or of a watched cgroup, or carrying a bio charged to a watched cgroup
+ * (the writeback of its files: cgroup writeback, tp_btf/raw_tp only).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "reqlat.h"
+
+/* Disk to watch (kernel dev_t encoding), 0 = every disk. */
+const volatile __u32 targ_dev = 0;
+/* io_uring: only the watched processes' rings (else every ring). */
+const volatile __u8 filter_pids = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rql_stats);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct rql_depth);
+} depthm SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rql_rq);
+	__type(value, struct rql_start);
+} start SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct rql_ur);
+	__type(value, __u64);
+} ustart SEC(".maps");
+
+/* The watched process trees (tgids) and cgroups (kernfs ids). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} pids SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u64);
+	__type(value, __u8);
+} cgroups SEC(".maps");
+
+/* An index the verifier can see is inside an array of mask + 1 slots. */
+static __always_inline __u32 bounded(__u32 v, __u32 mask)
+{
+	asm volatile("" : "+r"(v));
+	return v & mask;
+}
+
+static __always_inline struct rql_stats *stats_get(void)
+{
+	__u32 z = 0;
+
+	return bpf_map_lookup_elem(&stats, &z);
+}
+
+/* The current task belongs to the run: its tgid or its cgroup. */
+static __always_inline __u32 current_own(void)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 cg = bpf_get_current_cgroup_id();
+
+	return bpf_map_lookup_elem(&pids, &tgid) || bpf_map_lookup_elem(&cgroups, &cg);
+}
+
+/* The depth changes by delta now: add depth x the time since the last
+ * change.  Unlocked (no spin locks in tracing programs): two CPUs
+ * changing it at the same instant may lose one interval's area. */
+static __always_inline void depth_step(__s64 delta)
+{
+	__u32 z = 0;
+	struct rql_depth *d = bpf_map_lookup_elem(&depthm, &z);
+	__u64 now = bpf_ktime_get_ns(), last;
+	__s64 cur;
+
+	if (!d)
+		return;
+	last = d->last_ts;
+	cur = d->depth;
+	if (!d->first_ts)
+		d->first_ts = now;
+	else if (now > last && cur > 0)
+		__sync_fetch_and_add(&d->area_ns, (__u64)cur * (now - last));
+	d->last_ts = now;
+	__sync_fetch_and_add(&d->depth, delta);
+	cur += delta;
+	if (cur > 0 && (__u64)cur > d->max)
+		d->max = (__u64)cur;
+	if (delta < 0)
+		__sync_fetch_and_add(&d->completions, 1);
+}
+
+static __always_inline void hist_add(__u64 *h, __u64 ns)
+{
+	h[bounded(fine_slot(ns / 1000), RQL_SLOTS - 1)]++;
+}
+
+static __always_inline int on_insert(__u32 dev, __u64 sector, __u32 bytes,
+				     __u32 dir, __u32 own)
+{
+	struct rql_rq rk = { .dev = dev, .sector = sector };
+	struct rql_start sv = { .dir = dir };
+
+	if (!bytes || dir >= RQL_NDIR || (targ_dev && dev != targ_dev))
+		return 0;
+	sv.own = own || current_own();
+	sv.ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&start, &rk, &sv, BPF_ANY);
+	return 0;
+}
+
+static __always_inline void count_issue(struct rql_hist *h, __u64 q_ns, bool inserted)
+{
+	h->reqs++;
+	if (!inserted)
+		h->no_insert++;
+	hist_add(h->q, q_ns);
+}
+
+static __always_inline int on_issue(__u32 dev, __u64 sector, __u32 bytes,
+				    __u32 dir, __u32 own)
+{
+	struct rql_rq rk = { .dev = dev, .sector = sector };
+	struct rql_start *sv, nv = { .dir = dir };
+	struct rql_stats *st = stats_get();
+	__u64 now = bpf_ktime_get_ns(), q = 0;
+	bool inserted = false;
+
+	if (!bytes || dir >= RQL_NDIR || (targ_dev && dev != targ_dev) || !st)
+		return 0;
+	own = own || current_own();
+	sv = bpf_map_lookup_elem(&start, &rk);
+	if (sv && sv->ts && now >= sv->ts) {
+		inserted = true;
+		q = now - sv->ts;
+		own = own || sv->own;
+	}
+	nv.ts = now;
+	nv.own = own;
+	bpf_map_update_elem(&start, &rk, &nv, BPF_ANY);
+	depth_step(1);
+	count_issue(&st->h[RQL_ALL][bounded(dir, 1)], q, inserted);
+	if (own)
+		count_issue(&st->h[RQL_OWN][bounded(dir, 1)], q, inserted);
+	return 0;
+}
+
+static __always_inline void count_done(struct rql_hist *h, __u64 d_ns)
+{
+	h->done++;
+	h->dev_sum_ns += d_ns;
+	hist_add(h->d, d_ns);
+}
+
+static __always_inline int on_complete(__u32 dev, __u64 sector)
+{
+	struct rql_rq rk = { .dev = dev, .sector = sector };
+	struct rql_stats *st = stats_get();
+	struct rql_start *sv;
+	__u64 now = bpf_ktime_get_ns(), d;
+	__u32 dir, own;
+
+	if ((targ_dev && dev != targ_dev) || !st)
+		return 0;
+	sv = bpf_map_lookup_elem(&start, &rk);
+	if (!sv)
+		return 0;
+	d = now > sv->ts ? now - sv->ts : 0;
+	dir = bounded(sv->dir, 1);
+	own = sv->own;
+	bpf_map_delete_elem(&start, &rk);
+	depth_step(-1);
+	count_done(&st->h[RQL_ALL][dir], d);
+	if (own)
+		count_done(&st->h[RQL_OWN][dir], d);
+	return 0;
+}
+
+/* ---- struct request (tp_btf and raw_tp) ---------------------------------- */
+
+/* Before 5.15 the disk was rq->rq_disk; later rq->q->disk. */
+struct request___old {
+	struct gendisk *rq_disk;
+} __attribute__((preserve_access_index));
+
+static __always_inline __u32 rq_dev(struct request *rq)
+{
+	struct request___old *old = (void *)rq;
+	struct gendisk *disk;
+
+	if (bpf_core_field_exists(old->rq_disk))
+		disk = BPF_CORE_READ(old, rq_disk);
+	else
+		disk = BPF_CORE_READ(rq, q, disk);
+	if (!disk)
+		return 0;
+	return ((__u32)BPF_CORE_READ(disk, major) << 20) |
+	       (__u32)BPF_CORE_READ(disk, first_minor);
+}
+
+static __always_inline __u32 rq_dir(struct request *rq)
+{
+	__u32 op = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
+
+	if (op == REQ_OP_READ)
+		return RQL_READ;
+	if (op == REQ_OP_WRITE)
+		return RQL_WRITE;
+	return RQL_NDIR;
+}
+
+/* The request's first bio is charged to a watched cgroup (cgroup
+ * writeback charges a file's dirty pages to the cgroup that dirtied
+ * them). */
+static __always_inline __u32 rq_own_cgroup(struct request *rq)
+{
+	struct bio *bio = BPF_CORE_READ(rq, bio);
+	__u64 id;
+
+	if (!bio || !bpf_core_field_exists(bio->bi_blkg))
+		return 0;
+	id = BPF_CORE_READ(bio, bi_blkg, blkcg, css.cgroup, kn, id);
+	return id && bpf_map_lookup_elem(&cgroups, &id);
+}
+
+static __always_inline int rq_insert(struct request *rq)
+{
+	return on_insert(rq_dev(rq), BPF_CORE_READ(rq, __sector),
+			 BPF_CORE_READ(rq, __data_len), rq_dir(rq), rq_own_cgroup(rq));
+}
+
+static __always_inline int rq_issue(struct request *rq)
+{
+	return on_issue(rq_dev(rq), BPF_CORE_READ(rq, __sector),
+			BPF_CORE_READ(rq, __data_len), rq_dir(rq), rq_own_cgroup(rq));
+}
+
+static __always_inline int rq_complete(struct request *rq)
+{
+	return on_complete(rq_dev(rq), BPF_CORE_READ(rq, __sector));
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(btf_rl_insert, struct request *rq)
+{
+	return rq_insert(rq);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(btf_rl_issue, struct request *rq)
+{
+	return rq_issue(rq);
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(btf_rl_complete, struct request *rq, int error, unsigned int nr)
+{
+	return rq_complete(rq);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_rl_insert, struct request *rq)
+{
+	return rq_insert(rq);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_rl_issue, struct request *rq)
+{
+	return rq_issue(rq);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(raw_rl_complete, struct request *rq, int error, unsigned int nr)
+{
+	return rq_complete(rq);
+}
+
+/* Kernels before 5.11 (commit a54895fa): block_rq_insert(q, rq) and
+ * block_rq_issue(q, rq). */
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(btf_rl_insert_q, struct request_queue *q, struct request *rq)
+{
+	return rq_insert(rq);
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(btf_rl_issue_q, struct request_queue *q, struct request *rq)
+{
+	return rq_issue(rq);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(raw_rl_insert_q, struct request_queue *q, struct request *rq)
+{
+	return rq_insert(rq);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(raw_rl_issue_q, struct request_queue *q, struct request *rq)
+{
+	return rq_issue(rq);
+}
+
+/* ---- classic tracepoints: the op is only in the rwbs string ------------- */
+
+static __always_inline __u32 rwbs_dir(const char *rwbs)
+{
+	/* [F]{W|D|DE|F|R|N}[F][A][S][M]: 'R' and 'W' appear only as the op */
+#pragma unroll
+	for (int i = 0; i < 8; i++) {
+		if (rwbs[i] == 'R')
+			return RQL_READ;
+		if (rwbs[i] == 'W')
+			return RQL_WRITE;
+		if (!rwbs[i])
+			break;
+	}
+	return RQL_NDIR;
+}
+
+SEC("tracepoint/block/block_rq_insert")
+int tp_rl_insert(struct trace_event_raw_block_rq *ctx)
+{
+	char rwbs[8];
+
+	bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs);
+	return on_insert(ctx->dev, ctx->sector, ctx->nr_sector << 9,
+			 rwbs_dir(rwbs), 0);
+}
+
+SEC("tracepoint/block/block_rq_issue")
+int tp_rl_issue(struct trace_event_raw_block_rq *ctx)
+{
+	char rwbs[8];
+
+	bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs);
+	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9,
+			rwbs_dir(rwbs), 0);
+}
+
+SEC("tracepoint/block/block_rq_complete")
+int tp_rl_complete(struct trace_event_raw_block_rq_completion *ctx)
+{
+	return on_complete(ctx->dev, ctx->sector);
+}
+
+/* Before 5.17 block_rq_complete was an event of its own. */
+struct trace_event_raw_block_rq_complete {
+	__u32 dev;
+	__u64 sector;
+} __attribute__((preserve_access_index));
+
+SEC("tracepoint/block/block_rq_complete")
+int tp_rl_complete_old(struct trace_event_raw_block_rq_complete *ctx)
+{
+	return on_complete(ctx->dev, ctx->sector);
+}
+
+/* ---- io_uring: the classic tracepoints (ctx and user_data in every
+ * kernel's record; io_uring_submit_sqe until 5.19, io_uring_submit_req
+ * from 6.0) -------------------------------------------------------------- */
+
+static __always_inline int on_submit(__u64 ctx, __u64 user_data)
+{
+	struct rql_ur k = { .ctx = ctx, .user_data = user_data };
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u64 now = bpf_ktime_get_ns();
+
+	if (filter_pids && !bpf_map_lookup_elem(&pids, &tgid))
+		return 0;
+	bpf_map_update_elem(&ustart, &k, &now, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int on_ucomplete(__u64 ctx, __u64 user_data)
+{
+	struct rql_ur k = { .ctx = ctx, .user_data = user_data };
+	struct rql_stats *st = stats_get();
+	__u64 *ts = bpf_map_lookup_elem(&ustart, &k), now, ns;
+
+	if (!ts || !st)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ns = now > *ts ? now - *ts : 0;
+	bpf_map_delete_elem(&ustart, &k);
+	st->uring_n++;
+	st->uring_sum_ns += ns;
+	hist_add(st->uring, ns);
+	return 0;
+}
+
+struct trace_event_raw_io_uring_submit_sqe {
+	void *ctx;
+	__u64 user_data;
+} __attribute__((preserve_access_index));
+
+SEC("tracepoint/io_uring/io_uring_submit_req")
+int tp_uring_submit_req(struct trace_event_raw_io_uring_submit_req *ctx)
+{
+	return on_submit((__u64)ctx->ctx, ctx->user_data);
+}
+
+SEC("tracepoint/io_uring/io_uring_submit_sqe")
+int tp_uring_submit_sqe(struct trace_event_raw_io_uring_submit_sqe *ctx)
+{
+	return on_submit((__u64)ctx->ctx, ctx->user_data);
+}
+
+SEC("tracepoint/io_uring/io_uring_complete")
+int tp_uring_complete(struct trace_event_raw_io_uring_complete *ctx)
+{
+	return on_ucomplete((__u64)ctx->ctx, ctx->user_data);
+}
+
+/* tp_btf where the kernel's prototypes are these (6.x with io_kiocb's
+ * cqe; the loader checks the first argument's type, the verifier the
+ * rest): no tracefs needed. */
+SEC("tp_btf/io_uring_submit_req")
+int BPF_PROG(btf_uring_submit, struct io_kiocb *req)
+{
+	return on_submit((__u64)BPF_CORE_READ(req, ctx), BPF_CORE_READ(req, cqe.user_data));
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(btf_uring_complete, struct io_ring_ctx *rctx, void *req,
+	     struct io_uring_cqe *cqe)
+{
+	return on_ucomplete((__u64)rctx, BPF_CORE_READ(cqe, user_data));
+}
+
+/* ---- the watched trees' children ----------------------------------------- */
+
+static __always_inline int on_fork(__u32 child)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&pids, &tgid))
+		bpf_map_update_elem(&pids, &child, &one, BPF_ANY);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(btf_rl_fork, struct task_struct *parent, struct task_struct *c)
+{
+	return on_fork(c->pid);
+}
+
+SEC("raw_tp/sched_process_fork")
+int BPF_PROG(raw_rl_fork, struct task_struct *parent, struct task_struct *c)
+{
+	return on_fork(BPF_CORE_READ(c, pid));
+}
+
+SEC("tracepoint/sched/sched_process_fork")
+int tp_rl_fork(struct trace_event_raw_sched_process_fork *ctx)
+{
+	return on_fork(ctx->child_pid);
+}
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
