@@ -31,12 +31,14 @@ const char *limits_machine_id(void)
 	return id;
 }
 
-/* The key: machine, kernel, the data directory's filesystem and device
- * (docs/limits.md); the data set and fsync class are in config_id. */
+/* The key: the measurements' version, machine, kernel, the data
+ * directory's filesystem and device (docs/limits.md); the data set and
+ * fsync class are in config_id. */
 void limits_key_row(json_t *row, json_t *env)
 {
 	json_t *in = env ? json_object_get(env, "in") : NULL;
 
+	json_object_set_new(row, "limits_method", json_integer(LIMITS_METHOD));
 	json_object_set_new(row, "machine_id", json_text(limits_machine_id()));
 	json_object_set_new(row, "kernel", json_text(env_kernel()));
 	json_object_set(row, "fs", in && json_object_get(in, "fs") ?

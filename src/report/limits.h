@@ -43,6 +43,7 @@
 struct limit_est {
 	size_t n;
 	double median, lo, hi, cpu_s_gb;
+	bool range;   /* lo..hi is the range (min-max): too few for the interval */
 	char reused_from[256];
 };
 

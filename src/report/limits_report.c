@@ -49,10 +49,10 @@ static void limits_table(const struct rrun *r, struct rdoc *d)
 	size_t i;
 
 	rtable_note(t, "each limit measured like a result (kind limits, one row per "
-		    "repetition): median MB/s, its %.0f%% interval (distribution-free, "
-		    "none below 6 repetitions), CPU seconds (user + system, and kernel "
-		    "threads where the rows have them) per GB; "
-		    "transform: one core at W, no I/O", 100 * LIMITS_LEVEL);
+		    "repetition): median MB/s, its %.0f%% interval (distribution-free; "
+		    "below 6 repetitions the range, min-max), CPU seconds (user + system, "
+		    "and kernel threads where the rows have them) per GB; "
+		    "transform: one core at W, no I/O, chunk by chunk in a cache-hot buffer", 100 * LIMITS_LEVEL);
 	json_array_foreach(r->sum, i, s) {
 		struct limit_est e[LIMIT_N];
 		char iv[64];
@@ -95,9 +95,11 @@ static void shares_table(const struct rrun *r, struct rdoc *d)
 
 	rtable_note(t, "attainable = the lowest limit the strategy's bytes and CPU "
 		    "meet (its read and new-file write limits by its I/O kind, the "
-		    "kernel copy, the transform x min(workers or threads, CPUs)); share = "
-		    "median MB/s / the binding limit's; model: where the strategy's "
-		    "interval lies above the binding limit's, which limit failed");
+		    "transform x min(workers or threads, CPUs); not the kernel copy, a "
+		    "way of copying a pipeline can beat); share = "
+		    "median MB/s / the binding limit's; interval: 95%%, or below 6 "
+		    "repetitions the range; model: where the strategy's interval lies "
+		    "above the binding limit's, which limit failed");
 	json_array_foreach(r->sum, i, s) {
 		struct limit_est se;
 		struct limit_attain a;

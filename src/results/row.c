@@ -112,6 +112,7 @@ const struct column row_columns[] = {
 	{ "cpu_user_s", COL_TIME, 0, "s", "engine", "limits: user CPU of the measuring child", 0 },
 	{ "cpu_sys_s", COL_TIME, 0, "s", "engine", "limits: system CPU of the measuring child", 0 },
 	{ "machine_id", T, 0, 0, "engine", "limits: /etc/machine-id, the reuse key's machine", 0 },
+	{ "limits_method", COL_COUNT, 0, 0, "engine", "limits: the measurements' version (LIMITS_METHOD), part of the reuse key", 0 },
 	{ "measured_at", COL_COUNT, 0, "s", "engine", "limits: when it was measured (Unix time), for the reuse window", 0 },
 	{ "reused_from", T, 0, 0, "engine", "limits: the results directory a reused row came from", 0 },
 	{ "run_id", T, 0, 0, "engine", "limits: the results directory the row was written in", 0 },
