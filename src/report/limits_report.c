@@ -161,7 +161,9 @@ const char *limits_reason(const struct rrun *r, json_t *s, json_t *c, char *buf,
 }
 
 /* The fastest cold read of the directory beside read_direct's interval:
- * a run summary's or a fio one's median MB/s, cold, into *who. */
+ * a run summary's median MB/s or a fio one's read side (read_mb_s: its
+ * reads alone, a copy's MB/s is also bound by its writes), cold, into
+ * *who. */
 static double best_cold_read(const struct rrun *r, const char **who)
 {
 	double best = NAN;
@@ -169,7 +171,10 @@ static double best_cold_read(const struct rrun *r, const char **who)
 	size_t i;
 
 	json_array_foreach(r->sum, i, s) {
-		double v = nget(s, RC_MB_S);
+		double v = nget(s, RC_MB_S), rd = nget(s, "read_mb_s");
+
+		if (rd > v)
+			v = rd;
 
 		if ((strcmp(sget(s, "kind"), "run") && strcmp(sget(s, "kind"), "fio")) ||
 		    strcmp(sget(s, "cache"), "cold") || !(v > 0) || v <= best)
