@@ -105,7 +105,7 @@ static int one_cell(struct plot_ctx *c, json_t *sum, size_t first, long long cpu
 	safe_name(sn, sizeof(sn), key);
 	snprintf(name, sizeof(name), "limits-%s", sn);
 	snprintf(title, sizeof(title), "Strategies against the machine's limits: %s "
-		 "(medians and %.0f%% intervals)", key, 100 * LIMITS_LEVEL);
+		 "(medians; %.0f%% intervals, below 6 repetitions the range)", key, 100 * LIMITS_LEVEL);
 	return dat_commit(c, &d, "limits", name, title);
 }
 
