@@ -12,16 +12,17 @@ mkdir -p "$W"
 "$IOSTRAT" gen "$W/ds" --files 4 --lines 2000 --width 100 >/dev/null ||
 	{ echo "FAIL: smoke: gen: exit $?"; exit 0; }
 
-# smoke S NOOUT: one timed and one traced repetition of S, both verified
-# (NOOUT: S writes nothing, so nothing to verify), the traced one traced
+# smoke S NOOUT: one timed repetition of S and its traced ones (trace_reps,
+# 3 by default), all verified (NOOUT: S writes nothing, so nothing to
+# verify), the traced ones traced
 smoke() {
 	local s=$1 noout=$2 rows
 	rm -rf "$W/out"
 	"$IOSTRAT" run -s "$s" "$W/ds" "$W/out" -r 1 --trace --json >"$W/$s.json" 2>"$W/$s.err" ||
 		{ echo "exit $?: $(tail -n 1 "$W/$s.err")"; return 1; }
 	rows=$(jq -s 'length' "$W/$s.json")
-	[ "$rows" = 2 ] || { echo "$rows rows, expected a timed and a traced one"; return 1; }
-	jq -se '[.[] | select(.role == "traced")] | length == 1 and .[0].traced' "$W/$s.json" >/dev/null ||
+	[ "$rows" = 4 ] || { echo "$rows rows, expected a timed and three traced ones"; return 1; }
+	jq -se '[.[] | select(.role == "traced")] | length == 3 and all(.[]; .traced)' "$W/$s.json" >/dev/null ||
 		{ echo "the probes did not attach: $(head -n 1 "$W/$s.err")"; return 1; }
 	[ -n "$noout" ] || jq -se 'all(.[]; .verified)' "$W/$s.json" >/dev/null ||
 		{ echo "output not verified"; return 1; }
