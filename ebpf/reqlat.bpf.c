@@ -168,8 +168,13 @@ static __always_inline int on_issue(__u32 dev, __u64 sector, __u32 bytes,
 	}
 	nv.ts = now;
 	nv.own = own;
+	nv.issued = 1;
 	bpf_map_update_elem(&start, &rk, &nv, BPF_ANY);
-	depth_step(1);
+	/* a request issued again before it completes (a requeue, or another
+	 * request of the same sector) is in the depth once: it is completed
+	 * once */
+	if (!sv || !sv->issued)
+		depth_step(1);
 	count_issue(&st->h[RQL_ALL][bounded(dir, 1)], q, inserted);
 	if (own)
 		count_issue(&st->h[RQL_OWN][bounded(dir, 1)], q, inserted);
@@ -194,7 +199,7 @@ static __always_inline int on_complete(__u32 dev, __u64 sector)
 	if ((targ_dev && dev != targ_dev) || !st)
 		return 0;
 	sv = bpf_map_lookup_elem(&start, &rk);
-	if (!sv)
+	if (!sv || !sv->issued) /* never issued here: not in the depth */
 		return 0;
 	d = now > sv->ts ? now - sv->ts : 0;
 	dir = bounded(sv->dir, 1);

@@ -54,7 +54,8 @@ struct rql_rq {
 struct rql_start {
 	__u64 ts;       /* insert, then issue */
 	__u32 dir;
-	__u32 own;      /* 1: the repetition's own */
+	__u16 own;      /* 1: the repetition's own */
+	__u16 issued;   /* 1: counted in the depth (issued, not completed) */
 };
 
 /* An io_uring request between submission and completion. */
