@@ -61,12 +61,12 @@ EX_REWRITES=(
 # what an example needs first, keyed by FILE|its first command (a key that
 # matches no example fails the suite: the table cannot go stale)
 declare -A EX_SETUP=(
-	["docs/benches.md|iostrat report results/20261128-082600-default"]='results results/20261128-082600-default'
+	["docs/benches.md|iostrat report results/20261128-125222-default"]='results results/20261128-125222-default'
 	["docs/benches.md|iostrat compare results/A results/B"]='results results/A; results results/B'
 	["docs/figures.md|iostrat plot results/20261122-000000-smoke"]='results results/20261122-000000-smoke'
 	["docs/figures.md|gnuplot -e \"datafile='results/smoke/plots/data/grid-big.dat'; outbase='/tmp/grid-big'\" plots/grid.gp"]='results results/smoke; iostrat plot results/smoke >/dev/null'
 	["docs/kernel-view.md|iostrat trace -d /mnt/loop -- cat /mnt/loop/file >/dev/null"]='need_traced_build; loop_file "$R/mnt/loop" file'
-	["docs/kernel-view.md|mountpoint -q /sys/kernel/tracing || sudo mount -t tracefs nodev /sys/kernel/tracing"]='need_root; need_bpftrace_and_tracefs; INTERRUPT_AFTER=3'
+	["docs/kernel-view.md|mountpoint -q /sys/kernel/tracing || sudo mount -t tracefs nodev /sys/kernel/tracing"]='need_root; need_bpftrace_and_tracefs; INTERRUPT_AFTER=10'
 	["docs/strategies.md|iostrat run -s direct /tmp/dm-tmpfs/in /tmp/dm-tmpfs-out --reps 1"]='tmpfs_input "$R/tmp/dm-tmpfs"'
 	["docs/strategies.md|iostrat run -s uring in out --threads 2 --work 100 --reps 3 --cache cold"]='iostrat gen in --files 6 --lines 240 --width 1000 >/dev/null'
 )
