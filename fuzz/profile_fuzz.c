@@ -18,6 +18,7 @@ const struct bench_kind bench_kind_run = { .name = "run" };
 const struct bench_kind bench_kind_fio = { .name = "fio" };
 const struct bench_kind bench_kind_net = { .name = "net" };
 const struct bench_kind bench_kind_sweep = { .name = "sweep" };
+const struct bench_kind bench_kind_limits = { .name = "limits" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

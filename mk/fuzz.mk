@@ -17,7 +17,10 @@ FUZZ_profile_SRCS   := src/engine/profile.c src/engine/profile_read.c src/config
 
 FUZZ_TARGETS := $(patsubst fuzz/%_fuzz.c,%,$(wildcard fuzz/*_fuzz.c))
 
-$(FUZZ_BUILD)/%_fuzz: fuzz/%_fuzz.c
+# a target is rebuilt when any source it links changes (a stale fuzzer once
+# hid a link error that only a fresh clone showed)
+.SECONDEXPANSION:
+$(FUZZ_BUILD)/%_fuzz: fuzz/%_fuzz.c $$(wildcard $$(FUZZ_$$*_SRCS)) $$(wildcard src/*/*.h)
 	$(call say,FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_$*_SRCS) $(FUZZ_LIBS)

@@ -254,13 +254,14 @@ traced_and_timed_kill_is_one_configuration() {
 }
 
 # A cgroup under ours on the v1 memory hierarchy limited to 16 MiB, in $P
+# (named after the test: a leftover of one never blocks the next)
 # (removed on the way out, also on failure), standing for a caller's limit.
 enclosing_16m() {
 	local mnt path
 	mnt=$(awk '$3 == "cgroup" && $4 ~ /(^|,)memory(,|$)/ { print $2; exit }' /proc/mounts)
 	path=$(awk -F: '$2 ~ /(^|,)memory(,|$)/ { print $3 }' /proc/self/cgroup)
 	[ -n "$mnt" ] || skip "no cgroup v1 memory hierarchy to make the enclosing limit in"
-	P=$mnt${path%/}/enclosing-limit-$$
+	P=$mnt${path%/}/enclosing-limit-$$-${FUNCNAME[1]}
 	mkdir "$P"
 	trap 'for _ in $(seq 50); do rmdir "$P" 2>/dev/null && break; sleep 0.1; done' EXIT
 	echo 16M >"$P/memory.limit_in_bytes"
@@ -277,7 +278,7 @@ killed_by_an_enclosing_limit() {
 	in_enclosing "$IOSTRAT" run -s buffer --memory-max 1G -r 1 --cache asis "$T/in" "$T/out" --json \
 		>"$T/row" 2>"$T/err" || rc=$?
 	[ "$rc" -ne 0 ] || die "exit 0 for a killed repetition"
-	grep -q "not by its memory_max (1024 MiB): the limit of the enclosing cgroup .*enclosing-limit-$$ (16 MiB)" "$T/err" ||
+	grep -q "not by its memory_max (1024 MiB): the limit of the enclosing cgroup .*enclosing-limit-$$-[a-z_]* (16 MiB)" "$T/err" ||
 		die "stderr does not name the enclosing limit: $(cat "$T/err")"
 	jq -e '.oom_kill != true and (.error | test("enclosing"))' "$T/row" >/dev/null ||
 		die "row charged to memory_max: $(cat "$T/row")"

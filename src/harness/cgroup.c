@@ -2,6 +2,7 @@
 /* A repetition's cgroup: which hierarchy, the v2 leaf move, making, limiting and removing it. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
@@ -298,6 +299,17 @@ static int v2_open(struct cgroup_rep *cg, const char *name)
 	return ret;
 }
 
+/* memory.stat kept open for the repetition (a missing one: the sampler
+ * reads nothing, as before) */
+static void stat_open(struct cgroup_rep *cg)
+{
+	char p[PATH_MAX + 16];
+
+	snprintf(p, sizeof(p), "%s/memory.stat", cg->dir);
+	cg->stat_fd = open(p, O_RDONLY | O_CLOEXEC);
+	cg->stat_open = cg->stat_fd >= 0;
+}
+
 int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit)
 {
 	char name[64];
@@ -324,6 +336,7 @@ int cgroup_rep_open(struct cgroup_rep *cg, uint64_t limit)
 		return ret;
 	}
 	cg->version = H.version;
+	stat_open(cg);
 	return 0;
 }
 
@@ -349,6 +362,9 @@ int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid)
 void cgroup_rep_close(struct cgroup_rep *cg)
 {
 	cgroup_rep_unsample(cg);
+	if (cg->stat_open)
+		close(cg->stat_fd);
+	cg->stat_open = false;
 	if (cg->dir[0])
 		rmdir_patient(cg->dir);
 	cg->dir[0] = 0;

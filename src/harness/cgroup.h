@@ -47,6 +47,10 @@ struct cgroup_rep {
 	bool stop;
 	_Atomic uint64_t peak_anon, peak_file;
 	_Atomic bool sampled;    /* a sample read memory.stat (the peaks are figures) */
+	int stat_fd;             /* memory.stat, open from open to close (stat_open):
+	                          * the sampler and the settle reread it, as an open
+	                          * is a charge and the cgroup may be full */
+	bool stat_open;
 };
 
 /* Make the repetition's cgroup, limit (0: none) set.  0, or -errno with
@@ -63,6 +67,12 @@ int cgroup_rep_enter(struct cgroup_rep *cg, pid_t pid);
 void cgroup_rep_sample(struct cgroup_rep *cg);
 /* Stop the sampler (cgroup_rep_finish and _close call it). */
 void cgroup_rep_unsample(struct cgroup_rep *cg);
+/* After its child died of SIGKILL: wait (up to 1 s) until the child's
+ * anonymous memory is uncharged.  A killed child's pages are freed a few
+ * milliseconds after it is reaped, and until then a charge by the harness
+ * (opening a file) in a full enclosing cgroup makes the harness the next
+ * OOM victim. */
+void cgroup_rep_settle(struct cgroup_rep *cg);
 /* Stop sampling; the cgroup's columns into row (cgroup_error when none). */
 void cgroup_rep_finish(struct cgroup_rep *cg, json_t *row);
 /* Whether the repetition's child was killed by the cgroup's OOM killer. */
@@ -81,6 +91,8 @@ void cgroup_rep_close(struct cgroup_rep *cg);
 int cgroup_check(uint64_t limit);
 
 /* The readers behind both versions (cgroup_read.c). */
+/* The number after "KEY " at a line's start in text: 0, or -ENOENT. */
+int cg_key_in(const char *text, const char *key, uint64_t *out);
 int cg_read_key(const char *path, const char *key, uint64_t *out);
 int cg_read_u64(const char *path, uint64_t *out);
 /* PSI "total=" microseconds of some and full in a pressure file. */

@@ -9,22 +9,27 @@
 #include "cgroup.h"
 #include "lib/util.h"
 
+int cg_key_in(const char *text, const char *key, uint64_t *out)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			*out = strtoull(p + klen + 1, NULL, 10);
+			return 0;
+		}
+	return -ENOENT;
+}
+
 int cg_read_key(const char *path, const char *key, uint64_t *out)
 {
-	size_t klen = strlen(key), len;
-	char *text, *p;
+	size_t len;
+	char *text;
 	int ret = read_file_small(path, &text, &len);
 
 	if (ret)
 		return ret;
-	ret = -ENOENT;
-	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
-		if (strncmp(p, key, klen) || p[klen] != ' ')
-			continue;
-		*out = strtoull(p + klen + 1, NULL, 10);
-		ret = 0;
-		break;
-	}
+	ret = cg_key_in(text, key, out);
 	free(text);
 	return ret;
 }

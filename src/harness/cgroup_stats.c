@@ -15,23 +15,42 @@ static void path_of(const struct cgroup_rep *cg, const char *file, char *p, size
 	snprintf(p, len, "%s/%s", cg->dir, file);
 }
 
-/* anon and page cache charged now (v2 anon/file, v1 rss/cache): 0, or
- * -errno with *anon and *file untouched */
+/* anon and page cache charged now (v2 anon/file, v1 rss/cache), reread
+ * from the open memory.stat (no open, no allocation): 0, or -errno with
+ * *anon and *file untouched */
 static int charged(const struct cgroup_rep *cg, uint64_t *anon, uint64_t *file)
 {
-	char p[PATH_MAX + 32];
+	char text[8192];
 	uint64_t a, f;
+	ssize_t n;
 	int ret;
 
-	path_of(cg, "memory.stat", p, sizeof(p));
-	ret = cg_read_key(p, cg->version == 2 ? "anon" : "rss", &a);
+	if (!cg->stat_open)
+		return -EBADF;
+	n = pread(cg->stat_fd, text, sizeof(text) - 1, 0);
+	if (n < 0)
+		return -errno;
+	text[n] = 0;
+	ret = cg_key_in(text, cg->version == 2 ? "anon" : "rss", &a);
 	if (!ret)
-		ret = cg_read_key(p, cg->version == 2 ? "file" : "cache", &f);
+		ret = cg_key_in(text, cg->version == 2 ? "file" : "cache", &f);
 	if (ret)
 		return ret;
 	*anon = a;
 	*file = f;
 	return 0;
+}
+
+void cgroup_rep_settle(struct cgroup_rep *cg)
+{
+	static const struct timespec ms = { 0, 1000 * 1000 };
+	uint64_t anon, file;
+
+	for (int i = 0; i < 1000; i++) {
+		if (charged(cg, &anon, &file) || !anon)
+			return;
+		nanosleep(&ms, NULL);
+	}
 }
 
 /* Sleep 20 ms or until stopped; whether to go on. */

@@ -50,7 +50,7 @@ static void *loop(void *arg)
 		next_tick(&t);
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
 			;
-		if (atomic_load(&io->stop) || !blockdev_diskstats(io->disk, now))
+		if (atomic_load(&io->stop) || !blockdev_diskstats_in(io->f, io->disk, now))
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &at); /* a late wake-up is a longer interval */
 		series_add(&io->s, mbs(now[0], io->last[0], secs(&at) - secs(&was)),
@@ -59,6 +59,13 @@ static void *loop(void *arg)
 		was = at;
 	}
 	return NULL;
+}
+
+static void iosample_close(struct iosample *io)
+{
+	if (io->f)
+		fclose(io->f);
+	io->f = NULL;
 }
 
 void iosample_start(struct iosample *io, const char *disk)
@@ -71,13 +78,22 @@ void iosample_start(struct iosample *io, const char *disk)
 	if (!disk || !*disk)
 		return;
 	snprintf(io->disk, sizeof(io->disk), "%s", disk);
-	if (!blockdev_diskstats(io->disk, io->last))
+	/* open once: an open while the child runs is a charge to a memory
+	 * cgroup the child may have filled (cgroup_rep_settle) */
+	io->f = fopen("/proc/diskstats", "re");
+	if (io->f)
+		setvbuf(io->f, NULL, _IOFBF, 1 << 16);
+	if (!io->f || !blockdev_diskstats_in(io->f, io->disk, io->last)) {
+		iosample_close(io);
 		return;
+	}
 	/* the signals stay the main thread's (stop signals, SIGCHLD) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	io->on = !pthread_create(&io->th, NULL, loop, io);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!io->on)
+		iosample_close(io);
 }
 
 void iosample_stop(struct iosample *io, json_t *row)
@@ -89,6 +105,7 @@ void iosample_stop(struct iosample *io, json_t *row)
 	atomic_store(&io->stop, true);
 	pthread_join(io->th, NULL);
 	io->on = false;
+	iosample_close(io);
 	text = series_format(&io->s);
 	json_object_set_new(row, "io_series", text ? json_string(text) : json_null());
 	free(text);

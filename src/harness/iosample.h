@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -21,6 +22,7 @@ struct iosample {
 	bool on;
 	atomic_bool stop;
 	char disk[64];
+	FILE *f;               /* /proc/diskstats, open while sampling */
 	uint64_t last[4];
 	struct series s;
 };

@@ -28,6 +28,7 @@
 #include "iosample.h"
 #include "cgroup.h"
 #include "kcost.h"
+#include "oom_order.h"
 #include "prewait.h"
 #include "stop.h"
 #include "runner.h"
@@ -250,6 +251,7 @@ child_main(const struct run_config *cfg, int go_fd, int res_fd)
 	signal(SIGTERM, SIG_DFL);
 	/* a parent killed with SIGKILL takes its repetition with it */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	oom_order_child_first();
 	if (read(go_fd, &c, 1) != 1)
 		_exit(3); /* parent gone before the start */
 	close(go_fd);
@@ -540,6 +542,8 @@ static int spawn(const struct run_config *cfg, struct cgroup_rep *cg, json_t *ro
 	close(res);
 	ret = reap(pid, status, ru);
 	*elapsed = now_mono() - t0;
+	if (!ret && WIFSIGNALED(*status) && WTERMSIG(*status) == SIGKILL)
+		cgroup_rep_settle(cg);
 	iosample_stop(&io, row);
 	if (ret)
 		return row_error(row, ret, "%s: waiting for the run: %s",

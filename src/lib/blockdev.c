@@ -194,23 +194,31 @@ json_t *blockdev_json(const char *path)
 }
 
 /* "254 0 vda reads merged sectors ms writes merged sectors ..." */
-bool blockdev_diskstats(const char *disk, uint64_t dev[4])
+bool blockdev_diskstats_in(FILE *f, const char *disk, uint64_t dev[4])
 {
 	char line[512], name[64];
 	unsigned long long r, rs, w, ws;
-	FILE *f = disk[0] ? fopen("/proc/diskstats", "re") : NULL;
 	bool found = false;
 
-	while (f && !found && fgets(line, sizeof(line), f))
+	rewind(f); /* a seq file: read again from the start */
+	while (!found && fgets(line, sizeof(line), f))
 		found = sscanf(line, "%*u %*u %63s %llu %*u %llu %*u %llu %*u %llu",
 			       name, &r, &rs, &w, &ws) == 5 && !strcmp(name, disk);
-	if (f)
-		fclose(f);
 	if (found) {
 		dev[0] = rs;
 		dev[1] = ws;
 		dev[2] = r;
 		dev[3] = w;
 	}
+	return found;
+}
+
+bool blockdev_diskstats(const char *disk, uint64_t dev[4])
+{
+	FILE *f = disk[0] ? fopen("/proc/diskstats", "re") : NULL;
+	bool found = f && blockdev_diskstats_in(f, disk, dev);
+
+	if (f)
+		fclose(f);
 	return found;
 }

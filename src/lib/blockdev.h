@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <jansson.h>
@@ -34,6 +35,9 @@ void blockdev_scheduler(const char *disk, char *buf, size_t len);
  * written (512 bytes each), dev[2] reads, dev[3] writes completed; false
  * when the disk is not there (or disk is ""). */
 bool blockdev_diskstats(const char *disk, uint64_t dev[4]);
+/* The same from /proc/diskstats open as f (reread from its start): a
+ * sampler that must not open a file while it runs. */
+bool blockdev_diskstats_in(FILE *f, const char *disk, uint64_t dev[4]);
 /* {fs, mount_options, device, disk, scheduler, read_ahead_kb, rotational,
  *  nr_requests, logical_block_size} for a path. */
 json_t *blockdev_json(const char *path);
