@@ -127,6 +127,51 @@ kv_agree() {
 }
 t "trace, two sources agree within 2%" kv_agree
 
+# The request-latency probe against bpftrace's ebpf/reqlat.bt on this
+# kernel (tests/reqlat.sh does the same on the host): a cold 16 MiB direct
+# read of a loop ext4, the request count within 2%, the medians of queue
+# and device time within a quarter plus 10 us.  Where bpftrace cannot run
+# the script, the fact says why and the check is skipped.
+kv_reqlat() {
+	need_cmd bpftrace
+	with_loop_ext4 "$T/r" 100
+	trap cleanup_loop EXIT
+	dd if=/dev/urandom of="$T/r/file" bs=1M count=16 status=none
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+	local mm kdev why
+	mm=$(cat "/sys/block/$(basename "$LOOPDEV")/dev")
+	kdev=$(( ${mm%%:*} << 20 | ${mm##*:} ))
+	# a guest is thrown away after its checks: tracefs mounted for good
+	[ -e /sys/kernel/tracing/events ] || mount -t tracefs tracefs /sys/kernel/tracing ||
+		skip "tracefs is not mounted and cannot be mounted"
+	printf 'exec "%s" trace --json -d "%s" -o "%s" -- dd if="%s" of=/dev/null bs=1M iflag=direct status=none\n' \
+		"$IOSTRAT" "$T/r" "$T/rl.json" "$T/r/file" >"$T/rl.sh"
+	if ! timeout 300 bpftrace "$LAB_IN/ebpf/reqlat.bt" "$kdev" 1 -c "/bin/sh $T/rl.sh" >"$T/rl.bt" 2>&1 ||
+		! grep -q '^rl read ' "$T/rl.bt"; then
+		why=$(grep -v MEMLOCK "$T/rl.bt" | grep -m1 -E 'ERROR|error' | sed 's/^[^ ]* //' | cut -c1-100 || true)
+		fact reqlat_bt "${why:-no request lines}"
+		[ -n "$why" ] || die "bpftrace printed no request: $(head -n 3 "$T/rl.bt" | tr '\n' ' ')"
+		skip "bpftrace cannot run reqlat.bt here: $why"
+	fi
+	python3 - "$T/rl.bt" "$T/rl.json" >"$T/rl.cmp" 2>&1 <<'PY' ||
+import json, statistics, sys
+rows = [l.split() for l in open(sys.argv[1]) if l.startswith("rl read ")]
+r = json.load(open(sys.argv[2]))
+q = statistics.median(int(x[2]) for x in rows)
+d = statistics.median(int(x[3]) for x in rows)
+print(f"reqs {r['rl_reqs']}/{len(rows)} q50 {r['q_read_p50_us']:.1f}/{q:g} "
+      f"d50 {r['d_read_p50_us']:.1f}/{d:g} us ({r['rl_source']})")
+ok = (abs(r["rl_reqs"] - len(rows)) <= max(1, 0.02 * len(rows)) and
+      abs(r["q_read_p50_us"] - q) <= 0.25 * q + 10 and
+      abs(r["d_read_p50_us"] - d) <= 0.25 * d + 10)
+sys.exit(0 if ok else 1)
+PY
+		{ fact reqlat_bt "$(tail -n 1 "$T/rl.cmp")"; die "reqlat vs bpftrace: $(tail -n 1 "$T/rl.cmp")"; }
+	fact reqlat_bt "$(cat "$T/rl.cmp")"
+}
+t "trace, request latency agrees with bpftrace" kv_reqlat
+
 # Each bpftrace script of ebpf/ runs (attaches, ends after a second), or
 # bpftrace stops with one line naming the attach point this kernel lacks.
 kv_bpftrace() {
