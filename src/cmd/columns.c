@@ -61,7 +61,7 @@ static void print_one(const struct column *c, void *ctx)
 }
 
 /* Every room's own table, handed down to results: the probes', the
- * tracer's, the kinds', the engine's and sched's (a strategy's results
+ * tracer's, the kinds', the engine's and sched's, and the engine's kinds (a strategy's results
  * reads itself: core is below it). */
 int columns_hand_down(void)
 {
@@ -71,6 +71,7 @@ int columns_hand_down(void)
 	};
 	int ret = 0;
 
+	row_kinds_set(bench_kind_names());
 	for (size_t k = 0; !ret && probe_registry[k]; k++)
 		ret = row_columns_add(probe_registry[k]->columns);
 	for (size_t i = 0; !ret && i < ARRAY_SIZE(tables); i++)

@@ -148,6 +148,9 @@ bool bench_run_key(const char *key);
 
 /* The kind table (profile.c): by name, NULL for an unknown name. */
 const struct bench_kind *bench_kind_find(const char *name);
+/* Every kind's name, in the table's order, NULL-terminated (handed down
+ * to results, which checks a row's kind against them). */
+const char *const *bench_kind_names(void);
 /* The kind a section name selects by prefix, NULL if none. */
 const char *bench_kind_by_section(const char *section);
 

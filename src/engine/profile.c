@@ -48,6 +48,15 @@ const struct bench_kind *bench_kind_find(const char *name)
 	return NULL;
 }
 
+const char *const *bench_kind_names(void)
+{
+	static const char *names[ARRAY_SIZE(kinds) + 1];
+
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		names[i] = kinds[i].name;
+	return names;
+}
+
 const char *bench_kind_by_section(const char *s)
 {
 	for (size_t i = 1; i < ARRAY_SIZE(kinds); i++) {

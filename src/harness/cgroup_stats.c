@@ -15,23 +15,34 @@ static void path_of(const struct cgroup_rep *cg, const char *file, char *p, size
 	snprintf(p, len, "%s/%s", cg->dir, file);
 }
 
-/* anon and page cache charged now (v2 anon/file, v1 rss/cache), reread
- * from the open memory.stat (no open, no allocation): 0, or -errno with
- * *anon and *file untouched */
+/* memory.stat's text into text: reread from the open file (no open, no
+ * allocation: the sampler and the settle), else read by its path */
+static int stat_text(const struct cgroup_rep *cg, char *text, size_t len)
+{
+	char p[PATH_MAX + 32];
+	ssize_t n;
+
+	if (!cg->stat_open) {
+		path_of(cg, "memory.stat", p, sizeof(p));
+		return read_sysfs(p, text, len);
+	}
+	n = pread(cg->stat_fd, text, len - 1, 0);
+	if (n < 0)
+		return -errno;
+	text[n] = 0;
+	return 0;
+}
+
+/* anon and page cache charged now (v2 anon/file, v1 rss/cache): 0, or
+ * -errno with *anon and *file untouched */
 static int charged(const struct cgroup_rep *cg, uint64_t *anon, uint64_t *file)
 {
 	char text[8192];
 	uint64_t a, f;
-	ssize_t n;
-	int ret;
+	int ret = stat_text(cg, text, sizeof(text));
 
-	if (!cg->stat_open)
-		return -EBADF;
-	n = pread(cg->stat_fd, text, sizeof(text) - 1, 0);
-	if (n < 0)
-		return -errno;
-	text[n] = 0;
-	ret = cg_key_in(text, cg->version == 2 ? "anon" : "rss", &a);
+	if (!ret)
+		ret = cg_key_in(text, cg->version == 2 ? "anon" : "rss", &a);
 	if (!ret)
 		ret = cg_key_in(text, cg->version == 2 ? "file" : "cache", &f);
 	if (ret)

@@ -45,6 +45,11 @@ const char *column_type_name(enum col_type t);
  */
 int row_columns_add(const struct column *table);
 int row_settings_add(const struct setting *table, const char *room);
+/* The bench kinds whose rows are this iostrat's, handed down by the top
+ * from the engine's table (NULL-terminated, kept, not copied); row_kinds
+ * is that list (empty before: every kind is then unknown). */
+void row_kinds_set(const char *const *names);
+const char *const *row_kinds(void);
 /* Forget every table handed down (the tests' fresh start). */
 void row_columns_forget(void);
 /* A column of a table handed down: 0 and *out, or -ENOENT. */

@@ -131,7 +131,6 @@ static bool str_in(const char *s, const char *const *list)
  * (each may be absent: rows written before it was). */
 static int check_origin(json_t *row, char *why, size_t len)
 {
-	static const char *const kinds[] = { "run", "fio", "net", "sweep", "limits", NULL };
 	static const char *const roles[] = { "timed", "traced", NULL };
 	json_t *schema = json_object_get(row, "schema");
 	const char *kind = json_string_value(json_object_get(row, "kind"));
@@ -142,8 +141,13 @@ static int check_origin(json_t *row, char *why, size_t len)
 			 (long long)json_integer_value(schema), ROW_SCHEMA);
 		return -EINVAL;
 	}
-	if (kind && !str_in(kind, kinds)) {
-		snprintf(why, len, "kind \"%.40s\" unknown (run, fio, net, sweep, limits)", kind);
+	if (kind && !str_in(kind, row_kinds())) {
+		char known[128] = "";
+
+		for (const char *const *k = row_kinds(); *k; k++)
+			snprintf(known + strlen(known), sizeof(known) - strlen(known),
+				 "%s%s", known[0] ? ", " : "", *k);
+		snprintf(why, len, "kind \"%.40s\" unknown (%s)", kind, known);
 		return -EINVAL;
 	}
 	if (role && !str_in(role, roles)) {

@@ -140,3 +140,17 @@ void row_columns_each(column_fn *fn, void *ctx)
 		each_setting(decls[i].sets, decls[i].room, 0, fn, ctx);
 	}
 }
+
+static const char *const *kinds_known;
+
+void row_kinds_set(const char *const *names)
+{
+	kinds_known = names;
+}
+
+const char *const *row_kinds(void)
+{
+	static const char *const none[] = { NULL };
+
+	return kinds_known ? kinds_known : none;
+}

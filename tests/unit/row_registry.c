@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cmd/commands.h"
+#include "engine/bench.h"
 #include "results/results.h"
 #include "results/row.h"
 #include "scratch.h"
@@ -154,9 +155,26 @@ static int unknown_column_warned_with_file_and_line(void)
 	return scratch_done(0);
 }
 
+/* A row's kind is checked against the engine's kind table, handed down:
+ * a kind the table gains is known to the reader with no second list. */
+static int kinds_are_the_engine_tables(void)
+{
+	static const char *const two[] = { "run", "extra", NULL };
+	char why[160];
+
+	row_kinds_set(two);
+	CHECK(!check_text("{\"config_id\":\"a\",\"kind\":\"extra\"}", why, sizeof(why)), "%s", why);
+	CHECK(check_text("{\"config_id\":\"a\",\"kind\":\"limits\"}", why, sizeof(why)) == -EINVAL &&
+	      strstr(why, "unknown (run, extra)"), "%s", why);
+	row_kinds_set(bench_kind_names());
+	CHECK(!check_text("{\"config_id\":\"a\",\"kind\":\"limits\"}", why, sizeof(why)), "%s", why);
+	return 0;
+}
+
 int main(void)
 {
 	RUN(probe_and_kind_columns_typed_by_their_declaration);
+	RUN(kinds_are_the_engine_tables);
 	RUN(undeclared_column_not_typed_by_its_suffix);
 	RUN(column_declared_twice_with_two_types_refused);
 	RUN(every_declared_column_found_with_its_type);

@@ -9,6 +9,15 @@
 
 static int unit_failed;
 
+/* Rows are read as iostrat reads them: with the engine's kinds handed
+ * down to results, as the top does at start (cmd/columns.c). */
+const char *const *bench_kind_names(void);
+void row_kinds_set(const char *const *names);
+__attribute__((constructor)) static void unit_kinds_hand_down(void)
+{
+	row_kinds_set(bench_kind_names());
+}
+
 #define CHECK(cond, ...) do {                                              \
 	if (!(cond)) {                                                     \
 		printf("  check failed at %s:%d: %s: ", __FILE__, __LINE__, \
