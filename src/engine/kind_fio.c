@@ -17,9 +17,6 @@
  * 8 (only the io_uring jobs use it).  fsync=file -> fio's fsync_on_close=1, end -> end_fsync=1,
  * none -> neither; the row's fsync is the one fio was given.
  *
- * fio_role=ROLE runs the job that declares "; role: ROLE" at the
- * section's qd= and bs=.
- *
  * client=HOST[:PORT],... runs the job on those hosts through fio's own
  * client: a repetition is then an array of rows, one per host.
  * `iostrat fio` is this kind on an in-memory profile (ctx->cmd "fio"):
@@ -41,7 +38,6 @@
 struct fiop {
 	char job[PATH_MAX];
 	const char *preset;
-	const char *role;           /* fio_role=: the job declaring it */
 	double scale;
 	uint64_t seed;
 	struct fio_config set;      /* the section's keys (fio_settings) */
@@ -73,8 +69,6 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 		if (s && (s->where & SET_PROFILE)) {
 			snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
 			ret = setting_store(s, &fp->set, where, kv->value);
-		} else if (!strcmp(kv->key, "fio_role")) {
-			fp->role = kv->value;
 		} else if ((ret = bench_data_key(kv, &fp->preset, &fp->scale,
 						 &fp->seed)) == -ENOENT)
 			ret = 0;
@@ -84,18 +78,6 @@ static int settings(const struct pconf *c, struct fiop *fp, const char **strat)
 	st = *strat ? strategy_find(*strat) : NULL;
 	fio_config_resolve(&fp->set, *strat, st && (st->flags & STRAT_ALWAYS_DIRECT));
 	return ret;
-}
-
-/* The job declaring fp->role: 0, 1 (none: skip, *why) or -EINVAL. */
-static int role_job(struct fiop *fp, char *why, size_t len)
-{
-	int ret = fio_job_for_role(fp->role, fp->job, sizeof(fp->job));
-
-	if (ret == -EINVAL || !ret)
-		return ret;
-	snprintf(why, len, "no fio job declares \"; role: %s\"; no %s baseline",
-		 fp->role, fp->role);
-	return 1;
 }
 
 /* 0, 1 (skip, *why), or negative after printing. */
@@ -127,8 +109,6 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 		return -EINVAL;
 	if (job)
 		ret = fio_job_path(job, fp->job, sizeof(fp->job));
-	else if (fp->role)
-		return role_job(fp, why, len);
 	else if (strat)
 		ret = fio_job_for(strat, fp->set.direct, fp->job, sizeof(fp->job));
 	else
@@ -197,12 +177,8 @@ static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	}
 	fio_config_id(fp, it->id, sizeof(it->id));
 	job_stem(fp->job, stem, sizeof(stem));
-	if (fp->role) /* a grid point: its depth too */
-		snprintf(it->label, sizeof(it->label), "fio %s bs=%llu qd=%u %s", stem,
-			 (unsigned long long)fp->set.bs, fp->set.qd, fp->ds->label);
-	else
-		snprintf(it->label, sizeof(it->label), "fio %s bs=%llu %s", stem,
-			 (unsigned long long)fp->set.bs, fp->ds->label);
+	snprintf(it->label, sizeof(it->label), "fio %s bs=%llu %s", stem,
+		 (unsigned long long)fp->set.bs, fp->ds->label);
 	it->est_s = 0.3 + (double)bench_dataset_bytes(fp->preset, fp->scale) / 300e6;
 	it->priv = fp;
 	return 0;

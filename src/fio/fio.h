@@ -27,9 +27,6 @@
  * IOSTRAT_END_FSYNC (0/1: fsync=end), both 0 for fsync=none.
  * Each job file says which strategies it mirrors in a "; mirrors:" line
  * (NAME, or NAME+direct for the strategy's --direct variant, or -).
- * A job that is a yardstick rather than a mirror says so in a "; role:"
- * line (copy.fio: "ceiling"); a fio section's fio_role=ROLE runs it, and
- * its rows carry fio_role.
  */
 /* A host running `fio --server`, as --client names it: HOST[:PORT]
  * ([ADDR]:PORT for IPv6), fio's default port 8765. */
@@ -95,11 +92,6 @@ int fio_job_path(const char *name, char *out, size_t len);
  * name order that names it.  -ENOENT when none does; -EINVAL after one
  * line naming a job file that has no "; mirrors:" line. */
 int fio_job_for(const char *strategy, bool direct, char *out, size_t len);
-/* The value of a "; KEY:" line in a job file's opening comment ("" for
- * "-"); -ENODATA when there is none. */
-int fio_job_decl(const char *path, const char *key, char *buf, size_t len);
-/* The job declaring a role ("; role: ceiling"): as fio_job_for. */
-int fio_job_for_role(const char *role, char *out, size_t len);
 /* The "; mirrors:" list of a job file ("stream buffer"; "" for "-");
  * -ENODATA when its opening comment has no such line. */
 int fio_job_mirrors(const char *path, char *buf, size_t len);

@@ -11,7 +11,6 @@
 
 const struct column fio_columns[] = {
 	{ "fio_job", T, 0, 0, "fio", "the job file (fio-jobs/)", 0 },
-	{ "fio_role", T, 0, 0, "fio", "the job's role (its ; role= line)", 0 },
 	{ "fio_version", T, 0, 0, "fio", "fio's version", 0 },
 	{ "fio_server", T, 0, 0, "fio", "the fio server the row was measured on", 0 },
 	{ "baseline_of", T, 0, 0, "fio", "the strategies the job mirrors", 0 },

@@ -107,7 +107,9 @@ int fio_job_path(const char *name, char *out, size_t len)
 	return access(out, R_OK) ? -errno : 0;
 }
 
-int fio_job_decl(const char *path, const char *key, char *buf, size_t len)
+/* The value of a "; KEY:" line in a job file's opening comment ("" for
+ * "-"); -ENODATA when there is none. */
+static int fio_job_decl(const char *path, const char *key, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "re");
 	char line[512], head[64];
@@ -186,12 +188,10 @@ static int is_job(const struct dirent *d)
 	return d->d_name[0] != '.' && n > 4 && !strcmp(d->d_name + n - 4, ".fio");
 }
 
-/* The first job of dir, in name order, whose "; KEY:" list names want:
- * 0 (its path in out), -ENOENT, or -EINVAL after naming the first job
- * file without a "; mirrors:" line (every job says what it mirrors; a
- * role it may leave unsaid). */
-static int scan_jobs(const char *dir, const char *key, const char *want, char *out,
-		     size_t len)
+/* The first job of dir, in name order, whose "; mirrors:" list names
+ * want: 0 (its path in out), -ENOENT, or -EINVAL after naming the first
+ * job file without a "; mirrors:" line (every job says what it mirrors). */
+static int scan_jobs(const char *dir, const char *want, char *out, size_t len)
 {
 	struct dirent **ents;
 	char m[256], p[PATH_MAX];
@@ -209,8 +209,6 @@ static int scan_jobs(const char *dir, const char *key, const char *want, char *o
 			errorf("%s: no \"; mirrors:\" line in its opening comment "
 			       "(the strategies it mirrors, or -)", p);
 			ret = -EINVAL;
-		} else if (!r && strcmp(key, "mirrors") && fio_job_decl(p, key, m, sizeof(m))) {
-			continue;
 		} else if (!r && ret == -ENOENT && fio_mirrors_has(m, want)) {
 			snprintf(out, len, "%s", p);
 			ret = 0;
@@ -228,16 +226,9 @@ int fio_job_for(const char *strategy, bool direct, char *out, size_t len)
 	if (ret)
 		return ret;
 	fio_mirror_token(strategy, direct, want, sizeof(want));
-	return scan_jobs(dir, "mirrors", want, out, len);
+	return scan_jobs(dir, want, out, len);
 }
 
-int fio_job_for_role(const char *role, char *out, size_t len)
-{
-	char dir[PATH_MAX];
-	int ret = fio_job_dir(dir, sizeof(dir));
-
-	return ret ? ret : scan_jobs(dir, "role", role, out, len);
-}
 
 /* "a:b:c" of dir/names, or of scratch/fio-out-N; fio splits on ':'. */
 static char *file_list(const char *dir, const struct filelist *fl, int outputs)
@@ -415,7 +406,7 @@ static void set_device_columns(const char *dir, json_t *row)
 void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
 		  const struct rusage *ru, double wall)
 {
-	char mirrors[256], role[64];
+	char mirrors[256];
 	const char *base = strrchr(p->job, '/') ? strrchr(p->job, '/') + 1 : p->job;
 	char stem[128];
 
@@ -442,8 +433,6 @@ void fio_fill_row(const struct fio_params *p, json_t *row, double resident,
 	json_object_set_new(row, "kernel", json_text(env_kernel()));
 	json_object_set_new(row, "host", json_text(env_host()));
 	json_object_set_new(row, "baseline_of", json_text(mirrors));
-	if (!fio_job_decl(p->job, "role", role, sizeof(role)) && *role)
-		json_object_set_new(row, "fio_role", json_text(role));
 	json_object_set_new(row, "fio_job", json_text(base));
 	json_object_set_new(row, "fio_wall_s", json_real(wall));
 	set_device_columns(p->in_dir, row);

@@ -105,8 +105,6 @@ int setting_store(const struct setting *s, void *obj, const char *where,
 		return opt_size(where, v, s->min, s->max, p);
 	case SET_DOUBLE:
 		return store_double(s, p, where, v);
-	case SET_CUSTOM:
-		return s->parse(s, p, where, v);
 	default:
 		return store_enum(s, p, where, v);
 	}

@@ -26,9 +26,6 @@ enum setting_type {
 	SET_DOUBLE,	/* double, min..max (0..0: any finite value) */
 	SET_ENUM,	/* int: the index of the value in values[] */
 	SET_CALL,	/* call(): the owner parses the value itself */
-	SET_CUSTOM,	/* the owner's type at off, parsed by parse(): a
-			 * value no other type holds (a grid of words);
-			 * no column or id part */
 };
 
 /* Where a setting may be given. */
@@ -40,10 +37,6 @@ enum setting_type {
 struct setting;
 typedef int (*setting_call_fn)(const struct setting *s, const char *value,
 			       void *obj);
-/* SET_CUSTOM: value (never NULL) into *p (obj + off); 0, or negative after
- * one line "iostrat: WHERE: bad value 'V' (why)", as setting_store. */
-typedef int (*setting_parse_fn)(const struct setting *s, void *p,
-				const char *where, const char *value);
 
 struct setting {
 	const char *name;	/* long name without "--", or NULL */
@@ -54,7 +47,6 @@ struct setting {
 	const char *const *values;	/* SET_ENUM names, NULL-terminated */
 	bool arg;		/* SET_CALL only: takes a value */
 	setting_call_fn call;	/* SET_CALL */
-	setting_parse_fn parse;	/* SET_CUSTOM */
 	const char *metavar;	/* the value's name in help ("N", "DIR") */
 	const char *help;	/* one line; NULL hides it from help */
 	unsigned where;		/* SET_ARGV, SET_PROFILE or both (0: argv) */
@@ -95,8 +87,6 @@ struct setting {
 	.type = SET_ENUM, .off = offsetof(T, f) + SETTING_CHECK( \
 		SETTING_IS(T, f, int) || SETTING_IS(T, f, unsigned), \
 		#T "." #f " is not an enum or int (SET_ENUM)")
-/* SET_CUSTOM: the owner's type CTYPE, which its parse() fills. */
-#define SETTING_CUSTOM(T, f, CTYPE)	SETTING_AT(SET_CUSTOM, T, f, CTYPE)
 /* SET_CALL: call() parses; f names the field it fills (to tell entries
  * apart by .off), not checked since no store goes through .off. */
 #define SETTING_CALL(T, f)	.type = SET_CALL, .off = offsetof(T, f)
