@@ -36,6 +36,7 @@
 #include "harness/cache.h"
 #include "harness/cgroup.h"
 #include "harness/env.h"
+#include "harness/kcost.h"
 #include "harness/runner.h"
 #include "harness/stop.h"
 #include "results/config_id.h"
@@ -310,12 +311,15 @@ static int spawn(const struct limp *lp, json_t *row, struct limit_result *r,
 		 struct rusage *ru)
 {
 	struct cgroup_rep cg;
+	struct kcost kc;
 	int p[2], status = 0, ret = 0;
 	bool cgroup = !cgroup_rep_open(&cg, 0);
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return -errno;
+	/* the kernel threads' CPU too: the limits figure's x is all of it */
+	kcost_begin(&kc, json_string_value(json_object_get(row, "device")));
 	fflush(NULL);
 	stop_block(true);
 	pid = fork();
@@ -334,6 +338,7 @@ static int spawn(const struct limp *lp, json_t *row, struct limit_result *r,
 	while (pid > 0 && wait4(pid, &status, 0, ru) < 0 && errno == EINTR)
 		;
 	limit_child = 0;
+	kcost_end(&kc, row);
 	if (cgroup)
 		cgroup_rep_finish(&cg, row);
 	else

@@ -60,11 +60,8 @@ json_t *limits_reusable(const char *root, const char *self, const char *config_i
 /* One limit's summary over its good timed rows (reused or measured). */
 struct limit_summary {
 	char name[48];             /* "read_direct", "transform w=100" */
-	size_t n;
-	double median, lo, hi;     /* MB/s; lo, hi: the median's interval */
-	bool ci;                   /* lo, hi a 95% interval (n >= 6), else min..max */
-	double cpu_s_per_gb;       /* median (user + sys) / (bytes / 1e9) */
-	size_t reused;             /* of n, rows copied from an earlier run */
+	struct limit_est est;      /* MB/s and CPU per GB, as the report's */
+	size_t reused;             /* of est.n, rows copied from an earlier run */
 };
 
 /* The limits of rows, in limit then W order: a malloc'd array, *n of

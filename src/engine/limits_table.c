@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "results/row.h"
-#include "results/stats_math.h"
+#include "results/limit.h"
 #include "limits.h"
 
 static int limit_index(const char *name)
@@ -31,44 +31,28 @@ static long long row_key(json_t *row)
 	return (long long)li << 32 | (long long)json_integer_value(json_object_get(row, RC_WORK));
 }
 
-static double num(json_t *row, const char *k)
-{
-	json_t *v = json_object_get(row, k);
-
-	return json_is_number(v) ? json_number_value(v) : 0;
-}
-
 /* The summary of the rows of one key. */
 static void one(json_t *rows, long long key, double *mb, double *cpu,
 		struct limit_summary *s)
 {
-	size_t i;
+	size_t i, n = 0;
 	json_t *row;
 	int li = (int)(key >> 32);
 
 	memset(s, 0, sizeof(*s));
 	json_array_foreach(rows, i, row) {
-		double gb = num(row, "bytes") / 1e9;
-
 		if (row_key(row) != key)
 			continue;
-		mb[s->n] = num(row, RC_MB_S);
-		cpu[s->n++] = gb > 0 ? (num(row, "cpu_user_s") + num(row, "cpu_sys_s")) / gb : 0;
+		mb[n] = json_number_value(json_object_get(row, RC_MB_S));
+		cpu[n++] = limit_cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
 		s->reused += json_is_string(json_object_get(row, "reused_from"));
 	}
 	if (li == LIMIT_TRANSFORM)
 		snprintf(s->name, sizeof(s->name), "transform w=%u", (unsigned)(key & 0xffffffff));
 	else
 		snprintf(s->name, sizeof(s->name), "%s", limit_names[li]);
-	qsort(cpu, s->n, sizeof(*cpu), cmp_doubles);
-	s->cpu_s_per_gb = quantile_sorted(cpu, s->n, 0.5);
-	qsort(mb, s->n, sizeof(*mb), cmp_doubles);
-	s->median = quantile_sorted(mb, s->n, 0.5);
-	s->ci = !median_ci(mb, s->n, 0.95, &s->lo, &s->hi);
-	if (!s->ci) {
-		s->lo = mb[0];
-		s->hi = mb[s->n - 1];
-	}
+	limit_est_of(mb, n, &s->est);
+	s->est.cpu_s_gb = limit_finite_median(cpu, n);
 }
 
 static int cmp_keys(const void *a, const void *b)
@@ -127,11 +111,12 @@ void limits_print(const struct limit_summary *s, size_t n, FILE *f)
 	fprintf(f, "%-22s %10s %-24s %4s %12s\n", "limit", "MB/s", "interval", "n",
 		"CPU s/GB");
 	for (size_t i = 0; i < n; i++) {
+		const struct limit_est *e = &s[i].est;
 		char iv[64];
 
-		snprintf(iv, sizeof(iv), "%.1f-%.1f (%s)", s[i].lo, s[i].hi,
-			 s[i].ci ? "95%" : "min-max");
-		fprintf(f, "%-22s %10.1f %-24s %4zu %12.3f%s\n", s[i].name, s[i].median, iv,
-			s[i].n, s[i].cpu_s_per_gb, s[i].reused ? "  reused" : "");
+		snprintf(iv, sizeof(iv), "%.1f-%.1f (%s)", e->lo, e->hi,
+			 e->range ? "min-max" : "95%");
+		fprintf(f, "%-22s %10.1f %-24s %4zu %12.3f%s\n", s[i].name, e->median, iv,
+			e->n, e->cpu_s_gb, s[i].reused ? "  reused" : "");
 	}
 }

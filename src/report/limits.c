@@ -11,23 +11,6 @@
 #include "fields.h"
 #include "limits.h"
 
-void limits_est_of(double *v, size_t n, struct limit_est *e)
-{
-	struct summary s;
-
-	e->n = n;
-	e->median = e->lo = e->hi = NAN;
-	if (!n)
-		return;
-	summarize(v, n, &s);
-	e->median = s.median;
-	e->range = median_ci(v, n, LIMITS_LEVEL, &e->lo, &e->hi) != 0;
-	if (e->range) { /* too few for the interval: the range holds them all */
-		e->lo = s.min;
-		e->hi = s.max;
-	}
-}
-
 /* The limits u meets, as a mask of 1 << enum limit.  The kernel's copy
  * is none of them: it is one way of doing the same copy (reads, then
  * writes, in the kernel), which a pipeline that overlaps its reads and
@@ -110,30 +93,6 @@ static bool stands_for(json_t *row, int k, json_t *s)
 	return !strcmp(sget(row, "fsync"), sget(s, "fsync"));
 }
 
-/* CPU seconds per GB of one row: user + system (+ kernel threads). */
-static double cpu_s_gb(json_t *row, const char *user, const char *sys, const char *bytes)
-{
-	double cpu = nget(row, user) + nget(row, sys), k = nget(row, "kthread_s");
-	double gb = nget(row, bytes) / 1e9;
-
-	return gb > 0 ? (cpu + (isfinite(k) ? k : 0)) / gb : NAN;
-}
-
-/* The median of the finite values of v[0..n). */
-static double finite_median(double *v, size_t n)
-{
-	struct summary s;
-	size_t m = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(v[i]))
-			v[m++] = v[i];
-	if (!m)
-		return NAN;
-	summarize(v, m, &s);
-	return s.median;
-}
-
 static void limit_one(json_t *rows, json_t *s, int k, struct limit_est *e)
 {
 	size_t n = json_array_size(rows), m = 0, i;
@@ -147,13 +106,13 @@ static void limit_one(json_t *rows, json_t *s, int k, struct limit_est *e)
 		if (!stands_for(row, k, s))
 			continue;
 		v[m] = nget(row, RC_MB_S);
-		c[m++] = cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
+		c[m++] = limit_cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
 		if (*sget(row, "reused_from"))
 			snprintf(e->reused_from, sizeof(e->reused_from), "%s",
 				 sget(row, "reused_from"));
 	}
-	limits_est_of(v, m, e);
-	e->cpu_s_gb = finite_median(c, m);
+	limit_est_of(v, m, e);
+	e->cpu_s_gb = limit_finite_median(c, m);
 	free(v);
 	free(c);
 }
@@ -191,10 +150,10 @@ void limits_strategy_est(json_t *rows, json_t *s, struct limit_est *e)
 		    !json_is_null(json_object_get(row, "error")) || !(nget(row, RC_MB_S) > 0))
 			continue;
 		v[m] = nget(row, RC_MB_S);
-		c[m++] = cpu_s_gb(row, "user_s", "sys_s", "bytes_in");
+		c[m++] = limit_cpu_s_gb(row, "user_s", "sys_s", "bytes_in");
 	}
-	limits_est_of(v, m, e);
-	e->cpu_s_gb = finite_median(c, m);
+	limit_est_of(v, m, e);
+	e->cpu_s_gb = limit_finite_median(c, m);
 	e->reused_from[0] = 0;
 	free(v);
 	free(c);

@@ -34,19 +34,6 @@
  * The model fails (limits_exceeds) when the strategy's MB/s interval
  * lies wholly above the binding limit's.
  */
-/* Interval level of a limit's and a strategy's median MB/s. */
-#define LIMITS_LEVEL 0.95
-
-/* One limit measured: n repetitions, median MB/s and its interval (NAN
- * when too few: median_ci), CPU seconds per GB, the directory it was
- * reused from ("" when measured here). */
-struct limit_est {
-	size_t n;
-	double median, lo, hi, cpu_s_gb;
-	bool range;   /* lo..hi is the range (min-max): too few for the interval */
-	char reused_from[256];
-};
-
 /* What a strategy's cell asks of the limits. */
 struct limit_use {
 	bool direct;  /* its I/O bypasses the page cache */
@@ -68,9 +55,6 @@ int limits_attain(const struct limit_est est[LIMIT_N], const struct limit_use *u
  * much its median exceeds a's median, in percent. */
 bool limits_exceeds(double s_lo, double s_median, const struct limit_attain *a,
 		    double *pct);
-/* Median, interval and n of v[0..n) (sorted in place) into *e. */
-void limits_est_of(double *v, size_t n, struct limit_est *e);
-
 /* The limits of run summary s's cell from rows into est (n 0: none). */
 void limits_of_cell(json_t *rows, json_t *s, struct limit_est est[LIMIT_N]);
 /* The limit_use of run summary s (cpus: env.json's, <= 0 unknown). */

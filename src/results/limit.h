@@ -3,6 +3,11 @@
 #ifndef IOSTRAT_RESULTS_LIMIT_H
 #define IOSTRAT_RESULTS_LIMIT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
 /* The calibration points (docs/limits.md), in the order of limit_names. */
 enum limit {
 	LIMIT_READ_DIRECT,        /* cold sequential O_DIRECT read, io_uring qd x bs */
@@ -18,5 +23,29 @@ enum limit {
 extern const char *const limit_names[LIMIT_N + 1];
 /* For sentences: "the new-file write limit (buffered)". */
 extern const char *const limit_labels[LIMIT_N];
+
+/* Interval level of a limit's and a strategy's median MB/s. */
+#define LIMITS_LEVEL 0.95
+
+/* One limit (or a strategy against it) measured: n repetitions, median
+ * MB/s and its interval, CPU seconds per GB, the directory it was reused
+ * from ("" when measured here).  The one estimate of `iostrat limits`'
+ * table and the report's. */
+struct limit_est {
+	size_t n;
+	double median, lo, hi, cpu_s_gb;
+	bool range;   /* lo..hi is the range (min-max): too few for the interval */
+	char reused_from[256];
+};
+
+/* e's n, median and interval of the n MB/s in v (sorted in place):
+ * median_ci at LIMITS_LEVEL, else (too few) the range, range set. */
+void limit_est_of(double *v, size_t n, struct limit_est *e);
+/* CPU seconds per GB of one row: user + system + kernel threads
+ * (kthread_s, where the row has it) over bytes; NAN without bytes. */
+double limit_cpu_s_gb(json_t *row, const char *user, const char *sys, const char *bytes);
+/* The median of the finite values of v[0..n) (moved to its front); NAN
+ * when none is. */
+double limit_finite_median(double *v, size_t n);
 
 #endif

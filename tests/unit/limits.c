@@ -126,14 +126,14 @@ static int estimate_below_six_is_the_range(void)
 	struct limit_attain a = { .bind = LIMIT_TRANSFORM };
 	double pct;
 
-	limits_est_of(v, 5, &e);
+	limit_est_of(v, 5, &e);
 	CHECK(e.n == 5 && e.median == 3 && e.lo == 1 && e.hi == 5 && e.range,
 	      "five: %g-%g", e.lo, e.hi);
 	a.rate = e.median;
 	a.lo = e.lo;
 	a.hi = e.hi;
 	CHECK(limits_exceeds(5.5, 6, &a, &pct), "above the range: the model fails");
-	limits_est_of(v, 6, &e);
+	limit_est_of(v, 6, &e);
 	CHECK(e.n == 6 && e.median == 3.5 && e.lo == 1 && e.hi == 6 && !e.range,
 	      "six: %g-%g", e.lo, e.hi);
 	return 0;

@@ -52,16 +52,16 @@ static int three_rows_give_min_max_six_a_95_interval(void)
 	for (int i = 1; i <= 3; i++)
 		json_array_append_new(rows, row("read_direct", 0, 100 * i, 0.5 * i));
 	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
-	CHECK(!s[0].ci && s[0].lo == 100 && s[0].hi == 300 && s[0].median == 200,
-	      "ci %d %g..%g median %g", s[0].ci, s[0].lo, s[0].hi, s[0].median);
+	CHECK(s[0].est.range && s[0].est.lo == 100 && s[0].est.hi == 300 && s[0].est.median == 200,
+	      "range %d %g..%g median %g", s[0].est.range, s[0].est.lo, s[0].est.hi, s[0].est.median);
 	/* 1.0 s per 0.5 GB at the median */
-	CHECK(fabs(s[0].cpu_s_per_gb - 2.0) < 1e-9, "%g s/GB", s[0].cpu_s_per_gb);
+	CHECK(fabs(s[0].est.cpu_s_gb - 2.0) < 1e-9, "%g s/GB", s[0].est.cpu_s_gb);
 	free(s);
 	for (int i = 4; i <= 6; i++)
 		json_array_append_new(rows, row("read_direct", 0, 100 * i, 1));
-	CHECK(!limits_summarize(rows, &s, &n) && n == 1 && s[0].n == 6, "summarize");
-	CHECK(s[0].ci && s[0].lo == 100 && s[0].hi == 600, "ci %d %g..%g", s[0].ci,
-	      s[0].lo, s[0].hi);
+	CHECK(!limits_summarize(rows, &s, &n) && n == 1 && s[0].est.n == 6, "summarize");
+	CHECK(!s[0].est.range && s[0].est.lo == 100 && s[0].est.hi == 600, "range %d %g..%g",
+	      s[0].est.range, s[0].est.lo, s[0].est.hi);
 	free(s);
 	json_decref(rows);
 	return 0;
@@ -87,8 +87,8 @@ static int failed_traced_and_other_rows_left_out_reused_counted(void)
 	json_object_set_new(r, "reused_from", json_string("results/x"));
 	json_array_append_new(rows, r);
 	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
-	CHECK(s[0].n == 2 && s[0].reused == 1 && s[0].hi == 200, "n %zu reused %zu hi %g",
-	      s[0].n, s[0].reused, s[0].hi);
+	CHECK(s[0].est.n == 2 && s[0].reused == 1 && s[0].est.hi == 200, "n %zu reused %zu hi %g",
+	      s[0].est.n, s[0].reused, s[0].est.hi);
 	free(s);
 	json_decref(rows);
 	return 0;
