@@ -67,61 +67,88 @@ static bool matches(json_t *row, const char *config_id, json_t *key, double sinc
 	return true;
 }
 
-/* The matching rows of dir/results.jsonl (a new array) and the newest
- * measured_at among them. */
-static json_t *dir_rows(const char *dir, const char *config_id, json_t *key,
-			double since, double *newest)
+/* The limits rows of dir/results.jsonl measured since `since` (a new
+ * array); only lines that name the kind are parsed. */
+static json_t *dir_limits_rows(const char *dir, double since)
 {
-	char path[PATH_MAX];
-	json_t *rows = json_array(), *row;
-	json_error_t e;
+	char path[PATH_MAX], *line = NULL;
+	json_t *rows = json_array(), *row, *at;
+	size_t cap = 0;
 	FILE *f;
 
-	*newest = 0;
 	snprintf(path, sizeof(path), "%s/results.jsonl", dir);
 	f = fopen(path, "re");
-	if (!f || !rows)
-		goto out;
-	while ((row = json_loadf(f, JSON_DISABLE_EOF_CHECK, &e))) {
-		if (matches(row, config_id, key, since)) {
-			*newest = MAX(*newest, json_number_value(json_object_get(row, "measured_at")));
+	while (f && rows && getline(&line, &cap, f) > 0) {
+		if (!strstr(line, "\"limits\"") || !(row = json_loads(line, 0, NULL)))
+			continue;
+		at = json_object_get(row, "measured_at");
+		if (json_is_number(at) && json_number_value(at) >= since)
 			json_array_append(rows, row);
-		}
 		json_decref(row);
 	}
-out:
+	free(line);
 	if (f)
 		fclose(f);
 	return rows;
 }
 
-json_t *limits_reusable(const char *root, const char *self, const char *config_id,
-			json_t *key, double window_s, char *from, size_t len)
+/* Every other run directory's recent limits rows, {dir: [rows]}: read
+ * once per process and root (a bench asks once per configuration). */
+static json_t *candidates(const char *root, const char *me, double since)
 {
-	double since = (double)time(NULL) - window_s, best = 0, newest;
-	json_t *found = json_array();
+	static char read_root[PATH_MAX];
+	static json_t *by_dir;
 	struct dirent *e;
-	DIR *d = opendir(root);
-	const char *me = strrchr(self, '/') ? strrchr(self, '/') + 1 : self;
+	DIR *d;
 
-	while (d && found && (e = readdir(d))) {
+	if (by_dir && !strcmp(read_root, root))
+		return by_dir;
+	json_decref(by_dir);
+	by_dir = json_object();
+	snprintf(read_root, sizeof(read_root), "%s", root);
+	d = opendir(root);
+	while (d && by_dir && (e = readdir(d))) {
 		char dir[PATH_MAX];
 		json_t *rows;
 
 		if (e->d_name[0] == '.' || !strcmp(e->d_name, me))
 			continue;
 		snprintf(dir, sizeof(dir), "%s/%s", root, e->d_name);
-		rows = dir_rows(dir, config_id, key, since, &newest);
-		if (rows && json_array_size(rows) && newest > best) {
-			best = newest;
-			json_decref(found);
-			found = rows;
-			snprintf(from, len, "%s", dir);
-		} else {
-			json_decref(rows);
-		}
+		rows = dir_limits_rows(dir, since);
+		if (rows && json_array_size(rows))
+			json_object_set(by_dir, dir, rows);
+		json_decref(rows);
 	}
 	if (d)
 		closedir(d);
+	return by_dir;
+}
+
+json_t *limits_reusable(const char *root, const char *self, const char *config_id,
+			json_t *key, double window_s, char *from, size_t len)
+{
+	double since = (double)time(NULL) - window_s, best = 0;
+	const char *me = strrchr(self, '/') ? strrchr(self, '/') + 1 : self, *dir;
+	json_t *found = json_array(), *by_dir = candidates(root, me, since), *rows;
+
+	json_object_foreach(by_dir, dir, rows) {
+		json_t *mine = json_array(), *row;
+		double newest = 0;
+		size_t i;
+
+		json_array_foreach(rows, i, row)
+			if (matches(row, config_id, key, since)) {
+				newest = MAX(newest, json_number_value(json_object_get(row, "measured_at")));
+				json_array_append(mine, row);
+			}
+		if (found && json_array_size(mine) && newest > best) {
+			best = newest;
+			json_decref(found);
+			found = mine;
+			snprintf(from, len, "%s", dir);
+		} else {
+			json_decref(mine);
+		}
+	}
 	return found;
 }
