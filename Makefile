@@ -36,11 +36,11 @@ VERSION := $(shell git describe --always --dirty --tags 2>/dev/null || echo 0.1)
 WARN    := -Wall -Wextra -Werror -Wno-format-truncation
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) \
-           -I$(BUILD) -Isrc -MMD -MP
+           -I$(BUILD) -Isrc -Iinclude -MMD -MP
 CXXFLAGS ?= -O2 -g
 CXXFLAGS += -std=gnu++17 $(WARN) $(SANFLAGS) -Isrc -MMD -MP
 LDFLAGS += $(SANFLAGS)
-LDLIBS  += -luring -lbpf -lelf -lz -lxxhash -ljansson -linih -lpthread -lm
+LDLIBS  += -luring -lbpf -lelf -lz -lxxhash -ljansson -linih -lpthread -lm -ldl
 
 ifeq ($(V),1)
 Q :=

@@ -433,6 +433,8 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!ret && a.trace)
 		ret = tracer_check();
+	if (!ret)
+		ret = jobopt_transform(&a.cfg);
 	if (!ret) {
 		char why[256];
 

@@ -103,7 +103,7 @@ int cmd_verify(int argc, char **argv)
 		filelist_free(&fl);
 		return 1;
 	}
-	ret = verify_outputs(in, out, &fl, a.work, &file, &off, &why);
+	ret = verify_outputs(in, out, &fl, NULL, a.work, &file, &off, &why);
 	if (ret < 0)
 		errorf("%s: %s", why ? why : in, strerror(-ret));
 	else if (ret > 0)

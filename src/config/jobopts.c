@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "jobopts.h"
+#include "core/xform.h"
 #include "lib/util.h"
 
 void jobopt_defaults(struct run_config *cfg)
@@ -66,4 +67,26 @@ void jobopt_free(struct run_config *cfg)
 	free(cfg->sopts);
 	cfg->sopts = NULL;
 	cfg->job.sopts = NULL;
+}
+
+int jobopt_transform(struct run_config *cfg)
+{
+	const struct xform *x;
+	char why[PATH_MAX + 256];
+
+	if (!cfg->transform_spec)
+		cfg->transform_spec = cfg->transform;
+	x = xform_get(cfg->transform_spec, why, sizeof(why));
+	if (!x) {
+		errorf("%s", why);
+		return -EINVAL;
+	}
+	if (!x->in_place && cfg->job.work) {
+		errorf("work: %u passes, but transform %s has none (only xor has)",
+		       cfg->job.work, x->name);
+		return -EINVAL;
+	}
+	cfg->job.xform = x;
+	cfg->transform = x->id;
+	return 0;
 }

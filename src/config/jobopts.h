@@ -28,6 +28,11 @@ int jobopt_strategy(struct run_config *cfg, const char *name);
 bool jobopt_known(const struct run_config *cfg, const char *key);
 /* Every setting at its default. */
 void jobopt_defaults(struct run_config *cfg);
+/* The transform cfg->transform names, loaded (job.xform) and its id form
+ * in cfg->transform (the given in transform_spec): 0, or -EINVAL after
+ * one line (a transform that does not load; --work with a transform that
+ * has no passes: only xor has). */
+int jobopt_transform(struct run_config *cfg);
 /* Free the strategy's options. */
 void jobopt_free(struct run_config *cfg);
 

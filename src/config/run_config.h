@@ -40,6 +40,9 @@ struct run_config {
 	const char *bench;     /* NULL for `iostrat run` */
 	const char *dataset;   /* label, NULL if none */
 	const char *config_id; /* NULL: derived from the settings */
+	const char *transform; /* as given (transform=); after jobopt_transform
+				  the id's form: NAME[:ARG], a plug-in NAME.HASH8[:ARG] */
+	const char *transform_spec; /* as given, kept for the row */
 	const struct rep_hooks *hooks;
 	json_t *env;           /* env.json content: kernel, disk, ... */
 };

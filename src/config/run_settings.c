@@ -20,6 +20,11 @@ const struct setting run_settings[] = {
 	{ .name = "work", SETTING_UINT(struct run_config, job.work), .max = 1000000,
 	  .def = "0", .metavar = "W", .where = SET_BOTH, .column = RC_WORK,
 	  .id = "w%s", .help = "transform passes per line (0 = plain copy)" },
+	{ .name = "transform", SETTING_STRING(struct run_config, transform),
+	  .def = "xor", .metavar = "T", .where = SET_BOTH, .column = "transform",
+	  .id = "xf=%s", .flags = SETF_ID_OPTIONAL,
+	  .help = "the per-record transform: xor (default), filter:TEXT, hex,\n"
+		  "hash, hash4k, or a plug-in PATH.so[:ARG] (docs/transform.md)" },
 	{ .name = "cache", SETTING_ENUM(struct run_config, cache),
 	  .values = cache_mode_names,
 	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",

@@ -12,6 +12,7 @@
 #include <xxhash.h>
 
 #include "checksum.h"
+#include "reference.h"
 #include "transform.h"
 #include "lib/util.h"
 
@@ -49,8 +50,20 @@ static int hash_file(XXH3_state_t *h, const char *path, int work, uint8_t *buf)
 	return 0;
 }
 
-static int hash_all(const char *dir, const struct filelist *fl, int work,
-		    uint64_t *sum, const char **bad)
+static int hash_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	XXH3_64bits_update(ctx, p, n);
+	return checksum_stop ? -EINTR : 0;
+}
+
+/* Feed one file as x's reference gives it (a record transform). */
+static int hash_records(XXH3_state_t *h, const char *path, const struct xform *x)
+{
+	return reference_file(x, path, hash_sink, h);
+}
+
+static int hash_all(const char *dir, const struct filelist *fl, const struct xform *x,
+		    int work, uint64_t *sum, const char **bad)
 {
 	XXH3_state_t *h = XXH3_createState();
 	uint8_t *buf = malloc(CK_BUF);
@@ -65,7 +78,7 @@ static int hash_all(const char *dir, const struct filelist *fl, int work,
 	for (size_t i = 0; i < fl->n && !ret; i++) {
 		snprintf(badpath, sizeof(badpath), "%s/%s", dir, fl->names[i]);
 		*bad = badpath;
-		ret = hash_file(h, badpath, work, buf);
+		ret = x ? hash_records(h, badpath, x) : hash_file(h, badpath, work, buf);
 	}
 	if (!ret) {
 		*sum = XXH3_64bits_digest(h);
@@ -80,13 +93,29 @@ out:
 int checksum_files(const char *dir, const struct filelist *fl, uint64_t *sum,
 		   const char **bad)
 {
-	return hash_all(dir, fl, -1, sum, bad);
+	return hash_all(dir, fl, NULL, -1, sum, bad);
 }
 
 int checksum_reference(const char *dir, const struct filelist *fl,
-		       unsigned work, uint64_t *sum, const char **bad)
+		       const struct xform *x, unsigned work, uint64_t *sum,
+		       const char **bad)
 {
-	return hash_all(dir, fl, (int)work, sum, bad);
+	static char why[128];
+	uint64_t again;
+	int ret;
+
+	if (!x || x->in_place)
+		return hash_all(dir, fl, NULL, (int)work, sum, bad);
+	ret = hash_all(dir, fl, x, 0, sum, bad);
+	if (!ret)
+		ret = hash_all(dir, fl, x, 0, &again, bad);
+	if (!ret && again != *sum) {
+		snprintf(why, sizeof(why), "transform %.60s: two reference runs differ: "
+			 "it is not deterministic", x->name);
+		*bad = why;
+		return -EILSEQ;
+	}
+	return ret;
 }
 
 void checksum_hex(uint64_t sum, char out[17])
@@ -126,11 +155,62 @@ static int cmp_one(int in, int out, unsigned work, uint8_t *a, uint8_t *b,
 	}
 }
 
+/* What the reference gives, against the output read alongside. */
+struct cmp_ctx {
+	int fd;
+	uint8_t *b;
+	uint64_t pos;
+	bool differs;
+};
+
+static int cmp_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct cmp_ctx *c = ctx;
+
+	while (n && !c->differs) {
+		ssize_t nb = read_full(c->fd, c->b, MIN(n, (size_t)CK_BUF));
+
+		if (nb < 0)
+			return (int)nb;
+		for (ssize_t i = 0; i < nb; i++)
+			if (p[i] != c->b[i]) {
+				c->pos += (uint64_t)i;
+				c->differs = true;
+				return 0;
+			}
+		c->pos += (uint64_t)nb;
+		if ((size_t)nb < MIN(n, (size_t)CK_BUF)) {
+			c->differs = true; /* the output ends early */
+			return 0;
+		}
+		p += nb;
+		n -= (size_t)nb;
+	}
+	return 0;
+}
+
+/* cmp_one for a record transform: 0, 1 (*offset), or -errno. */
+static int cmp_records(const char *in_path, int out, const struct xform *x,
+		       uint8_t *b, uint64_t *offset)
+{
+	struct cmp_ctx c = { .fd = out, .b = b };
+	int ret = reference_file(x, in_path, cmp_sink, &c);
+	uint8_t extra;
+
+	if (ret)
+		return ret;
+	if (!c.differs && read_full(out, &extra, 1) == 1)
+		c.differs = true; /* the output goes on past the reference */
+	*offset = c.pos;
+	return c.differs;
+}
+
 int verify_outputs(const char *in, const char *out, const struct filelist *fl,
-		   unsigned work, size_t *file, uint64_t *offset,
-		   const char **why)
+		   const struct xform *x, unsigned work, size_t *file,
+		   uint64_t *offset, const char **why)
 {
 	uint8_t *a = malloc(CK_BUF), *b = malloc(CK_BUF);
+	char inpath[PATH_MAX];
 	int ret = 0;
 
 	*why = NULL;
@@ -157,7 +237,9 @@ int verify_outputs(const char *in, const char *out, const struct filelist *fl,
 			close(fa);
 			break;
 		}
-		ret = cmp_one(fa, fb, work, a, b, offset);
+		snprintf(inpath, sizeof(inpath), "%s/%s", in, fl->names[i]);
+		ret = x && !x->in_place ? cmp_records(inpath, fb, x, b, offset) :
+		      cmp_one(fa, fb, work, a, b, offset);
 		close(fa);
 		close(fb);
 	}

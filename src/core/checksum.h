@@ -13,15 +13,20 @@
  * On error *bad names the file.  -errno. */
 int checksum_files(const char *dir, const struct filelist *fl, uint64_t *sum,
 		   const char **bad);
-/* The reference: xxh3-64 of transform(work) of every input, in order. */
+struct xform;
+/* The reference: xxh3-64 of the transform's outputs of every input, in
+ * order: x NULL or in place, the XOR at work passes; else x's records by
+ * the simplest reader (reference.h), twice: -EILSEQ when the two differ
+ * (*bad then says so in one line). */
 int checksum_reference(const char *dir, const struct filelist *fl,
-		       unsigned work, uint64_t *sum, const char **bad);
+		       const struct xform *x, unsigned work, uint64_t *sum,
+		       const char **bad);
 /* First difference between transform(in/f) and out/f: 0 = identical,
  * 1 = differs (*file, *offset set; offset = size of the shorter file when
  * one is a prefix of the other), or -errno (*file set). */
 int verify_outputs(const char *in, const char *out, const struct filelist *fl,
-		   unsigned work, size_t *file, uint64_t *offset,
-		   const char **why);
+		   const struct xform *x, unsigned work, size_t *file,
+		   uint64_t *offset, const char **why);
 void checksum_hex(uint64_t sum, char out[17]);
 
 /* Set by a signal handler: the checksums stop within one buffer and

@@ -6,6 +6,7 @@
 
 #include "dontcache.h"
 #include "strategy.h"
+#include "xform.h"
 #include "lib/util.h"
 
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len)
@@ -92,4 +93,9 @@ int job_check_where(const struct strategy *s, const struct job *job,
 	if (!job->dontcache)
 		return 0;
 	return dontcache_probe(job->in_dir, writes ? job->out_dir : NULL, why, len);
+}
+
+bool job_xform_in_place(const struct job *job)
+{
+	return !job->xform || job->xform->in_place;
 }

@@ -65,12 +65,16 @@ struct job {
 	enum fsync_mode fsync;
 	const void *sopts;   /* the strategy's options: its struct, filled by
 				its settings table (struct strategy .opts) */
+	/* the transform: NULL or in_place, the study's XOR in place with
+	 * work passes (transform_chunk); else its records through xform.h */
+	const struct xform *xform;
 };
 
 #define STATS_ERRMSG_MAX 512
 
 struct json_t;
 struct setting;
+struct xform;
 
 struct run_stats {
 	uint64_t bytes_in;   /* atomic adds */
@@ -166,6 +170,9 @@ void stats_set_str(struct run_stats *st, const char *key, const char *v);
 void stats_set_real(struct run_stats *st, const char *key, double v);
 
 /* job.c */
+/* Whether job's transform is the XOR in place (transform_chunk, work
+ * passes): no transform named, or "xor". */
+bool job_xform_in_place(const struct job *job);
 /* Build "in_dir/files[i]" into buf. */
 void job_in_path(const struct job *job, size_t i, char *buf, size_t len);
 /* Whether strategy s can run job's I/O modes (--direct, --dontcache),

@@ -10,6 +10,8 @@
 #include <jansson.h>
 
 #include "core/filelist.h"
+
+struct xform;
 #include "engine/profile.h"
 #include "lib/column.h"
 #include "lib/settings.h"
@@ -38,7 +40,8 @@ struct bench_dataset {
 	bool user_dir;         /* dataset=PATH: used as is, never generated */
 	struct filelist fl;
 	char out[4096];        /* scratch output directory for this data set */
-	struct { unsigned work; char hex[17]; } *refs; /* reference checksums */
+	/* reference checksums, by transform and work */
+	struct { unsigned work; const struct xform *x; char hex[17]; } *refs;
 	size_t nrefs;
 };
 
@@ -175,7 +178,7 @@ int bench_dataset_get(struct bench_ctx *ctx, const char *where,
 		      const char *preset, double scale, uint64_t seed,
 		      struct bench_dataset **out);
 /* Reference checksum of ds at work (computed once). */
-int bench_dataset_ref(struct bench_dataset *ds, unsigned work,
+int bench_dataset_ref(struct bench_dataset *ds, const struct xform *x, unsigned work,
 		      const char **hex);
 /* Generate (or reuse) every data set found so far; scratch dirs too. */
 int bench_datasets_materialize(struct bench_ctx *ctx);

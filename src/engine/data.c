@@ -249,7 +249,8 @@ int bench_datasets_materialize(struct bench_ctx *ctx)
 	return scratch_space(ctx);
 }
 
-int bench_dataset_ref(struct bench_dataset *ds, unsigned work, const char **hex)
+int bench_dataset_ref(struct bench_dataset *ds, const struct xform *x, unsigned work,
+		      const char **hex)
 {
 	const char *bad;
 	uint64_t sum;
@@ -257,13 +258,17 @@ int bench_dataset_ref(struct bench_dataset *ds, unsigned work, const char **hex)
 	int ret;
 
 	for (size_t i = 0; i < ds->nrefs; i++)
-		if (ds->refs[i].work == work) {
+		if (ds->refs[i].work == work && ds->refs[i].x == x) {
 			*hex = ds->refs[i].hex;
 			return 0;
 		}
-	ret = checksum_reference(ds->dir, &ds->fl, work, &sum, &bad);
+	ret = checksum_reference(ds->dir, &ds->fl, x, work, &sum, &bad);
 	if (ret == -EINTR && checksum_stop)
 		return ret; /* a stop signal: said once, by the engine */
+	if (ret == -EILSEQ) { /* not deterministic: bad says so */
+		errorf("%s", bad);
+		return ret;
+	}
 	if (ret)
 		return error_errno(ret, bad, "reading for the reference");
 	n = realloc(ds->refs, (ds->nrefs + 1) * sizeof(*ds->refs));
@@ -271,6 +276,7 @@ int bench_dataset_ref(struct bench_dataset *ds, unsigned work, const char **hex)
 		return -ENOMEM;
 	ds->refs = n;
 	ds->refs[ds->nrefs].work = work;
+	ds->refs[ds->nrefs].x = x;
 	checksum_hex(sum, ds->refs[ds->nrefs].hex);
 	*hex = ds->refs[ds->nrefs++].hex;
 	return 0;

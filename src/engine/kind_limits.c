@@ -368,7 +368,7 @@ static int verify(struct limp *lp, const struct limit_result *r, char *why, size
 		return -EBADMSG;
 	}
 	if (lp->limit == LIMIT_TRANSFORM) {
-		if ((ret = bench_dataset_ref(lp->ds, lp->work, &hex)))
+		if ((ret = bench_dataset_ref(lp->ds, NULL, lp->work, &hex)))
 			return ret;
 		checksum_hex(r->sum, got);
 		snprintf(why, len, "output xxh3 %s, the reference's %s", got, hex);

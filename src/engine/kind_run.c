@@ -143,6 +143,9 @@ static int apply(const struct pconf *c, struct runp *rp, char *why, size_t len)
 		errorf("%s: [%s]: " NO_DATASET, c->where, c->section);
 		return -EINVAL;
 	}
+	ret = jobopt_transform(&rp->cfg);
+	if (ret)
+		return ret;
 	/* a grid's bufsize/chunk/qd for the strategies that use them */
 	job_check_knobs(rp->cfg.strat, &rp->cfg.job, true, why, len);
 	if (job_check_modes(rp->cfg.strat, &rp->cfg.job, why, len)) {
@@ -294,7 +297,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	rp->cfg.job.out_dir = rp->ds->out;
 	runner_set_files(&rp->cfg, &rp->ds->fl);
 	if (rp->cfg.job.sink != SINK_NULL && !(rp->cfg.strat->flags & STRAT_NO_OUTPUT)) {
-		ret = bench_dataset_ref(rp->ds, rp->cfg.job.work, &ref);
+		ret = bench_dataset_ref(rp->ds, rp->cfg.job.xform, rp->cfg.job.work, &ref);
 		if (ret)
 			return ret;
 	}

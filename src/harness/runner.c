@@ -23,6 +23,7 @@
 #include "cache_left.h"
 #include "env.h"
 #include "core/outfile.h"
+#include "core/xform.h"
 #include "results/row.h"
 #include "inwatch.h"
 #include "iosample.h"
@@ -56,9 +57,13 @@ int runner_reference(const struct run_config *cfg, const struct filelist *fl,
 {
 	const char *bad;
 	uint64_t sum;
-	int ret = checksum_reference(cfg->job.in_dir, fl, cfg->job.work, &sum,
-				     &bad);
+	int ret = checksum_reference(cfg->job.in_dir, fl, cfg->job.xform, cfg->job.work,
+				     &sum, &bad);
 
+	if (ret == -EILSEQ)
+		errorf("%s", bad);
+	if (ret == -EILSEQ)
+		return ret;
 	if (ret)
 		return error_errno(ret, bad, "reading for the reference");
 	checksum_hex(sum, hex);
@@ -335,6 +340,20 @@ static void config_id_of(const struct run_config *cfg, char *buf, size_t len)
 		runner_config_id(cfg, cfg->dataset, buf, len);
 }
 
+/* The transform's own columns beside "transform" (its id form). */
+static void transform_row(const struct run_config *cfg, json_t *row)
+{
+	const struct xform *x = cfg->job.xform;
+
+	if (!x)
+		return;
+	json_object_set_new(row, "transform_version", json_integer(x->t->version));
+	if (x->hash[0])
+		json_object_set_new(row, "transform_hash", json_text(x->hash));
+	if (cfg->transform_spec && strcmp(cfg->transform_spec, x->id))
+		json_object_set_new(row, "transform_spec", json_text(cfg->transform_spec));
+}
+
 static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 			unsigned rep, json_t *row)
 {
@@ -349,6 +368,7 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	json_object_set_new(row, "files", json_integer((json_int_t)fl->n));
 	json_object_set_new(row, RC_STRATEGY, json_text(cfg->strat->name));
 	settings_row(run_settings, cfg, row);
+	transform_row(cfg, row);
 	if (cfg->strat->opts)
 		settings_row(cfg->strat->opts, cfg->sopts, row);
 	json_object_set_new(row, "traced", json_false());

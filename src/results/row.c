@@ -96,6 +96,9 @@ const struct column row_columns[] = {
 	{ "cold_ok", F, 0, 0, "harness", "a cold cache was reached", 0 },
 	{ "input_changed", F, 0, 0, "harness", "an input changed while the run read it", 0 },
 	{ "cache_left_mib", COL_SIZE, 0, "MiB", "harness", "inputs and outputs left in the page cache", 0 },
+	{ "transform_version", COL_COUNT, 0, 0, "harness", "the transform's declared version (a plug-in's bump when its output changes)", 0 },
+	{ "transform_spec", T, 0, 0, "harness", "the transform as given (a plug-in's path and ARG)", 0 },
+	{ "transform_hash", T, 0, 0, "harness", "xxh3-64 of the plug-in's file (built-ins: none)", 0 },
 	{ "io_series", T, 0, "MB/s", "harness", "the disk's read/write MB/s per interval of a timed repetition (STEP_MS:R/W ...)", 0 },
 	/* the other kinds' own, and the engine's */
 	{ "order_seed", COL_COUNT, 0, 0, "harness", "the seed of the rounds' shuffled order", ID },

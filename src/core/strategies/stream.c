@@ -23,6 +23,7 @@
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
+#include "core/xform.h"
 #include "lib/util.h"
 
 #define STREAM_DEFAULT_BUF (64 * 1024)
@@ -63,6 +64,7 @@ struct stream_ctx {
 	size_t size;
 	uint8_t *in;
 	uint8_t *out;
+	struct xform_stream xs;  /* a record transform's (xs.w.x NULL: the XOR) */
 };
 
 struct writer {
@@ -71,6 +73,7 @@ struct writer {
 	int rwf;     /* RWF_DONTCACHE with --dontcache */
 	size_t used;
 	uint64_t total;
+	int werr;    /* the first write error (a record transform's sink) */
 };
 
 static int writer_flush(struct writer *w)
@@ -101,6 +104,18 @@ static int writer_put(struct writer *w, const uint8_t *p, size_t n)
 	return 0;
 }
 
+/* A record transform's outputs into the writer (write errors kept apart
+ * from the transform's). */
+static int writer_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct writer *w = ctx;
+	int ret = writer_put(w, p, n);
+
+	if (ret && !w->werr)
+		w->werr = ret;
+	return ret;
+}
+
 static int stream_init(const struct job *job, struct run_stats *st, void **ctx)
 {
 	struct stream_ctx *c = calloc(1, sizeof(*c));
@@ -114,7 +129,8 @@ static int stream_init(const struct job *job, struct run_stats *st, void **ctx)
 	*ctx = c;
 	if (!c->in || !c->out)
 		return -ENOMEM;
-	return 0;
+	return job_xform_in_place(job) ? 0 :
+	       xform_stream_open(&c->xs, job->xform, writer_sink, NULL);
 }
 
 static void stream_fini(void *ctx)
@@ -123,6 +139,8 @@ static void stream_fini(void *ctx)
 
 	if (!c)
 		return;
+	if (c->xs.w.x)
+		xform_stream_close(&c->xs);
 	free(c->in);
 	free(c->out);
 	free(c);
@@ -148,6 +166,26 @@ static int stream_lines(struct writer *w, uint8_t *buf, size_t len,
 	return 0;
 }
 
+/* One input buffer: the XOR line by line, or a record transform's
+ * records (the record going on carried to the next buffer). */
+static int stream_buf(const struct job *job, struct writer *w, size_t n, uint64_t *col)
+{
+	if (!w->c->xs.w.x)
+		return stream_lines(w, w->c->in, n, job->work, col);
+	w->c->xs.ctx = w;
+	return xform_stream_feed(&w->c->xs, w->c->in, n);
+}
+
+/* A failure of the copy: the write's, or the transform's. */
+static int copy_failed(const struct job *job, struct run_stats *st, const struct writer *w,
+		       int ret, const char *inpath, const char *outpath)
+{
+	if (!w->c->xs.w.x || w->werr)
+		return stats_fail(st, ret, outpath, "write");
+	return stats_failf(st, ret, inpath, "transform %s: %s", job->xform->name,
+			   strerror(-ret));
+}
+
 static int stream_copy(const struct job *job, int in, struct writer *w,
 		       struct run_stats *st, const char *inpath,
 		       const char *outpath)
@@ -165,10 +203,12 @@ static int stream_copy(const struct job *job, int in, struct writer *w,
 		if (n == 0)
 			break;
 		stats_add_in(st, (uint64_t)n);
-		ret = stream_lines(w, w->c->in, (size_t)n, job->work, &col);
+		ret = stream_buf(job, w, (size_t)n, &col);
 		if (ret)
-			return stats_fail(st, ret, outpath, "write");
+			return copy_failed(job, st, w, ret, inpath, outpath);
 	}
+	if (w->c->xs.w.x && (ret = xform_stream_end(&w->c->xs)))
+		return copy_failed(job, st, w, ret, inpath, outpath);
 	ret = writer_flush(w);
 	if (ret)
 		return stats_fail(st, ret, outpath, "write");
