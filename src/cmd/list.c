@@ -34,6 +34,7 @@ static const struct { unsigned flag; const char *word; } cap_words[] = {
 	{ STRAT_DONTCACHE, "dontcache" }, { STRAT_NO_OUTPUT, "no-output" },
 	{ STRAT_REPORT_BASE, "report-base" }, { STRAT_CONTROL, "control" },
 	{ STRAT_BUFSIZE, "bufsize" }, { STRAT_CHUNK, "chunk" }, { STRAT_QD, "qd" },
+	{ STRAT_RECORDS, "records" },
 };
 
 /* Its capabilities, space-separated: its flags' words (bufsize, chunk,

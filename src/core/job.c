@@ -45,6 +45,17 @@ static int check_dontcache(const struct strategy *s, const struct job *job,
 	return 0;
 }
 
+static int check_records(const struct strategy *s, const struct job *job,
+			 char *why, size_t len)
+{
+	char names[128];
+
+	snprintf(why, len, "--transform %s: strategy %s runs only the xor transform "
+		 "(%s run any)", job->xform->name, s->name,
+		 strategy_names_with(STRAT_RECORDS, ", ", names, sizeof(names)));
+	return 1;
+}
+
 int job_check_modes(const struct strategy *s, const struct job *job,
 		    char *why, size_t len)
 {
@@ -52,6 +63,8 @@ int job_check_modes(const struct strategy *s, const struct job *job,
 		return check_direct(s, why, len);
 	if (job->dontcache)
 		return check_dontcache(s, job, why, len);
+	if (!job_xform_in_place(job) && !(s->flags & (STRAT_RECORDS | STRAT_NO_OUTPUT)))
+		return check_records(s, job, why, len);
 	return s->check ? s->check(job, why, len) : 0;
 }
 

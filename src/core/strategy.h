@@ -111,6 +111,9 @@ enum {
 	STRAT_BUFSIZE = 1 << 7,
 	STRAT_CHUNK = 1 << 8,
 	STRAT_QD = 1 << 9,
+	/* runs any record transform (xform.h), not only the XOR in place:
+	 * one it cannot run is refused (run) or skipped (bench) */
+	STRAT_RECORDS = 1 << 10,
 };
 
 struct strategy {

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
+#include "core/xform.h"
 #include "lib/util.h"
 
 static int slurp(int fd, int rwf, uint8_t **bufp, size_t *lenp)
@@ -53,17 +55,47 @@ static int slurp(int fd, int rwf, uint8_t **bufp, size_t *lenp)
 	return 0;
 }
 
+/* The whole file through a record transform: *buf becomes the outputs
+ * (a buffer of their own), *len their length.  0 or -errno. */
+static int records(struct xform_worker *w, uint8_t **buf, size_t *len)
+{
+	uint8_t *out = malloc(xform_out_bound(w->x, *buf, *len) + 1);
+	ssize_t n;
+
+	if (!out)
+		return -ENOMEM;
+	n = xform_run(w, *buf, *len, out);
+	if (n < 0) {
+		free(out);
+		return (int)n;
+	}
+	free(*buf);
+	*buf = out;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* The XOR in place, or ctx's record transform. */
+static int transform(const struct job *job, void *ctx, uint8_t **buf, size_t *len)
+{
+	uint64_t col = 0;
+
+	if (!ctx) {
+		transform_chunk(*buf, *len, job->work, &col);
+		return 0;
+	}
+	return records(ctx, buf, len);
+}
+
 static int buffer_file(const struct job *job, size_t idx, void *ctx,
 		       struct run_stats *st)
 {
 	char in[PATH_MAX];
 	struct outfile of;
 	uint8_t *buf = NULL;
-	uint64_t col = 0;
 	size_t len = 0;
 	int fd, ret;
 
-	(void)ctx;
 	job_in_path(job, idx, in, sizeof(in));
 	fd = open(in, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -73,7 +105,12 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 	if (ret)
 		return stats_fail(st, ret, in, "read");
 	stats_add_in(st, len);
-	transform_chunk(buf, len, job->work, &col);
+	ret = transform(job, ctx, &buf, &len);
+	if (ret) {
+		free(buf);
+		return stats_failf(st, ret, in, "transform %s: %s", job->xform->name,
+				   strerror(-ret));
+	}
 	if (job->sink == SINK_NULL) {
 		free(buf);
 		return 0;
@@ -93,7 +130,39 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 	return ret;
 }
 
-static const struct per_file_ops buffer_ops = { .file = buffer_file };
+/* A thread's record-transform state (ctx NULL: the XOR in place). */
+static int buffer_init(const struct job *job, struct run_stats *st, void **ctx)
+{
+	struct xform_worker *w;
+	int ret;
+
+	(void)st;
+	*ctx = NULL;
+	if (job_xform_in_place(job))
+		return 0;
+	w = malloc(sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	ret = xform_worker_init(job->xform, w);
+	if (ret)
+		free(w);
+	else
+		*ctx = w;
+	return ret;
+}
+
+static void buffer_fini(void *ctx)
+{
+	if (ctx)
+		xform_worker_fini(ctx);
+	free(ctx);
+}
+
+static const struct per_file_ops buffer_ops = {
+	.thread_init = buffer_init,
+	.file = buffer_file,
+	.thread_fini = buffer_fini,
+};
 
 static int buffer_run(const struct job *job, struct run_stats *st)
 {
@@ -104,5 +173,5 @@ const struct strategy strategy_buffer = {
 	.name = "buffer",
 	.summary = "read the whole file, transform it, write it whole (memory: file x threads)",
 	.run = buffer_run,
-	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_WHOLE_FILE,
+	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_WHOLE_FILE | STRAT_RECORDS,
 };

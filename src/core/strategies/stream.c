@@ -270,7 +270,7 @@ const struct strategy strategy_stream = {
 	.opts = stream_settings,
 	.opts_size = sizeof(struct stream_opts),
 	.run = stream_run,
-	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_BUFSIZE,
+	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_BUFSIZE | STRAT_RECORDS,
 	.default_io = STREAM_DEFAULT_BUF,
 	.columns = stream_columns,
 };
