@@ -38,7 +38,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=gnu11 -D_GNU_SOURCE $(WARN) $(SANFLAGS) \
            -I$(BUILD) -Isrc -Iinclude -MMD -MP
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=gnu++17 $(WARN) $(SANFLAGS) -Isrc -MMD -MP
+CXXFLAGS += -std=gnu++17 $(WARN) $(SANFLAGS) -Isrc -Iinclude -MMD -MP
 LDFLAGS += $(SANFLAGS)
 LDLIBS  += -luring -lbpf -lelf -lz -lxxhash -ljansson -linih -lpthread -lm -ldl
 
@@ -133,12 +133,14 @@ check-asan:
 
 install: all
 	install -D -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/iostrat
+	install -D -m 0644 include/iostrat/transform.h \
+		$(DESTDIR)$(PREFIX)/include/iostrat/transform.h
 	mkdir -p $(DESTDIR)$(PREFIX)/share/iostrat
 	cp -r profiles fio-jobs plots ebpf $(DESTDIR)$(PREFIX)/share/iostrat/
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/iostrat
-	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat
+	rm -rf $(DESTDIR)$(PREFIX)/share/iostrat $(DESTDIR)$(PREFIX)/include/iostrat
 
 bench-%: deps
 	+$(Q)$(BUILD_AFTER_DEPS) all

@@ -6,7 +6,7 @@
 # Each target links only the sources it needs, compiled with coverage.
 FUZZ_BUILD := build-fuzz
 FUZZ_CC    ?= clang
-FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined
+FUZZ_FLAGS := -g -O1 -std=gnu11 -D_GNU_SOURCE -Isrc -Iinclude -fsanitize=fuzzer,address,undefined
 FUZZ_SECS  ?= 60
 FUZZ_LIBS  := -ljansson -lxxhash -linih -lm
 

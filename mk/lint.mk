@@ -8,7 +8,7 @@ LINT_SRCS := $(shell find src -name '*.c' | sort)
 # (not -I$(BUILD): the skeletons embed whole BPF objects and cost cppcheck
 # minutes; their code is generated, not ours)
 CPPCHECK_FLAGS := -q -j2 --enable=warning,portability --std=c11 -D_GNU_SOURCE \
-	--inline-suppr --error-exitcode=1 -Isrc --suppress=missingInclude \
+	--inline-suppr --error-exitcode=1 -Isrc -Iinclude --suppress=missingInclude \
 	--include=mk/cppcheck.h \
 	--suppress=missingIncludeSystem
 TIDY_CHECKS := -*,clang-analyzer-*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-reserved-identifier,-bugprone-narrowing-conversions,-bugprone-assignment-in-if-condition,-clang-analyzer-security.insecureAPI.*,-bugprone-implicit-widening-of-multiplication-result,-clang-analyzer-valist.Uninitialized,-bugprone-suspicious-string-compare,-bugprone-sizeof-expression,-bugprone-not-null-terminated-result,-bugprone-misplaced-widening-cast,-clang-analyzer-deadcode.DeadStores

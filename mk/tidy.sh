@@ -6,7 +6,7 @@ set -uo pipefail
 build=$1 checks=$2; shift 2
 export build checks
 out=$(printf '%s\n' "$@" | xargs -P "$(nproc)" -n 6 bash -c 'clang-tidy --quiet \
-	--checks="$checks" "$@" -- -std=gnu11 -D_GNU_SOURCE -Isrc -I"$build"' tidy 2>&1 |
+	--checks="$checks" "$@" -- -std=gnu11 -D_GNU_SOURCE -Isrc -Iinclude -I"$build"' tidy 2>&1 |
 	grep -v -E '^[0-9]+ warnings? (and [0-9]+ errors? )?generated|^Suppressed|^Use -header-filter')
 findings=$(printf '%s\n' "$out" | grep -E '(error|warning): ' | grep -v -E "^$build/|\.skel\.h:")
 [ -z "$findings" ] && exit 0

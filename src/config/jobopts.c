@@ -74,9 +74,7 @@ int jobopt_transform(struct run_config *cfg)
 	const struct xform *x;
 	char why[PATH_MAX + 256];
 
-	if (!cfg->transform_spec)
-		cfg->transform_spec = cfg->transform;
-	x = xform_get(cfg->transform_spec, why, sizeof(why));
+	x = xform_get(cfg->transform, why, sizeof(why));
 	if (!x) {
 		errorf("%s", why);
 		return -EINVAL;
@@ -88,5 +86,6 @@ int jobopt_transform(struct run_config *cfg)
 	}
 	cfg->job.xform = x;
 	cfg->transform = x->id;
+	cfg->transform_spec = x->spec;
 	return 0;
 }

@@ -227,7 +227,7 @@ const struct xform *xform_get(const char *spec, char *why, size_t len)
 	static size_t n;
 
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(loaded[i].spec, spec))
+		if (!strcmp(loaded[i].spec, spec) || !strcmp(loaded[i].id, spec))
 			return &loaded[i];
 	if (n == XFORM_CACHED) {
 		snprintf(why, len, "transform %s: more than %d transforms in one run",
@@ -239,3 +239,12 @@ const struct xform *xform_get(const char *spec, char *why, size_t len)
 	return &loaded[n++];
 }
 
+
+const char *xform_strerror(int err)
+{
+	if (err == -E2BIG)
+		return "a record longer than IOSTRAT_RECORD_MAX (16 MiB)";
+	if (err == -EOVERFLOW)
+		return "an output longer than its out_max() allowed";
+	return strerror(-err);
+}

@@ -48,7 +48,8 @@ int xform_load(const char *spec, struct xform *x, char *why, size_t len);
 void xform_unload(struct xform *x);
 /* The default: the built-in XOR. */
 int xform_load_default(struct xform *x);
-/* spec loaded once for the process (a bench's configurations share it):
+/* spec loaded once for the process (a bench's configurations share it;
+ * the id form of one loaded finds it too: a command's in-memory profile):
  * the loaded transform, or NULL with one line in why.  Never unloaded:
  * a child forked to run a repetition inherits it. */
 const struct xform *xform_get(const char *spec, char *why, size_t len);
@@ -72,6 +73,10 @@ size_t xform_out_bound(const struct xform *x, const uint8_t *in, size_t len);
  * written, or -errno: -E2BIG for a record over IOSTRAT_RECORD_MAX,
  * -EOVERFLOW for an output over out_max, record()'s own. */
 ssize_t xform_run(struct xform_worker *w, const uint8_t *in, size_t len, uint8_t *out);
+/* What err from xform_run or a stream says, for "transform NAME: ...":
+ * -E2BIG "a record longer than 16 MiB", -EOVERFLOW "an output longer than
+ * its out_max", else strerror. */
+const char *xform_strerror(int err);
 /* Where the whole records of in[0..len) end (the bytes after it start a
  * record that goes on past len): for lines, just past the last '\n' (0:
  * none); fixed, a multiple of record_size. */

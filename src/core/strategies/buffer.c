@@ -109,7 +109,7 @@ static int buffer_file(const struct job *job, size_t idx, void *ctx,
 	if (ret) {
 		free(buf);
 		return stats_failf(st, ret, in, "transform %s: %s", job->xform->name,
-				   strerror(-ret));
+				   xform_strerror(ret));
 	}
 	if (job->sink == SINK_NULL) {
 		free(buf);

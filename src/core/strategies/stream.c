@@ -183,7 +183,7 @@ static int copy_failed(const struct job *job, struct run_stats *st, const struct
 	if (!w->c->xs.w.x || w->werr)
 		return stats_fail(st, ret, outpath, "write");
 	return stats_failf(st, ret, inpath, "transform %s: %s", job->xform->name,
-			   strerror(-ret));
+			   xform_strerror(ret));
 }
 
 static int stream_copy(const struct job *job, int in, struct writer *w,
