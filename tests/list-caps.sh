@@ -15,7 +15,7 @@ caps_one_line_a_strategy_as_declared() {
 		die "uring: $(caps_of uring)"
 	[ "$(caps_of direct)" = "direct always-direct bufsize chunk qd" ] || die "direct: $(caps_of direct)"
 	[ "$(caps_of null)" = "no-output control" ] || die "null: $(caps_of null)"
-	[ "$(caps_of stream)" = "dontcache report-base bufsize fadvise" ] || die "stream: $(caps_of stream)"
+	[ "$(caps_of stream)" = "dontcache report-base bufsize records fadvise" ] || die "stream: $(caps_of stream)"
 }
 
 list_shows_capabilities_under_each_strategy() {
@@ -39,7 +39,7 @@ list_caps_argument_refused() {
 	local err rc=0
 	err=$("$IOSTRAT" list --caps extra 2>&1 >/dev/null) || rc=$?
 	[ "$rc" -eq 2 ] || die "exit $rc"
-	[ "$err" = "iostrat: list: extra: unexpected argument (iostrat list takes only --caps)" ] || die "$err"
+	[ "$err" = "iostrat: list: extra: unexpected argument (iostrat list takes only --caps or --transforms)" ] || die "$err"
 }
 
 t list_caps_one_line_a_strategy_as_declared caps_one_line_a_strategy_as_declared

@@ -6,21 +6,26 @@
 
 #include "commands.h"
 #include "core/strategy.h"
+#include "core/xform.h"
 #include "lib/util.h"
 
 static void list_usage(FILE *f)
 {
-	fputs("usage: iostrat list [--caps]\n\nThe strategies, with their "
-	      "capabilities and options.\n", f);
+	fputs("usage: iostrat list [--caps | --transforms]\n\nThe strategies, with "
+	      "their capabilities and options; the built-in transforms.\n", f);
 }
 
 struct list_args {
 	bool caps;
+	bool transforms;
 };
 
 static const struct setting list_table[] = {
 	{ .name = "caps", SETTING_BOOL(struct list_args, caps),
 	  .help = "one line a strategy: its name, a tab, its capabilities" },
+	{ .name = "transforms", SETTING_BOOL(struct list_args, transforms),
+	  .help = "one line a built-in transform: its name, a tab, its record\n"
+		  "kind (line, or fixed:BYTES), a tab, what it does" },
 	{ 0 },
 };
 
@@ -55,6 +60,17 @@ static void print_caps(const struct strategy *s, FILE *f)
 	}
 }
 
+/* The built-in transforms, one line each (plug-ins: docs/transform.md). */
+static void list_transforms(void)
+{
+	for (const struct xform_builtin *b = xform_builtins; b->name; b++) {
+		if (b->t->kind == IOSTRAT_RECORD_FIXED)
+			printf("%s\tfixed:%zu\t%s\n", b->name, b->t->record_size, b->help);
+		else
+			printf("%s\tline\t%s\n", b->name, b->help);
+	}
+}
+
 int cmd_list(int argc, char **argv)
 {
 	struct list_args a = { 0 };
@@ -64,8 +80,13 @@ int cmd_list(int argc, char **argv)
 	if (npos < 0)
 		return cmdopt_exit(npos);
 	if (npos) {
-		errorf("list: %s: unexpected argument (iostrat list takes only --caps)", argv[1]);
+		errorf("list: %s: unexpected argument (iostrat list takes only --caps "
+		       "or --transforms)", argv[1]);
 		return 2;
+	}
+	if (a.transforms) {
+		list_transforms();
+		return 0;
 	}
 	for (size_t i = 0; (s = strategy_at(i)); i++) {
 		if (a.caps) {
