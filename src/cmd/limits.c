@@ -11,10 +11,12 @@
 #include "config/datadir.h"
 #include "engine/bench.h"
 #include "engine/limits.h"
+#include "core/xform.h"
 #include "lib/util.h"
 
 struct limits_args {
 	const char *dataset, *scale, *seed, *fsync, *work, *limits, *reps, *reuse;
+	const char *transform;
 	const char *bs, *qd, *out, *data, *profile;
 	char **defs;
 	size_t ndefs;
@@ -24,13 +26,15 @@ struct limits_args {
 static void usage(FILE *f)
 {
 	fputs("usage: iostrat limits [--dataset PRESET|DIR] [--fsync file|end|none]\n"
-	      "                      [--work W,W...] [--limits NAME,...] [--reps N] [options]\n"
+	      "                      [--work W,W...] [--transform T,T...] [--limits NAME,...]\n"
+	      "                      [--reps N] [options]\n"
 	      "       iostrat limits -p PROFILE [-D key=value]...\n\n"
 	      "Measure the machine's own limits on a data set, each in rounds like a\n"
 	      "bench (docs/limits.md): read_direct (cold O_DIRECT, io_uring qd 32 x 1 MiB),\n"
 	      "write_new_buffered and write_new_direct (new files with the fsync class),\n"
 	      "pagecache_copy (warm read to a new file), copy_file_range (the kernel's\n"
-	      "copy, cold) and transform (the transform at each W, in memory, one thread).\n"
+	      "copy, cold) and transform (each transform, the xor at each W, in memory,\n"
+	      "one thread).\n"
 	      "Prints each limit's median MB/s, its interval, n and CPU seconds per GB.\n\n", f);
 }
 
@@ -54,6 +58,9 @@ static const struct setting limits_table[] = {
 	  .metavar = "file|end|none", .help = "the new files' fsync class (default file)" },
 	{ .name = "work", .shortname = 'w', SETTING_STRING(struct limits_args, work),
 	  .metavar = "W,W...", .help = "the transform's W list (default 0)" },
+	{ .name = "transform", SETTING_STRING(struct limits_args, transform),
+	  .metavar = "T,T...", .help = "the transforms the transform limit measures\n"
+		  "(default xor; the W list applies to the xor)" },
 	{ .name = "limits", .shortname = 'l', SETTING_STRING(struct limits_args, limits),
 	  .metavar = "NAME,...", .help = "the limits measured (default all six)" },
 	{ .name = "reps", .shortname = 'r', SETTING_STRING(struct limits_args, reps),
@@ -129,19 +136,49 @@ static void base_keys(const struct limits_args *a, struct kvs *k, char *dbuf, si
 	(void)len;
 }
 
-/* One configuration per limit, one per W for transform. */
-static int add_limit(const struct limits_args *a, struct profile *p, const char *name,
-		     char **ws, size_t nw, char *dbuf, size_t len)
+/* The lists --work and --transform expand to. */
+struct lists {
+	char **ws, **ts;
+	size_t nw, nt;
+};
+
+/* Whether a transform takes the W list (it has passes: the xor); one
+ * that does not load does too (the engine then names it). */
+static bool has_passes(const char *spec)
+{
+	char why[PATH_MAX + 256];
+	const struct xform *x = xform_get(spec, why, sizeof(why));
+
+	return !x || x->in_place;
+}
+
+static int add_one(const struct limits_args *a, struct profile *p, const char *name,
+		   const char *work, const char *transform, char *dbuf, size_t len)
 {
 	struct kvs k;
+
+	base_keys(a, &k, dbuf, len);
+	kv_set(&k, "limit", name);
+	kv_set(&k, "work", work);
+	kv_set(&k, "transform", transform);
+	return engine_profile_add(p, "limits", bench_kind_find("limits"), "iostrat limits",
+				  k.kv);
+}
+
+/* One configuration per limit; for transform, one per transform (per W
+ * for the xor). */
+static int add_limit(const struct limits_args *a, struct profile *p, const char *name,
+		     const struct lists *l, char *dbuf, size_t len)
+{
 	int ret = 0;
 
-	for (size_t w = 0; !ret && w < (strcmp(name, "transform") ? 1 : nw); w++) {
-		base_keys(a, &k, dbuf, len);
-		kv_set(&k, "limit", name);
-		kv_set(&k, "work", strcmp(name, "transform") ? "0" : ws[w]);
-		ret = engine_profile_add(p, "limits", bench_kind_find("limits"),
-					 "iostrat limits", k.kv);
+	if (strcmp(name, "transform"))
+		return add_one(a, p, name, "0", "xor", dbuf, len);
+	for (size_t t = 0; !ret && t < l->nt; t++) {
+		bool passes = has_passes(l->ts[t]);
+
+		for (size_t w = 0; !ret && w < (passes ? l->nw : 1); w++)
+			ret = add_one(a, p, name, passes ? l->ws[w] : "0", l->ts[t], dbuf, len);
 	}
 	return ret;
 }
@@ -160,8 +197,9 @@ static int build(const struct limits_args *a, struct profile *p, char *dbuf, siz
 {
 	const char *all = "read_direct,write_new_buffered,write_new_direct,"
 			  "pagecache_copy,copy_file_range,transform";
-	char **names = NULL, **ws = NULL;
-	size_t nn = 0, nw = 0;
+	struct lists l = { 0 };
+	char **names = NULL;
+	size_t nn = 0;
 	int ret;
 
 	if (a->work && !a->work[strspn(a->work, " \t,")]) {
@@ -171,16 +209,20 @@ static int build(const struct limits_args *a, struct profile *p, char *dbuf, siz
 	ret = check_defs(a);
 	if (!ret)
 		ret = profile_expand_value("iostrat limits", "--work", a->work ? a->work : "0",
-					   &ws, &nw);
+					   &l.ws, &l.nw);
+	if (!ret)
+		ret = profile_expand_value("iostrat limits", "--transform",
+					   a->transform ? a->transform : "xor", &l.ts, &l.nt);
 	if (!ret)
 		ret = profile_expand_value("iostrat limits", "--limits",
 					   a->limits ? a->limits : all, &names, &nn);
 	if (!ret)
 		ret = engine_profile_new(p, "limits");
 	for (size_t i = 0; !ret && i < nn; i++)
-		ret = add_limit(a, p, names[i], ws, nw, dbuf, len);
+		ret = add_limit(a, p, names[i], &l, dbuf, len);
 	profile_free_items(names, nn);
-	profile_free_items(ws, nw);
+	profile_free_items(l.ws, l.nw);
+	profile_free_items(l.ts, l.nt);
 	return ret;
 }
 

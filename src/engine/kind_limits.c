@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "core/checksum.h"
+#include "core/xform.h"
 #include "harness/cache.h"
 #include "harness/cgroup.h"
 #include "harness/env.h"
@@ -48,6 +49,8 @@
 struct limp {
 	int limit;                 /* enum limit */
 	unsigned work, qd;
+	const char *transform;     /* transform only: as given, then its id form */
+	const struct xform *x;     /* loaded (transform only; NULL: the xor) */
 	uint64_t bs;
 	int fsync;                 /* enum fsync_mode */
 	double reuse_s;            /* 0: always measure */
@@ -66,6 +69,10 @@ static const struct setting limits_settings[] = {
 	{ .name = "work", SETTING_UINT(struct limp, work), .max = 1000000, .def = "0",
 	  .where = SET_PROFILE, .column = "work", .id = "w%s",
 	  .help = "the transform's W (transform only)" },
+	{ .name = "transform", SETTING_STRING(struct limp, transform), .def = "xor",
+	  .where = SET_PROFILE, .column = "transform", .id = "xf=%s",
+	  .flags = SETF_ID_OPTIONAL,
+	  .help = "the transform measured (transform only; docs/transform.md)" },
 	{ .name = "fsync", SETTING_ENUM(struct limp, fsync), .values = fsync_mode_names,
 	  .def = "file", .where = SET_PROFILE, .column = "fsync", .id = "fsync=%s",
 	  .help = "the new files' fsync class, as the run's" },
@@ -113,8 +120,8 @@ static int one_key(struct limp *lp, const struct pkv *kv)
 	snprintf(where, sizeof(where), "%s: %s", kv->where, kv->key);
 	if (s)
 		return setting_store(s, lp, where, kv->value);
-	errorf("%s: not a limits key (limit, work, fsync, qd, bs, reuse, dataset, "
-	       "scale, seed)", where);
+	errorf("%s: not a limits key (limit, work, transform, fsync, qd, bs, reuse, "
+	       "dataset, scale, seed)", where);
 	return -EINVAL;
 }
 
@@ -122,12 +129,34 @@ static int one_key(struct limp *lp, const struct pkv *kv)
  * every limit but transform; the rest is 0 (no column, no id part). */
 static void normalise(struct limp *lp)
 {
-	if (lp->limit != LIMIT_TRANSFORM)
+	if (lp->limit != LIMIT_TRANSFORM) {
 		lp->work = 0;
-	else
+		lp->transform = "xor";
+	} else {
 		lp->bs = 0;
+	}
 	if (lp->limit != LIMIT_READ_DIRECT)
 		lp->qd = 0;
+}
+
+/* The transform limit's transform, loaded (its id form in lp->transform):
+ * 0, or -EINVAL after one line. */
+static int load_transform(const struct pconf *c, struct limp *lp)
+{
+	char why[PATH_MAX + 256];
+
+	lp->x = xform_get(lp->transform, why, sizeof(why));
+	if (!lp->x) {
+		errorf("%s: [%s]: %s", c->where, c->section, why);
+		return -EINVAL;
+	}
+	if (!lp->x->in_place && lp->work) {
+		errorf("%s: [%s]: work: %u passes, but transform %s has none (only xor has)",
+		       c->where, c->section, lp->work, lp->x->name);
+		return -EINVAL;
+	}
+	lp->transform = lp->x->id;
+	return 0;
 }
 
 static int apply(const struct pconf *c, struct limp *lp)
@@ -160,7 +189,7 @@ static int apply(const struct pconf *c, struct limp *lp)
 		return -EINVAL;
 	}
 	normalise(lp);
-	return 0;
+	return load_transform(c, lp);
 }
 
 static int limits_check(const struct bench_ctx *ctx, const struct pconf *c,
@@ -261,8 +290,8 @@ static int limits_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	}
 	limits_id(lp, it->id, sizeof(it->id));
 	if (lp->limit == LIMIT_TRANSFORM)
-		snprintf(it->label, sizeof(it->label), "limits transform work=%u %s",
-			 lp->work, lp->ds->label);
+		snprintf(it->label, sizeof(it->label), "limits transform %s work=%u %s",
+			 lp->x->name, lp->work, lp->ds->label);
 	else
 		snprintf(it->label, sizeof(it->label), "limits %s %s",
 			 limit_names[lp->limit], lp->ds->label);
@@ -295,7 +324,7 @@ static void child(const struct limp *lp, int fd)
 {
 	struct limit_job j = {
 		.limit = (enum limit)lp->limit, .in = lp->ds->dir, .out = lp->ds->out,
-		.fl = &lp->ds->fl, .fsync = lp->fsync, .work = lp->work,
+		.fl = &lp->ds->fl, .fsync = lp->fsync, .work = lp->work, .x = lp->x,
 		.qd = lp->qd, .bs = lp->bs,
 	};
 	struct limit_result r;
@@ -368,7 +397,7 @@ static int verify(struct limp *lp, const struct limit_result *r, char *why, size
 		return -EBADMSG;
 	}
 	if (lp->limit == LIMIT_TRANSFORM) {
-		if ((ret = bench_dataset_ref(lp->ds, NULL, lp->work, &hex)))
+		if ((ret = bench_dataset_ref(lp->ds, lp->x, lp->work, &hex)))
 			return ret;
 		checksum_hex(r->sum, got);
 		snprintf(why, len, "output xxh3 %s, the reference's %s", got, hex);

@@ -13,6 +13,8 @@
 #include "core/filelist.h"
 #include "results/limit.h"
 
+struct xform;
+
 
 /* The measurements' version, part of the reuse key: bumped whenever a
  * limit's measurement changes what it measures, so rows of the old way
@@ -27,6 +29,8 @@ struct limit_job {
 	int fsync;                 /* enum fsync_mode */
 	unsigned work, qd;
 	uint64_t bs;
+	const struct xform *x;     /* transform: a record transform (NULL or in
+				      place: the XOR at work passes) */
 };
 
 /* What the child reports: the seconds of the measured part alone and the

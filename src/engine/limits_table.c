@@ -17,8 +17,25 @@ static int limit_index(const char *name)
 	return -1;
 }
 
-/* The row's limit and W as a sort key; -1 for a row that is not a good
- * timed limits row. */
+/* The row's transform ("xor" when it names none), as 24 bits of a key. */
+static const char *transform_of(json_t *row)
+{
+	const char *t = json_string_value(json_object_get(row, "transform"));
+
+	return t && *t ? t : "xor";
+}
+
+static long long transform_bits(json_t *row)
+{
+	unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
+
+	for (const char *p = transform_of(row); *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return (long long)(h & 0xffffff);
+}
+
+/* The row's limit, transform and W as a sort key; -1 for a row that is
+ * not a good timed limits row. */
 static long long row_key(json_t *row)
 {
 	const char *kind = json_string_value(json_object_get(row, "kind"));
@@ -28,7 +45,8 @@ static long long row_key(json_t *row)
 	    !json_is_null(json_object_get(row, "error")) ||
 	    !json_is_number(json_object_get(row, RC_MB_S)))
 		return -1;
-	return (long long)li << 32 | (long long)json_integer_value(json_object_get(row, RC_WORK));
+	return (long long)li << 56 | transform_bits(row) << 32 |
+	       (long long)json_integer_value(json_object_get(row, RC_WORK));
 }
 
 /* The summary of the rows of one key. */
@@ -36,18 +54,21 @@ static void one(json_t *rows, long long key, double *mb, double *cpu,
 		struct limit_summary *s)
 {
 	size_t i, n = 0;
-	json_t *row;
-	int li = (int)(key >> 32);
+	json_t *row, *first = NULL;
+	int li = (int)(key >> 56);
 
 	memset(s, 0, sizeof(*s));
 	json_array_foreach(rows, i, row) {
 		if (row_key(row) != key)
 			continue;
+		first = first ? first : row;
 		mb[n] = json_number_value(json_object_get(row, RC_MB_S));
 		cpu[n++] = limit_cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
 		s->reused += json_is_string(json_object_get(row, "reused_from"));
 	}
-	if (li == LIMIT_TRANSFORM)
+	if (li == LIMIT_TRANSFORM && first && strcmp(transform_of(first), "xor"))
+		snprintf(s->name, sizeof(s->name), "transform %.30s", transform_of(first));
+	else if (li == LIMIT_TRANSFORM)
 		snprintf(s->name, sizeof(s->name), "transform w=%u", (unsigned)(key & 0xffffffff));
 	else
 		snprintf(s->name, sizeof(s->name), "%s", limit_names[li]);

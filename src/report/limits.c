@@ -75,6 +75,20 @@ static int limit_of(const char *name)
 	return -1;
 }
 
+/* The transform a row names, the xor when it names none (rows from
+ * before transforms had names). */
+static const char *transform_of(json_t *row)
+{
+	const char *t = sget(row, "transform");
+
+	return *t ? t : "xor";
+}
+
+static bool same_transform(json_t *a, json_t *b)
+{
+	return !strcmp(transform_of(a), transform_of(b));
+}
+
 /* A good limits row of limit k standing for run summary s's cell. */
 static bool stands_for(json_t *row, int k, json_t *s)
 {
@@ -87,7 +101,7 @@ static bool stands_for(json_t *row, int k, json_t *s)
 	if (*ds && strcmp(ds, sget(s, RC_DATASET)))
 		return false;
 	if (k == LIMIT_TRANSFORM)
-		return iget(row, RC_WORK) == iget(s, RC_WORK);
+		return iget(row, RC_WORK) == iget(s, RC_WORK) && same_transform(row, s);
 	if (k == LIMIT_READ_DIRECT)
 		return true;
 	return !strcmp(sget(row, "fsync"), sget(s, "fsync"));

@@ -14,7 +14,7 @@
 
 /* A value other than the default for each run setting, by name. */
 static const char *const other[][2] = {
-	{ "threads", "2" }, { "work", "3" }, { "cache", "warm" },
+	{ "threads", "2" }, { "work", "3" }, { "transform", "hex" }, { "cache", "warm" },
 	{ "fsync", "end" }, { "bufsize", "4k" }, { "chunk", "8192" },
 	{ "qd", "4" }, { "direct", "on" }, { "dontcache", "on" },
 	{ "sink", "null" }, { "memory_max", "64M" },
@@ -155,7 +155,7 @@ static int every_table_default_parses(void)
 
 static int row_has_every_setting_column(void)
 {
-	static const char *const cols[] = { "threads", "work", "cache", "fsync",
+	static const char *const cols[] = { "threads", "work", "transform", "cache", "fsync",
 		"bufsize", "chunk", "qd", "direct", "dontcache", "sink", "memory_max", "accounting" };
 	struct run_config c;
 	json_t *row = json_object();
