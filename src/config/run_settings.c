@@ -23,8 +23,8 @@ const struct setting run_settings[] = {
 	{ .name = "transform", SETTING_STRING(struct run_config, transform),
 	  .def = "xor", .metavar = "T", .where = SET_BOTH, .column = "transform",
 	  .id = "xf=%s", .flags = SETF_ID_OPTIONAL,
-	  .help = "the per-record transform: xor (default), filter:TEXT, hex,\n"
-		  "hash, hash4k, or a plug-in PATH.so[:ARG] (docs/transform.md)" },
+	  .help = "the per-record transform: xor (the default), a built-in\n"
+		  "(iostrat list --transforms) or a plug-in PATH.so[:ARG]" },
 	{ .name = "cache", SETTING_ENUM(struct run_config, cache),
 	  .values = cache_mode_names,
 	  .def = "cold", .where = SET_BOTH, .column = "cache", .id = "%s",
