@@ -18,7 +18,7 @@ static int one(struct xform_worker *w, const uint8_t *rec, size_t n, bool nl,
 
 	if (n > IOSTRAT_RECORD_MAX)
 		return -E2BIG;
-	if (need > *cap) {
+	if (need > *cap || !*out) {
 		uint8_t *p = realloc(*out, need);
 
 		if (!p)
