@@ -18,6 +18,8 @@ static int one(struct xform_worker *w, const uint8_t *rec, size_t n, bool nl,
 
 	if (n > IOSTRAT_RECORD_MAX)
 		return -E2BIG;
+	if (need < 2)
+		need = 2; /* out_max of 0 (or wrapped): room for the newline */
 	if (need > *cap || !*out) {
 		uint8_t *p = realloc(*out, need);
 
