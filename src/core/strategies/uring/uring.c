@@ -138,11 +138,18 @@ static int uring_check_where(const struct job *job, char *why, size_t len)
 	return job->direct ? direct_check_where(job, why, len) : 0;
 }
 
-/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's. */
+/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's;
+ * --direct only with the XOR (outputs keep the inputs' aligned offsets). */
 static int uring_check(const struct job *job, char *why, size_t len)
 {
 	const struct uring_opts *o = job->sopts;
 
+	if (job->direct && !job_xform_in_place(job)) {
+		snprintf(why, len, "--direct: not with transform %s (its outputs land "
+			 "at unaligned offsets, which O_DIRECT cannot write); run "
+			 "without --direct", job->xform->name);
+		return 1;
+	}
 	if (!o || o->sqpoll || o->sq_idle_ms == URING_SQ_IDLE_DEFAULT)
 		return 0;
 	snprintf(why, len, "--sq-thread-idle: only with --sqpoll (it is the idle time "
@@ -227,6 +234,22 @@ static int pool_alloc(struct uctx *c)
 	return 0;
 }
 
+/* The record transforms' output buffers, at the largest each grew to. */
+static size_t out_bytes(const struct uctx *c)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; c->chunks && i < c->nbuf; i++)
+		n += c->chunks[i].out_cap;
+	return n;
+}
+
+static void free_outputs(struct uctx *c)
+{
+	for (unsigned i = 0; c->chunks && i < c->nbuf; i++)
+		free(c->chunks[i].out);
+}
+
 static void record(struct uctx *c)
 {
 	struct run_stats *st = c->st;
@@ -235,6 +258,8 @@ static void record(struct uctx *c)
 	stats_set_int(st, "qd_used", c->qd);
 	stats_set_int(st, "workers", c->workers);
 	stats_set_int(st, "pool_bytes", (long long)c->pool_bytes);
+	if (c->wq.xf)
+		stats_set_int(st, "out_bytes", (long long)out_bytes(c));
 	if (!c->ring_flags)
 		return;
 	stats_set_str(st, "ring_flags", c->ring_flags);
@@ -280,6 +305,7 @@ static int uring_run(const struct job *job, struct run_stats *st)
 	uring_ring_exit(c);
 	if (c->pool)
 		munmap(c->pool, c->pool_map);
+	free_outputs(c);
 	free(c->chunks);
 	free(c);
 	return ret ? ret : st->err;
@@ -291,6 +317,7 @@ static const struct column uring_columns[] = {
 	{ "qd_used", COL_COUNT, 0, 0, "core", "the queue depth used", 0 },
 	{ "workers", COL_COUNT, 0, 0, "core", "transform threads", 0 },
 	{ "pool_bytes", COL_SIZE, 0, "bytes", "core", "the buffer pool's size", 0 },
+	{ "out_bytes", COL_SIZE, 0, "bytes", "core", "a record transform's output buffers (one per pool buffer, each grown to the largest output it held)", 0 },
 	{ "ring_flags", COL_TEXT, 0, 0, "core", "the ring's setup flags", 0 },
 	{ "fixed_buffers", COL_COUNT, 0, 0, "core", "1 when the buffers are registered with the ring", 0 },
 	{ "fixed_files", COL_COUNT, 0, 0, "core", "1 when the files are registered with the ring", 0 },
@@ -311,7 +338,7 @@ const struct strategy strategy_uring = {
 	.opts_size = sizeof(struct uring_opts),
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD | STRAT_RECORDS,
 	.default_qd = URING_DEFAULT_QD,
 	.pool_bytes = uring_pool_bytes,
 	.check = uring_check,
