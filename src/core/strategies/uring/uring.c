@@ -33,6 +33,30 @@
  *     lengths), so they may complete in any order.  When every chunk of a
  *     file is written: --direct trims the block-rounded tail (ftruncate),
  *     --fsync file fsyncs through the ring, then out_commit() renames.
+ *   - Any other record transform (STRAT_RECORDS; the XOR above keeps its
+ *     path, in place, exactly): at in-order dispatch the reader knows
+ *     the file's record carried from its previous chunk.  It hands the
+ *     worker a head -- the carried record completed by the chunk's bytes
+ *     up to its first record end -- and the body, the whole records after
+ *     it (xform_whole); the tail after the last record end is the next
+ *     carry.  A chunk with no record end only grows the carry (at most
+ *     IOSTRAT_RECORD_MAX + 1 bytes, -E2BIG beyond); the file's last
+ *     chunk hands over everything left (records.c).  Each worker thread
+ *     has its own transform state and runs head then body (xform_run)
+ *     into the chunk's output buffer, grown to xform_out_bound and kept
+ *     for the chunk's next use.  Outputs complete out of order: an
+ *     output FIFO in input order gives each chunk, once it and every
+ *     earlier chunk is back, the file's next output offset (the sum of
+ *     the earlier outputs), and its write goes there -- so writes still
+ *     complete in any order and the file ends at the sum of its outputs.
+ *     Memory: the pool, plus one output buffer per pool buffer (each the
+ *     bound of the largest output it held: 2 x chunk for hex; the row's
+ *     out_bytes), plus the carried records (one per file being read, the
+ *     heads of the chunks in flight: each at most one record).  --direct
+ *     is refused with a record transform (check): the outputs land at
+ *     unaligned offsets, which O_DIRECT cannot write.  A transform's
+ *     error (its -errno, -E2BIG) is the run's first error, named
+ *     "transform NAME" with the input file.
  *   - Every op carries its chunk or file in user_data (kind in the low
  *     bits).  Short reads and writes are continued from where they ended,
  *     -EAGAIN/-EINTR resubmitted, a read returning 0 is EOF; a file is read
