@@ -84,11 +84,10 @@ static void submit_io(struct uctx *c, struct chunk *ch, int op)
 	uint64_t off = (wr ? ch->woff : ch->off) + done;
 	int fd = wr ? f->of.fd : f->in_fd;
 
-	if (wr && ch->wbuf != ch->buf) /* an output buffer: not registered */
-		io_uring_prep_write(sqe, fd, p, n, off);
-	else if (c->fixed_bufs && wr)
+	/* a record transform's output buffer is not a registered one */
+	if (c->fixed_bufs && wr && ch->wbuf == ch->buf)
 		io_uring_prep_write_fixed(sqe, fd, p, n, off, (int)ch->idx);
-	else if (c->fixed_bufs)
+	else if (c->fixed_bufs && !wr)
 		io_uring_prep_read_fixed(sqe, fd, p, n, off, (int)ch->idx);
 	else if (wr)
 		io_uring_prep_write(sqe, fd, p, n, off);
