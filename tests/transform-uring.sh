@@ -113,6 +113,50 @@ direct_with_a_record_transform_is_refused() {
 	expect_fail '^iostrat: --direct: not with transform hex' urun --transform hex --direct
 }
 
+# A plug-in whose record() fails in the repetition's child only (the
+# reference runs in the parent): -EIO on a line holding BOOM.
+boom_plugin() {
+	need_cmd cc
+	cat >"$T/boom.c" <<'C'
+#define _GNU_SOURCE
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#include "iostrat/transform.h"
+static pid_t parent;
+__attribute__((constructor)) static void at_load(void) { parent = getpid(); }
+static size_t out_max(size_t len) { return len; }
+static ssize_t rec(void *s, const unsigned char *in, size_t len, unsigned char *out)
+{
+	(void)s;
+	if (getpid() != parent && memmem(in, len, "BOOM", 4))
+		return -EIO;
+	memcpy(out, in, len);
+	return (ssize_t)len;
+}
+IOSTRAT_TRANSFORM_DEFINE(.name = "boom", .version = 1, .kind = IOSTRAT_RECORD_LINE,
+			 .out_max = out_max, .record = rec);
+C
+	cc -shared -fPIC -I"$TOP/include" -o "$T/boom.so" "$T/boom.c" || skip "cannot build a plug-in"
+	mkdir -p "$T/probe"
+	: >"$T/probe/empty"
+	if "$IOSTRAT" run -s stream --transform "$T/boom.so" "$T/probe" "$T/probe-out" --reps 1 \
+		--cache asis 2>&1 >/dev/null | grep -q 'no such built-in'; then
+		skip "iostrat run does not load a plug-in here (its profile names the transform by id)"
+	fi
+}
+
+transform_error_names_the_file_and_leaves_no_output() {
+	boom_plugin
+	"$IOSTRAT" gen "$T/in" --files 3 --lines 2000 --width 100 >/dev/null
+	{ head -c 100000 /dev/zero | tr '\0' a; printf '\nBOOM here\nafter\n'; } >"$T/in/f000001.txt"
+	expect_fail 'in/f000001.txt: transform boom: Input/output error' \
+		"$IOSTRAT" run -s uring --transform "$T/boom.so" "$T/in" "$T/out" --reps 1 \
+		--cache asis --chunk 4096 --threads 4 --qd 8
+	[ ! -e "$T/out/f000001.txt" ] || die "the failed file's output is there"
+	[ -z "$(find "$T/out" -name '.*iostrat-tmp')" ] || die "temp files left: $(ls -A "$T/out")"
+}
+
 t uring_runs_every_builtin_at_chunk_4096_threads_and_qd every_builtin_at_chunk_4096
 t uring_runs_every_builtin_at_the_default_chunk every_builtin_at_default_chunk
 t uring_lines_longer_than_a_4096_byte_chunk lines_longer_than_a_chunk
@@ -121,3 +165,4 @@ t uring_hex_and_filter_outputs_match_python python_checks_hex_and_filter
 t uring_xor_checksums_match_stream_at_w0_and_w100 xor_checksums_match_stream
 t uring_record_transform_sink_null_writes_nothing sink_null_writes_nothing
 t uring_direct_with_a_record_transform_is_refused direct_with_a_record_transform_is_refused
+t uring_transform_error_names_the_file_and_leaves_no_output transform_error_names_the_file_and_leaves_no_output
