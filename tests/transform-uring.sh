@@ -58,7 +58,10 @@ many_files() {
 	mkdir -p "$T/in"
 	for i in $(seq 1 300); do printf 'file %d\nline two %d\n' "$i" "$i" >"$T/in/f$i"; done
 	for i in 1 2 3; do : >"$T/in/e$i"; done
-	urun --transform hex --chunk 4096 --threads 4 --qd 16 | all_verified || die "not verified"
+	for fs in none file end; do
+		urun --transform hex --chunk 4096 --threads 4 --qd 16 --fsync $fs | all_verified ||
+			die "--fsync $fs: not verified"
+	done
 	[ "$(names_in "$T/out" | grep -vc '^\.')" -eq 303 ] || die "expected 303 outputs"
 }
 
@@ -160,7 +163,7 @@ transform_error_names_the_file_and_leaves_no_output() {
 t uring_runs_every_builtin_at_chunk_4096_threads_and_qd every_builtin_at_chunk_4096
 t uring_runs_every_builtin_at_the_default_chunk every_builtin_at_default_chunk
 t uring_lines_longer_than_a_4096_byte_chunk lines_longer_than_a_chunk
-t uring_300_files_and_empty_ones_through_hex many_files
+t uring_300_files_and_empty_ones_through_hex_every_fsync many_files
 t uring_hex_and_filter_outputs_match_python python_checks_hex_and_filter
 t uring_xor_checksums_match_stream_at_w0_and_w100 xor_checksums_match_stream
 t uring_record_transform_sink_null_writes_nothing sink_null_writes_nothing
