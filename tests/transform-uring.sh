@@ -116,6 +116,22 @@ direct_with_a_record_transform_is_refused() {
 	expect_fail '^iostrat: --direct: not with transform hex' urun --transform hex --direct
 }
 
+# Peak RSS is the pool and the output buffers plus the process's own
+# baseline (the null strategy measures it): 24 MB in, 48 MB out of hex.
+memory_bounded_by_pool_and_outputs() {
+	skip_under_sanitizers "RSS means nothing under sanitizers"
+	"$IOSTRAT" gen "$T/in" --files 1 --lines 24576 --width 1023 >/dev/null
+	base=$("$IOSTRAT" run -s null "$T/in" "$T/o0" --reps 1 --json | jq -r .maxrss_kb)
+	urun --transform hex --chunk 256k --qd 4 --threads 2 >"$T/row" || die "run failed"
+	all_verified <"$T/row" || die "not verified"
+	rss=$(jq -r .maxrss_kb <"$T/row")
+	pool=$(jq -r .pool_bytes <"$T/row")
+	outs=$(jq -r .out_bytes <"$T/row")
+	[ "$outs" -le $((2 * pool + 6 * 4096)) ] || die "out_bytes $outs for a pool of $pool"
+	limit=$((base + (pool + outs) / 1024 + 4096))
+	[ "$rss" -le "$limit" ] || die "maxrss ${rss} KiB > ${limit} KiB (pool $pool B, outputs $outs B, base $base KiB)"
+}
+
 # A plug-in whose record() fails in the repetition's child only (the
 # reference runs in the parent): -EIO on a line holding BOOM.
 boom_plugin() {
@@ -167,5 +183,6 @@ t uring_300_files_and_empty_ones_through_hex_every_fsync many_files
 t uring_hex_and_filter_outputs_match_python python_checks_hex_and_filter
 t uring_xor_checksums_match_stream_at_w0_and_w100 xor_checksums_match_stream
 t uring_record_transform_sink_null_writes_nothing sink_null_writes_nothing
+t uring_peak_rss_bounded_by_pool_and_output_buffers memory_bounded_by_pool_and_outputs
 t uring_direct_with_a_record_transform_is_refused direct_with_a_record_transform_is_refused
 t uring_transform_error_names_the_file_and_leaves_no_output transform_error_names_the_file_and_leaves_no_output
