@@ -11,7 +11,7 @@ caps_one_line_a_strategy_as_declared() {
 	awk -F'\t' 'NF != 2 { exit 1 }' <<<"$out" || die "not NAME TAB CAPS: $out"
 	names=$("$IOSTRAT" list | awk '/^[a-z]/ { print $1 }')
 	[ "$(cut -f1 <<<"$out")" = "$names" ] || die "--caps names differ from list's"
-	[ "$(caps_of uring)" = "direct dontcache chunk qd sqpoll sq_thread_idle" ] ||
+	[ "$(caps_of uring)" = "direct dontcache chunk qd records sqpoll sq_thread_idle" ] ||
 		die "uring: $(caps_of uring)"
 	[ "$(caps_of direct)" = "direct always-direct bufsize chunk qd" ] || die "direct: $(caps_of direct)"
 	[ "$(caps_of null)" = "no-output control" ] || die "null: $(caps_of null)"

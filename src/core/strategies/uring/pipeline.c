@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -51,6 +52,9 @@ static struct chunk *chunk_get(struct uctx *c)
 
 static void chunk_put(struct uctx *c, struct chunk *ch)
 {
+	free(ch->head);
+	ch->head = NULL;
+	ch->head_len = 0;
 	ch->f = NULL;
 	ch->next = c->free;
 	c->free = ch;
@@ -74,15 +78,16 @@ static void submit_io(struct uctx *c, struct chunk *ch, int op)
 	struct io_uring_sqe *sqe = uring_sqe(c);
 	struct ufile *f = ch->f;
 	bool wr = op == OP_WRITE;
-	uint32_t done = wr ? ch->wrote : ch->got;
-	uint8_t *p = ch->buf + done;
-	unsigned n = (wr ? ch->wlen : ch->want) - done;
-	uint64_t off = ch->off + done;
+	uint64_t done = wr ? ch->wrote : ch->got;
+	uint8_t *p = (wr ? ch->wbuf : ch->buf) + done;
+	unsigned n = (unsigned)MIN((wr ? ch->wlen : ch->want) - done, 1u << 30);
+	uint64_t off = (wr ? ch->woff : ch->off) + done;
 	int fd = wr ? f->of.fd : f->in_fd;
 
-	if (c->fixed_bufs && wr)
+	/* a record transform's output buffer is not a registered one */
+	if (c->fixed_bufs && wr && ch->wbuf == ch->buf)
 		io_uring_prep_write_fixed(sqe, fd, p, n, off, (int)ch->idx);
-	else if (c->fixed_bufs)
+	else if (c->fixed_bufs && !wr)
 		io_uring_prep_read_fixed(sqe, fd, p, n, off, (int)ch->idx);
 	else if (wr)
 		io_uring_prep_write(sqe, fd, p, n, off);
@@ -118,6 +123,7 @@ static void file_unlink(struct uctx *c, struct ufile *f)
 	if (f->next)
 		f->next->prev = f->prev;
 	c->open_files--;
+	free(f->carry);
 	free(f);
 }
 
@@ -249,8 +255,10 @@ static void plan_chunk(struct uctx *c, struct ufile *f)
 	if (c->job->direct) /* O_DIRECT reads whole blocks; EOF cuts them */
 		ch->want = (uint32_t)MIN((uint64_t)c->chunk,
 				 (left + URING_DIRECT_ALIGN - 1) & ~(uint64_t)(URING_DIRECT_ALIGN - 1));
-	ch->got = ch->wrote = 0;
+	ch->got = 0;
+	ch->wrote = 0;
 	ch->read_done = false;
+	ch->last = ch->off + c->chunk >= f->size;
 	if (c->fifo_tail)
 		c->fifo_tail->next = ch;
 	else
@@ -313,11 +321,61 @@ static void chunk_transformed(struct uctx *c, struct chunk *ch)
 		chunk_written(c, ch);
 		return;
 	}
+	ch->wbuf = ch->buf;
+	ch->woff = ch->off;
+	ch->olen = ch->got;
 	ch->wlen = ch->got;
 	if (c->job->direct)
 		ch->wlen = (ch->got + URING_DIRECT_ALIGN - 1) &
 			   ~(uint32_t)(URING_DIRECT_ALIGN - 1);
 	submit_io(c, ch, OP_WRITE);
+}
+
+/* A record transform's error (its -errno, or -E2BIG), naming the input. */
+static void fail_xform(struct uctx *c, int err, const struct ufile *f)
+{
+	char in[PATH_MAX];
+
+	if (c->failed)
+		return;
+	c->failed = true;
+	__atomic_store_n(&c->wq.abort, true, __ATOMIC_RELAXED);
+	job_in_path(c->job, f->idx, in, sizeof(in));
+	stats_failf(c->st, err, in, "transform %s: %s", c->job->xform->name,
+		    strerror(-err));
+}
+
+/* A record chunk whose output offset is known: write its outputs there. */
+static void outputs_placed(struct uctx *c, struct chunk *ch)
+{
+	struct ufile *f = ch->f;
+
+	if (ch->err)
+		fail_xform(c, ch->err, f);
+	if (c->failed || f->of.fd < 0 || !ch->out_len) {
+		chunk_written(c, ch);
+		return;
+	}
+	ch->wbuf = ch->out;
+	ch->woff = f->out_off;
+	ch->olen = ch->wlen = ch->out_len;
+	f->out_off += ch->out_len;
+	submit_io(c, ch, OP_WRITE);
+}
+
+/* The output FIFO's head is the earliest record chunk not yet placed:
+ * once transformed, its output goes right after the previous ones. */
+static void place_outputs(struct uctx *c)
+{
+	struct chunk *ch;
+
+	while ((ch = c->ofifo) && ch->xformed) {
+		c->ofifo = ch->onext;
+		if (!c->ofifo)
+			c->ofifo_tail = NULL;
+		ch->onext = NULL;
+		outputs_placed(c, ch);
+	}
 }
 
 /* Chunks back from the workers. */
@@ -328,8 +386,34 @@ static void collect_done(struct uctx *c)
 	for (; ch; ch = next) {
 		next = ch->next;
 		c->at_workers--;
-		chunk_transformed(c, ch);
+		if (c->wq.xf)
+			ch->xformed = true;
+		else
+			chunk_transformed(c, ch);
 	}
+	place_outputs(c);
+}
+
+/* A record chunk in input order: split it, hand it to a worker and queue
+ * it for its output offset (a chunk with nothing to run is done). */
+static void dispatch_records(struct uctx *c, struct chunk *ch)
+{
+	int ret = uring_records_split(c->wq.xf, ch);
+
+	if (ret)
+		fail_xform(c, ret, ch->f);
+	if (ret || (!ch->head_len && ch->bend == ch->bstart)) {
+		chunk_written(c, ch);
+		return;
+	}
+	ch->xformed = false;
+	if (c->ofifo_tail)
+		c->ofifo_tail->onext = ch;
+	else
+		c->ofifo = ch;
+	c->ofifo_tail = ch;
+	c->at_workers++;
+	uring_wq_push(&c->wq, ch);
 }
 
 /* The head of the FIFO is the next chunk in file order: once its read is
@@ -344,6 +428,10 @@ static void dispatch(struct uctx *c)
 		c->fifo = ch->next;
 		if (!c->fifo)
 			c->fifo_tail = NULL;
+		if (c->wq.xf && !c->failed) {
+			dispatch_records(c, ch);
+			continue;
+		}
 		if (c->failed || !ch->got) {
 			f->pending--;
 			chunk_put(c, ch);
@@ -414,7 +502,7 @@ static void write_done(struct uctx *c, struct chunk *ch, int res)
 		submit_io(c, ch, OP_WRITE);
 		return;
 	}
-	stats_add_out(c->st, ch->got);
+	stats_add_out(c->st, ch->olen);
 	chunk_written(c, ch);
 }
 

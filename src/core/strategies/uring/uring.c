@@ -33,6 +33,30 @@
  *     lengths), so they may complete in any order.  When every chunk of a
  *     file is written: --direct trims the block-rounded tail (ftruncate),
  *     --fsync file fsyncs through the ring, then out_commit() renames.
+ *   - Any other record transform (STRAT_RECORDS; the XOR above keeps its
+ *     path, in place, exactly): at in-order dispatch the reader knows
+ *     the file's record carried from its previous chunk.  It hands the
+ *     worker a head -- the carried record completed by the chunk's bytes
+ *     up to its first record end -- and the body, the whole records after
+ *     it (xform_whole); the tail after the last record end is the next
+ *     carry.  A chunk with no record end only grows the carry (at most
+ *     IOSTRAT_RECORD_MAX + 1 bytes, -E2BIG beyond); the file's last
+ *     chunk hands over everything left (records.c).  Each worker thread
+ *     has its own transform state and runs head then body (xform_run)
+ *     into the chunk's output buffer, grown to xform_out_bound and kept
+ *     for the chunk's next use.  Outputs complete out of order: an
+ *     output FIFO in input order gives each chunk, once it and every
+ *     earlier chunk is back, the file's next output offset (the sum of
+ *     the earlier outputs), and its write goes there -- so writes still
+ *     complete in any order and the file ends at the sum of its outputs.
+ *     Memory: the pool, plus one output buffer per pool buffer (each the
+ *     bound of the largest output it held: 2 x chunk for hex; the row's
+ *     out_bytes), plus the carried records (one per file being read, the
+ *     heads of the chunks in flight: each at most one record).  --direct
+ *     is refused with a record transform (check): the outputs land at
+ *     unaligned offsets, which O_DIRECT cannot write.  A transform's
+ *     error (its -errno, -E2BIG) is the run's first error, named
+ *     "transform NAME" with the input file.
  *   - Every op carries its chunk or file in user_data (kind in the low
  *     bits).  Short reads and writes are continued from where they ended,
  *     -EAGAIN/-EINTR resubmitted, a read returning 0 is EOF; a file is read
@@ -138,11 +162,18 @@ static int uring_check_where(const struct job *job, char *why, size_t len)
 	return job->direct ? direct_check_where(job, why, len) : 0;
 }
 
-/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's. */
+/* strategy.check: --sq-thread-idle is the polling thread's, so --sqpoll's;
+ * --direct only with the XOR (outputs keep the inputs' aligned offsets). */
 static int uring_check(const struct job *job, char *why, size_t len)
 {
 	const struct uring_opts *o = job->sopts;
 
+	if (job->direct && !job_xform_in_place(job)) {
+		snprintf(why, len, "--direct: not with transform %s (its outputs land "
+			 "at unaligned offsets, which O_DIRECT cannot write); run "
+			 "without --direct", job->xform->name);
+		return 1;
+	}
 	if (!o || o->sqpoll || o->sq_idle_ms == URING_SQ_IDLE_DEFAULT)
 		return 0;
 	snprintf(why, len, "--sq-thread-idle: only with --sqpoll (it is the idle time "
@@ -227,6 +258,22 @@ static int pool_alloc(struct uctx *c)
 	return 0;
 }
 
+/* The record transforms' output buffers, at the largest each grew to. */
+static size_t out_bytes(const struct uctx *c)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; c->chunks && i < c->nbuf; i++)
+		n += c->chunks[i].out_cap;
+	return n;
+}
+
+static void free_outputs(struct uctx *c)
+{
+	for (unsigned i = 0; c->chunks && i < c->nbuf; i++)
+		free(c->chunks[i].out);
+}
+
 static void record(struct uctx *c)
 {
 	struct run_stats *st = c->st;
@@ -235,6 +282,8 @@ static void record(struct uctx *c)
 	stats_set_int(st, "qd_used", c->qd);
 	stats_set_int(st, "workers", c->workers);
 	stats_set_int(st, "pool_bytes", (long long)c->pool_bytes);
+	if (c->wq.xf)
+		stats_set_int(st, "out_bytes", (long long)out_bytes(c));
 	if (!c->ring_flags)
 		return;
 	stats_set_str(st, "ring_flags", c->ring_flags);
@@ -280,6 +329,7 @@ static int uring_run(const struct job *job, struct run_stats *st)
 	uring_ring_exit(c);
 	if (c->pool)
 		munmap(c->pool, c->pool_map);
+	free_outputs(c);
 	free(c->chunks);
 	free(c);
 	return ret ? ret : st->err;
@@ -291,6 +341,7 @@ static const struct column uring_columns[] = {
 	{ "qd_used", COL_COUNT, 0, 0, "core", "the queue depth used", 0 },
 	{ "workers", COL_COUNT, 0, 0, "core", "transform threads", 0 },
 	{ "pool_bytes", COL_SIZE, 0, "bytes", "core", "the buffer pool's size", 0 },
+	{ "out_bytes", COL_SIZE, 0, "bytes", "core", "a record transform's output buffers (one per pool buffer, each grown to the largest output it held)", 0 },
 	{ "ring_flags", COL_TEXT, 0, 0, "core", "the ring's setup flags", 0 },
 	{ "fixed_buffers", COL_COUNT, 0, 0, "core", "1 when the buffers are registered with the ring", 0 },
 	{ "fixed_files", COL_COUNT, 0, 0, "core", "1 when the files are registered with the ring", 0 },
@@ -311,7 +362,7 @@ const struct strategy strategy_uring = {
 	.opts_size = sizeof(struct uring_opts),
 	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD,
+	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD | STRAT_RECORDS,
 	.default_qd = URING_DEFAULT_QD,
 	.pool_bytes = uring_pool_bytes,
 	.check = uring_check,

@@ -17,6 +17,7 @@
 
 #include "core/outfile.h"
 #include "core/strategy.h"
+#include "core/xform.h"
 
 /* Chosen by measurement (README "The io_uring pipeline", Measured):
  * 512 KiB x 16 against 1 MiB x 8, same pool, cold W=0 --fsync end:
@@ -49,6 +50,12 @@ struct ufile {
 	unsigned pending;    /* chunks of this file holding a buffer */
 	bool planned;        /* every read of the file is issued */
 	bool sync_in_flight;
+	/* record transforms: the record going on past the last dispatched
+	 * chunk (at most IOSTRAT_RECORD_MAX + 1 bytes), and where the next
+	 * output goes (the outputs before it, in input order) */
+	uint8_t *carry;
+	size_t carry_len, carry_cap;
+	uint64_t out_off;
 	struct ufile *prev, *next; /* list of open files (cleanup) */
 };
 
@@ -60,11 +67,26 @@ struct chunk {
 	uint64_t col;        /* column of buf[0] (set at dispatch) */
 	uint32_t want;       /* bytes asked for */
 	uint32_t got;        /* bytes read so far */
-	uint32_t wlen;       /* bytes to write (got, or aligned up for O_DIRECT) */
-	uint32_t wrote;
+	uint64_t wlen;       /* bytes to write (got, or aligned up for O_DIRECT) */
+	uint64_t wrote;
+	uint64_t woff;       /* output offset of wbuf[0] */
+	uint64_t olen;       /* output bytes (stats): got, or out_len */
+	uint8_t *wbuf;       /* what is written: buf (XOR), or out */
 	unsigned idx;        /* registered buffer index */
 	bool read_done;
+	bool last;           /* the file's last planned chunk */
 	struct chunk *next;  /* free list, in-order FIFO, or a wq list */
+
+	/* record transforms: the worker runs head[0..head_len) (the carried
+	 * record completed by buf's first bytes) then buf[bstart..bend) */
+	uint8_t *head;
+	size_t head_len;
+	size_t bstart, bend;
+	uint8_t *out;        /* the outputs: grown by the worker, kept */
+	size_t out_cap, out_len;
+	int err;             /* the transform's -errno */
+	bool xformed;        /* back from the worker */
+	struct chunk *onext; /* the output FIFO (input order) */
 };
 
 /* The bounded hand-off to and from the workers. */
@@ -77,6 +99,7 @@ struct wq {
 	bool abort;          /* workers skip the transform (after an error) */
 	int efd;             /* eventfd: "done went non-empty" */
 	unsigned work;
+	const struct xform *xf; /* a record transform, or NULL: the XOR */
 };
 
 struct uctx {
@@ -101,6 +124,9 @@ struct uctx {
 	unsigned nfree;
 
 	struct chunk *fifo, *fifo_tail; /* reads in issue (= file) order */
+	struct chunk *ofifo, *ofifo_tail; /* record transforms: dispatched
+					   * chunks waiting for their output
+					   * offset, in input order */
 	struct ufile *cur;   /* file being planned */
 	size_t next_file;
 	struct ufile *open;  /* every open file */
@@ -132,6 +158,9 @@ int uring_workers_start(struct uctx *c);
 void uring_workers_stop(struct uctx *c);
 void uring_wq_push(struct wq *q, struct chunk *ch);
 struct chunk *uring_wq_take_done(struct wq *q);
+
+/* records.c */
+int uring_records_split(const struct xform *x, struct chunk *ch);
 
 /* pipeline.c */
 int uring_pipeline(struct uctx *c);

@@ -6,6 +6,8 @@
  * sleeps in one place: io_uring_enter).  Only the empty -> non-empty change
  * of `done` signals; the reader drains the whole list on each wake-up.
  * The queue needs no bound of its own: its items are pool buffers.
+ * With a record transform each worker thread has its own transform state
+ * and writes a chunk's outputs into that chunk's output buffer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -49,11 +51,69 @@ static void push_done(struct wq *q, struct chunk *ch)
 		eventfd_write(q->efd, 1);
 }
 
+/* Make ch->out hold need bytes (its contents need not survive). */
+static int out_room(struct chunk *ch, size_t need)
+{
+	uint8_t *p;
+
+	if (need <= ch->out_cap)
+		return 0;
+	p = malloc(need);
+	if (!p)
+		return -ENOMEM;
+	free(ch->out);
+	ch->out = p;
+	ch->out_cap = need;
+	return 0;
+}
+
+/* ch's records (its head, then its body) into ch->out: 0 or -errno. */
+static int run_records(struct xform_worker *w, struct chunk *ch)
+{
+	const uint8_t *body = ch->buf + ch->bstart;
+	size_t blen = ch->bend - ch->bstart;
+	ssize_t h = 0, b;
+	int ret;
+
+	ret = out_room(ch, xform_out_bound(w->x, ch->head, ch->head_len) +
+			   xform_out_bound(w->x, body, blen) + 1);
+	if (ret)
+		return ret;
+	if (ch->head_len && (h = xform_run(w, ch->head, ch->head_len, ch->out)) < 0)
+		return (int)h;
+	b = xform_run(w, body, blen, ch->out + h);
+	if (b < 0)
+		return (int)b;
+	ch->out_len = (size_t)(h + b);
+	return 0;
+}
+
+/* A worker of a record transform: its own state (init/fini once). */
+static void *record_worker(struct wq *q)
+{
+	struct xform_worker w;
+	int init = xform_worker_init(q->xf, &w);
+	struct chunk *ch;
+
+	while ((ch = pop_todo(q))) {
+		ch->out_len = 0;
+		ch->err = init;
+		if (!init && !__atomic_load_n(&q->abort, __ATOMIC_RELAXED))
+			ch->err = run_records(&w, ch);
+		push_done(q, ch);
+	}
+	if (!init)
+		xform_worker_fini(&w);
+	return NULL;
+}
+
 static void *worker(void *arg)
 {
 	struct wq *q = arg;
 	struct chunk *ch;
 
+	if (q->xf)
+		return record_worker(q);
 	while ((ch = pop_todo(q))) {
 		uint64_t col = ch->col;
 
@@ -95,6 +155,7 @@ int uring_workers_start(struct uctx *c)
 	int ret;
 
 	q->work = c->job->work;
+	q->xf = job_xform_in_place(c->job) ? NULL : c->job->xform;
 	q->efd = eventfd(0, EFD_CLOEXEC);
 	if (q->efd < 0)
 		return -errno;
