@@ -173,7 +173,7 @@ shrink_records_once() {
 	until [ -e "$T/out/.f.iostrat-tmp" ] || ! kill -0 $pid 2>/dev/null; do :; done
 	child=$(pgrep -P $pid) || true
 	[ -n "$child" ] && kill -STOP "$child" 2>/dev/null
-	if [ ! -e "$T/out/.f.iostrat-tmp" ]; then
+	if [ -z "$child" ] || [ ! -e "$T/out/.f.iostrat-tmp" ]; then
 		[ -n "$child" ] && kill -CONT "$child" 2>/dev/null
 		wait $pid || true
 		return 2
