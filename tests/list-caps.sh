@@ -13,7 +13,7 @@ caps_one_line_a_strategy_as_declared() {
 	[ "$(cut -f1 <<<"$out")" = "$names" ] || die "--caps names differ from list's"
 	[ "$(caps_of uring)" = "direct dontcache chunk qd records sqpoll sq_thread_idle" ] ||
 		die "uring: $(caps_of uring)"
-	[ "$(caps_of direct)" = "direct always-direct bufsize chunk qd" ] || die "direct: $(caps_of direct)"
+	[ "$(caps_of direct)" = "direct always-direct bufsize chunk qd records" ] || die "direct: $(caps_of direct)"
 	[ "$(caps_of null)" = "no-output control" ] || die "null: $(caps_of null)"
 	[ "$(caps_of stream)" = "dontcache report-base bufsize records fadvise" ] || die "stream: $(caps_of stream)"
 }

@@ -61,6 +61,8 @@ static int carry_add(struct xform_stream *s, const uint8_t *in, size_t len)
 {
 	int ret;
 
+	if (!len)
+		return 0; /* carry may still be NULL: no memcpy to it */
 	if (s->carry_len + len > IOSTRAT_RECORD_MAX + 1)
 		return -E2BIG;
 	ret = grow(&s->carry, &s->carry_cap, s->carry_len + len);

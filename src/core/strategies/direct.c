@@ -27,6 +27,13 @@
  *
  * --qd 2 double-buffers: a reader thread per worker reads chunk k+1 while
  * the worker transforms and writes chunk k (direct_pipe.c).
+ *
+ * A record transform (any --transform but the XOR) changes the output's
+ * size, so the output is no longer the input chunk written back: the
+ * chunks read are fed in order to a byte stream of records whose outputs
+ * fill an aligned staging buffer, written O_DIRECT a chunk at a time; the
+ * last block goes out padded and the file is truncated to its length, as
+ * the XOR's tail (direct_stage.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -301,6 +308,7 @@ int direct_write(int fd, uint8_t *buf, size_t n, off_t off,
 struct direct_ctx {
 	const struct direct_conf *dc;
 	uint8_t *buf;
+	struct direct_stage stage; /* a record transform's output */
 };
 
 static int copy_loop(const struct job *job, int in, int out,
@@ -361,10 +369,41 @@ int direct_file_io(const struct job *job, size_t idx,
 	return out_finish(job, &of, ret, st);
 }
 
+/* A record transform: read chunks fed in order to the staging output. */
+static int records_loop(const struct job *job, int in, int out,
+			struct direct_ctx *c, struct run_stats *st,
+			const char *inpath, const char *outpath)
+{
+	off_t off = 0;
+
+	direct_stage_begin(&c->stage, out);
+	for (;;) {
+		ssize_t n = direct_read(in, c->buf, c->dc->chunk, off);
+		int ret;
+
+		if (n < 0)
+			return stats_fail(st, (int)n, inpath, "read (O_DIRECT)");
+		if (n == 0)
+			break;
+		stats_add_in(st, (uint64_t)n);
+		ret = direct_stage_feed(job, &c->stage, c->buf, (size_t)n, st, inpath, outpath);
+		if (ret)
+			return ret;
+		if ((size_t)n % c->dc->align)
+			break; /* the file's tail */
+		off += n;
+	}
+	return direct_stage_end(job, &c->stage, st, inpath, outpath);
+}
+
 static int loop_qd1(const struct job *job, int in, int out, void *ctx,
 		    struct run_stats *st, const char *inpath, const char *outpath)
 {
-	return copy_loop(job, in, out, ctx, st, inpath, outpath);
+	struct direct_ctx *c = ctx;
+
+	if (c->stage.xs.w.x)
+		return records_loop(job, in, out, c, st, inpath, outpath);
+	return copy_loop(job, in, out, c, st, inpath, outpath);
 }
 
 static int direct_file(const struct job *job, size_t idx, void *ctx,
@@ -382,7 +421,6 @@ static int direct_init(const struct job *job, struct run_stats *st, void **ctx)
 	struct direct_ctx *c = calloc(1, sizeof(*c));
 	void *p = NULL;
 
-	(void)job;
 	(void)st;
 	if (!c)
 		return -ENOMEM;
@@ -391,7 +429,7 @@ static int direct_init(const struct job *job, struct run_stats *st, void **ctx)
 	if (posix_memalign(&p, c->dc->mem_align, c->dc->chunk))
 		return -ENOMEM;
 	c->buf = p;
-	return 0;
+	return job_xform_in_place(job) ? 0 : direct_stage_open(&c->stage, job, c->dc);
 }
 
 static void direct_fini(void *ctx)
@@ -400,6 +438,7 @@ static void direct_fini(void *ctx)
 
 	if (!c)
 		return;
+	direct_stage_close(&c->stage);
 	free(c->buf);
 	free(c);
 }
@@ -448,7 +487,8 @@ const struct strategy strategy_direct = {
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
 	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
-	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD,
+	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD |
+		 STRAT_RECORDS,
 	.check_where = direct_check_where,
 	.columns = direct_columns,
 };

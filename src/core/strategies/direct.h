@@ -9,6 +9,7 @@
 
 #include "core/outfile.h"
 #include "core/per_file.h"
+#include "core/xform.h"
 
 struct direct_conf {
 	size_t align;      /* file offset and length alignment */
@@ -44,6 +45,41 @@ typedef int (*direct_loop_fn)(const struct job *job, int in, int out,
 int direct_file_io(const struct job *job, size_t idx,
 		   const struct direct_conf *dc, struct run_stats *st,
 		   direct_loop_fn loop, void *ctx);
+
+/*
+ * A record transform's output (direct_stage.c): the read chunks fed to an
+ * xform_stream (a record crossing chunks carried), its outputs appended
+ * to an aligned staging buffer of one chunk written O_DIRECT each time it
+ * fills; at the end the last block is written padded and the output
+ * ftruncate'd to its length (direct_write).  Memory per worker, beside the
+ * read buffers: the staging chunk, the stream's output buffer (the
+ * outputs of one chunk's records) and its carry (the longest record
+ * crossing a chunk boundary, at most IOSTRAT_RECORD_MAX).
+ */
+struct direct_stage {
+	const struct direct_conf *dc;
+	uint8_t *buf;        /* dc->chunk bytes, dc->mem_align aligned */
+	size_t used;
+	int fd;              /* the output; -1: sink null (only counted) */
+	off_t off;           /* where buf goes in the output */
+	uint64_t total;      /* this file's output bytes */
+	int werr;            /* the write error, kept apart from the transform's */
+	struct xform_stream xs; /* xs.w.x NULL: not open (the XOR) */
+};
+int direct_stage_open(struct direct_stage *s, const struct job *job,
+		      const struct direct_conf *dc);
+void direct_stage_close(struct direct_stage *s);
+/* A new file, its output out (-1: sink null). */
+void direct_stage_begin(struct direct_stage *s, int out);
+/* The next bytes read, in order: 0, or the failure reported in st (the
+ * transform's named "transform NAME" with inpath, a write's with outpath). */
+int direct_stage_feed(const struct job *job, struct direct_stage *s, const uint8_t *in,
+		      size_t len, struct run_stats *st, const char *inpath,
+		      const char *outpath);
+/* The end of the file: its last record, the padded tail, the truncate,
+ * the output bytes counted; 0 or the failure reported as feed's. */
+int direct_stage_end(const struct job *job, struct direct_stage *s, struct run_stats *st,
+		     const char *inpath, const char *outpath);
 
 extern const struct per_file_ops direct_pipe_ops;
 

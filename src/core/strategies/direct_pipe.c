@@ -11,6 +11,9 @@
  * The reader stops a file at EOF, error, tail, or when the worker sets
  * stop (its write failed); the worker waits for the reader to be idle
  * before the input fd is closed.
+ *
+ * A record transform: the worker feeds the chunks, in order, to its
+ * staging output (direct_stage.c) instead of writing them back.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,6 +26,7 @@
 struct pipe_ctx {
 	const struct direct_conf *dc;
 	uint8_t *buf[2];
+	struct direct_stage stage; /* a record transform's output */
 	ssize_t len[2];
 	bool full[2];
 	int fd;          /* the file being read */
@@ -134,13 +138,30 @@ static void finish_file(struct pipe_ctx *c)
 	pthread_mutex_unlock(&c->mu);
 }
 
+/* The XOR in place in buffer b, written back at *off. */
+static int xor_chunk(const struct job *job, struct pipe_ctx *c, unsigned b, size_t n,
+		     int out, off_t off, uint64_t *col, struct run_stats *st,
+		     const char *outpath)
+{
+	bool tail = false;
+	int ret;
+
+	transform_chunk(c->buf[b], n, job->work, col);
+	if (out < 0)
+		return 0;
+	ret = direct_write(out, c->buf[b], n, off, c->dc, &tail);
+	if (ret)
+		return stats_fail(st, ret, outpath, "write (O_DIRECT)");
+	stats_add_out(st, (uint64_t)n);
+	return 0;
+}
+
 /* Consume chunks in order; 1 when the file is done, 0 to go on, <0 error. */
 static int consume(const struct job *job, struct pipe_ctx *c, unsigned b,
 		   int out, off_t *off, uint64_t *col, struct run_stats *st,
 		   const char *inpath, const char *outpath)
 {
 	ssize_t n = take(c, b);
-	bool tail = false;
 	int ret;
 
 	if (n < 0)
@@ -148,14 +169,14 @@ static int consume(const struct job *job, struct pipe_ctx *c, unsigned b,
 	if (n == 0)
 		return 1;
 	stats_add_in(st, (uint64_t)n);
-	transform_chunk(c->buf[b], (size_t)n, job->work, col);
-	if (out >= 0) {
-		ret = direct_write(out, c->buf[b], (size_t)n, *off, c->dc, &tail);
-		if (ret)
-			return stats_fail(st, ret, outpath, "write (O_DIRECT)");
-		stats_add_out(st, (uint64_t)n);
-	}
-	if (tail || (size_t)n % c->dc->align)
+	if (c->stage.xs.w.x)
+		ret = direct_stage_feed(job, &c->stage, c->buf[b], (size_t)n, st,
+					inpath, outpath);
+	else
+		ret = xor_chunk(job, c, b, (size_t)n, out, *off, col, st, outpath);
+	if (ret)
+		return ret;
+	if ((size_t)n % c->dc->align)
 		return 1;
 	*off += n;
 	give_back(c, b);
@@ -170,11 +191,15 @@ static int loop_qd2(const struct job *job, int in, int out, void *ctx,
 	off_t off = 0;
 	int ret = 0;
 
+	if (c->stage.xs.w.x)
+		direct_stage_begin(&c->stage, out);
 	post_file(c, in);
 	for (unsigned k = 0; !ret; k++) {
 		ret = consume(job, c, k & 1, out, &off, &col, st, inpath, outpath);
 	}
 	finish_file(c);
+	if (ret > 0 && c->stage.xs.w.x)
+		ret = direct_stage_end(job, &c->stage, st, inpath, outpath);
 	return ret < 0 ? ret : 0;
 }
 
@@ -192,7 +217,6 @@ static int pipe_init(const struct job *job, struct run_stats *st, void **ctx)
 	void *p;
 	int ret;
 
-	(void)job;
 	(void)st;
 	if (!c)
 		return -ENOMEM;
@@ -205,6 +229,8 @@ static int pipe_init(const struct job *job, struct run_stats *st, void **ctx)
 			return -ENOMEM;
 		c->buf[i] = p;
 	}
+	if (!job_xform_in_place(job) && (ret = direct_stage_open(&c->stage, job, c->dc)))
+		return ret;
 	ret = pthread_create(&c->tid, NULL, reader, c);
 	if (ret)
 		return -ret;
@@ -225,6 +251,7 @@ static void pipe_fini(void *ctx)
 		pthread_mutex_unlock(&c->mu);
 		pthread_join(c->tid, NULL);
 	}
+	direct_stage_close(&c->stage);
 	free(c->buf[0]);
 	free(c->buf[1]);
 	pthread_mutex_destroy(&c->mu);

@@ -14,6 +14,19 @@
  * direct and mmap"): every page of a mapped output costs a write fault,
  * and write(2) fills the page cache without one.
  *
+ * A record transform (any --transform but the XOR) writes: each chunk of
+ * the mapping is copied into the bounce buffer under the SIGBUS guard and
+ * fed to an xform_stream (a record crossing chunks carried), whose outputs
+ * go through a write buffer of one chunk to write(2).  The transform never
+ * reads the mapping itself: a SIGBUS inside its code (a plug-in's, with
+ * its own state and allocations) could not be unwound safely.  Memory per
+ * thread: the bounce and write buffers (a chunk each), the stream's output
+ * buffer (the outputs of one chunk's records) and its carry (the longest
+ * record crossing a chunk boundary, at most IOSTRAT_RECORD_MAX).
+ * --mmap-out is refused with a record transform: the output is mapped at
+ * the input's size before anything runs, and a record transform's output
+ * size is known only once every record has run.
+ *
  * Empty files are created without mapping anything (mmap of length 0 is
  * EINVAL).  A file that shrinks while mapped makes the next access to a
  * page past its new end raise SIGBUS: mmap_guard.c turns that into an
@@ -35,6 +48,7 @@
 #include "core/outfile.h"
 #include "core/per_file.h"
 #include "core/transform.h"
+#include "core/xform.h"
 #include "lib/util.h"
 #include "mmap_guard.h"
 
@@ -47,9 +61,20 @@ struct mmap_conf {
 	size_t chunk;
 };
 
+/* A record transform's outputs on their way to write(2). */
+struct mwriter {
+	int fd;            /* -1: sink null (only counted) */
+	uint8_t *buf;      /* mmap_conf.chunk bytes */
+	size_t used;
+	uint64_t total;    /* this file's output bytes */
+	int werr;          /* the write error, kept apart from the transform's */
+};
+
 struct mmap_ctx {
 	const struct mmap_conf *mc;
 	uint8_t *bounce;   /* write mode only */
+	struct mwriter w;  /* a record transform's */
+	struct xform_stream xs; /* xs.w.x NULL: the XOR */
 };
 
 /* One file's state, so helpers stay short. */
@@ -61,6 +86,7 @@ struct mfile {
 	int in;
 	const uint8_t *map;
 	size_t size;
+	uint64_t out_bytes; /* what the output holds once done */
 	struct outfile of;
 };
 
@@ -152,6 +178,72 @@ static int to_write(struct mfile *f)
 	return 0;
 }
 
+static int mwriter_flush(struct mwriter *w)
+{
+	int ret = 0;
+
+	if (w->fd >= 0 && w->used)
+		ret = write_full(w->fd, w->buf, w->used);
+	w->used = 0;
+	return ret;
+}
+
+/* xform_stream's sink: outputs buffered, a chunk written as it fills. */
+static int mwriter_sink(void *ctx, const uint8_t *p, size_t n)
+{
+	struct mmap_ctx *c = ctx;
+	struct mwriter *w = &c->w;
+
+	while (n) {
+		size_t k = MIN(c->mc->chunk - w->used, n);
+
+		memcpy(w->buf + w->used, p, k);
+		w->used += k;
+		w->total += k;
+		p += k;
+		n -= k;
+		if (w->used == c->mc->chunk && (w->werr = mwriter_flush(w)))
+			return w->werr;
+	}
+	return 0;
+}
+
+/* A failure of a record transform's file: the write's, or the transform's. */
+static int records_failed(struct mfile *f, int ret)
+{
+	if (f->c->w.werr)
+		return stats_fail(f->st, ret, f->of.path, "write");
+	return stats_failf(f->st, ret, f->inpath, "transform %s: %s",
+			   f->job->xform->name, strerror(-ret));
+}
+
+/* A record transform: the mapping through the bounce buffer, chunk by
+ * chunk, into the stream; its outputs through the write buffer. */
+static int to_records(struct mfile *f)
+{
+	struct mmap_ctx *c = f->c;
+	int ret;
+
+	c->w = (struct mwriter){ .fd = f->of.fd, .buf = c->w.buf };
+	c->xs.carry_len = 0; /* a file that failed may have left a record */
+	for (size_t off = 0; off < f->size; off += c->mc->chunk) {
+		size_t n = MIN(c->mc->chunk, f->size - off);
+		const void *fault = NULL;
+
+		if (guarded_copy(c->bounce, f->map + off, n, &fault))
+			return shrunk(f, "SIGBUS reading the mapping");
+		if ((ret = xform_stream_feed(&c->xs, c->bounce, n)))
+			return records_failed(f, ret);
+	}
+	ret = xform_stream_end(&c->xs);
+	if (!ret && (ret = mwriter_flush(&c->w)))
+		c->w.werr = ret;
+	if (ret)
+		return records_failed(f, ret);
+	f->out_bytes = c->w.total;
+	return 0;
+}
+
 static int map_input(struct mfile *f)
 {
 	const struct mmap_conf *mc = f->c->mc;
@@ -187,7 +279,9 @@ static int transform_file(struct mfile *f)
 	ret = map_input(f);
 	if (ret)
 		return ret;
-	if (f->c->mc->map_out && f->of.fd >= 0)
+	if (f->c->xs.w.x)
+		ret = to_records(f);
+	else if (f->c->mc->map_out && f->of.fd >= 0)
 		ret = to_mapped_out(f);
 	else
 		ret = to_write(f);
@@ -214,6 +308,7 @@ static int mmap_file(const struct job *job, size_t idx, void *ctx,
 		return ret;
 	}
 	f.size = (size_t)sb.st_size;
+	f.out_bytes = f.size; /* the XOR's; a record transform's is counted */
 	ret = open_out(&f, idx);
 	if (!ret)
 		ret = transform_file(&f);
@@ -222,7 +317,7 @@ static int mmap_file(const struct job *job, size_t idx, void *ctx,
 		stats_add_in(st, f.size);
 	ret = out_finish(job, &f.of, ret, st);
 	if (!ret && job->sink != SINK_NULL)
-		stats_add_out(st, f.size);
+		stats_add_out(st, f.out_bytes);
 	return ret;
 }
 
@@ -237,9 +332,13 @@ static int mmap_init(const struct job *job, struct run_stats *st, void **ctx)
 		return -ENOMEM;
 	*ctx = c;
 	c->mc = run_conf;
-	if (job->work && !(c->bounce = malloc(c->mc->chunk)))
+	if (job_xform_in_place(job))
+		return job->work && !(c->bounce = malloc(c->mc->chunk)) ? -ENOMEM : 0;
+	c->bounce = malloc(c->mc->chunk);
+	c->w.buf = malloc(c->mc->chunk);
+	if (!c->bounce || !c->w.buf)
 		return -ENOMEM;
-	return 0;
+	return xform_stream_open(&c->xs, job->xform, mwriter_sink, c);
 }
 
 static void mmap_fini(void *ctx)
@@ -248,6 +347,9 @@ static void mmap_fini(void *ctx)
 
 	if (!c)
 		return;
+	if (c->xs.w.x)
+		xform_stream_close(&c->xs);
+	free(c->w.buf);
 	free(c->bounce);
 	free(c);
 }
@@ -287,6 +389,20 @@ static int mmap_run(const struct job *job, struct run_stats *st)
 	return ret;
 }
 
+/* strategy.check: --mmap-out maps the output at the input's size, which a
+ * record transform's output need not have. */
+static int mmap_check(const struct job *job, char *why, size_t len)
+{
+	const struct mmap_opts *o = job->sopts;
+
+	if (!o || !o->mmap_out || job_xform_in_place(job) || job->sink == SINK_NULL)
+		return 0;
+	snprintf(why, len, "--mmap-out: the output is mapped at the input's size, and "
+		 "transform %s's output size is known only after it ran (mmap without "
+		 "--mmap-out runs it)", job->xform->name);
+	return 1;
+}
+
 static const struct setting mmap_settings[] = {
 	{ .name = "madvise", SETTING_ENUM(struct mmap_opts, madvise),
 	  .values = advice_names,
@@ -315,6 +431,7 @@ const struct strategy strategy_mmap = {
 	.opts_size = sizeof(struct mmap_opts),
 	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
-	.flags = STRAT_BUFSIZE | STRAT_CHUNK,
+	.flags = STRAT_BUFSIZE | STRAT_CHUNK | STRAT_RECORDS,
+	.check = mmap_check,
 	.columns = mmap_columns,
 };

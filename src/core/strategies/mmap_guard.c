@@ -67,3 +67,18 @@ int guarded_copy_transform(uint8_t *dst, const uint8_t *src, size_t n,
 	bus_jmp = NULL;
 	return 0;
 }
+
+int guarded_copy(uint8_t *dst, const uint8_t *src, size_t n, const void **fault)
+{
+	sigjmp_buf jb;
+
+	if (sigsetjmp(jb, 0)) {
+		bus_jmp = NULL;
+		*fault = bus_addr;
+		return -EFAULT;
+	}
+	bus_jmp = &jb;
+	memcpy(dst, src, n);
+	bus_jmp = NULL;
+	return 0;
+}

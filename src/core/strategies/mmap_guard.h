@@ -19,4 +19,7 @@ void mmap_guard_remove(void);
 int guarded_copy_transform(uint8_t *dst, const uint8_t *src, size_t n,
 			   unsigned work, uint64_t *col, const void **fault);
 
+/* memcpy(dst, src, n): 0 or -EFAULT after a SIGBUS, *fault as above. */
+int guarded_copy(uint8_t *dst, const uint8_t *src, size_t n, const void **fault);
+
 #endif
