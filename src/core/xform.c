@@ -148,6 +148,8 @@ int xform_worker_init(const struct xform *x, struct xform_worker *w)
 	if (!x->t->init)
 		return 0;
 	ret = x->t->init(x->arg, &w->state);
+	if (ret)
+		w->x = NULL; /* no state: fini never runs for it */
 	return ret > 0 ? -EINVAL : ret;
 }
 

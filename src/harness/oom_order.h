@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Who the OOM killer takes in a repetition: the child first. */
 #ifndef IOSTRAT_HARNESS_OOM_ORDER_H
 #define IOSTRAT_HARNESS_OOM_ORDER_H
