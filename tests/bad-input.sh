@@ -294,7 +294,7 @@ run_input_rewritten_mid_run_is_named() { # same size, newer mtime
 verify_missing_out() { setup; bad 'nowhere.*No such file' "$IOSTRAT" verify "$T/in" "$T/nowhere" --work 0; }
 verify_wrong_work() {
 	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" --work 1 --reps 1 >/dev/null
-	bad 'differs from the reference transform \(work 2\) at byte 0' "$IOSTRAT" verify "$T/in" "$T/o" --work 2
+	bad 'differs from the reference transform \(xor, work 2\) at byte 0' "$IOSTRAT" verify "$T/in" "$T/o" --work 2
 }
 verify_truncated_output() {
 	setup; "$IOSTRAT" run -s stream "$T/in" "$T/o" --reps 1 >/dev/null

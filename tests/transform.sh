@@ -190,6 +190,18 @@ bench_lists_transforms_as_cells() {
 		die "report has no cell per transform: $(head -n 30 "$T/rep")"
 }
 
+# iostrat verify checks an output made with a transform against it
+verify_takes_the_transform() {
+	data
+	run_one stream hex "$T/o"
+	"$IOSTRAT" verify "$T/in" "$T/o" --transform hex >"$T/v" 2>&1 || die "verify: $(cat "$T/v")"
+	grep -q '^ok: 4 files, .* bytes match the reference (hex, work 0)$' "$T/v" || die "$(cat "$T/v")"
+	local rc=0
+	"$IOSTRAT" verify "$T/in" "$T/o" >"$T/v" 2>&1 || rc=$?
+	{ [ "$rc" -eq 1 ] && grep -q 'differs from the reference transform (xor, work 0) at byte 0' "$T/v"; } ||
+		die "verified as the xor: rc $rc: $(cat "$T/v")"
+}
+
 t every_records_strategy_verifies_every_builtin every_records_strategy_verifies_every_builtin
 t outputs_match_an_independent_reading outputs_match_an_independent_reading
 t xor_by_name_changes_no_id_or_result xor_by_name_changes_no_id_or_result
@@ -199,3 +211,4 @@ t nondeterministic_transform_refused nondeterministic_transform_refused
 t work_needs_the_xor work_needs_the_xor
 t record_over_the_bound_is_named record_over_the_bound_is_named
 t bench_lists_transforms_as_cells bench_lists_transforms_as_cells
+t verify_takes_the_transform verify_takes_the_transform

@@ -9,6 +9,7 @@
 
 #include "core/checksum.h"
 #include "commands.h"
+#include "core/xform.h"
 #include "core/filelist.h"
 #include "lib/util.h"
 
@@ -42,8 +43,8 @@ static int extra_output(const char *out, const struct filelist *fl,
 
 static void verify_usage(FILE *f)
 {
-	fputs("usage: iostrat verify IN OUT [-w|--work W]\n\n"
-	      "Recompute the transform (work W, default 0) of every file of IN\n"
+	fputs("usage: iostrat verify IN OUT [-w|--work W] [--transform T]\n\n"
+	      "Recompute the transform (the xor at work W, default 0, or T) of every file of IN\n"
 	      "and compare it with OUT; report the first differing file and\n"
 	      "byte offset.  OUT must hold exactly IN's files: a missing or an\n"
 	      "extra one fails, and so does an IN with no files.\n\n", f);
@@ -52,12 +53,16 @@ static void verify_usage(FILE *f)
 /* verify's options' object. */
 struct verify_args {
 	unsigned work;
+	const char *transform;
 };
 
 static const struct setting verify_table[] = {
 	{ .name = "work", .shortname = 'w', SETTING_UINT(struct verify_args, work),
 	  .max = 1000000, .metavar = "W",
 	  .help = "the work level the output was made with (default 0)" },
+	{ .name = "transform", SETTING_STRING(struct verify_args, transform),
+	  .metavar = "T", .help = "the transform the output was made with (default xor;\n"
+				  "docs/transform.md)" },
 	{ 0 },
 };
 
@@ -85,7 +90,9 @@ int cmd_verify(int argc, char **argv)
 {
 	char extra[256];
 	const char *in, *out, *why;
-	struct verify_args a = { .work = 0 };
+	struct verify_args a = { .work = 0, .transform = "xor" };
+	const struct xform *x;
+	char xwhy[PATH_MAX + 256];
 	struct filelist fl;
 	uint64_t off = 0;
 	size_t file = 0;
@@ -96,6 +103,11 @@ int cmd_verify(int argc, char **argv)
 		return cmdopt_exit(npos);
 	if (verify_paths(npos, argv, &in, &out))
 		return 2;
+	x = xform_get(a.transform, xwhy, sizeof(xwhy));
+	if (!x || (!x->in_place && a.work)) {
+		errorf("verify: %s", x ? "--work: only the xor transform has passes" : xwhy);
+		return 2;
+	}
 	if (filelist_read(in, &fl))
 		return 1;
 	if (!fl.n) {
@@ -103,19 +115,19 @@ int cmd_verify(int argc, char **argv)
 		filelist_free(&fl);
 		return 1;
 	}
-	ret = verify_outputs(in, out, &fl, NULL, a.work, &file, &off, &why);
+	ret = verify_outputs(in, out, &fl, x, a.work, &file, &off, &why);
 	if (ret < 0)
 		errorf("%s: %s", why ? why : in, strerror(-ret));
 	else if (ret > 0)
-		errorf("%s/%s: differs from the reference transform (work %u) "
-		       "at byte %" PRIu64, out, fl.names[file], a.work, off);
+		errorf("%s/%s: differs from the reference transform (%s, work %u) "
+		       "at byte %" PRIu64, out, fl.names[file], x->id, a.work, off);
 	else if ((ret = extra_output(out, &fl, extra, sizeof(extra))) < 0)
 		errorf("%s: %s", out, strerror(-ret));
 	else if (ret > 0)
 		errorf("%s/%s: not the output of any file of %s", out, extra, in);
 	else
-		printf("ok: %zu files, %" PRIu64 " bytes match the reference (work %u)\n",
-		       fl.n, fl.total, a.work);
+		printf("ok: %zu files, %" PRIu64 " bytes match the reference (%s, work %u)\n",
+		       fl.n, fl.total, x->id, a.work);
 	filelist_free(&fl);
 	return ret ? 1 : 0;
 }
