@@ -51,23 +51,6 @@ void mmap_guard_remove(void)
 	sigaction(SIGBUS, &old_bus, NULL);
 }
 
-int guarded_copy_transform(uint8_t *dst, const uint8_t *src, size_t n,
-			   unsigned work, uint64_t *col, const void **fault)
-{
-	sigjmp_buf jb;
-
-	if (sigsetjmp(jb, 0)) {
-		bus_jmp = NULL;
-		*fault = bus_addr;
-		return -EFAULT;
-	}
-	bus_jmp = &jb;
-	memcpy(dst, src, n);
-	transform_chunk(dst, n, work, col);
-	bus_jmp = NULL;
-	return 0;
-}
-
 int guarded_copy(uint8_t *dst, const uint8_t *src, size_t n, const void **fault)
 {
 	sigjmp_buf jb;
@@ -81,4 +64,15 @@ int guarded_copy(uint8_t *dst, const uint8_t *src, size_t n, const void **fault)
 	memcpy(dst, src, n);
 	bus_jmp = NULL;
 	return 0;
+}
+
+int guarded_copy_transform(uint8_t *dst, const uint8_t *src, size_t n,
+			   unsigned work, uint64_t *col, const void **fault)
+{
+	int ret = guarded_copy(dst, src, n, fault);
+
+	/* dst is the strategy's own memory: only the copy can fault */
+	if (!ret)
+		transform_chunk(dst, n, work, col);
+	return ret;
 }
