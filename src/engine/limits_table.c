@@ -17,19 +17,12 @@ static int limit_index(const char *name)
 	return -1;
 }
 
-/* The row's transform ("xor" when it names none), as 24 bits of a key. */
-static const char *transform_of(json_t *row)
-{
-	const char *t = json_string_value(json_object_get(row, "transform"));
-
-	return t && *t ? t : "xor";
-}
-
+/* The row's transform, as 24 bits of a key. */
 static long long transform_bits(json_t *row)
 {
 	unsigned long long h = 1469598103934665603ULL; /* FNV-1a */
 
-	for (const char *p = transform_of(row); *p; p++)
+	for (const char *p = limit_transform_of(row); *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	return (long long)(h & 0xffffff);
 }
@@ -66,8 +59,8 @@ static void one(json_t *rows, long long key, double *mb, double *cpu,
 		cpu[n++] = limit_cpu_s_gb(row, "cpu_user_s", "cpu_sys_s", "bytes");
 		s->reused += json_is_string(json_object_get(row, "reused_from"));
 	}
-	if (li == LIMIT_TRANSFORM && first && strcmp(transform_of(first), "xor"))
-		snprintf(s->name, sizeof(s->name), "transform %.30s", transform_of(first));
+	if (li == LIMIT_TRANSFORM && first && strcmp(limit_transform_of(first), "xor"))
+		snprintf(s->name, sizeof(s->name), "transform %.30s", limit_transform_of(first));
 	else if (li == LIMIT_TRANSFORM)
 		snprintf(s->name, sizeof(s->name), "transform w=%u", (unsigned)(key & 0xffffffff));
 	else

@@ -75,18 +75,9 @@ static int limit_of(const char *name)
 	return -1;
 }
 
-/* The transform a row names, the xor when it names none (rows from
- * before transforms had names). */
-static const char *transform_of(json_t *row)
-{
-	const char *t = sget(row, "transform");
-
-	return *t ? t : "xor";
-}
-
 static bool same_transform(json_t *a, json_t *b)
 {
-	return !strcmp(transform_of(a), transform_of(b));
+	return !strcmp(limit_transform_of(a), limit_transform_of(b));
 }
 
 /* A good limits row of limit k standing for run summary s's cell. */

@@ -62,3 +62,10 @@ double limit_finite_median(double *v, size_t n)
 	summarize(v, m, &s);
 	return s.median;
 }
+
+const char *limit_transform_of(json_t *row)
+{
+	const char *t = json_string_value(json_object_get(row, "transform"));
+
+	return t && *t ? t : "xor";
+}

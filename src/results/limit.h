@@ -44,6 +44,9 @@ void limit_est_of(double *v, size_t n, struct limit_est *e);
 /* CPU seconds per GB of one row: user + system + kernel threads
  * (kthread_s, where the row has it) over bytes; NAN without bytes. */
 double limit_cpu_s_gb(json_t *row, const char *user, const char *sys, const char *bytes);
+/* The transform a limits or run row names; "xor" when it names none
+ * (rows from before transforms had names). */
+const char *limit_transform_of(json_t *row);
 /* The median of the finite values of v[0..n) (moved to its front); NAN
  * when none is. */
 double limit_finite_median(double *v, size_t n);
