@@ -21,7 +21,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "blk_rq.bpf.h"
 #include "reqlat.h"
+
+_Static_assert(RQL_READ == BLK_READ && RQL_WRITE == BLK_WRITE && RQL_NDIR == BLK_NDIR,
+	       "rql_dir is blk_dir");
 
 /* Disk to watch (kernel dev_t encoding), 0 = every disk. */
 const volatile __u32 targ_dev = 0;
@@ -70,13 +74,6 @@ struct {
 	__type(key, __u64);
 	__type(value, __u8);
 } cgroups SEC(".maps");
-
-/* An index the verifier can see is inside an array of mask + 1 slots. */
-static __always_inline __u32 bounded(__u32 v, __u32 mask)
-{
-	asm volatile("" : "+r"(v));
-	return v & mask;
-}
 
 static __always_inline struct rql_stats *stats_get(void)
 {
@@ -212,38 +209,7 @@ static __always_inline int on_complete(__u32 dev, __u64 sector)
 	return 0;
 }
 
-/* ---- struct request (tp_btf and raw_tp) ---------------------------------- */
-
-/* Before 5.15 the disk was rq->rq_disk; later rq->q->disk. */
-struct request___old {
-	struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 rq_dev(struct request *rq)
-{
-	struct request___old *old = (void *)rq;
-	struct gendisk *disk;
-
-	if (bpf_core_field_exists(old->rq_disk))
-		disk = BPF_CORE_READ(old, rq_disk);
-	else
-		disk = BPF_CORE_READ(rq, q, disk);
-	if (!disk)
-		return 0;
-	return ((__u32)BPF_CORE_READ(disk, major) << 20) |
-	       (__u32)BPF_CORE_READ(disk, first_minor);
-}
-
-static __always_inline __u32 rq_dir(struct request *rq)
-{
-	__u32 op = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
-
-	if (op == REQ_OP_READ)
-		return RQL_READ;
-	if (op == REQ_OP_WRITE)
-		return RQL_WRITE;
-	return RQL_NDIR;
-}
+/* ---- the programs: one per attach source (ebpf/blk_rq.bpf.h) ----------- */
 
 /* The request's first bio is charged to a watched cgroup (cgroup
  * writeback charges a file's dirty pages to the cgroup that dirtied
@@ -259,139 +225,38 @@ static __always_inline __u32 rq_own_cgroup(struct request *rq)
 	return id && bpf_map_lookup_elem(&cgroups, &id);
 }
 
-static __always_inline int rq_insert(struct request *rq)
+static __always_inline int rq_insert(struct request *rq, const int direct)
 {
-	return on_insert(rq_dev(rq), BPF_CORE_READ(rq, __sector),
-			 BPF_CORE_READ(rq, __data_len), rq_dir(rq), rq_own_cgroup(rq));
+	return on_insert(blk_rq_dev(rq, direct), RD(direct, rq, __sector),
+			 RD(direct, rq, __data_len), blk_rq_dir(rq, direct),
+			 rq_own_cgroup(rq));
 }
 
-static __always_inline int rq_issue(struct request *rq)
+static __always_inline int tp_insert(struct trace_event_raw_block_rq *ctx)
 {
-	return on_issue(rq_dev(rq), BPF_CORE_READ(rq, __sector),
-			BPF_CORE_READ(rq, __data_len), rq_dir(rq), rq_own_cgroup(rq));
+	return on_insert(ctx->dev, ctx->sector, ctx->nr_sector << 9, blk_tp_dir(ctx), 0);
 }
 
-static __always_inline int rq_complete(struct request *rq)
+static __always_inline int rq_issue(struct request *rq, const int direct)
 {
-	return on_complete(rq_dev(rq), BPF_CORE_READ(rq, __sector));
+	return on_issue(blk_rq_dev(rq, direct), RD(direct, rq, __sector),
+			RD(direct, rq, __data_len), blk_rq_dir(rq, direct),
+			rq_own_cgroup(rq));
 }
 
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(btf_rl_insert, struct request *rq)
+static __always_inline int tp_issue(struct trace_event_raw_block_rq *ctx)
 {
-	return rq_insert(rq);
+	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9, blk_tp_dir(ctx), 0);
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(btf_rl_issue, struct request *rq)
+static __always_inline int rq_complete(struct request *rq, const int direct)
 {
-	return rq_issue(rq);
+	return on_complete(blk_rq_dev(rq, direct), RD(direct, rq, __sector));
 }
 
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(btf_rl_complete, struct request *rq, int error, unsigned int nr)
-{
-	return rq_complete(rq);
-}
-
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_rl_insert, struct request *rq)
-{
-	return rq_insert(rq);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_rl_issue, struct request *rq)
-{
-	return rq_issue(rq);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(raw_rl_complete, struct request *rq, int error, unsigned int nr)
-{
-	return rq_complete(rq);
-}
-
-/* Kernels before 5.11 (commit a54895fa): block_rq_insert(q, rq) and
- * block_rq_issue(q, rq). */
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(btf_rl_insert_q, struct request_queue *q, struct request *rq)
-{
-	return rq_insert(rq);
-}
-
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(btf_rl_issue_q, struct request_queue *q, struct request *rq)
-{
-	return rq_issue(rq);
-}
-
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(raw_rl_insert_q, struct request_queue *q, struct request *rq)
-{
-	return rq_insert(rq);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_rl_issue_q, struct request_queue *q, struct request *rq)
-{
-	return rq_issue(rq);
-}
-
-/* ---- classic tracepoints: the op is only in the rwbs string ------------- */
-
-static __always_inline __u32 rwbs_dir(const char *rwbs)
-{
-	/* [F]{W|D|DE|F|R|N}[F][A][S][M]: 'R' and 'W' appear only as the op */
-#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		if (rwbs[i] == 'R')
-			return RQL_READ;
-		if (rwbs[i] == 'W')
-			return RQL_WRITE;
-		if (!rwbs[i])
-			break;
-	}
-	return RQL_NDIR;
-}
-
-SEC("tracepoint/block/block_rq_insert")
-int tp_rl_insert(struct trace_event_raw_block_rq *ctx)
-{
-	char rwbs[8];
-
-	bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs);
-	return on_insert(ctx->dev, ctx->sector, ctx->nr_sector << 9,
-			 rwbs_dir(rwbs), 0);
-}
-
-SEC("tracepoint/block/block_rq_issue")
-int tp_rl_issue(struct trace_event_raw_block_rq *ctx)
-{
-	char rwbs[8];
-
-	bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs);
-	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9,
-			rwbs_dir(rwbs), 0);
-}
-
-SEC("tracepoint/block/block_rq_complete")
-int tp_rl_complete(struct trace_event_raw_block_rq_completion *ctx)
-{
-	return on_complete(ctx->dev, ctx->sector);
-}
-
-/* Before 5.17 block_rq_complete was an event of its own. */
-struct trace_event_raw_block_rq_complete {
-	__u32 dev;
-	__u64 sector;
-} __attribute__((preserve_access_index));
-
-SEC("tracepoint/block/block_rq_complete")
-int tp_rl_complete_old(struct trace_event_raw_block_rq_complete *ctx)
-{
-	return on_complete(ctx->dev, ctx->sector);
-}
+BLK_RQ_PROGS_Q(rq_insert, rq_insert, tp_insert)
+BLK_RQ_PROGS_Q(rq_issue, rq_issue, tp_issue)
+BLK_RQ_COMPLETE_PROGS(rq_complete, on_complete)
 
 /* ---- io_uring: the classic tracepoints (ctx and user_data in every
  * kernel's record; io_uring_submit_sqe until 5.19, io_uring_submit_req

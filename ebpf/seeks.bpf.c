@@ -17,7 +17,11 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "blk_rq.bpf.h"
 #include "seeks.h"
+
+_Static_assert(SEEK_DIR_READ == BLK_READ && SEEK_DIR_WRITE == BLK_WRITE &&
+	       SEEK_NDIR == BLK_NDIR, "seek_dir is blk_dir");
 
 /* Disk to watch (kernel dev_t encoding), 0 = every disk. */
 const volatile __u32 targ_dev = 0;
@@ -50,14 +54,6 @@ struct {
 	__type(key, __u32);
 	__type(value, __s64);
 } inflight SEC(".maps");
-
-/* An index the verifier can see is inside an array of mask + 1 slots (the
- * compiler would drop a plain mask it can prove redundant). */
-static __always_inline __u32 bounded(__u32 v, __u32 mask)
-{
-	asm volatile("" : "+r"(v));
-	return v & mask;
-}
 
 /* All zero, the initial value of a new stats entry (too big for the stack). */
 static struct seek_stats zero_stats;
@@ -175,140 +171,25 @@ static __always_inline int on_complete(__u32 dev, __u64 sector)
 	return 0;
 }
 
-/* ---- struct request (tp_btf and raw_tp) ---------------------------------- */
-
-/* tp_btf: plain loads through the typed pointer; raw_tp: probe reads.
- * `direct` is a constant at every call, one way is compiled. */
-#define RD(direct, p, f) ((direct) ? (p)->f : BPF_CORE_READ(p, f))
-
-/* Before 5.15 the disk was rq->rq_disk; later rq->q->disk. */
-struct request___old {
-	struct gendisk *rq_disk;
-} __attribute__((preserve_access_index));
-
-static __always_inline __u32 rq_dev(struct request *rq, const int direct)
-{
-	struct request___old *old = (void *)rq;
-	struct gendisk *disk;
-
-	if (bpf_core_field_exists(old->rq_disk)) {
-		disk = RD(direct, old, rq_disk);
-	} else {
-		struct request_queue *q = RD(direct, rq, q);
-
-		disk = RD(direct, q, disk);
-	}
-
-	if (!disk)
-		return 0;
-	return ((__u32)RD(direct, disk, major) << 20) |
-	       (__u32)RD(direct, disk, first_minor);
-}
-
-static __always_inline __u32 rq_dir(struct request *rq, const int direct)
-{
-	__u32 op = RD(direct, rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
-
-	if (op == REQ_OP_READ)
-		return SEEK_DIR_READ;
-	if (op == REQ_OP_WRITE)
-		return SEEK_DIR_WRITE;
-	return SEEK_NDIR;
-}
+/* ---- the programs: one per attach source (ebpf/blk_rq.bpf.h) ----------- */
 
 static __always_inline int rq_issue(struct request *rq, const int direct)
 {
-	return on_issue(rq_dev(rq, direct), RD(direct, rq, __sector),
-			RD(direct, rq, __data_len), rq_dir(rq, direct));
+	return on_issue(blk_rq_dev(rq, direct), RD(direct, rq, __sector),
+			RD(direct, rq, __data_len), blk_rq_dir(rq, direct));
+}
+
+static __always_inline int tp_issue(struct trace_event_raw_block_rq *ctx)
+{
+	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9, blk_tp_dir(ctx));
 }
 
 static __always_inline int rq_complete(struct request *rq, const int direct)
 {
-	return on_complete(rq_dev(rq, direct), RD(direct, rq, __sector));
+	return on_complete(blk_rq_dev(rq, direct), RD(direct, rq, __sector));
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(btf_rq_issue, struct request *rq)
-{
-	return rq_issue(rq, 1);
-}
-
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(btf_rq_complete, struct request *rq, int error, unsigned int nr)
-{
-	return rq_complete(rq, 1);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_rq_issue, struct request *rq)
-{
-	return rq_issue(rq, 0);
-}
-
-/* Kernels before 5.11 (commit a54895fa): block_rq_issue(q, rq). */
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(btf_rq_issue_q, struct request_queue *q, struct request *rq)
-{
-	return rq_issue(rq, 1);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(raw_rq_issue_q, struct request_queue *q, struct request *rq)
-{
-	return rq_issue(rq, 0);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(raw_rq_complete, struct request *rq, int error, unsigned int nr)
-{
-	return rq_complete(rq, 0);
-}
-
-/* ---- classic tracepoints: the op is only in the rwbs string ------------- */
-
-static __always_inline __u32 rwbs_dir(const char *rwbs)
-{
-	/* [F]{W|D|DE|F|R|N}[F][A][S][M]: 'R' and 'W' appear only as the op */
-#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		if (rwbs[i] == 'R')
-			return SEEK_DIR_READ;
-		if (rwbs[i] == 'W')
-			return SEEK_DIR_WRITE;
-		if (!rwbs[i])
-			break;
-	}
-	return SEEK_NDIR;
-}
-
-SEC("tracepoint/block/block_rq_issue")
-int tp_rq_issue(struct trace_event_raw_block_rq *ctx)
-{
-	char rwbs[8];
-
-	/* ctx fields must be loaded at fixed offsets: copy the string */
-	bpf_probe_read_kernel(rwbs, sizeof(rwbs), ctx->rwbs);
-	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9,
-			rwbs_dir(rwbs));
-}
-
-SEC("tracepoint/block/block_rq_complete")
-int tp_rq_complete(struct trace_event_raw_block_rq_completion *ctx)
-{
-	return on_complete(ctx->dev, ctx->sector);
-}
-
-/* Before 5.17 block_rq_complete was an event of its own, so its record
- * has another type name (same dev and sector fields). */
-struct trace_event_raw_block_rq_complete {
-	__u32 dev;
-	__u64 sector;
-} __attribute__((preserve_access_index));
-
-SEC("tracepoint/block/block_rq_complete")
-int tp_rq_complete_old(struct trace_event_raw_block_rq_complete *ctx)
-{
-	return on_complete(ctx->dev, ctx->sector);
-}
+BLK_RQ_PROGS_Q(rq_issue, rq_issue, tp_issue)
+BLK_RQ_COMPLETE_PROGS(rq_complete, on_complete)
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";

@@ -1,6 +1,7 @@
 # eBPF probes (ebpf/*.bpf.c) -> CO-RE objects -> bpftool skeletons that
 # src/trace/NAME.c includes as "ebpf/NAME.skel.h" (CFLAGS has -I$(BUILD)).
-# Every ebpf/NAME.bpf.c is a probe: nothing here names one.
+# Every ebpf/NAME.bpf.c is a probe: nothing here names one.  ebpf/*.bpf.h
+# are the BPF side's shared parts (blk_rq.bpf.h: a block request).
 #
 # vmlinux.h is generated from the running kernel's BTF at build time and
 # never committed.  Where there is no BTF (or no clang/bpftool), the probes
@@ -36,7 +37,7 @@ $(EBPF_DIR)/vmlinux.h:
 	$(Q)mkdir -p $(@D)
 	$(Q)$(BPFTOOL) btf dump file $(EBPF_BTF) format c >$@.tmp && mv $@.tmp $@
 
-$(EBPF_DIR)/%.bpf.o: ebpf/%.bpf.c ebpf/%.h $(EBPF_DIR)/vmlinux.h
+$(EBPF_DIR)/%.bpf.o: ebpf/%.bpf.c ebpf/%.h $(wildcard ebpf/*.bpf.h) $(EBPF_DIR)/vmlinux.h
 	$(call say,BPF,$<)
 	$(Q)$(BPF_CLANG) -target bpf -g -O2 -Wall -Werror -D__TARGET_ARCH_$(EBPF_ARCH) \
 		-I$(EBPF_DIR) -Iebpf -c $< -o $@

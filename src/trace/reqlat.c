@@ -267,39 +267,11 @@ static void reqlat_print(FILE *f, const struct tracer *t, const struct probe_sta
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "blk_cands.h"
 #include "ebpf/reqlat.skel.h"
 
-/* Attach points, best source first (ebpf/reqlat.bpf.c). */
-static const struct probe_cand insert_cands[] = {
-	{ "btf_rl_insert", PSRC_TP_BTF, "block_rq_insert", "request", NULL },
-	{ "btf_rl_insert_q", PSRC_TP_BTF, "block_rq_insert", "request_queue", NULL },
-	{ "raw_rl_insert", PSRC_RAW_TP, "block_rq_insert", "request", NULL },
-	{ "raw_rl_insert_q", PSRC_RAW_TP, "block_rq_insert", "request_queue", NULL },
-	{ "tp_rl_insert", PSRC_TRACEPOINT, "block/block_rq_insert", NULL,
-	  "trace_event_raw_block_rq" },
-	{ NULL },
-};
-
-static const struct probe_cand issue_cands[] = {
-	{ "btf_rl_issue", PSRC_TP_BTF, "block_rq_issue", "request", NULL },
-	{ "btf_rl_issue_q", PSRC_TP_BTF, "block_rq_issue", "request_queue", NULL },
-	{ "raw_rl_issue", PSRC_RAW_TP, "block_rq_issue", "request", NULL },
-	{ "raw_rl_issue_q", PSRC_RAW_TP, "block_rq_issue", "request_queue", NULL },
-	{ "tp_rl_issue", PSRC_TRACEPOINT, "block/block_rq_issue", NULL,
-	  "trace_event_raw_block_rq" },
-	{ NULL },
-};
-
-static const struct probe_cand complete_cands[] = {
-	{ "btf_rl_complete", PSRC_TP_BTF, "block_rq_complete", "request", NULL },
-	{ "raw_rl_complete", PSRC_RAW_TP, "block_rq_complete", "request", NULL },
-	{ "tp_rl_complete", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
-	  "trace_event_raw_block_rq_completion" },
-	{ "tp_rl_complete_old", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
-	  "trace_event_raw_block_rq_complete" },
-	{ NULL },
-};
-
+/* Attach points, best source first (ebpf/reqlat.bpf.c; the block
+ * events' lists are blk_cands.c's). */
 static const struct probe_cand submit_cands[] = {
 	{ "btf_uring_submit", PSRC_TP_BTF, "io_uring_submit_req", "io_kiocb", NULL },
 	{ "tp_uring_submit_req", PSRC_TRACEPOINT, "io_uring/io_uring_submit_req",
@@ -326,9 +298,9 @@ static const struct probe_cand fork_cands[] = {
 /* The queue time survives without an insert point (null), the own
  * share without the fork point (the first process only). */
 static const struct probe_point reqlat_points[] = {
-	{ "rl_insert", "request queue time", insert_cands, true },
-	{ "rl_issue", "request latency", issue_cands, false },
-	{ "rl_complete", "request latency", complete_cands, false },
+	{ "rl_insert", "request queue time", blk_rq_insert_cands, true },
+	{ "rl_issue", "request latency", blk_rq_issue_cands, false },
+	{ "rl_complete", "request latency", blk_rq_complete_cands, false },
 	{ "uring_submit", "io_uring latency", submit_cands, false },
 	{ "uring_complete", "io_uring latency", ucomplete_cands, false },
 	{ "rl_fork", "the run's own requests", fork_cands, true },

@@ -295,32 +295,14 @@ static void seeks_print(FILE *f, const struct tracer *t, const struct probe_stat
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "blk_cands.h"
 #include "ebpf/seeks.skel.h"
 
-/* Attach points, best source first (ebpf/seeks.bpf.c). */
-static const struct probe_cand issue_cands[] = {
-	{ "btf_rq_issue", PSRC_TP_BTF, "block_rq_issue", "request", NULL },
-	{ "btf_rq_issue_q", PSRC_TP_BTF, "block_rq_issue", "request_queue", NULL },
-	{ "raw_rq_issue", PSRC_RAW_TP, "block_rq_issue", "request", NULL },
-	{ "raw_rq_issue_q", PSRC_RAW_TP, "block_rq_issue", "request_queue", NULL },
-	{ "tp_rq_issue", PSRC_TRACEPOINT, "block/block_rq_issue", NULL,
-	  "trace_event_raw_block_rq" },
-	{ NULL },
-};
-
-static const struct probe_cand complete_cands[] = {
-	{ "btf_rq_complete", PSRC_TP_BTF, "block_rq_complete", "request", NULL },
-	{ "raw_rq_complete", PSRC_RAW_TP, "block_rq_complete", "request", NULL },
-	{ "tp_rq_complete", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
-	  "trace_event_raw_block_rq_completion" },
-	{ "tp_rq_complete_old", PSRC_TRACEPOINT, "block/block_rq_complete", NULL,
-	  "trace_event_raw_block_rq_complete" },
-	{ NULL },
-};
-
+/* Attach points, best source first (ebpf/seeks.bpf.c; the block
+ * events' lists are blk_cands.c's). */
 static const struct probe_point seeks_points[] = {
-	{ "rq_issue", "block requests", issue_cands, false },
-	{ "rq_complete", "block latency", complete_cands, false },
+	{ "rq_issue", "block requests", blk_rq_issue_cands, false },
+	{ "rq_complete", "block latency", blk_rq_complete_cands, false },
 };
 
 static int seeks_open(const struct tracer *t, void **skel, struct bpf_object **obj)
