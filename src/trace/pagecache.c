@@ -250,15 +250,7 @@ static int pc_open(const struct tracer *t, void **skel, struct bpf_object **obj)
 	return 0;
 }
 
-static int pc_load(void *skel)
-{
-	return pagecache_bpf__load(skel);
-}
-
-static void pc_destroy(void *skel)
-{
-	pagecache_bpf__destroy(skel);
-}
+PROBE_SKEL(pc, pagecache)
 
 static int pc_reset(void *skel)
 {
@@ -330,14 +322,8 @@ const struct probe_ops pagecache_probe = {
 	.fill_row = pc_fill_row,
 	.print = pc_print,
 	.watch_max = PC_WATCH_MAX,
+	PROBE_BPF_OPS(pc)
 #ifndef IOSTRAT_NO_BPF
-	.points = pc_points,
-	.npoints = sizeof(pc_points) / sizeof(pc_points[0]),
-	.open = pc_open,
-	.load = pc_load,
-	.destroy = pc_destroy,
-	.reset = pc_reset,
-	.read = pc_read,
 	.watch_pid = pc_watch_pid,
 	.watch_file = pc_watch_file,
 	.unwatch_files = pc_unwatch_files,

@@ -123,6 +123,25 @@ struct probe_ops {
 	int (*unwatch_files)(struct probe_state *ps);
 };
 
+/*
+ * A probe's eBPF half, named by one convention: P_points, P_open, P_load,
+ * P_destroy, P_reset, P_read.  PROBE_SKEL(P, SKEL) defines load and
+ * destroy as skeleton SKEL's own; PROBE_BPF_OPS(P) sets those fields of
+ * its probe_ops (none in a build without eBPF).
+ */
+#define PROBE_SKEL(P, SKEL)                                                   \
+	static int P##_load(void *skel) { return SKEL##_bpf__load(skel); }    \
+	static void P##_destroy(void *skel) { SKEL##_bpf__destroy(skel); }
+#ifndef IOSTRAT_NO_BPF
+#define PROBE_BPF_OPS(P)                                                      \
+	.points = P##_points,                                                 \
+	.npoints = sizeof(P##_points) / sizeof(P##_points[0]),                \
+	.open = P##_open, .load = P##_load, .destroy = P##_destroy,           \
+	.reset = P##_reset, .read = P##_read,
+#else
+#define PROBE_BPF_OPS(P)
+#endif
+
 /* One probe as loaded into a tracer. */
 struct probe_state {
 	const struct probe_ops *ops;

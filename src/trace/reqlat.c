@@ -21,21 +21,22 @@ struct reqlat_data {
 	struct rql_depth depth;
 };
 
+/* The three percentiles of one time of one direction's requests. */
+#define RQL_TIMES(KIND, DIR, WHAT)                                            \
+	{ KIND "_" DIR "_p50_us", COL_TIME, 0, "us", "trace",                 \
+	  "median " WHAT " of " DIR " requests", 0 },                         \
+	{ KIND "_" DIR "_p99_us", COL_TIME, 0, "us", "trace",                 \
+	  "99th percentile " WHAT " of " DIR " requests", 0 },                \
+	{ KIND "_" DIR "_p999_us", COL_TIME, 0, "us", "trace",                \
+	  "99.9th percentile " WHAT " of " DIR " requests", 0 }
+
 static const struct column reqlat_columns[] = {
 	{ "rl_source", COL_TEXT, 0, 0, "trace", "where the request-latency figures came from (the issue point's source)", 0 },
 	{ "rl_scope", COL_TEXT, "own|all", 0, "trace", "requests the q_ and d_ figures are of: the run's own, or all of the disk's", 0 },
-	{ "q_read_p50_us", COL_TIME, 0, "us", "trace", "median queue time (insert to issue) of read requests", 0 },
-	{ "q_read_p99_us", COL_TIME, 0, "us", "trace", "99th percentile queue time of read requests", 0 },
-	{ "q_read_p999_us", COL_TIME, 0, "us", "trace", "99.9th percentile queue time of read requests", 0 },
-	{ "d_read_p50_us", COL_TIME, 0, "us", "trace", "median device time (issue to complete) of read requests", 0 },
-	{ "d_read_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device time of read requests", 0 },
-	{ "d_read_p999_us", COL_TIME, 0, "us", "trace", "99.9th percentile device time of read requests", 0 },
-	{ "q_write_p50_us", COL_TIME, 0, "us", "trace", "median queue time (insert to issue) of write requests", 0 },
-	{ "q_write_p99_us", COL_TIME, 0, "us", "trace", "99th percentile queue time of write requests", 0 },
-	{ "q_write_p999_us", COL_TIME, 0, "us", "trace", "99.9th percentile queue time of write requests", 0 },
-	{ "d_write_p50_us", COL_TIME, 0, "us", "trace", "median device time (issue to complete) of write requests", 0 },
-	{ "d_write_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device time of write requests", 0 },
-	{ "d_write_p999_us", COL_TIME, 0, "us", "trace", "99.9th percentile device time of write requests", 0 },
+	RQL_TIMES("q", "read", "queue time (insert to issue)"),
+	RQL_TIMES("d", "read", "device time (issue to complete)"),
+	RQL_TIMES("q", "write", "queue time (insert to issue)"),
+	RQL_TIMES("d", "write", "device time (issue to complete)"),
 	{ "rl_reqs", COL_COUNT, 0, 0, "trace", "read and write requests the q_ and d_ figures are of", 0 },
 	{ "rl_no_insert", COL_COUNT, 0, 0, "trace", "of those, issued without an insert (no scheduler queue): queue time 0", 0 },
 	{ "q_hist", COL_TEXT, 0, 0, "trace", "queue times, log2 us slots SLOT:COUNT;... (slot 0: 0 us, s: 2^(s-1) to 2^s us)", 0 },
@@ -319,15 +320,7 @@ static int reqlat_open(const struct tracer *t, void **skel, struct bpf_object **
 	return 0;
 }
 
-static int reqlat_load(void *skel)
-{
-	return reqlat_bpf__load(skel);
-}
-
-static void reqlat_destroy(void *skel)
-{
-	reqlat_bpf__destroy(skel);
-}
+PROBE_SKEL(reqlat, reqlat)
 
 static int reqlat_reset(void *skel)
 {
@@ -421,14 +414,8 @@ const struct probe_ops reqlat_probe = {
 	.report_columns = reqlat_report_columns,
 	.fill_row = reqlat_fill_row,
 	.print = reqlat_print,
+	PROBE_BPF_OPS(reqlat)
 #ifndef IOSTRAT_NO_BPF
-	.points = reqlat_points,
-	.npoints = sizeof(reqlat_points) / sizeof(reqlat_points[0]),
-	.open = reqlat_open,
-	.load = reqlat_load,
-	.destroy = reqlat_destroy,
-	.reset = reqlat_reset,
-	.read = reqlat_read,
 	.watch_pid = reqlat_watch_pid,
 #endif
 };

@@ -317,15 +317,7 @@ static int seeks_open(const struct tracer *t, void **skel, struct bpf_object **o
 	return 0;
 }
 
-static int seeks_load(void *skel)
-{
-	return seeks_bpf__load(skel);
-}
-
-static void seeks_destroy(void *skel)
-{
-	seeks_bpf__destroy(skel);
-}
+PROBE_SKEL(seeks, seeks)
 
 static int seeks_reset(void *skel)
 {
@@ -414,14 +406,8 @@ const struct probe_ops seeks_probe = {
 	.report_columns = seeks_report_columns,
 	.fill_row = seeks_fill_row,
 	.print = seeks_print,
+	PROBE_BPF_OPS(seeks)
 #ifndef IOSTRAT_NO_BPF
-	.points = seeks_points,
-	.npoints = sizeof(seeks_points) / sizeof(seeks_points[0]),
-	.open = seeks_open,
-	.load = seeks_load,
-	.destroy = seeks_destroy,
-	.reset = seeks_reset,
-	.read = seeks_read,
 	.free_data = seeks_free,
 #endif
 };
