@@ -447,6 +447,8 @@ collect_side_labs() {
 
 # --- the matrix ---------------------------------------------------------------
 cell() { awk -F'\t' -v k="$1" -v c="$2" '$1 == k && $2 == c { print $3; f = 1; exit } END { if (!f) print "-" }' "$res/results"; }
+# every fact key a check recorded, in the order first recorded
+fact_keys() { awk -F'\t' '!seen[$2]++ { print $2 }' "$res/facts"; }
 fact_of() { awk -F'\t' -v k="$1" -v f="$2" '$1 == k && $2 == f { print $3; exit }' "$res/facts"; }
 # matrix_columns: the kernels with a result (guest stages, and the kernels
 # the package and lab run checks used), in kernels.conf's order
@@ -471,8 +473,7 @@ write_matrix() {
 			for k in "${cols[@]}"; do printf ' %s |' "$(cell "$k" "$c")"; done
 			echo
 		done
-		for f in kernel residency ring_flags dontcache sqpoll sched_vda sched_loop run_trace trace trace_sources \
-			trace_probes hit_cold hit_warm seq_loop agree bt_biolat bt_pagecache bt_seeks guest_s package_s; do
+		for f in $(fact_keys); do
 			printf '| *%s* |' "$f"
 			for k in "${cols[@]}"; do printf ' %s |' "$(fact_of "$k" "$f" | sed 's/|/\\|/g')"; done
 			echo
@@ -481,22 +482,18 @@ write_matrix() {
 }
 
 print_matrix() {
-	local k
+	local k f v
 	echo
 	echo "lab matrix ($(date -u +%F), $(cat "$LAB_DIR"/accel.* 2>/dev/null | head -n 1), $((SECONDS - t0)) s):"
 	grep -v '^| \*' "$res/matrix.md" | grep -v '^|---' | sed 's/^| //; s/ |$//' |
 		awk -F' [|] ' '{ printf "  %-36s", $1; for (i = 2; i <= NF; i++) printf " %-8s", $i; print "" }'
 	echo
 	for k in "${cols[@]}"; do
-		echo "  $k: $(fact_of "$k" kernel), residency $(fact_of "$k" residency), ring flags $(fact_of "$k" ring_flags), guest $(fact_of "$k" guest_s) s"
-		echo "       --dontcache: $(fact_of "$k" dontcache); --sqpoll ring flags: $(fact_of "$k" sqpoll)"
-		echo "       schedulers: vda $(fact_of "$k" sched_vda); loop $(fact_of "$k" sched_loop)"
-		echo "       run --trace: $(fact_of "$k" run_trace)"
-		echo "       trace: $(fact_of "$k" trace)"
-		echo "       probes: $(fact_of "$k" trace_probes)"
-		echo "       sources: $(fact_of "$k" trace_sources); hit ratio cold $(fact_of "$k" hit_cold), warm $(fact_of "$k" hit_warm)"
-		echo "       seq on loop: $(fact_of "$k" seq_loop); agree: $(fact_of "$k" agree)"
-		echo "       bpftrace: biolat $(fact_of "$k" bt_biolat); pagecache $(fact_of "$k" bt_pagecache); seeks $(fact_of "$k" bt_seeks)"
+		echo "  $k: $(fact_of "$k" kernel)"
+		for f in $(fact_keys); do
+			v=$(fact_of "$k" "$f")
+			[ "$f" = kernel ] || [ -z "$v" ] || printf '       %s: %s\n' "$f" "$v"
+		done
 	done
 	# where a guest's time goes: the checks that took 10 s or more on a kernel
 	if [ -s "$res/times" ]; then
