@@ -11,6 +11,14 @@
 #include "net.h"
 #include "lib/util.h"
 
+const uint8_t *net_client_msg(struct net_client *cl, uint64_t i)
+{
+	const uint8_t *m = net_msg(cl->pattern, i);
+
+	XXH3_64bits_update(cl->tx, m, cl->o->size);
+	return m;
+}
+
 static int client_init(struct net_client *cl, int fd, const struct net_mode *m,
 		       const struct net_opts *o)
 {

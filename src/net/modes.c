@@ -22,10 +22,9 @@ static uint8_t *frame_buf(const struct net_client *cl)
 
 static void take(struct net_client *cl, uint8_t *dst, uint64_t i)
 {
-	const uint8_t *m = net_msg(cl->pattern, i);
+	const uint8_t *m = net_client_msg(cl, i);
 
 	memcpy(dst, m, cl->o->size);
-	XXH3_64bits_update(cl->tx, m, cl->o->size);
 }
 
 /* nodelay, nagle, cork: one send per message; cork sets MSG_MORE on all
@@ -69,9 +68,8 @@ static int run_buffered(struct net_client *cl)
 	if (net_wbuf_init(&w, cl->o->buffer))
 		return net_fail(&cl->conn, -ENOMEM, "out of memory");
 	for (uint64_t i = 0; i < cl->o->count && !ret; i++) {
-		const uint8_t *m = net_msg(cl->pattern, i);
+		const uint8_t *m = net_client_msg(cl, i);
 
-		XXH3_64bits_update(cl->tx, m, cl->o->size);
 		ret = net_wbuf_frame(&cl->conn, &w, m, cl->o->size);
 		if (!ret)
 			cl->sent++;
@@ -96,11 +94,10 @@ static int run_writev(struct net_client *cl)
 		int k = (int)MIN((uint64_t)cl->o->batch, n - b);
 
 		for (int j = 0; j < k; j++) {
-			const uint8_t *m = net_msg(cl->pattern, b + (uint64_t)j);
+			const uint8_t *m = net_client_msg(cl, b + (uint64_t)j);
 
 			iov[2 * j] = (struct iovec){ hdr, NET_HDR };
 			iov[2 * j + 1] = (struct iovec){ (void *)m, cl->o->size };
-			XXH3_64bits_update(cl->tx, m, cl->o->size);
 		}
 		ret = nio_writev_all(&cl->conn, iov, 2 * k);
 		if (!ret)

@@ -244,6 +244,9 @@ struct net_result {
 
 /* Connect to host:port (a Unix socket: o->path) and run one session;
  * fills r.  -errno with why. */
+/* Message i of the session, counted into the digest of what was sent:
+ * take messages in order. */
+const uint8_t *net_client_msg(struct net_client *cl, uint64_t i);
 int net_client_run(const char *host, const char *port,
 		   const struct net_mode *m, const struct net_opts *o,
 		   struct net_result *r, char *why, size_t wlen);

@@ -92,10 +92,9 @@ int net_pingpong_unbuffered(struct net_client *cl)
 
 	net_put_be32(hdr, sz);
 	for (uint64_t i = 0; i < cl->o->count && !ret; i++) {
-		const uint8_t *m = net_msg(cl->pattern, i);
 		double t0 = now_mono();
+		const uint8_t *m = net_client_msg(cl, i);
 
-		XXH3_64bits_update(cl->tx, m, sz);
 		ret = nio_send_all(&cl->conn, hdr, NET_HDR, 0);
 		if (!ret && sz)
 			ret = nio_send_all(&cl->conn, m, sz, 0);
@@ -114,10 +113,9 @@ int net_pingpong_buffered(struct net_client *cl)
 	if (net_wbuf_init(&w, cl->o->buffer))
 		return net_fail(&cl->conn, -ENOMEM, "out of memory");
 	for (uint64_t i = 0; i < cl->o->count && !ret; i++) {
-		const uint8_t *m = net_msg(cl->pattern, i);
 		double t0 = now_mono();
+		const uint8_t *m = net_client_msg(cl, i);
 
-		XXH3_64bits_update(cl->tx, m, cl->o->size);
 		ret = net_wbuf_frame(&cl->conn, &w, m, cl->o->size);
 		if (!ret)
 			ret = net_wbuf_flush(&cl->conn, &w);
@@ -138,7 +136,7 @@ struct outq {
 
 static void queue_request(struct net_client *cl, struct outq *q, uint64_t i)
 {
-	const uint8_t *m = net_msg(cl->pattern, i);
+	const uint8_t *m = net_client_msg(cl, i);
 
 	if (q->off) {
 		memmove(q->buf, q->buf + q->off, q->len - q->off);
@@ -148,7 +146,6 @@ static void queue_request(struct net_client *cl, struct outq *q, uint64_t i)
 	net_put_be32(q->buf + q->len, cl->o->size);
 	memcpy(q->buf + q->len + NET_HDR, m, cl->o->size);
 	q->len += NET_HDR + cl->o->size;
-	XXH3_64bits_update(cl->tx, m, cl->o->size);
 	cl->t_sent[i % cl->o->batch] = now_mono();
 }
 

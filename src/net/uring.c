@@ -24,12 +24,11 @@ static void fill_batch(struct net_client *cl, struct uring_batch *u,
 {
 	for (unsigned j = 0; j < k; j++) {
 		uint8_t *f = u->frames + j * u->flen;
-		const uint8_t *m = net_msg(cl->pattern, first + j);
+		const uint8_t *m = net_client_msg(cl, first + j);
 		struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 
 		net_put_be32(f, cl->o->size);
 		memcpy(f + NET_HDR, m, cl->o->size);
-		XXH3_64bits_update(cl->tx, m, cl->o->size);
 		/* MSG_WAITALL: the kernel retries short sends where it can */
 		io_uring_prep_send(sqe, cl->conn.fd, f, u->flen, MSG_WAITALL | MSG_NOSIGNAL);
 		io_uring_sqe_set_data64(sqe, j);
