@@ -556,117 +556,33 @@ static __always_inline int ractl_ra_order(struct readahead_control *ractl,
 			      ra, direct);
 }
 
-SEC("fentry/filemap_map_pages")
-int BPF_PROG(fe_map_pages, struct vm_fault *vmf, unsigned long start,
-	     unsigned long end)
-{
-	return map_map_pages(vmf_mapping(vmf, 1), start, end, 1);
-}
+/* Kernel function FN's two programs, fe_NAME (fentry: plain loads) and
+ * kp_NAME (kprobe: probe reads), of the same arguments: each returns
+ * CALL with `direct` 1 or 0. */
+#define FN_PROGS(NAME, FN, CALL, ...)                                         \
+SEC("fentry/" #FN)                                                            \
+int BPF_PROG(fe_##NAME, __VA_ARGS__) { const int direct = 1; return CALL; }  \
+SEC("kprobe/" #FN)                                                            \
+int BPF_KPROBE(kp_##NAME, __VA_ARGS__) { const int direct = 0; return CALL; }
 
-SEC("kprobe/filemap_map_pages")
-int BPF_KPROBE(kp_map_pages, struct vm_fault *vmf, unsigned long start,
-	       unsigned long end)
-{
-	return map_map_pages(vmf_mapping(vmf, 0), start, end, 0);
-}
-
-SEC("fentry/filemap_fault")
-int BPF_PROG(fe_fault, struct vm_fault *vmf)
-{
-	return map_fault(vmf_mapping(vmf, 1), 1);
-}
-
-SEC("kprobe/filemap_fault")
-int BPF_KPROBE(kp_fault, struct vm_fault *vmf)
-{
-	return map_fault(vmf_mapping(vmf, 0), 0);
-}
-
-SEC("fentry/page_cache_ra_order")
-int BPF_PROG(fe_ra_order, struct readahead_control *ractl,
-	     struct file_ra_state *ra)
-{
-	return ractl_ra_order(ractl, ra, 1);
-}
-
-SEC("kprobe/page_cache_ra_order")
-int BPF_KPROBE(kp_ra_order, struct readahead_control *ractl,
-	       struct file_ra_state *ra)
-{
-	return ractl_ra_order(ractl, ra, 0);
-}
-
-SEC("fentry/filemap_read")
-int BPF_PROG(fe_read, struct kiocb *iocb, struct iov_iter *iter)
-{
-	return kiocb_read(iocb, iter, 1);
-}
-
-SEC("kprobe/filemap_read")
-int BPF_KPROBE(kp_read, struct kiocb *iocb, struct iov_iter *iter)
-{
-	return kiocb_read(iocb, iter, 0);
-}
-
-SEC("fentry/filemap_add_folio")
-int BPF_PROG(fe_add_folio, struct address_space *mapping, struct folio *folio)
-{
-	return mapping_add(mapping, folio, 1);
-}
-
-SEC("kprobe/filemap_add_folio")
-int BPF_KPROBE(kp_add_folio, struct address_space *mapping, struct folio *folio)
-{
-	return mapping_add(mapping, folio, 0);
-}
-
-SEC("fentry/add_to_page_cache_lru")
-int BPF_PROG(fe_add_page, struct page *page, struct address_space *mapping)
-{
-	return mapping_add(mapping, 0, 1);
-}
-
-SEC("kprobe/add_to_page_cache_lru")
-int BPF_KPROBE(kp_add_page, struct page *page, struct address_space *mapping)
-{
-	return mapping_add(mapping, 0, 0);
-}
-
-SEC("fentry/page_cache_sync_ra")
-int BPF_PROG(fe_sync_ra, struct readahead_control *ractl)
-{
-	return ractl_ra(ractl, 0, 1);
-}
-
-SEC("kprobe/page_cache_sync_ra")
-int BPF_KPROBE(kp_sync_ra, struct readahead_control *ractl)
-{
-	return ractl_ra(ractl, 0, 0);
-}
-
-SEC("fentry/page_cache_async_ra")
-int BPF_PROG(fe_async_ra, struct readahead_control *ractl)
-{
-	return ractl_ra(ractl, 1, 1);
-}
-
-SEC("kprobe/page_cache_async_ra")
-int BPF_KPROBE(kp_async_ra, struct readahead_control *ractl)
-{
-	return ractl_ra(ractl, 1, 0);
-}
-
-SEC("fentry/page_cache_ra_unbounded")
-int BPF_PROG(fe_ra_unbounded, struct readahead_control *ractl, unsigned long nr)
-{
-	return ractl_unbounded(ractl, nr, 1);
-}
-
-SEC("kprobe/page_cache_ra_unbounded")
-int BPF_KPROBE(kp_ra_unbounded, struct readahead_control *ractl, unsigned long nr)
-{
-	return ractl_unbounded(ractl, nr, 0);
-}
+FN_PROGS(map_pages, filemap_map_pages, map_map_pages(vmf_mapping(vmf, direct), start, end, direct),
+	 struct vm_fault *vmf, unsigned long start, unsigned long end)
+FN_PROGS(fault, filemap_fault, map_fault(vmf_mapping(vmf, direct), direct),
+	 struct vm_fault *vmf)
+FN_PROGS(ra_order, page_cache_ra_order, ractl_ra_order(ractl, ra, direct),
+	 struct readahead_control *ractl, struct file_ra_state *ra)
+FN_PROGS(read, filemap_read, kiocb_read(iocb, iter, direct),
+	 struct kiocb *iocb, struct iov_iter *iter)
+FN_PROGS(add_folio, filemap_add_folio, mapping_add(mapping, folio, direct),
+	 struct address_space *mapping, struct folio *folio)
+FN_PROGS(add_page, add_to_page_cache_lru, mapping_add(mapping, 0, direct),
+	 struct page *page, struct address_space *mapping)
+FN_PROGS(sync_ra, page_cache_sync_ra, ractl_ra(ractl, 0, direct),
+	 struct readahead_control *ractl)
+FN_PROGS(async_ra, page_cache_async_ra, ractl_ra(ractl, 1, direct),
+	 struct readahead_control *ractl)
+FN_PROGS(ra_unbounded, page_cache_ra_unbounded, ractl_unbounded(ractl, nr, direct),
+	 struct readahead_control *ractl, unsigned long nr)
 
 /* ---- classic tracepoints ------------------------------------------------ */
 
