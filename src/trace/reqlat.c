@@ -56,30 +56,6 @@ static const char *const reqlat_report_columns[] = {
 	"d_read_p50_us", "q_read_p50_us", "depth_mean", "own_share", NULL,
 };
 
-double rql_quantile(const __u64 *h, double p)
-{
-	uint64_t n = 0, acc = 0;
-	double want;
-
-	for (unsigned s = 0; s < RQL_SLOTS; s++)
-		n += h[s];
-	if (!n)
-		return -1;
-	want = p * (double)n;
-	for (unsigned s = 0; s < RQL_SLOTS; s++) {
-		double lo, hi;
-
-		if (!h[s] || (double)(acc + h[s]) < want) {
-			acc += h[s];
-			continue;
-		}
-		lo = (double)fine_slot_low(s);
-		hi = s + 1 < RQL_SLOTS ? (double)fine_slot_low(s + 1) : lo * 1.25;
-		return lo + (hi - lo) * ((want - (double)acc) / (double)h[s]);
-	}
-	return (double)fine_slot_low(RQL_SLOTS - 1);
-}
-
 void rql_log2(const __u64 *fine, __u64 *rows, unsigned n)
 {
 	memset(rows, 0, n * sizeof(*rows));
@@ -151,9 +127,9 @@ static void fill_dir(json_t *row, const struct rql_hist *h, int dir, bool has_q,
 
 	for (int i = 0; i < 3; i++) {
 		snprintf(k, sizeof(k), "q_%s_%s_us", dir_name[dir], pname[i]);
-		trace_set(row, k, trace_when(has_q, trace_real(rql_quantile(h->q, pv[i]))));
+		trace_set(row, k, trace_when(has_q, trace_real(fine_quantile(h->q, pv[i], true))));
 		snprintf(k, sizeof(k), "d_%s_%s_us", dir_name[dir], pname[i]);
-		trace_set(row, k, trace_when(has_d, trace_real(rql_quantile(h->d, pv[i]))));
+		trace_set(row, k, trace_when(has_d, trace_real(fine_quantile(h->d, pv[i], true))));
 	}
 }
 
@@ -209,8 +185,8 @@ static void reqlat_fill_row(json_t *row, const struct tracer *t,
 					       trace_u64(d->depth.max)));
 	trace_set(row, "little_ratio", trace_when(has_d, trace_real(little_of(&d->st, &d->depth))));
 	trace_set(row, "uring_reqs", trace_when(has_u, trace_u64(d->st.uring_n)));
-	trace_set(row, "uring_p50_us", trace_when(has_u, trace_real(rql_quantile(d->st.uring, 0.5))));
-	trace_set(row, "uring_p99_us", trace_when(has_u, trace_real(rql_quantile(d->st.uring, 0.99))));
+	trace_set(row, "uring_p50_us", trace_when(has_u, trace_real(fine_quantile(d->st.uring, 0.5, true))));
+	trace_set(row, "uring_p99_us", trace_when(has_u, trace_real(fine_quantile(d->st.uring, 0.99, true))));
 }
 
 static void print_hist(FILE *f, const char *title, const __u64 *fine)
@@ -228,9 +204,9 @@ static void print_dir(FILE *f, const struct rql_hist *h, int dir)
 	fprintf(f, "  %s: %llu requests (%llu without an insert: queue 0); "
 		"queue p50 %.0f us, p99 %.0f us; device p50 %.0f us, p99 %.0f us\n",
 		dir_name[dir], (unsigned long long)h->reqs,
-		(unsigned long long)h->no_insert, rql_quantile(h->q, 0.5),
-		rql_quantile(h->q, 0.99), rql_quantile(h->d, 0.5),
-		rql_quantile(h->d, 0.99));
+		(unsigned long long)h->no_insert, fine_quantile(h->q, 0.5, true),
+		fine_quantile(h->q, 0.99, true), fine_quantile(h->d, 0.5, true),
+		fine_quantile(h->d, 0.99, true));
 	print_hist(f, "queue time, insert to issue (us)", h->q);
 	print_hist(f, "device time, issue to completion (us)", h->d);
 }
@@ -258,8 +234,8 @@ static void reqlat_print(FILE *f, const struct tracer *t, const struct probe_sta
 		little_of(&d->st, &d->depth));
 	if (d->st.uring_n) {
 		fprintf(f, "  io_uring: %llu requests, submission to completion p50 %.0f us, p99 %.0f us\n",
-			(unsigned long long)d->st.uring_n, rql_quantile(d->st.uring, 0.5),
-			rql_quantile(d->st.uring, 0.99));
+			(unsigned long long)d->st.uring_n, fine_quantile(d->st.uring, 0.5, true),
+			fine_quantile(d->st.uring, 0.99, true));
 		print_hist(f, "io_uring submission to completion (us)", d->st.uring);
 	}
 }

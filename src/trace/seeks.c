@@ -69,7 +69,7 @@ static void seek_stats_add(struct seek_stats *into, const struct seek_stats *s)
 		a[i] += b[i];
 }
 
-static double fine_percentile(const __u64 *h, double p, bool interpolate)
+double fine_quantile(const __u64 *h, double p, bool interpolate)
 {
 	uint64_t n = 0, acc = 0;
 	double want;
@@ -157,11 +157,11 @@ static void summarize(const struct seek_entry *e, size_t n, struct seeks_summary
 	s->seq_pct = pct(all.seq, all.seq + all.rnd);
 	s->seq_pct_read = pct(dir[0].seq, dir[0].seq + dir[0].rnd);
 	s->seq_pct_write = pct(dir[1].seq, dir[1].seq + dir[1].rnd);
-	s->req_p50_kb = fine_percentile(all.size, 0.5, false);
+	s->req_p50_kb = fine_quantile(all.size, 0.5, false);
 	if (s->req_p50_kb >= 0)
 		s->req_p50_kb /= 1024.0;
-	s->lat_p50_us = fine_percentile(all.lat, 0.5, true);
-	s->lat_p99_us = fine_percentile(all.lat, 0.99, true);
+	s->lat_p50_us = fine_quantile(all.lat, 0.5, true);
+	s->lat_p99_us = fine_quantile(all.lat, 0.99, true);
 	memcpy(s->dist, all.dist, sizeof(s->dist));
 	s->seek_p50_kb = dist_median(all.dist);
 	if (s->seek_p50_kb >= 0)

@@ -116,11 +116,13 @@ void trace_print_pow2(FILE *f, const char *title, const __u64 *v, unsigned n,
  * empty. */
 void trace_seek_hist(const __u64 *dist, char *buf, size_t len);
 
-/* reqlat.c, for its unit test.  The p-th quantile (0..1) of a log-linear
- * histogram of RQL_SLOTS slots (fine_slot(), ebpf/seeks.h), linear within
- * the slot it falls in; -1 when empty. */
-double rql_quantile(const __u64 *h, double p);
-/* Collapse such a histogram to n log2 rows (row 0: the value 0, row r:
+/* seeks.c, for every probe's log-linear histograms of SEEK_FINE_SLOTS
+ * slots (fine_slot(), ebpf/seeks.h): the p-th quantile (0..1), linear
+ * within the slot it falls in, or that slot's low bound when not
+ * interpolate; -1 when empty. */
+double fine_quantile(const __u64 *h, double p, bool interpolate);
+
+/* reqlat.c, for its unit test.  Collapse such a histogram to n log2 rows (row 0: the value 0, row r:
  * 2^(r-1) up to 2^r; the last row holds the rest). */
 void rql_log2(const __u64 *fine, __u64 *rows, unsigned n);
 /* Little's law checked: depth_mean / (completions / window_s x

@@ -26,7 +26,7 @@ static bool within_slot_of(double v, __u64 us)
 static int empty_histogram_has_no_percentile(void)
 {
 	memset(h, 0, sizeof(h));
-	CHECK(rql_quantile(h, 0.5) < 0, "got %f", rql_quantile(h, 0.5));
+	CHECK(fine_quantile(h, 0.5, true) < 0, "got %f", fine_quantile(h, 0.5, true));
 	return 0;
 }
 
@@ -35,9 +35,9 @@ static int median_lies_in_the_slot_of_most_requests(void)
 	memset(h, 0, sizeof(h));
 	put(70, 90);
 	put(4100, 10);
-	CHECK(within_slot_of(rql_quantile(h, 0.5), 70), "p50 %f", rql_quantile(h, 0.5));
-	CHECK(within_slot_of(rql_quantile(h, 0.99), 4100), "p99 %f",
-	      rql_quantile(h, 0.99));
+	CHECK(within_slot_of(fine_quantile(h, 0.5, true), 70), "p50 %f", fine_quantile(h, 0.5, true));
+	CHECK(within_slot_of(fine_quantile(h, 0.99, true), 4100), "p99 %f",
+	      fine_quantile(h, 0.99, true));
 	return 0;
 }
 
@@ -45,8 +45,8 @@ static int median_is_interpolated_within_its_slot(void)
 {
 	memset(h, 0, sizeof(h));
 	put(64, 100); /* slot [64, 80): the median is halfway, 72 */
-	CHECK(rql_quantile(h, 0.5) > 71.9 && rql_quantile(h, 0.5) < 72.1, "p50 %f",
-	      rql_quantile(h, 0.5));
+	CHECK(fine_quantile(h, 0.5, true) > 71.9 && fine_quantile(h, 0.5, true) < 72.1, "p50 %f",
+	      fine_quantile(h, 0.5, true));
 	return 0;
 }
 
@@ -55,13 +55,13 @@ static int p999_sees_one_slow_request_in_a_thousand_only_past_it(void)
 	memset(h, 0, sizeof(h));
 	put(100, 999);
 	put(10000, 1);
-	CHECK(within_slot_of(rql_quantile(h, 0.999), 100), "p99.9 %f",
-	      rql_quantile(h, 0.999));
+	CHECK(within_slot_of(fine_quantile(h, 0.999, true), 100), "p99.9 %f",
+	      fine_quantile(h, 0.999, true));
 	memset(h, 0, sizeof(h));
 	put(100, 998);
 	put(10000, 2);
-	CHECK(within_slot_of(rql_quantile(h, 0.999), 10000), "p99.9 %f",
-	      rql_quantile(h, 0.999));
+	CHECK(within_slot_of(fine_quantile(h, 0.999, true), 10000), "p99.9 %f",
+	      fine_quantile(h, 0.999, true));
 	return 0;
 }
 
@@ -70,7 +70,7 @@ static int zero_queue_time_is_its_own_slot(void)
 	memset(h, 0, sizeof(h));
 	put(0, 60); /* issued without an insert */
 	put(30, 40);
-	CHECK(rql_quantile(h, 0.5) < 1, "p50 %f", rql_quantile(h, 0.5));
+	CHECK(fine_quantile(h, 0.5, true) < 1, "p50 %f", fine_quantile(h, 0.5, true));
 	return 0;
 }
 
