@@ -9,8 +9,8 @@ one class:
   table  both sides are declaration lines: the entries of an initializer
          table (`{ "name", ...},`, `.field = value,`, a SETTING_ or X(
          line, a test's RUN(case)), a BPF map definition (`__uint(`,
-         `__type(`, `} NAME SEC(".maps")`) -- the one-line-per-thing
-         declarations the house style asks for;
+         `__type(`, `} NAME SEC(".maps")`), a header's prototypes -- the
+         one-line-per-thing declarations the house style asks for;
   code   anything else: statements that may repeat logic.
 
 Prints each pair with its class, then the counts:
@@ -30,6 +30,8 @@ DECL = re.compile(r'''^\s*(
     (static\s+)?const\s+struct\s+\w+\s+\w+(\[\])?\s*=\s*\{\s*$ |
     \#(ifn?def|endif|else).* |
     "[^"]*"\s*,?\s*$ |                      # a continued string
+    .*\},?\s*$ |                            # an entry's last line
+    [\w\s*]+\b\w+\([^;]*\);\s*$ |            # a prototype
     [a-z_]+,?\s*$                           # a continued argument
 )''', re.X)
 
