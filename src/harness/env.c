@@ -31,6 +31,18 @@ const char *env_host(void)
 	return host;
 }
 
+void env_row(json_t *row, json_t *where)
+{
+	json_object_set_new(row, "traced", json_false());
+	json_object_set_new(row, "kernel", json_text(env_kernel()));
+	json_object_set_new(row, "host", json_text(env_host()));
+	if (!where)
+		return;
+	json_object_set(row, "scheduler", json_object_get(where, "scheduler"));
+	json_object_set(row, "device", json_object_get(where, "disk"));
+	json_object_set(row, "fs", json_object_get(where, "fs"));
+}
+
 static void cpu_model(char *buf, size_t len)
 {
 	FILE *f = fopen("/proc/cpuinfo", "re");

@@ -14,6 +14,10 @@ json_t *env_capture(const char *const *labels, const char *const *paths);
 /* kernel release (uname -r), static buffer */
 const char *env_kernel(void);
 const char *env_host(void);
+/* The context columns of a row: traced false (a tracer sets it), kernel,
+ * host, and from where (the input directory's entry of env.json; NULL:
+ * none) the disk's scheduler, device and file system. */
+void env_row(json_t *row, json_t *where);
 /* The hypervisor under this machine, as systemd-detect-virt --vm names
  * it ("kvm", "bhyve", "microsoft", "vmware", "xen", "qemu"): CPUID's
  * hypervisor signature, else DMI's sys_vendor where it names one; "none"

@@ -371,14 +371,7 @@ static void fill_config(const struct run_config *cfg, const struct filelist *fl,
 	transform_row(cfg, row);
 	if (cfg->strat->opts)
 		settings_row(cfg->strat->opts, cfg->sopts, row);
-	json_object_set_new(row, "traced", json_false());
-	json_object_set_new(row, "kernel", json_text(env_kernel()));
-	json_object_set_new(row, "host", json_text(env_host()));
-	if (in) {
-		json_object_set(row, "scheduler", json_object_get(in, "scheduler"));
-		json_object_set(row, "device", json_object_get(in, "disk"));
-		json_object_set(row, "fs", json_object_get(in, "fs"));
-	}
+	env_row(row, in);
 }
 
 static void fill_usage(json_t *row, const struct rusage *ru, double elapsed,

@@ -156,14 +156,7 @@ static json_t *new_row(const struct sweep_run *r, const struct sweep_cfg *c,
 	json_object_set_new(row, RC_STRATEGY, json_text(c->variant));
 	json_object_set_new(row, RC_THREADS, json_integer(1));
 	json_object_set_new(row, "direct", json_false());
-	json_object_set_new(row, "traced", json_false());
-	json_object_set_new(row, "kernel", json_text(env_kernel()));
-	json_object_set_new(row, "host", json_text(env_host()));
-	if (data) {
-		json_object_set(row, "scheduler", json_object_get(data, "scheduler"));
-		json_object_set(row, "device", json_object_get(data, "disk"));
-		json_object_set(row, "fs", json_object_get(data, "fs"));
-	}
+	env_row(row, data);
 	/* the sweep's own columns, after the core ones */
 	json_object_set_new(row, "sweep", json_text(sweep_kind_name(o->kind)));
 	settings_row(sweep_point_settings, &pt, row);
