@@ -34,18 +34,24 @@ static struct chunk *pop_todo(struct wq *q)
 	return ch;
 }
 
+/* ch at the tail of the list head..tail (the caller holds the lock). */
+static void list_append(struct chunk **head, struct chunk **tail, struct chunk *ch)
+{
+	ch->next = NULL;
+	if (*tail)
+		(*tail)->next = ch;
+	else
+		*head = ch;
+	*tail = ch;
+}
+
 static void push_done(struct wq *q, struct chunk *ch)
 {
 	bool was_empty;
 
-	ch->next = NULL;
 	pthread_mutex_lock(&q->lock);
 	was_empty = !q->done;
-	if (q->done_tail)
-		q->done_tail->next = ch;
-	else
-		q->done = ch;
-	q->done_tail = ch;
+	list_append(&q->done, &q->done_tail, ch);
 	pthread_mutex_unlock(&q->lock);
 	if (was_empty)
 		eventfd_write(q->efd, 1);
@@ -126,13 +132,8 @@ static void *worker(void *arg)
 
 void uring_wq_push(struct wq *q, struct chunk *ch)
 {
-	ch->next = NULL;
 	pthread_mutex_lock(&q->lock);
-	if (q->todo_tail)
-		q->todo_tail->next = ch;
-	else
-		q->todo = ch;
-	q->todo_tail = ch;
+	list_append(&q->todo, &q->todo_tail, ch);
 	pthread_cond_signal(&q->cond);
 	pthread_mutex_unlock(&q->lock);
 }
