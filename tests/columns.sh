@@ -35,7 +35,7 @@ columns_bad_argument_refused() {
 	local err rc=0
 	err=$("$IOSTRAT" __columns --nope 2>&1 >/dev/null) || rc=$?
 	[ "$rc" -eq 2 ] || die "exit $rc, want 2"
-	[ "$err" = "iostrat: __columns: --nope: unexpected argument (give --markdown or nothing)" ] ||
+	[ "$err" = "iostrat: __columns: --nope: unexpected argument (give --markdown, --report or nothing)" ] ||
 		die "message: $err"
 }
 

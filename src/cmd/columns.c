@@ -7,6 +7,7 @@
 #include "engine/bench.h"
 #include "fio/fio.h"
 #include "net/net.h"
+#include "report/table.h"
 #include "results/row.h"
 #include "sched/hook.h"
 #include "sweep/sweep.h"
@@ -85,9 +86,12 @@ int columns_hand_down(void)
 
 int cmd_columns(int argc, char **argv)
 {
-	struct lister l = { argc == 2 && !strcmp(argv[1], "--markdown"), json_object() };
-	if (argc > 2 || (argc == 2 && !l.markdown)) {
-		errorf("__columns: %s: unexpected argument (give --markdown or nothing)",
+	const char *a = argc == 2 ? argv[1] : "";
+	struct lister l = { !strcmp(a, "--markdown"), json_object() };
+	bool report = !strcmp(a, "--report");
+
+	if (argc > 2 || (argc == 2 && !l.markdown && !report)) {
+		errorf("__columns: %s: unexpected argument (give --markdown, --report or nothing)",
 		       argv[1]);
 		json_decref(l.seen);
 		return 2;
@@ -95,7 +99,10 @@ int cmd_columns(int argc, char **argv)
 	if (l.markdown)
 		puts("| column | type | unit | written by | in | what |\n"
 		     "|---|---|---|---|---|---|");
-	row_columns_each(print_one, &l);
+	if (report)
+		report_columns_each(print_one, &l);
+	else
+		row_columns_each(print_one, &l);
 	json_decref(l.seen);
 	return 0;
 }

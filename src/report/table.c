@@ -123,6 +123,21 @@ static char *cell_text(json_t *v)
 	return s;
 }
 
+/* A text or markdown header: the column's name, and its declared unit in
+ * brackets ("median_s [s]"); the caller frees it. */
+static char *header_text(const struct rtable *t, size_t j)
+{
+	const char *name = json_string_value(json_array_get(t->cols, j));
+	struct column c;
+	char *s;
+
+	if (report_column_find(name, &c) || !c.unit || strstr(name, "["))
+		c.unit = NULL;
+	if ((c.unit ? asprintf(&s, "%s [%s]", name, c.unit) : asprintf(&s, "%s", name)) < 0)
+		abort();
+	return s;
+}
+
 /* Numbers right-aligned, text left-aligned. */
 static void put_cell(FILE *out, json_t *v, const char *txt, size_t w)
 {
@@ -141,8 +156,11 @@ static void print_text(const struct rtable *t, FILE *out, int md)
 
 	if (!w)
 		return;
-	for (j = 0; j < nc; j++)
-		w[j] = strlen(json_string_value(json_array_get(t->cols, j)));
+	for (j = 0; j < nc; j++) {
+		buf = header_text(t, j);
+		w[j] = strlen(buf);
+		free(buf);
+	}
 	json_array_foreach(t->rows, i, row)
 		for (j = 0; j < nc; j++) {
 			buf = cell_text(json_array_get(row, j));
@@ -152,10 +170,11 @@ static void print_text(const struct rtable *t, FILE *out, int md)
 		}
 	fprintf(out, md ? "### %s\n\n" : "%s\n", t->title);
 	for (j = 0; j < nc; j++) {
+		buf = header_text(t, j);
 		fputs(md ? "| " : "  ", out);
-		fprintf(out, "%-*s", !md && j + 1 == nc ? 0 : (int)w[j],
-			json_string_value(json_array_get(t->cols, j)));
+		fprintf(out, "%-*s", !md && j + 1 == nc ? 0 : (int)w[j], buf);
 		fputs(md ? " " : "", out);
+		free(buf);
 	}
 	fputs(md ? "|\n" : "\n", out);
 	if (md) {
@@ -255,7 +274,7 @@ void rtable_note_columns(struct rtable *t, const char *lead,
 	struct column c;
 
 	for (; *names && n < sizeof(note); names++)
-		if (!column_find(*names, &c) && c.help)
+		if (!report_column_find(*names, &c) && c.help)
 			n += (size_t)snprintf(note + n, sizeof(note) - n, "; %s: %s",
 					      *names, c.help);
 	rtable_note(t, "%s", note);
@@ -268,7 +287,7 @@ static void html_th(FILE *out, const char *name)
 	struct column c;
 
 	fputs("<th", out);
-	if (name && !column_find(name, &c) && c.help) {
+	if (name && !report_column_find(name, &c) && c.help) {
 		fputs(" title=\"", out);
 		html_escape(out, c.help);
 		if (c.unit) {

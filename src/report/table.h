@@ -7,6 +7,8 @@
 
 #include <jansson.h>
 
+#include "lib/column.h"
+
 /*
  * A report is a few header facts and a list of tables; report and compare
  * build one and print it in any format:
@@ -74,6 +76,12 @@ const char *html_date(double epoch, char *buf, size_t len);
 /* The header facts (key -> string) as a two-column table. */
 void html_meta_table(FILE *out, json_t *meta);
 void rtable_html(const struct rtable *t, FILE *out);
+/* report_columns.c: what a header names: the row column of that name,
+ * else the report's own (the figures it derives); -ENOENT when neither.
+ * Text and markdown headers show its unit ("median_s [s]"), HTML its help
+ * and unit on hovering; CSV and JSON keep the bare name, a key. */
+int report_column_find(const char *name, struct column *c);
+void report_columns_each(void (*fn)(const struct column *c, void *ctx), void *ctx);
 /* A real, or null when v is not finite. */
 json_t *rnum(double v);
 
