@@ -146,6 +146,10 @@ bench_global_keys_a_kind_does_not_take() {
 	echo "$out" | grep -q "\[sweep-bufsize\] ignores global scale (.*p.ini:3: its own size=1M is not scaled)" || die "scale not listed: $out"
 	echo "$out" | grep -q "\[sweep-api\] ignores global seed (.*p.ini:2: not a key of sweep api)" || die "seed not listed: $out"
 	echo "$out" | grep -q 'small-s0.0025-seed7' || die "the run section lost its global keys: $out"
+	# a kind that gives no reason of its own: the engine's, naming the kind
+	printf '[global]\nthreads=2\n[net]\nmode=nodelay\nsize=64\ncount=10\n' >"$T/p.ini"
+	out=$("$IOSTRAT" bench "$T/p.ini" --dry-run 2>&1) || die "refused: $out"
+	echo "$out" | grep -q "\[net\] ignores global threads (.*p.ini:2: not a key of kind net)" || die "threads not listed: $out"
 	printf '[global]\nthraeds=2\n[sweep-api]\nop=read\napi=mmap\nblock=4k\n' >"$T/p.ini"
 	expect_fail 'p.ini:2: thraeds: unknown key' "$IOSTRAT" bench "$T/p.ini" --dry-run
 	# a net section: a typo in [global] was ignored there without a word

@@ -129,9 +129,10 @@ struct bench_kind {
 	void (*release)(struct bench_item *it);
 	/* Does this kind take kv, a key section c inherits ([global] or -D)?
 	 * c holds the section's keys before lists expand; c NULL asks whether
-	 * any section of this kind would.  false with *why ("not a sweep
-	 * key"): the key is left out of the section and listed by --dry-run
-	 * (iostrat-profile(5)).  NULL: every key is taken. */
+	 * any section of this kind would.  false: the key is left out of the
+	 * section and listed by --dry-run (iostrat-profile(5)) with *why, or
+	 * "not a key of kind NAME" when it leaves *why empty.  NULL: every
+	 * key is taken. */
 	bool (*inherits)(const struct pconf *c, const struct pkv *kv, char *why,
 			 size_t len);
 	/* The cell it belongs to: configurations that differ only by the

@@ -275,6 +275,7 @@ static void drop_inherited(struct builder *B, struct plan *pl)
 	for (size_t i = 0; i < pl->nkv; i++) {
 		const struct pkv *kv = &pl->kv[i];
 
+		why[0] = '\0';
 		if (kv->from == PKV_SECTION || profile_engine_key(kv->key) ||
 		    !pl->kind->inherits ||
 		    pl->kind->inherits(&probe, kv, why, sizeof(why)) ||
@@ -282,6 +283,8 @@ static void drop_inherited(struct builder *B, struct plan *pl)
 			pl->kv[kept++] = *kv;
 			continue;
 		}
+		if (!why[0])
+			snprintf(why, sizeof(why), "not a key of kind %s", pl->kind->name);
 		if (kv->from == PKV_GLOBAL)
 			say(&B->p->ignored, &B->p->nignored, B->said, "[%s] ignores "
 			    "global %s (%s: %s)", pl->s->name, kv->key, kv->where, why);
