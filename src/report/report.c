@@ -137,35 +137,77 @@ static void grid_axes(json_t *g, struct grid *gr)
 	}
 }
 
+/* A grid cell: its value (what the fastest of a column is judged by) and,
+ * when buf, its text. */
+typedef double grid_cell_fn(json_t *g, const char *strat, long long t, long long w,
+			    char *buf, size_t len);
+
+/* One row per thread count, one cell per work level; with more than one
+ * thread count, " *" marks the fastest cell of each column. */
+static void grid_fill(struct rtable *t, json_t *g, const struct grid *gr,
+		      const char *strat, grid_cell_fn *cell)
+{
+	char a[128], buf[160];
+
+	for (size_t i = 0; i < gr->nt; i++) {
+		json_t *row = json_array();
+
+		json_array_append_new(row, json_integer(gr->th[i]));
+		for (size_t j = 0; j < gr->nw; j++) {
+			double best = INFINITY;
+			double mine = cell(g, strat, gr->th[i], gr->wk[j], a, sizeof(a));
+
+			for (size_t k = 0; k < gr->nt; k++)
+				best = fmin(best, cell(g, strat, gr->th[k], gr->wk[j], NULL, 0));
+			snprintf(buf, sizeof(buf), "%s%s", a,
+				 gr->nt > 1 && !isnan(mine) && mine == best ? " *" : "");
+			json_array_append_new(row, json_text(buf));
+		}
+		rtable_add(t, row);
+	}
+}
+
+/* The classic grid's cell: the bases' medians, judged by their best. */
+static double classic_cell(json_t *g, const char *strat, long long t, long long w,
+			   char *buf, size_t len)
+{
+	(void)strat;
+	if (buf)
+		base_cell(g, t, w, buf, len);
+	return best_base(g, t, w);
+}
+
+/* Another strategy's cell: its median and its ratio to the best base. */
+static double other_cell(json_t *g, const char *strat, long long t, long long w,
+			 char *buf, size_t len)
+{
+	double mine = median_of(g, strat, t, w), base = best_base(g, t, w);
+	char a[32];
+
+	if (!buf)
+		return mine;
+	fmt_s(mine, a, sizeof(a));
+	if (!isnan(mine) && !isnan(base) && base > 0)
+		snprintf(buf, len, "%s (%.2fx)", a, mine / base);
+	else
+		snprintf(buf, len, "%s", a);
+	return mine;
+}
+
 /* The classic grid: the bases' medians, * on the fastest cell per column
  * (with one thread count a column has one cell: no mark). */
 static void classic_grid(struct rdoc *d, json_t *g, const char *title)
 {
 	struct grid gr;
 	struct rtable *t;
-	char buf[160], a[128], names[128];
+	char names[128];
 
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
 	rtable_note(t, "cell: median elapsed seconds %s%s",
 		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)),
 		    gr.nt > 1 ? "; * fastest cell of its column" : "");
-	for (size_t i = 0; i < gr.nt; i++) {
-		json_t *row = json_array();
-
-		json_array_append_new(row, json_integer(gr.th[i]));
-		for (size_t j = 0; j < gr.nw; j++) {
-			double best = INFINITY, mine = best_base(g, gr.th[i], gr.wk[j]);
-
-			for (size_t k = 0; k < gr.nt; k++)
-				best = fmin(best, best_base(g, gr.th[k], gr.wk[j]));
-			base_cell(g, gr.th[i], gr.wk[j], a, sizeof(a));
-			snprintf(buf, sizeof(buf), "%s%s", a,
-				 gr.nt > 1 && !isnan(mine) && mine == best ? " *" : "");
-			json_array_append_new(row, json_text(buf));
-		}
-		rtable_add(t, row);
-	}
+	grid_fill(t, g, &gr, NULL, classic_cell);
 	free(gr.cols);
 }
 
@@ -175,7 +217,7 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 {
 	struct grid gr;
 	struct rtable *t;
-	char buf[128], a[32], names[128];
+	char names[128];
 
 	grid_axes(g, &gr);
 	t = rdoc_table(d, title, gr.cols);
@@ -183,27 +225,7 @@ static void other_grid(struct rdoc *d, json_t *g, const char *strat,
 		    "%s; < 1 is faster)%s", strat,
 		    strategy_names_with(STRAT_REPORT_BASE, "/", names, sizeof(names)),
 		    gr.nt > 1 ? "; * fastest cell of its column" : "");
-	for (size_t i = 0; i < gr.nt; i++) {
-		json_t *row = json_array();
-
-		json_array_append_new(row, json_integer(gr.th[i]));
-		for (size_t j = 0; j < gr.nw; j++) {
-			double mine = median_of(g, strat, gr.th[i], gr.wk[j]);
-			double base = best_base(g, gr.th[i], gr.wk[j]), best = INFINITY;
-
-			for (size_t k = 0; k < gr.nt; k++)
-				best = fmin(best, median_of(g, strat, gr.th[k], gr.wk[j]));
-			fmt_s(mine, a, sizeof(a));
-			if (!isnan(mine) && !isnan(base) && base > 0)
-				snprintf(buf, sizeof(buf), "%s (%.2fx)%s", a, mine / base,
-					 gr.nt > 1 && mine == best ? " *" : "");
-			else
-				snprintf(buf, sizeof(buf), "%s%s", a,
-					 gr.nt > 1 && !isnan(mine) && mine == best ? " *" : "");
-			json_array_append_new(row, json_text(buf));
-		}
-		rtable_add(t, row);
-	}
+	grid_fill(t, g, &gr, strat, other_cell);
 	free(gr.cols);
 }
 
