@@ -37,14 +37,23 @@ void rdoc_free(struct rdoc *d)
 	json_decref(d->meta);
 }
 
-void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
+/* fmt's text, malloc'd (out of memory aborts, as the tables do). */
+static char *vtext(const char *fmt, va_list ap)
 {
 	char *buf;
-	va_list ap;
 
-	va_start(ap, fmt);
 	if (vasprintf(&buf, fmt, ap) < 0)
 		abort();
+	return buf;
+}
+
+void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	char *buf;
+
+	va_start(ap, fmt);
+	buf = vtext(fmt, ap);
 	va_end(ap);
 	json_object_set_new(d->meta, key, json_text(buf));
 	free(buf);
@@ -70,12 +79,11 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 
 void rtable_note(struct rtable *t, const char *fmt, ...)
 {
-	char *buf;
 	va_list ap;
+	char *buf;
 
 	va_start(ap, fmt);
-	if (vasprintf(&buf, fmt, ap) < 0)
-		abort();
+	buf = vtext(fmt, ap); /* fmt's arguments may be the old note */
 	va_end(ap);
 	free(t->note);
 	t->note = buf;
