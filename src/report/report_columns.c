@@ -26,7 +26,7 @@ const struct column report_columns[] = {
 	{ "q3", COL_SIGNED, 0, 0, R, "third quartile of the metric", 0 },
 	{ "errors", COL_COUNT, 0, 0, R, "repetitions that failed", 0 },
 	/* the headline */
-	{ "median s [95% CI]", T, 0, "s", R, "median elapsed time and its 95% interval", 0 },
+	{ "median s [95% CI]", T, 0, 0, R, "median elapsed time (s, in its name) and its 95% interval", 0 },
 	{ "x fastest [CI]", T, 0, 0, R, "ratio to the fastest strategy of the cell, with its interval", 0 },
 	{ "decision", T, 0, 0, R, "the race's outcome for the strategy (docs/verdict.md)", 0 },
 	{ "limited by", T, 0, 0, R, "the machine limit the strategy is nearest (docs/limits.md)", 0 },

@@ -139,7 +139,7 @@ static char *header_text(const struct rtable *t, size_t j)
 	struct column c;
 	char *s;
 
-	if (report_column_find(name, &c) || !c.unit || strstr(name, "["))
+	if (report_column_find(name, &c) || !c.unit)
 		c.unit = NULL;
 	if ((c.unit ? asprintf(&s, "%s [%s]", name, c.unit) : asprintf(&s, "%s", name)) < 0)
 		abort();
