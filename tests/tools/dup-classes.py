@@ -8,7 +8,7 @@ one class:
 
   table  both sides are declaration lines: the entries of an initializer
          table (`{ "name", ...},`, `.field = value,`, a SETTING_ or X(
-         line, a test's RUN(case)), a BPF map definition (`__uint(`,
+         line, a UNIT(case) line), a BPF map definition (`__uint(`,
          `__type(`, `} NAME SEC(".maps")`), a header's prototypes -- the
          one-line-per-thing declarations the house style asks for;
   code   anything else: statements that may repeat logic.
@@ -23,7 +23,7 @@ ROW = re.compile(r'^D\d+ (\S+):(\d+)-(\d+) ~ (\S+):(\d+)-(\d+)')
 DECL = re.compile(r'''^\s*(
     \{.*\}?,?\s*(/\*.*)?$ |                # { "name", ... },
     \.\w+\s*=.*[,{]?\s*$ |                  # .field = value,
-    [A-Z][A-Z0-9_]*\(.*\)?,?\s*$ |          # SETTING_X(...), RUN(case), X(name)
+    [A-Z][A-Z0-9_]*\(.*\)?,?\s*$ |          # SETTING_X(...), UNIT(case), X(name)
     __(uint|type|array)\(.* |               # BPF map fields
     \}\s*\w*\s*(SEC\(".maps"\))?;?\s*$ |    # } NAME SEC(".maps");
     struct\s*\{\s*$ |

@@ -9,7 +9,7 @@
 #include "results/anytime.h"
 #include "unit.h"
 
-static int spending_sums_to_alpha(void)
+UNIT(spending_sums_to_alpha)
 {
 	double s = 0;
 
@@ -22,7 +22,7 @@ static int spending_sums_to_alpha(void)
 	return 0;
 }
 
-static int t_quantile_matches_tables(void)
+UNIT(t_quantile_matches_tables)
 {
 	CHECK(fabs(student_t_quantile(0.975, 4) - 2.776445) < 1e-5, "%g",
 	      student_t_quantile(0.975, 4));
@@ -35,7 +35,7 @@ static int t_quantile_matches_tables(void)
 }
 
 /* alpha 0.6 spends 0.05 at look 5: the plain 95% t interval. */
-static int look_interval_matches_hand_numbers(void)
+UNIT(look_interval_matches_hand_numbers)
 {
 	const double a[] = { 10.0, 10.2, 9.9, 10.1, 10.0 };
 	const double b[] = { 20.5, 21.0, 20.0, 21.5, 20.2 };
@@ -49,7 +49,7 @@ static int look_interval_matches_hand_numbers(void)
 	return 0;
 }
 
-static int too_few_or_bad_values_refused(void)
+UNIT(too_few_or_bad_values_refused)
 {
 	const double a[] = { 1, 1, 1 }, b[] = { 2, 2.1, 0 };
 	struct ratio_ci ci;
@@ -61,7 +61,7 @@ static int too_few_or_bad_values_refused(void)
 	return 0;
 }
 
-static int decisions_follow_the_band(void)
+UNIT(decisions_follow_the_band)
 {
 	struct ratio_ci behind = { .lo = 1.2, .hi = 1.5 }, ahead = { .lo = 0.7, .hi = 0.9 };
 	struct ratio_ci equal = { .lo = 0.97, .hi = 1.04 }, open = { .lo = 0.92, .hi = 1.08 };
@@ -79,7 +79,7 @@ static int decisions_follow_the_band(void)
 
 /* The projection is the first look whose interval would decide: from n on
  * it is n, capped below n there is none, and more spread needs more. */
-static int rounds_needed_is_the_first_deciding_look(void)
+UNIT(rounds_needed_is_the_first_deciding_look)
 {
 	double mean = log(1.10), sd = 0.05;
 	size_t n = anytime_rounds_needed(mean, sd, 0.05, 0.05, 3, 1000);
@@ -96,7 +96,7 @@ static int rounds_needed_is_the_first_deciding_look(void)
 }
 
 /* One slow repetition moves the mean and the sd, not the robust pair. */
-static int robust_spread_ignores_one_outlier(void)
+UNIT(robust_spread_ignores_one_outlier)
 {
 	const double a[] = { 1, 1, 1, 1, 1 }, b[] = { 2, 2.1, 1.9, 2, 20 };
 	double c, s, m, sd;
@@ -106,16 +106,4 @@ static int robust_spread_ignores_one_outlier(void)
 	CHECK(fabs(s - 1.4826 * log(2.1 / 2)) < 1e-9, "mad %g", s);
 	CHECK(log_ratio_stats(a, b, 5, &m, &sd) == 0 && sd > 10 * s, "sd %g", sd);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(spending_sums_to_alpha);
-	RUN(t_quantile_matches_tables);
-	RUN(look_interval_matches_hand_numbers);
-	RUN(too_few_or_bad_values_refused);
-	RUN(decisions_follow_the_band);
-	RUN(rounds_needed_is_the_first_deciding_look);
-	RUN(robust_spread_ignores_one_outlier);
-	return unit_failed;
 }

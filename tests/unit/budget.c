@@ -32,7 +32,7 @@ static void cell_init(struct fake *f, size_t k, unsigned rounds, double secs,
 		.needed = needed, .dec = RACE_UNDECIDED };
 }
 
-static int the_nearest_cells_get_the_time_left(void)
+UNIT(the_nearest_cells_get_the_time_left)
 {
 	struct fake f;
 
@@ -61,7 +61,7 @@ static int the_nearest_cells_get_the_time_left(void)
 	return 0;
 }
 
-static int cells_before_futility_or_their_least_rounds_go_on(void)
+UNIT(cells_before_futility_or_their_least_rounds_go_on)
 {
 	struct fake f;
 
@@ -77,7 +77,7 @@ static int cells_before_futility_or_their_least_rounds_go_on(void)
 	return 0;
 }
 
-static int a_closed_cell_is_not_asked(void)
+UNIT(a_closed_cell_is_not_asked)
 {
 	struct fake f;
 
@@ -91,12 +91,4 @@ static int a_closed_cell_is_not_asked(void)
 	CHECK(!strcmp(f.c[0].why, "decided"), "%s", f.c[0].why);
 	CHECK(f.c[1].open && f.c[2].open, "both fit in 8 s: %s / %s", f.c[1].why, f.c[2].why);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(the_nearest_cells_get_the_time_left);
-	RUN(cells_before_futility_or_their_least_rounds_go_on);
-	RUN(a_closed_cell_is_not_asked);
-	return unit_failed;
 }

@@ -11,6 +11,9 @@
 #include "scratch.h"
 #include "unit.h"
 
+/* A scratch directory for this binary's cases. */
+UNIT_SCRATCH("cgroup_stats")
+
 static struct cgroup_rep cg;
 
 /* A fresh fake v2 cgroup scratch/NAME holding FILE=TEXT pairs (NULL-ended). */
@@ -77,7 +80,7 @@ static const char stat_text[] = "anon 100\nfile 200\nworkingset_refault_anon 1\n
 static const char psi_text[] = "some avg10=0.00 avg60=0.00 avg300=0.00 total=21\n"
 			       "full avg10=0.00 avg60=0.00 avg300=0.00 total=22\n";
 
-static int what_was_read_is_the_cgroups(void)
+UNIT(what_was_read_is_the_cgroups)
 {
 	json_t *row = system_row();
 
@@ -103,7 +106,7 @@ static int what_was_read_is_the_cgroups(void)
 
 /* io.stat absent (the io controller not enabled: best effort): the
  * system's /proc/diskstats figures stay, labelled so. */
-static int io_stat_unread_keeps_the_system_figures(void)
+UNIT(io_stat_unread_keeps_the_system_figures)
 {
 	json_t *row = system_row();
 
@@ -117,7 +120,7 @@ static int io_stat_unread_keeps_the_system_figures(void)
 }
 
 /* memory.stat, memory.peak, memory.events absent: null, not 0 or false. */
-static int memory_unread_is_null_not_zero(void)
+UNIT(memory_unread_is_null_not_zero)
 {
 	static const char *const cols[] = { "mem_peak_bytes", "mem_peak_anon_bytes",
 		"mem_peak_file_bytes", "mem_file_end_bytes", "oom_kill", NULL };
@@ -135,7 +138,7 @@ static int memory_unread_is_null_not_zero(void)
 
 /* Half of a group read (io.pressure but no memory.pressure; refaults but
  * no pgscan): the whole group stays the system's, not a mix under one label. */
-static int half_read_groups_stay_the_systems(void)
+UNIT(half_read_groups_stay_the_systems)
 {
 	json_t *row = system_row();
 
@@ -166,7 +169,7 @@ static void put(const char *dir, const char *name, const char *text)
 
 /* v2: killed (oom_kill 1) while its own limit was never reached (oom 0),
  * under a parent limited to 16 MiB: not its memory_max's, the parent named. */
-static int a_kill_for_an_enclosing_v2_limit_names_it(void)
+UNIT(a_kill_for_an_enclosing_v2_limit_names_it)
 {
 	json_t *row = system_row();
 	char d[PATH_MAX];
@@ -185,7 +188,7 @@ static int a_kill_for_an_enclosing_v2_limit_names_it(void)
 
 /* v1: a kill with no failed charge of its own (failcnt 0) is the
  * enclosing limit's; with one, its memory_max's. */
-static int v1_failcnt_says_whose_limit_killed(void)
+UNIT(v1_failcnt_says_whose_limit_killed)
 {
 	json_t *row = system_row();
 	char d[PATH_MAX];
@@ -211,7 +214,7 @@ static int v1_failcnt_says_whose_limit_killed(void)
 }
 
 /* Accounting without a limit: an OOM kill is never charged to memory_max. */
-static int a_kill_without_a_limit_is_not_memory_max(void)
+UNIT(a_kill_without_a_limit_is_not_memory_max)
 {
 	json_t *row = system_row();
 
@@ -221,18 +224,4 @@ static int a_kill_without_a_limit_is_not_memory_max(void)
 	      strstr(s_of(row, "oom_elsewhere"), "no limit of its own"), "%s", dump(row));
 	json_decref(row);
 	return 0;
-}
-
-int main(void)
-{
-	if (scratch_make("cgroup_stats"))
-		return 1;
-	RUN(what_was_read_is_the_cgroups);
-	RUN(io_stat_unread_keeps_the_system_figures);
-	RUN(memory_unread_is_null_not_zero);
-	RUN(half_read_groups_stay_the_systems);
-	RUN(a_kill_for_an_enclosing_v2_limit_names_it);
-	RUN(v1_failcnt_says_whose_limit_killed);
-	RUN(a_kill_without_a_limit_is_not_memory_max);
-	return scratch_done(unit_failed);
 }

@@ -46,7 +46,7 @@ static int id_of(const char *strategy, const char *const *kv, char *id, size_t l
 
 /* The bench form of earlier releases (tests/fixtures/results-schema1):
  * every part, in its place, with fsync's old spelling for file and none. */
-static int config_id_golden_fio(void)
+UNIT(config_id_golden_fio)
 {
 	static const char *const all[] = { "cache", "warm", "bs", "4k", "qd", "4",
 		"direct", "yes", "fsync", "end", NULL };
@@ -72,7 +72,7 @@ static int config_id_golden_fio(void)
 static const struct cmd_opts opts = { .cmd = "fio", .tables = { fio_settings } };
 
 /* `iostrat fio --KEY V` and a section's KEY=V fill the same settings. */
-static int argv_and_profile_set_the_same(void)
+UNIT(argv_and_profile_set_the_same)
 {
 	int n = 0;
 
@@ -102,7 +102,7 @@ static int argv_and_profile_set_the_same(void)
 }
 
 /* The row's columns, typed, with what fio was given. */
-static int row_has_every_setting_column(void)
+UNIT(row_has_every_setting_column)
 {
 	static const char *const kv[] = { "bs", "4k", "direct", "1", "fsync", "end", NULL };
 	static const char *const cols[] = { "cache", "bufsize", "qd", "direct", "fsync" };
@@ -125,7 +125,7 @@ static int row_has_every_setting_column(void)
 }
 
 /* fsync=MODE reaches the job as the fio option that does it. */
-static int fsync_mode_is_the_jobs_option(void)
+UNIT(fsync_mode_is_the_jobs_option)
 {
 	static const char *const modes[] = { "file", "end", "none" };
 	struct filelist fl = { 0 };
@@ -146,13 +146,4 @@ static int fsync_mode_is_the_jobs_option(void)
 		      "fsync=%s: fsync_on_close=%s end_fsync=%s", modes[i], close, end);
 	}
 	return 0;
-}
-
-int main(void)
-{
-	RUN(config_id_golden_fio);
-	RUN(argv_and_profile_set_the_same);
-	RUN(row_has_every_setting_column);
-	RUN(fsync_mode_is_the_jobs_option);
-	return unit_failed;
 }

@@ -49,7 +49,7 @@ static int id_of(const char *const *kv, char *id)
 	return 0;
 }
 
-static int mode_names_are_the_modes(void)
+UNIT(mode_names_are_the_modes)
 {
 	size_t i = 0;
 
@@ -60,7 +60,7 @@ static int mode_names_are_the_modes(void)
 	return 0;
 }
 
-static int every_net_setting_has_a_test_value(void)
+UNIT(every_net_setting_has_a_test_value)
 {
 	size_t n = 0;
 
@@ -74,7 +74,7 @@ static int every_net_setting_has_a_test_value(void)
 	return 0;
 }
 
-static int config_id_golden_net(void)
+UNIT(config_id_golden_net)
 {
 	static const char *const buffered[] = { "mode", "buffered", NULL };
 	static const char *const writev[] = { "mode", "writev", "size", "1k", NULL };
@@ -100,7 +100,7 @@ static int config_id_golden_net(void)
 
 /* In a mode that uses every setting, each id part is in the id: another
  * value of the setting, another id. */
-static int every_id_part_is_in_the_id(void)
+UNIT(every_id_part_is_in_the_id)
 {
 	char base[CONFIG_ID_MAX], id[CONFIG_ID_MAX];
 	const char *kv[5] = { "mode", "pingpong-pipelined" };
@@ -119,7 +119,7 @@ static int every_id_part_is_in_the_id(void)
 
 /* Every column of the table is in a row, typed by its setting; the
  * settings' columns of docs/results.md are the table's. */
-static int row_has_every_setting_column(void)
+UNIT(row_has_every_setting_column)
 {
 	static const char *const kv[] = { "mode", "pingpong-pipelined", "sndbuf", "4k",
 		"rcvbuf", "8k", "io-max", "5", NULL };
@@ -160,7 +160,7 @@ static bool same(const struct net_opts *a, const struct net_opts *b)
 	return true;
 }
 
-static int argv_and_profile_set_the_same(void)
+UNIT(argv_and_profile_set_the_same)
 {
 	static const struct cmd_opts opts = { .cmd = "net", .tables = { net_settings } };
 
@@ -182,15 +182,4 @@ static int argv_and_profile_set_the_same(void)
 		CHECK(!same(&a, &d), "%s left the default", opt);
 	}
 	return 0;
-}
-
-int main(void)
-{
-	RUN(mode_names_are_the_modes);
-	RUN(every_net_setting_has_a_test_value);
-	RUN(config_id_golden_net);
-	RUN(every_id_part_is_in_the_id);
-	RUN(row_has_every_setting_column);
-	RUN(argv_and_profile_set_the_same);
-	return unit_failed;
 }

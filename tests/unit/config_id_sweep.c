@@ -37,7 +37,7 @@ static void cmd_id(const struct sweep_opts *o, enum sweep_op op, int what,
 	sweep_data_free(&r);
 }
 
-static int golden_ids_of_every_sweep(void)
+UNIT(golden_ids_of_every_sweep)
 {
 	char a0[] = "blocksize", a1[] = "api", a2[] = "--fsync", a3[] = "none";
 	char b0[] = "bufsize", b1[] = "--files", b2[] = "3", b3[] = "--size",
@@ -101,7 +101,7 @@ static int bench_id(const char *ini, char *id, size_t len)
 	return 0;
 }
 
-static int bench_section_makes_the_commands_id(void)
+UNIT(bench_section_makes_the_commands_id)
 {
 	char a0[] = "api", a1[] = "--cache", a2[] = "cold", a3[] = "--size", a4[] = "64k";
 	char b0[] = "blocksize", b1[] = "--fsync=none";
@@ -123,10 +123,8 @@ static int bench_section_makes_the_commands_id(void)
 	return 0;
 }
 
-int main(void)
+static int sweep_dir_removed(int failed)
 {
-	RUN(golden_ids_of_every_sweep);
-	RUN(bench_section_makes_the_commands_id);
 	if (dir[sizeof(dir) - 7] != 'X') {
 		char p[256];
 
@@ -134,5 +132,6 @@ int main(void)
 		unlink(p);
 		rmdir(dir);
 	}
-	return unit_failed;
+	return failed;
 }
+UNIT_FIXTURE(NULL, sweep_dir_removed)

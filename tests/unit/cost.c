@@ -77,7 +77,7 @@ static json_t *fixture(void)
 	return rows;
 }
 
-static int cost_is_the_median_of_timed_repetitions_that_completed(void)
+UNIT(cost_is_the_median_of_timed_repetitions_that_completed)
 {
 	json_t *rows = fixture();
 	const struct rtable *t;
@@ -105,7 +105,7 @@ static int cost_is_the_median_of_timed_repetitions_that_completed(void)
 }
 
 /* b's rows have no kthread_s and no dev_*: empty cells, not 0 */
-static int column_no_row_has_is_empty(void)
+UNIT(column_no_row_has_is_empty)
 {
 	json_t *rows = fixture();
 	const struct rtable *t;
@@ -124,7 +124,7 @@ static int column_no_row_has_is_empty(void)
 	return 0;
 }
 
-static int note_names_each_columns_source(void)
+UNIT(note_names_each_columns_source)
 {
 	json_t *rows = fixture();
 	const struct rtable *t;
@@ -145,7 +145,7 @@ static int note_names_each_columns_source(void)
 
 /* rows from before kthread_s (or with it only on a traced repetition):
  * no table, not one of empty cells */
-static int no_table_without_kthread_s(void)
+UNIT(no_table_without_kthread_s)
 {
 	json_t *rows = json_array();
 	struct rdoc d;
@@ -156,13 +156,4 @@ static int no_table_without_kthread_s(void)
 	rdoc_free(&d);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(cost_is_the_median_of_timed_repetitions_that_completed);
-	RUN(column_no_row_has_is_empty);
-	RUN(note_names_each_columns_source);
-	RUN(no_table_without_kthread_s);
-	return unit_failed;
 }

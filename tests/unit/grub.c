@@ -42,7 +42,7 @@ static const char debian[] =
 	"\t}\n"
 	"}\n";
 
-static int finds_submenu_entry_by_id(void)
+UNIT(finds_submenu_entry_by_id)
 {
 	char out[512];
 
@@ -52,7 +52,7 @@ static int finds_submenu_entry_by_id(void)
 	return 0;
 }
 
-static int top_level_entry_first(void)
+UNIT(top_level_entry_first)
 {
 	char out[512];
 
@@ -61,7 +61,7 @@ static int top_level_entry_first(void)
 	return 0;
 }
 
-static int unknown_kernel_and_prefix_not_matched(void)
+UNIT(unknown_kernel_and_prefix_not_matched)
 {
 	char out[512];
 
@@ -72,7 +72,7 @@ static int unknown_kernel_and_prefix_not_matched(void)
 
 /* No ids (older grub, hand-written): titles, with a quoted quote; a
  * separate /boot partition (kernel path without /boot). */
-static int titles_when_no_ids(void)
+UNIT(titles_when_no_ids)
 {
 	static const char hand[] =
 		"submenu 'Old kernels' {\n"
@@ -90,7 +90,7 @@ static int titles_when_no_ids(void)
 	return 0;
 }
 
-static int missing_file(void)
+UNIT(missing_file)
 {
 	char out[64];
 
@@ -99,18 +99,19 @@ static int missing_file(void)
 	return 0;
 }
 
-int main(void)
+static int cfg_made(void)
 {
 	int fd = mkstemp(cfg);
 
 	if (fd < 0)
 		return 1;
 	close(fd);
-	RUN(finds_submenu_entry_by_id);
-	RUN(top_level_entry_first);
-	RUN(unknown_kernel_and_prefix_not_matched);
-	RUN(titles_when_no_ids);
-	RUN(missing_file);
-	unlink(cfg);
-	return unit_failed;
+	return 0;
 }
+
+static int cfg_removed(int failed)
+{
+	unlink(cfg);
+	return failed;
+}
+UNIT_FIXTURE(cfg_made, cfg_removed)

@@ -51,7 +51,7 @@ static const char *cell(const struct rtable *t, size_t i, const char *col)
 	return json_string_value(rtable_cell(t, i, col)) ?: "";
 }
 
-static int median_interval_is_order_statistics(void)
+UNIT(median_interval_is_order_statistics)
 {
 	double v[10] = { 10, 9, 8, 7, 6, 5, 4, 3, 2, 1 }, lo, hi;
 
@@ -63,7 +63,7 @@ static int median_interval_is_order_statistics(void)
 
 /* uring 1.3x faster than stream in each of 8 rounds: the table comes first,
  * uring "winner", stream "behind (1.31x)", the sentence names both. */
-static int winner_headline_comes_first_with_one_row_per_strategy(void)
+UNIT(winner_headline_comes_first_with_one_row_per_strategy)
 {
 	const double q[] = { 1.30, 1.31, 1.32, 1.29, 1.33, 1.28, 1.34, 1.305 };
 	json_t *rows = json_array();
@@ -95,7 +95,7 @@ static int winner_headline_comes_first_with_one_row_per_strategy(void)
 
 /* An interval end just above 1 keeps its side: "[1.004-..." in the table
  * and the sentence, never "[1.00-..." (the verdict's own ends). */
-static int interval_end_near_1_shows_its_side(void)
+UNIT(interval_end_near_1_shows_its_side)
 {
 	const double q[] = { 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08 };
 	json_t *rows = json_array();
@@ -119,7 +119,7 @@ static int interval_end_near_1_shows_its_side(void)
 
 /* A CPU-bound fastest on one thread of two CPUs: the sentence ends in
  * "try -D threads=2". */
-static int cpu_bound_cell_with_idle_cpus_says_try_more_threads(void)
+UNIT(cpu_bound_cell_with_idle_cpus_says_try_more_threads)
 {
 	json_t *rows = json_array();
 	const struct rtable *t;
@@ -138,7 +138,7 @@ static int cpu_bound_cell_with_idle_cpus_says_try_more_threads(void)
 }
 
 /* Alternating leaders: no winner, both contenders named, more rounds asked. */
-static int undecided_headline_names_the_contenders(void)
+UNIT(undecided_headline_names_the_contenders)
 {
 	json_t *rows = json_array();
 	const struct rtable *t;
@@ -155,14 +155,4 @@ static int undecided_headline_names_the_contenders(void)
 	      strstr(t->note, "stream") && strstr(t->note, "more rounds"), "%s", t->note);
 	done(&r, &d);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(median_interval_is_order_statistics);
-	RUN(winner_headline_comes_first_with_one_row_per_strategy);
-	RUN(interval_end_near_1_shows_its_side);
-	RUN(cpu_bound_cell_with_idle_cpus_says_try_more_threads);
-	RUN(undecided_headline_names_the_contenders);
-	return unit_failed;
 }

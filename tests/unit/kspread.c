@@ -55,7 +55,7 @@ static void spread(double a, double b, double c, struct kspread *ks)
 	kspread_from(v, 3, ks);
 }
 
-static int a_share_within_15_points_is_steady(void)
+UNIT(a_share_within_15_points_is_steady)
 {
 	struct kspread ks;
 
@@ -69,7 +69,7 @@ static int a_share_within_15_points_is_steady(void)
 
 /* A probe's own column (not in the row's table) by its declared unit:
  * 14-26% is 12 points, not 50% of the median. */
-static int a_probes_own_share_is_judged_in_points(void)
+UNIT(a_probes_own_share_is_judged_in_points)
 {
 	struct kspread ks;
 
@@ -80,7 +80,7 @@ static int a_probes_own_share_is_judged_in_points(void)
 	return 0;
 }
 
-static int a_ratio_within_15_hundredths_is_steady(void)
+UNIT(a_ratio_within_15_hundredths_is_steady)
 {
 	struct kspread ks;
 
@@ -91,7 +91,7 @@ static int a_ratio_within_15_hundredths_is_steady(void)
 	return 0;
 }
 
-static int a_size_within_25_percent_of_its_median_is_steady(void)
+UNIT(a_size_within_25_percent_of_its_median_is_steady)
 {
 	struct kspread ks;
 
@@ -104,7 +104,7 @@ static int a_size_within_25_percent_of_its_median_is_steady(void)
 	return 0;
 }
 
-static int fewer_than_3_repetitions_leave_the_spread_unknown(void)
+UNIT(fewer_than_3_repetitions_leave_the_spread_unknown)
 {
 	double v[] = { 50, 50 };
 	struct kspread ks;
@@ -116,7 +116,7 @@ static int fewer_than_3_repetitions_leave_the_spread_unknown(void)
 	return 0;
 }
 
-static int verdict_says_varies_with_the_range_and_n(void)
+UNIT(verdict_says_varies_with_the_range_and_n)
 {
 	struct kspread all, rd, wr = { 0, NAN, NAN, NAN };
 	char buf[200];
@@ -141,7 +141,7 @@ static int verdict_says_varies_with_the_range_and_n(void)
 }
 
 /* The traced rows, not the timed ones (their figures are null). */
-static int kernel_view_gives_median_range_and_n_of_the_traced_rows(void)
+UNIT(kernel_view_gives_median_range_and_n_of_the_traced_rows)
 {
 	const double seq[] = { 49, 76, 60 }, req[] = { 1000, 1024, 900 }, hit[] = { 0, 0, 0 };
 	struct rrun r = { .rows = rows_of(seq, req, hit, 3) };
@@ -168,7 +168,7 @@ static int kernel_view_gives_median_range_and_n_of_the_traced_rows(void)
 	return 0;
 }
 
-static int verdict_cell_quotes_only_steady_figures(void)
+UNIT(verdict_cell_quotes_only_steady_figures)
 {
 	const double seq[] = { 49, 76, 60 }, req[] = { 1, 1, 1 }, hit[] = { 0, 0.01, 0 };
 	struct rrun r = { .rows = rows_of(seq, req, hit, 3) };
@@ -191,17 +191,4 @@ static int verdict_cell_quotes_only_steady_figures(void)
 	json_decref(r.env);
 	json_decref(r.rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(a_share_within_15_points_is_steady);
-	RUN(a_probes_own_share_is_judged_in_points);
-	RUN(a_ratio_within_15_hundredths_is_steady);
-	RUN(a_size_within_25_percent_of_its_median_is_steady);
-	RUN(fewer_than_3_repetitions_leave_the_spread_unknown);
-	RUN(verdict_says_varies_with_the_range_and_n);
-	RUN(kernel_view_gives_median_range_and_n_of_the_traced_rows);
-	RUN(verdict_cell_quotes_only_steady_figures);
-	return unit_failed;
 }

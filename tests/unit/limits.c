@@ -30,7 +30,7 @@ static void machine(struct limit_est est[LIMIT_N])
 	set(&est[LIMIT_TRANSFORM], 300);
 }
 
-static int direct_io_is_bound_by_the_direct_write(void)
+UNIT(direct_io_is_bound_by_the_direct_write)
 {
 	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = true, .cold = true, .cores = 2 };
@@ -42,7 +42,7 @@ static int direct_io_is_bound_by_the_direct_write(void)
 	return 0;
 }
 
-static int buffered_cold_io_is_bound_by_the_buffered_write(void)
+UNIT(buffered_cold_io_is_bound_by_the_buffered_write)
 {
 	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = true, .cores = 2 };
@@ -59,7 +59,7 @@ static int buffered_cold_io_is_bound_by_the_buffered_write(void)
 
 /* The transform's rate per core times the cores the strategy can use:
  * one core at 300 binds below the 390 write; two (600) do not. */
-static int cpu_limit_is_the_transform_times_cores(void)
+UNIT(cpu_limit_is_the_transform_times_cores)
 {
 	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = true, .cores = 1 };
@@ -78,7 +78,7 @@ static int cpu_limit_is_the_transform_times_cores(void)
 
 /* A buffered strategy on a warm cache reads the page cache: the
  * page-cache copy stands for its reads, the cold kernel copy does not. */
-static int warm_buffered_io_meets_the_page_cache_copy(void)
+UNIT(warm_buffered_io_meets_the_page_cache_copy)
 {
 	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = false, .cold = false, .cores = 8 };
@@ -90,7 +90,7 @@ static int warm_buffered_io_meets_the_page_cache_copy(void)
 	return 0;
 }
 
-static int no_limit_measured_is_enoent(void)
+UNIT(no_limit_measured_is_enoent)
 {
 	struct limit_est est[LIMIT_N];
 	struct limit_use u = { .direct = true, .cold = true, .cores = 1 };
@@ -104,7 +104,7 @@ static int no_limit_measured_is_enoent(void)
 
 /* Above the limit beyond its interval: the strategy's lower end above
  * the limit's upper one; inside the interval, or without one, not. */
-static int exceed_needs_the_intervals_apart(void)
+UNIT(exceed_needs_the_intervals_apart)
 {
 	struct limit_attain a = { LIMIT_WRITE_NEW_BUFFERED, 390, 380, 400 };
 	double pct;
@@ -119,7 +119,7 @@ static int exceed_needs_the_intervals_apart(void)
 
 /* Too few for the 95% interval: the range, said to be one, so a strategy
  * above a limit measured 3 times is still caught by the model check. */
-static int estimate_below_six_is_the_range(void)
+UNIT(estimate_below_six_is_the_range)
 {
 	double v[6] = { 5, 1, 4, 2, 3, 6 };
 	struct limit_est e;
@@ -149,7 +149,7 @@ static json_t *lrow(const char *limit, const char *ds, const char *fsync, int wo
 
 /* A cell's limits: its data set; its fsync class for the writes and
  * copies (not the read); its W for the transform; CPU s per GB. */
-static int cell_takes_its_own_rows(void)
+UNIT(cell_takes_its_own_rows)
 {
 	json_t *rows = json_array(), *s;
 	struct limit_est e[LIMIT_N];
@@ -176,7 +176,7 @@ static int cell_takes_its_own_rows(void)
 
 /* Direct or not from the capabilities: direct always is, stream never,
  * buffer only with direct=true; cores = min(workers or threads, CPUs). */
-static int use_reads_the_capabilities(void)
+UNIT(use_reads_the_capabilities)
 {
 	json_t *s = json_pack("{s:s,s:s,s:i,s:b}", "strategy", "direct", "cache", "warm",
 			      "threads", 4, "direct", 0);
@@ -195,18 +195,4 @@ static int use_reads_the_capabilities(void)
 	CHECK(u.direct && u.cold && u.cores == 3, "uring --direct, 3 workers: %g", u.cores);
 	json_decref(s);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(direct_io_is_bound_by_the_direct_write);
-	RUN(buffered_cold_io_is_bound_by_the_buffered_write);
-	RUN(cpu_limit_is_the_transform_times_cores);
-	RUN(warm_buffered_io_meets_the_page_cache_copy);
-	RUN(no_limit_measured_is_enoent);
-	RUN(exceed_needs_the_intervals_apart);
-	RUN(estimate_below_six_is_the_range);
-	RUN(cell_takes_its_own_rows);
-	RUN(use_reads_the_capabilities);
-	return unit_failed;
 }

@@ -23,7 +23,7 @@ static json_t *row(const char *limit, unsigned work, double mb_s, double cpu_s)
 	return r;
 }
 
-static int lines_in_limit_then_w_order(void)
+UNIT(lines_in_limit_then_w_order)
 {
 	json_t *rows = json_array();
 	struct limit_summary *s;
@@ -43,7 +43,7 @@ static int lines_in_limit_then_w_order(void)
 	return 0;
 }
 
-static int three_rows_give_min_max_six_a_95_interval(void)
+UNIT(three_rows_give_min_max_six_a_95_interval)
 {
 	json_t *rows = json_array();
 	struct limit_summary *s;
@@ -67,7 +67,7 @@ static int three_rows_give_min_max_six_a_95_interval(void)
 	return 0;
 }
 
-static int failed_traced_and_other_rows_left_out_reused_counted(void)
+UNIT(failed_traced_and_other_rows_left_out_reused_counted)
 {
 	json_t *rows = json_array(), *r;
 	struct limit_summary *s;
@@ -94,7 +94,7 @@ static int failed_traced_and_other_rows_left_out_reused_counted(void)
 	return 0;
 }
 
-static int no_rows_no_lines(void)
+UNIT(no_rows_no_lines)
 {
 	json_t *rows = json_array();
 	struct limit_summary *s;
@@ -103,13 +103,4 @@ static int no_rows_no_lines(void)
 	CHECK(!limits_summarize(rows, &s, &n) && n == 0 && !s, "n %zu", n);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(lines_in_limit_then_w_order);
-	RUN(three_rows_give_min_max_six_a_95_interval);
-	RUN(failed_traced_and_other_rows_left_out_reused_counted);
-	RUN(no_rows_no_lines);
-	return unit_failed;
 }

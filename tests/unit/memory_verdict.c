@@ -38,7 +38,7 @@ static const char *text_of(json_t *cells, const char *strategy)
 	return "";
 }
 
-static int killed_configuration_says_where(void)
+UNIT(killed_configuration_says_where)
 {
 	char buf[160];
 
@@ -51,7 +51,7 @@ static int killed_configuration_says_where(void)
 	return 0;
 }
 
-static int cells_from_rows(void)
+UNIT(cells_from_rows)
 {
 	json_t *rows = json_array(), *cells;
 
@@ -76,7 +76,7 @@ static int cells_from_rows(void)
 
 /* The twin is found by its columns, its traced rows out of its median;
  * two unlimited configurations with the same columns are no one twin. */
-static int twin_by_columns_from_timed_rows(void)
+UNIT(twin_by_columns_from_timed_rows)
 {
 	json_t *rows = json_array(), *traced, *cells;
 
@@ -102,7 +102,7 @@ static int twin_by_columns_from_timed_rows(void)
 /* A killed row without mem_peak_bytes (v2 before Linux 5.19: no
  * memory.peak) is killed at its sampled anon + page cache peak, or at a
  * peak unknown: never "killed at 0 MiB". */
-static int killed_without_memory_peak_says_sampled_or_unknown(void)
+UNIT(killed_without_memory_peak_says_sampled_or_unknown)
 {
 	json_t *rows = json_array(), *r, *cells;
 	bool sampled;
@@ -132,7 +132,7 @@ static int killed_without_memory_peak_says_sampled_or_unknown(void)
 /* A configuration's repetitions are its timed ones that were killed by
  * the limit or completed: a traced one, or one failed otherwise (its
  * output differs), is not counted. */
-static int only_timed_repetitions_are_counted(void)
+UNIT(only_timed_repetitions_are_counted)
 {
 	json_t *rows = json_array(), *r, *cells;
 
@@ -158,7 +158,7 @@ static int only_timed_repetitions_are_counted(void)
 	return 0;
 }
 
-static int data_set_summary_when_every_strategy_was_killed(void)
+UNIT(data_set_summary_when_every_strategy_was_killed)
 {
 	json_t *rows = json_array(), *cells, *sum;
 
@@ -174,7 +174,7 @@ static int data_set_summary_when_every_strategy_was_killed(void)
 	return 0;
 }
 
-static int data_set_summary_names_who_scales(void)
+UNIT(data_set_summary_names_who_scales)
 {
 	json_t *rows = json_array(), *cells, *sum;
 
@@ -195,7 +195,7 @@ static int data_set_summary_names_who_scales(void)
 
 /* Cells that differ by a run setting (dontcache) say it; a strategy
  * killed in one configuration of a group is not among those that scale. */
-static int settings_apart_and_killed_do_not_scale(void)
+UNIT(settings_apart_and_killed_do_not_scale)
 {
 	json_t *rows = json_array(), *r, *cells, *sum;
 
@@ -235,7 +235,7 @@ static const char *summary0(json_t *rows)
 
 /* Data smaller than the limit shows that a strategy ran in it, not that
  * it scales to data larger than the limit. */
-static int data_smaller_than_the_limit_claims_no_scaling(void)
+UNIT(data_smaller_than_the_limit_claims_no_scaling)
 {
 	json_t *rows = json_array(), *r;
 
@@ -254,7 +254,7 @@ static int data_smaller_than_the_limit_claims_no_scaling(void)
 /* buffer holds a whole file: data larger than the limit in files smaller
  * than it shows nothing of data larger than the limit; a file larger
  * than the limit does. */
-static int whole_file_strategy_scales_only_with_files_larger_than_the_limit(void)
+UNIT(whole_file_strategy_scales_only_with_files_larger_than_the_limit)
 {
 	json_t *rows = json_array(), *r;
 
@@ -274,7 +274,7 @@ static int whole_file_strategy_scales_only_with_files_larger_than_the_limit(void
 
 /* uring killed with its pool ((qd + threads) x chunk) above the limit is
  * killed by its pool, whatever the data. */
-static int kill_by_its_own_pool_is_named_for_the_pool(void)
+UNIT(kill_by_its_own_pool_is_named_for_the_pool)
 {
 	json_t *rows = json_array(), *r, *cells;
 
@@ -303,7 +303,7 @@ static int kill_by_its_own_pool_is_named_for_the_pool(void)
 
 /* Limits are printed as given: two limits under 1 MiB never both read
  * "0 MiB", one of 1.5 MiB is not "2 MiB". */
-static int limits_print_as_given(void)
+UNIT(limits_print_as_given)
 {
 	char a[160], b[160];
 
@@ -313,21 +313,4 @@ static int limits_print_as_given(void)
 	memory_killed_text("buffer", 1536 * 1024, NAN, 1, 1, a, sizeof(a));
 	CHECK(strstr(a, "cannot run in 1536 KiB"), "%s", a);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(limits_print_as_given);
-	RUN(killed_configuration_says_where);
-	RUN(cells_from_rows);
-	RUN(twin_by_columns_from_timed_rows);
-	RUN(killed_without_memory_peak_says_sampled_or_unknown);
-	RUN(only_timed_repetitions_are_counted);
-	RUN(data_set_summary_names_who_scales);
-	RUN(data_set_summary_when_every_strategy_was_killed);
-	RUN(settings_apart_and_killed_do_not_scale);
-	RUN(data_smaller_than_the_limit_claims_no_scaling);
-	RUN(whole_file_strategy_scales_only_with_files_larger_than_the_limit);
-	RUN(kill_by_its_own_pool_is_named_for_the_pool);
-	return unit_failed;
 }

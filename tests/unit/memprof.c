@@ -23,7 +23,7 @@ static int same_conf(const struct pconf *c, const struct pconf *d)
 	return 0;
 }
 
-static int in_memory_is_what_the_loader_makes(void)
+UNIT(in_memory_is_what_the_loader_makes)
 {
 	char path[] = "/tmp/iostrat-unit-memprof.XXXXXX";
 	int fd = mkstemp(path);
@@ -50,10 +50,4 @@ static int in_memory_is_what_the_loader_makes(void)
 	profile_free(&loaded);
 	profile_free(&built);
 	return ret;
-}
-
-int main(void)
-{
-	RUN(in_memory_is_what_the_loader_makes);
-	return unit_failed;
 }

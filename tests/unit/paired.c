@@ -161,7 +161,7 @@ static int modz_case(const struct fcase *c)
 	return 0;
 }
 
-static int unpaired_intervals_match_scipy(void)
+UNIT(unpaired_intervals_match_scipy)
 {
 	size_t n;
 
@@ -170,7 +170,7 @@ static int unpaired_intervals_match_scipy(void)
 	return 0;
 }
 
-static int holm_matches_statsmodels(void)
+UNIT(holm_matches_statsmodels)
 {
 	size_t n;
 
@@ -178,7 +178,7 @@ static int holm_matches_statsmodels(void)
 	return 0;
 }
 
-static int modified_z_matches_scipy_mad(void)
+UNIT(modified_z_matches_scipy_mad)
 {
 	size_t n;
 
@@ -186,7 +186,7 @@ static int modified_z_matches_scipy_mad(void)
 	return 0;
 }
 
-static int holm_keeps_nan_last_and_ties_in_order(void)
+UNIT(holm_keeps_nan_last_and_ties_in_order)
 {
 	const double p[] = { 0.02, NAN, 0.01 };
 	double adj[3];
@@ -203,13 +203,4 @@ static int holm_keeps_nan_last_and_ties_in_order(void)
 	CHECK(fabs(holm_level(0.95, 3, 0) - (1 - 0.05 / 3)) < 1e-15, "level rank 0");
 	CHECK(fabs(holm_level(0.95, 3, 2) - 0.95) < 1e-15, "level last rank");
 	return 0;
-}
-
-int main(void)
-{
-	RUN(unpaired_intervals_match_scipy);
-	RUN(holm_matches_statsmodels);
-	RUN(modified_z_matches_scipy_mad);
-	RUN(holm_keeps_nan_last_and_ties_in_order);
-	return unit_failed;
 }

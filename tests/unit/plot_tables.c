@@ -11,7 +11,7 @@
 #include "trace/trace.h"
 #include "unit.h"
 
-static int seek_hist_format(void)
+UNIT(seek_hist_format)
 {
 	__u64 d[SEEK_DIST_SLOTS] = { 0 };
 	char buf[64];
@@ -29,7 +29,7 @@ static int seek_hist_format(void)
 	return 0;
 }
 
-static int csv_table_reads_a_report_table(void)
+UNIT(csv_table_reads_a_report_table)
 {
 	const char *text =
 		"# A: x\n\n# first table\na,b\n1,2\n\n"
@@ -55,7 +55,7 @@ static int csv_table_reads_a_report_table(void)
 
 /* A report table handed to figure 6 as objects, cells as they are
  * (numbers, strings, null), no text in between. */
-static int report_table_read_from_memory(void)
+UNIT(report_table_read_from_memory)
 {
 	static const char *const cols[] = { "config_id", "run", "median", "sig", NULL };
 	struct rdoc d;
@@ -80,12 +80,4 @@ static int report_table_read_from_memory(void)
 	json_decref(rows);
 	rdoc_free(&d);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(seek_hist_format);
-	RUN(csv_table_reads_a_report_table);
-	RUN(report_table_read_from_memory);
-	return unit_failed;
 }

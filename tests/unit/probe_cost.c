@@ -29,7 +29,7 @@ static bool near(double a, double b)
 	return fabs(a - b) < 1e-9;
 }
 
-static int five_timed_three_traced_give_a_95_ci(void)
+UNIT(five_timed_three_traced_give_a_95_ci)
 {
 	const double timed[] = { 1.0, 1.1, 0.9, 1.05, 0.95 }, traced[] = { 1.2, 1.3, 1.25 };
 	json_t *rows = rows_of(timed, 5, traced, 3);
@@ -45,7 +45,7 @@ static int five_timed_three_traced_give_a_95_ci(void)
 	return 0;
 }
 
-static int three_against_three_give_the_range_of_the_pairs(void)
+UNIT(three_against_three_give_the_range_of_the_pairs)
 {
 	const double timed[] = { 1.0, 2.0, 1.5 }, traced[] = { 1.2, 0.9, 3.0 };
 	json_t *rows = rows_of(timed, 3, traced, 3);
@@ -59,7 +59,7 @@ static int three_against_three_give_the_range_of_the_pairs(void)
 	return 0;
 }
 
-static int one_traced_repetition_is_no_figure(void)
+UNIT(one_traced_repetition_is_no_figure)
 {
 	const double timed[] = { 1.0, 1.1, 0.9 }, traced[] = { 0.61 };
 	json_t *rows = rows_of(timed, 3, traced, 1);
@@ -71,12 +71,4 @@ static int one_traced_repetition_is_no_figure(void)
 	CHECK(strstr(pc.cost_by, "too few"), "%s", pc.cost_by);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(five_timed_three_traced_give_a_95_ci);
-	RUN(three_against_three_give_the_range_of_the_pairs);
-	RUN(one_traced_repetition_is_no_figure);
-	return unit_failed;
 }

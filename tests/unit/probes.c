@@ -26,7 +26,7 @@ static void empty_tracer(struct tracer *t)
 		t->probes[k].ops = probe_registry[k];
 }
 
-static int each_probe_fills_exactly_its_declared_columns(void)
+UNIT(each_probe_fills_exactly_its_declared_columns)
 {
 	static struct tracer t;
 	const char *k;
@@ -48,7 +48,7 @@ static int each_probe_fills_exactly_its_declared_columns(void)
 	return 0;
 }
 
-static int report_columns_are_declared_and_no_column_has_two_probes(void)
+UNIT(report_columns_are_declared_and_no_column_has_two_probes)
 {
 	for (size_t p = 0; probe_registry[p]; p++) {
 		const struct probe_ops *ops = probe_registry[p];
@@ -67,7 +67,7 @@ static int report_columns_are_declared_and_no_column_has_two_probes(void)
 	return 0;
 }
 
-static int traced_row_carries_every_probes_columns(void)
+UNIT(traced_row_carries_every_probes_columns)
 {
 	static struct tracer t;
 	json_t *row = json_object();
@@ -92,7 +92,7 @@ static int traced_row_carries_every_probes_columns(void)
 /* A probe's column is typed one way: as it declares it, by the registry
  * the columns are handed down into (a core one, seq_pct, as the core
  * table's line of room trace). */
-static int probe_columns_typed_alike_everywhere(void)
+UNIT(probe_columns_typed_alike_everywhere)
 {
 	struct column c;
 
@@ -110,13 +110,4 @@ static int probe_columns_typed_alike_everywhere(void)
 			CHECK(d->help && d->room, "%s: no help or room", d->name);
 		}
 	return 0;
-}
-
-int main(void)
-{
-	RUN(each_probe_fills_exactly_its_declared_columns);
-	RUN(report_columns_are_declared_and_no_column_has_two_probes);
-	RUN(traced_row_carries_every_probes_columns);
-	RUN(probe_columns_typed_alike_everywhere);
-	return unit_failed;
 }

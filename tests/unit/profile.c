@@ -33,7 +33,7 @@ static int load(const char *name, char *const *defs, size_t n,
 	return profile_load(path, defs, n, p);
 }
 
-static int values_expand(void)
+UNIT(values_expand)
 {
 	char **it;
 	size_t n;
@@ -56,7 +56,7 @@ static int values_expand(void)
 
 /* Found by the fuzzer: bounds past ULONG_MAX saturated to equal values and
  * x += step wrapped, an endless loop eating memory. */
-static int ranges_at_the_top_of_unsigned_long(void)
+UNIT(ranges_at_the_top_of_unsigned_long)
 {
 	char **it;
 	size_t n;
@@ -74,7 +74,7 @@ static int ranges_at_the_top_of_unsigned_long(void)
 	return 0;
 }
 
-static int cross_product_globals_includes(void)
+UNIT(cross_product_globals_includes)
 {
 	char *defs[] = { "work=7" };
 	struct profile p;
@@ -103,7 +103,7 @@ static int cross_product_globals_includes(void)
 	return 0;
 }
 
-static int errors(void)
+UNIT(errors)
 {
 	struct profile p;
 
@@ -131,7 +131,7 @@ static int errors(void)
 
 /* A comment after a value, with ; or # after a blank (iostrat-profile(5));
  * without the blank, # is part of the value. */
-static int inline_comments(void)
+UNIT(inline_comments)
 {
 	struct profile p;
 
@@ -148,7 +148,7 @@ static int inline_comments(void)
 }
 
 /* A line of any length (libinih's buffer was 200, then 4096). */
-static int long_lines(void)
+UNIT(long_lines)
 {
 	size_t n = 5000, len = 64 + 2 * n + 8;
 	char *text = malloc(len), *e;
@@ -170,7 +170,7 @@ static int long_lines(void)
 /* [global] keys a section's kind does not take are left out of it and
  * listed; a scale from [global] never shrinks a section's own size; a
  * key no kind takes is still an error. */
-static int inherited_keys_a_kind_does_not_take(void)
+UNIT(inherited_keys_a_kind_does_not_take)
 {
 	struct profile p;
 
@@ -198,7 +198,7 @@ static int inherited_keys_a_kind_does_not_take(void)
 
 /* The cap: N configurations, the limit, how to raise it; before any is
  * built. */
-static int configurations_capped(void)
+UNIT(configurations_capped)
 {
 	char *text = malloc(40 * 120 + 64), *e = text;
 	struct profile p;
@@ -226,7 +226,7 @@ static int configurations_capped(void)
 /* fio= is run_section_settings' one entry: a run configuration's
  * companion added by profile.c, fio= not carried into it nor written
  * back; no ceiling grid (the machine's limits are measured rows). */
-static int fio_companion_by_its_table_entry(void)
+UNIT(fio_companion_by_its_table_entry)
 {
 	struct run_section rs;
 	struct profile p;
@@ -262,7 +262,7 @@ static double secs(void)
  * ignore an inherited key (one message each) took 17 s and 8 s with a
  * lookup per key and per message; 3 s is a generous bound for either,
  * also under ASan. */
-static int many_keys_and_sections_load_in_linear_time(void)
+UNIT(many_keys_and_sections_load_in_linear_time)
 {
 	size_t n = 80000;
 	char *text = malloc(n * 24 + 64), *e = text;
@@ -291,24 +291,16 @@ static int many_keys_and_sections_load_in_linear_time(void)
 	return 0;
 }
 
-int main(void)
+static int dir_made(void)
+{
+	return !mkdtemp(dir);
+}
+
+static int dir_removed(int failed)
 {
 	char cmd[300];
 
-	if (!mkdtemp(dir))
-		return 1;
-	RUN(values_expand);
-	RUN(ranges_at_the_top_of_unsigned_long);
-	RUN(cross_product_globals_includes);
-	RUN(errors);
-	RUN(inline_comments);
-	RUN(long_lines);
-	RUN(inherited_keys_a_kind_does_not_take);
-	RUN(configurations_capped);
-	RUN(fio_companion_by_its_table_entry);
-	RUN(many_keys_and_sections_load_in_linear_time);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	if (system(cmd))
-		return 1;
-	return unit_failed;
+	return system(cmd) ? 1 : failed;
 }
+UNIT_FIXTURE(dir_made, dir_removed)

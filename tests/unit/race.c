@@ -15,14 +15,14 @@ static struct race_arm arm(const double *x, size_t n)
 	return (struct race_arm){ .x = x, .round = rounds, .n = n };
 }
 
-static int pair_budget_is_a_union_bound_over_pairs(void)
+UNIT(pair_budget_is_a_union_bound_over_pairs)
 {
 	CHECK(race_pair_alpha(2) == 0.05, "one pair: %g", race_pair_alpha(2));
 	CHECK(fabs(race_pair_alpha(5) - 0.005) < 1e-15, "ten pairs: %g", race_pair_alpha(5));
 	return 0;
 }
 
-static int a_clearly_slower_member_is_behind_and_the_fastest_wins(void)
+UNIT(a_clearly_slower_member_is_behind_and_the_fastest_wins)
 {
 	const double a[8] = { 1, 1.01, 0.99, 1.02, 0.98, 1, 1.01, 0.99 };
 	const double b[8] = { 2, 2.03, 1.97, 2.01, 1.99, 2.02, 2, 1.98 };
@@ -39,7 +39,7 @@ static int a_clearly_slower_member_is_behind_and_the_fastest_wins(void)
 }
 
 /* c is shown slower than b, not (yet) than the leader a: behind all the same. */
-static int behind_any_member_leaves_the_race(void)
+UNIT(behind_any_member_leaves_the_race)
 {
 	const double a[6] = { 1.0, 1.3, 0.8, 1.2, 0.9, 1.1 };
 	const double b[6] = { 1.1, 1.0, 1.2, 0.9, 1.15, 1.05 };
@@ -56,7 +56,7 @@ static int behind_any_member_leaves_the_race(void)
 	return 0;
 }
 
-static int close_members_are_equal_within_the_band(void)
+UNIT(close_members_are_equal_within_the_band)
 {
 	const double a[8] = { 1, 1.01, 0.99, 1.02, 0.98, 1, 1.01, 0.99 };
 	double b[8];
@@ -73,7 +73,7 @@ static int close_members_are_equal_within_the_band(void)
 	return 0;
 }
 
-static int no_samples_is_nothing_to_compare(void)
+UNIT(no_samples_is_nothing_to_compare)
 {
 	const double a[3] = { 1, 1, 1 };
 	struct race_arm arms[2] = { arm(a, 3), arm(a, 0) };
@@ -86,14 +86,4 @@ static int no_samples_is_nothing_to_compare(void)
 	CHECK(!race_decide(arms, 2, 0.05, RACE_CAP, &look, cmp), "rc");
 	CHECK(look.leader == SIZE_MAX, "no leader");
 	return 0;
-}
-
-int main(void)
-{
-	RUN(pair_budget_is_a_union_bound_over_pairs);
-	RUN(a_clearly_slower_member_is_behind_and_the_fastest_wins);
-	RUN(behind_any_member_leaves_the_race);
-	RUN(close_members_are_equal_within_the_band);
-	RUN(no_samples_is_nothing_to_compare);
-	return unit_failed;
 }

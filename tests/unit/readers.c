@@ -14,6 +14,9 @@
 #include "scratch.h"
 #include "unit.h"
 
+/* A scratch directory for this binary's cases. */
+UNIT_SCRATCH("readers")
+
 /* A results directory scratch/NAME holding fixture FIXTURE as results.jsonl. */
 static const char *dir_of(const char *name, const char *fixture)
 {
@@ -32,7 +35,7 @@ static double num(json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
-static int report_loader_leaves_out_rows_that_are_not_measurements(void)
+UNIT(report_loader_leaves_out_rows_that_are_not_measurements)
 {
 	const char *dir = dir_of("bad", "some-not-measurements.jsonl");
 	struct rrun r;
@@ -65,7 +68,7 @@ static int report_loader_leaves_out_rows_that_are_not_measurements(void)
 
 /* Rows another iostrat, another bench or nobody wrote (schema, bench,
  * kind, role): each named at its first line, once a kind, and left out. */
-static int foreign_rows_are_named_once_each_and_left_out(void)
+UNIT(foreign_rows_are_named_once_each_and_left_out)
 {
 	const char *dir = dir_of("foreign", "foreign-rows.jsonl"), *err;
 	struct rrun r;
@@ -92,7 +95,7 @@ static int foreign_rows_are_named_once_each_and_left_out(void)
 /* The directory's bench is the one env.json names, not its first row's:
  * a row of another bench appended before every row of its own is the one
  * left out. */
-static int env_json_names_the_bench_of_the_directory(void)
+UNIT(env_json_names_the_bench_of_the_directory)
 {
 	const char *dir = dir_of("envbench", "foreign-rows.jsonl"), *err;
 	char p[PATH_MAX];
@@ -124,7 +127,7 @@ static const struct rtable *table_titled(const struct rdoc *d, const char *title
 	return NULL;
 }
 
-static int report_table_is_of_the_good_rows_only(void)
+UNIT(report_table_is_of_the_good_rows_only)
 {
 	const char *dir = dir_of("bad-report", "some-not-measurements.jsonl");
 	const struct rtable *t;
@@ -150,7 +153,7 @@ static int report_table_is_of_the_good_rows_only(void)
 	return 0;
 }
 
-static int compare_median_is_of_the_good_rows_only(void)
+UNIT(compare_median_is_of_the_good_rows_only)
 {
 	const char *a = dir_of("a", "compare-a.jsonl"), *b;
 	struct rrun runs[2];
@@ -181,7 +184,7 @@ static int compare_median_is_of_the_good_rows_only(void)
 	"{\"kind\":\"run\",\"config_id\":\"c\",\"threads\":2,\"error\":\"EIO\"}," \
 	"{\"kind\":\"sweep\",\"config_id\":\"d\",\"threads\":1,\"error\":null}]"
 
-static int plot_run_rows_take_rows_without_kind_and_leave_errors_out(void)
+UNIT(plot_run_rows_take_rows_without_kind_and_leave_errors_out)
 {
 	json_t *rows = json_loads(ROWS, 0, NULL), *runs, *sweeps;
 
@@ -198,7 +201,7 @@ static int plot_run_rows_take_rows_without_kind_and_leave_errors_out(void)
 	return 0;
 }
 
-static int plot_distinct_numbers_ascend_and_where_matches_equal_values(void)
+UNIT(plot_distinct_numbers_ascend_and_where_matches_equal_values)
 {
 	json_t *rows = json_loads(ROWS, 0, NULL), *d, *one = json_real(1.0), *w;
 
@@ -214,18 +217,4 @@ static int plot_distinct_numbers_ascend_and_where_matches_equal_values(void)
 	json_decref(one);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	if (scratch_make("readers"))
-		return 1;
-	RUN(report_loader_leaves_out_rows_that_are_not_measurements);
-	RUN(foreign_rows_are_named_once_each_and_left_out);
-	RUN(env_json_names_the_bench_of_the_directory);
-	RUN(report_table_is_of_the_good_rows_only);
-	RUN(compare_median_is_of_the_good_rows_only);
-	RUN(plot_run_rows_take_rows_without_kind_and_leave_errors_out);
-	RUN(plot_distinct_numbers_ascend_and_where_matches_equal_values);
-	return scratch_done(unit_failed);
 }

@@ -49,7 +49,7 @@ static int printed_whole(const struct rdoc *d, enum rfmt f, const char *reason)
 	return n;
 }
 
-static int long_reason_arrives_whole_in_every_format(void)
+UNIT(long_reason_arrives_whole_in_every_format)
 {
 	static const char *const names[] = { "text", "csv", "json", "markdown", "html" };
 	static const enum rfmt f[] = { RF_TEXT, RF_CSV, RF_JSON, RF_MD, RF_HTML };
@@ -70,7 +70,7 @@ static int long_reason_arrives_whole_in_every_format(void)
 	return 0;
 }
 
-static int long_reason_arrives_whole_in_report_html(void)
+UNIT(long_reason_arrives_whole_in_report_html)
 {
 	char reason[LONG_LEN + 1], *s = NULL;
 	struct rrun r = { .dir = "/tmp/x" };
@@ -93,11 +93,4 @@ static int long_reason_arrives_whole_in_report_html(void)
 	json_decref(r.env);
 	rdoc_free(&d);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(long_reason_arrives_whole_in_every_format);
-	RUN(long_reason_arrives_whole_in_report_html);
-	return unit_failed;
 }

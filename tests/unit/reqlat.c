@@ -23,14 +23,14 @@ static bool within_slot_of(double v, __u64 us)
 	return v >= (double)fine_slot_low(s) && v <= (double)fine_slot_low(s + 1);
 }
 
-static int empty_histogram_has_no_percentile(void)
+UNIT(empty_histogram_has_no_percentile)
 {
 	memset(h, 0, sizeof(h));
 	CHECK(fine_quantile(h, 0.5, true) < 0, "got %f", fine_quantile(h, 0.5, true));
 	return 0;
 }
 
-static int median_lies_in_the_slot_of_most_requests(void)
+UNIT(median_lies_in_the_slot_of_most_requests)
 {
 	memset(h, 0, sizeof(h));
 	put(70, 90);
@@ -41,7 +41,7 @@ static int median_lies_in_the_slot_of_most_requests(void)
 	return 0;
 }
 
-static int median_is_interpolated_within_its_slot(void)
+UNIT(median_is_interpolated_within_its_slot)
 {
 	memset(h, 0, sizeof(h));
 	put(64, 100); /* slot [64, 80): the median is halfway, 72 */
@@ -50,7 +50,7 @@ static int median_is_interpolated_within_its_slot(void)
 	return 0;
 }
 
-static int p999_sees_one_slow_request_in_a_thousand_only_past_it(void)
+UNIT(p999_sees_one_slow_request_in_a_thousand_only_past_it)
 {
 	memset(h, 0, sizeof(h));
 	put(100, 999);
@@ -65,7 +65,7 @@ static int p999_sees_one_slow_request_in_a_thousand_only_past_it(void)
 	return 0;
 }
 
-static int zero_queue_time_is_its_own_slot(void)
+UNIT(zero_queue_time_is_its_own_slot)
 {
 	memset(h, 0, sizeof(h));
 	put(0, 60); /* issued without an insert */
@@ -74,7 +74,7 @@ static int zero_queue_time_is_its_own_slot(void)
 	return 0;
 }
 
-static int log2_rows_hold_each_value_in_its_power_of_two(void)
+UNIT(log2_rows_hold_each_value_in_its_power_of_two)
 {
 	__u64 rows[64];
 
@@ -92,7 +92,7 @@ static int log2_rows_hold_each_value_in_its_power_of_two(void)
 	return 0;
 }
 
-static int little_ratio_is_one_when_depth_is_rate_times_latency(void)
+UNIT(little_ratio_is_one_when_depth_is_rate_times_latency)
 {
 	/* 1000 completions in 1 s, 2 ms each: 2 in flight on average */
 	CHECK(rql_little(2.0, 1000, 1.0, 0.002) > 0.999 &&
@@ -103,16 +103,4 @@ static int little_ratio_is_one_when_depth_is_rate_times_latency(void)
 	CHECK(rql_little(2.0, 0, 1.0, 0.002) < 0, "no completions: %f",
 	      rql_little(2.0, 0, 1.0, 0.002));
 	return 0;
-}
-
-int main(void)
-{
-	RUN(empty_histogram_has_no_percentile);
-	RUN(median_lies_in_the_slot_of_most_requests);
-	RUN(median_is_interpolated_within_its_slot);
-	RUN(p999_sees_one_slow_request_in_a_thousand_only_past_it);
-	RUN(zero_queue_time_is_its_own_slot);
-	RUN(log2_rows_hold_each_value_in_its_power_of_two);
-	RUN(little_ratio_is_one_when_depth_is_rate_times_latency);
-	return unit_failed;
 }

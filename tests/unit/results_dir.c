@@ -13,6 +13,9 @@
 #include "scratch.h"
 #include "unit.h"
 
+/* A scratch directory for this binary's cases. */
+UNIT_SCRATCH("results")
+
 static char dir[PATH_MAX + 64];
 
 #define ROW(id, rep) "{\"schema\":1,\"kind\":\"run\",\"config_id\":\"" id \
@@ -65,7 +68,7 @@ static size_t lines(const char *s)
 	return n;
 }
 
-static int second_writer_refused_while_the_first_holds_it(void)
+UNIT(second_writer_refused_while_the_first_holds_it)
 {
 	struct results_dir a, b;
 	const char *err;
@@ -101,7 +104,7 @@ static int second_writer_refused_while_the_first_holds_it(void)
 /* The lock is the kernel's: a writer that dies (a crash, SIGKILL) leaves
  * none behind; while it lives another process is refused, the holder's
  * pid named. */
-static int lock_held_by_another_process_and_freed_when_it_dies(void)
+UNIT(lock_held_by_another_process_and_freed_when_it_dies)
 {
 	struct results_dir r;
 	int go[2], ready[2], ret;
@@ -135,7 +138,7 @@ static int lock_held_by_another_process_and_freed_when_it_dies(void)
 	return 0;
 }
 
-static int open_refuses_a_directory_holding_results(void)
+UNIT(open_refuses_a_directory_holding_results)
 {
 	struct results_dir r;
 	const char *err;
@@ -161,7 +164,7 @@ static int open_refuses_a_directory_holding_results(void)
 
 /* Each row is on disk, a line of its own, when results_append returns:
  * another reader sees it before the writer closes. */
-static int each_row_is_written_through_as_one_line(void)
+UNIT(each_row_is_written_through_as_one_line)
 {
 	struct results_dir r;
 	json_t *row = json_pack("{s:s,s:i,s:f}", "config_id", "a", "rep", 1,
@@ -190,7 +193,7 @@ static int each_row_is_written_through_as_one_line(void)
 	return 0;
 }
 
-static int a_row_without_config_id_is_refused(void)
+UNIT(a_row_without_config_id_is_refused)
 {
 	struct results_dir r;
 	json_t *row = json_pack("{s:i}", "rep", 1);
@@ -211,7 +214,7 @@ static int a_row_without_config_id_is_refused(void)
 
 #define TORN "{\"schema\":1,\"config_id\":\"c\",\"rep\":1,\"ela"
 
-static int torn_last_row_skipped_on_load(void)
+UNIT(torn_last_row_skipped_on_load)
 {
 	json_t *rows;
 	const char *err;
@@ -232,7 +235,7 @@ static int torn_last_row_skipped_on_load(void)
 }
 
 /* A whole line that is not a row was written so: an error, not "torn". */
-static int a_whole_bad_line_is_an_error_not_a_torn_row(void)
+UNIT(a_whole_bad_line_is_an_error_not_a_torn_row)
 {
 	json_t *rows;
 	const char *err;
@@ -249,7 +252,7 @@ static int a_whole_bad_line_is_an_error_not_a_torn_row(void)
 	return 0;
 }
 
-static int resume_cuts_a_torn_last_row_back(void)
+UNIT(resume_cuts_a_torn_last_row_back)
 {
 	struct results_dir r;
 	json_t *row = json_pack("{s:s,s:i}", "config_id", "c", "rep", 1);
@@ -280,7 +283,7 @@ static int resume_cuts_a_torn_last_row_back(void)
 
 /* A last row complete but without its newline (edited by hand) is kept,
  * and the next row starts a line of its own. */
-static int resume_owes_a_complete_last_row_its_newline(void)
+UNIT(resume_owes_a_complete_last_row_its_newline)
 {
 	struct results_dir r;
 	json_t *row = json_pack("{s:s,s:i}", "config_id", "c", "rep", 1);
@@ -299,7 +302,7 @@ static int resume_owes_a_complete_last_row_its_newline(void)
 	return 0;
 }
 
-static int not_a_regular_file_is_refused(void)
+UNIT(not_a_regular_file_is_refused)
 {
 	char p[PATH_MAX + 64];
 	json_t *rows;
@@ -315,21 +318,4 @@ static int not_a_regular_file_is_refused(void)
 	CHECK(ret && !rows && strstr(err, "results.jsonl: not a regular file"),
 	      "%d %s", ret, err);
 	return 0;
-}
-
-int main(void)
-{
-	if (scratch_make("results"))
-		return 1;
-	RUN(second_writer_refused_while_the_first_holds_it);
-	RUN(lock_held_by_another_process_and_freed_when_it_dies);
-	RUN(open_refuses_a_directory_holding_results);
-	RUN(each_row_is_written_through_as_one_line);
-	RUN(a_row_without_config_id_is_refused);
-	RUN(torn_last_row_skipped_on_load);
-	RUN(a_whole_bad_line_is_an_error_not_a_torn_row);
-	RUN(resume_cuts_a_torn_last_row_back);
-	RUN(resume_owes_a_complete_last_row_its_newline);
-	RUN(not_a_regular_file_is_refused);
-	return scratch_done(unit_failed);
 }

@@ -28,7 +28,7 @@ static int check_text(const char *text, char *why, size_t len)
 	"\"seq_pct\":null,\"read_mb_s\":3.5,\"fio_wall_s\":1,\"ret\":-1," \
 	"\"wbt_lat_usec\":-1,\"error\":null}"
 
-static int measured_row_passes(void)
+UNIT(measured_row_passes)
 {
 	char why[160];
 
@@ -50,7 +50,7 @@ static int one_bad(const char *col, const char *val, const char *want)
 	return 0;
 }
 
-static int negative_time_size_count_rate_refused(void)
+UNIT(negative_time_size_count_rate_refused)
 {
 	return one_bad("elapsed_s", "-1.0", "elapsed_s -1.0 is negative (a time)") ||
 	       one_bad("bytes_in", "-5", "is negative (a size)") ||
@@ -60,7 +60,7 @@ static int negative_time_size_count_rate_refused(void)
 	       one_bad("buffer_bytes", "-1", "(a size)");
 }
 
-static int wrong_type_refused(void)
+UNIT(wrong_type_refused)
 {
 	return one_bad("elapsed_s", "\"fast\"", "is not a number") ||
 	       one_bad("maxrss_kb", "true", "is not a number") ||
@@ -70,7 +70,7 @@ static int wrong_type_refused(void)
 
 /* Every core column is a line of the table (or a run setting's), so
  * its type is declared, never guessed from its name. */
-static int every_core_column_is_declared(void)
+UNIT(every_core_column_is_declared)
 {
 	struct column c;
 
@@ -82,7 +82,7 @@ static int every_core_column_is_declared(void)
 
 /* A column two strategies add (chunk_bytes, qd_used) is one column: the
  * same type in each declaration; none shadows a core column. */
-static int strategies_declare_a_shared_column_alike(void)
+UNIT(strategies_declare_a_shared_column_alike)
 {
 	const struct strategy *a, *b;
 	struct column c;
@@ -102,21 +102,10 @@ static int strategies_declare_a_shared_column_alike(void)
 
 /* A strategy's knob is checked as its declared type: a negative
  * chunk_bytes (a size, declared by direct, mmap, uring) is refused. */
-static int strategy_column_checked_by_its_declaration(void)
+UNIT(strategy_column_checked_by_its_declaration)
 {
 	return one_bad("chunk_bytes", "-1", "is negative (a size)") ||
 	       one_bad("uring_reads", "2.5", "is not a whole number (a count)");
 }
 
-int main(void)
-{
-	if (columns_hand_down())
-		return 1;
-	RUN(measured_row_passes);
-	RUN(negative_time_size_count_rate_refused);
-	RUN(wrong_type_refused);
-	RUN(every_core_column_is_declared);
-	RUN(strategies_declare_a_shared_column_alike);
-	RUN(strategy_column_checked_by_its_declaration);
-	return unit_failed;
-}
+UNIT_FIXTURE(columns_hand_down, NULL)

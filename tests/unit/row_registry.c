@@ -27,7 +27,7 @@ static int check_text(const char *text, char *why, size_t len)
 
 /* The probes' seek_p50_kb and fio's read_clat_p99_us are checked as their
  * rooms declare them once handed down, and only then. */
-static int probe_and_kind_columns_typed_by_their_declaration(void)
+UNIT(probe_and_kind_columns_typed_by_their_declaration)
 {
 	char why[160];
 
@@ -47,7 +47,7 @@ static int probe_and_kind_columns_typed_by_their_declaration(void)
 }
 
 /* A name no table holds is text, whatever its ending: no guess. */
-static int undeclared_column_not_typed_by_its_suffix(void)
+UNIT(undeclared_column_not_typed_by_its_suffix)
 {
 	char why[160];
 
@@ -80,7 +80,7 @@ static const struct column core_other[] = {
 
 /* One column, two types: refused with both rooms named; the same type
  * twice is one column. */
-static int column_declared_twice_with_two_types_refused(void)
+UNIT(column_declared_twice_with_two_types_refused)
 {
 	const char *err;
 	int a, b, c;
@@ -112,7 +112,7 @@ static void found_alike(const struct column *c, void *ctx)
 		++*(int *)ctx;
 }
 
-static int every_declared_column_found_with_its_type(void)
+UNIT(every_declared_column_found_with_its_type)
 {
 	int bad = 0;
 
@@ -125,7 +125,7 @@ static int every_declared_column_found_with_its_type(void)
 
 /* A row column no table declares: a warning naming file:line, once a
  * column, and the row kept. */
-static int unknown_column_warned_with_file_and_line(void)
+UNIT(unknown_column_warned_with_file_and_line)
 {
 	char dir[PATH_MAX + 16], p[PATH_MAX + 64];
 	const char *err;
@@ -157,7 +157,7 @@ static int unknown_column_warned_with_file_and_line(void)
 
 /* A row's kind is checked against the engine's kind table, handed down:
  * a kind the table gains is known to the reader with no second list. */
-static int kinds_are_the_engine_tables(void)
+UNIT(kinds_are_the_engine_tables)
 {
 	static const char *const two[] = { "run", "extra", NULL };
 	char why[160];
@@ -169,15 +169,4 @@ static int kinds_are_the_engine_tables(void)
 	row_kinds_set(bench_kind_names());
 	CHECK(!check_text("{\"config_id\":\"a\",\"kind\":\"limits\"}", why, sizeof(why)), "%s", why);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(probe_and_kind_columns_typed_by_their_declaration);
-	RUN(kinds_are_the_engine_tables);
-	RUN(undeclared_column_not_typed_by_its_suffix);
-	RUN(column_declared_twice_with_two_types_refused);
-	RUN(every_declared_column_found_with_its_type);
-	RUN(unknown_column_warned_with_file_and_line);
-	return unit_failed;
 }

@@ -60,7 +60,7 @@ static bool typed(const struct column *c, json_t *v)
 	return false;
 }
 
-static int row_new_holds_every_core_column(void)
+UNIT(row_new_holds_every_core_column)
 {
 	json_t *row = row_new("b", "run");
 	size_t n = 0;
@@ -113,7 +113,7 @@ static json_t *the_row(void)
 	return once ? json_incref(once) : NULL;
 }
 
-static int run_row_holds_every_core_column_typed_as_declared(void)
+UNIT(run_row_holds_every_core_column_typed_as_declared)
 {
 	json_t *row = the_row(), *v;
 	struct column c;
@@ -136,7 +136,7 @@ static int run_row_holds_every_core_column_typed_as_declared(void)
 
 /* Every column a run row holds (the run's own, stream's knobs) is a line
  * of the table or a strategy's declaration, typed so: none is guessed. */
-static int every_column_of_a_run_row_is_declared(void)
+UNIT(every_column_of_a_run_row_is_declared)
 {
 	json_t *row = the_row(), *v;
 	struct column c;
@@ -154,11 +154,9 @@ static int every_column_of_a_run_row_is_declared(void)
 	return 0;
 }
 
-int main(void)
+static int row_freed(int failed)
 {
-	RUN(row_new_holds_every_core_column);
-	RUN(run_row_holds_every_core_column_typed_as_declared);
-	RUN(every_column_of_a_run_row_is_declared);
 	json_decref(once);
-	return unit_failed;
+	return failed;
 }
+UNIT_FIXTURE(NULL, row_freed)

@@ -33,6 +33,15 @@ static inline int scratch_done(int failed)
 	return system(rm) < 0 ? 1 : failed;
 }
 
+/* The binary's fixture: scratch made before its first case, removed
+ * after its last. */
+#define UNIT_SCRATCH(name)                                                 \
+	static int scratch_before(void)                                    \
+	{                                                                  \
+		return scratch_make(name);                                 \
+	}                                                                  \
+	UNIT_FIXTURE(scratch_before, scratch_done)
+
 /* stderr into scratch/err until scratch_captured. */
 static inline void scratch_capture(void)
 {

@@ -10,7 +10,7 @@
 #include "lib/series.h"
 #include "unit.h"
 
-static int text_form_is_step_then_read_write_pairs(void)
+UNIT(text_form_is_step_then_read_write_pairs)
 {
 	struct series s;
 	char *t;
@@ -32,7 +32,7 @@ static int text_form_is_step_then_read_write_pairs(void)
 }
 
 /* A fixture row as a timed repetition writes it. */
-static int a_rows_series_reads_back(void)
+UNIT(a_rows_series_reads_back)
 {
 	json_t *row = json_loads("{\"role\": \"timed\", \"elapsed_s\": 0.35, "
 				 "\"io_series\": \"100:808.3/0 2.5/606.3 0/120\"}", 0, NULL);
@@ -47,7 +47,7 @@ static int a_rows_series_reads_back(void)
 	return 0;
 }
 
-static int a_long_run_keeps_its_span_at_a_coarser_step(void)
+UNIT(a_long_run_keeps_its_span_at_a_coarser_step)
 {
 	struct series s, back;
 	char *t;
@@ -66,7 +66,7 @@ static int a_long_run_keeps_its_span_at_a_coarser_step(void)
 	return 0;
 }
 
-static int bad_text_is_refused(void)
+UNIT(bad_text_is_refused)
 {
 	static const char *const bad[] = { "", "100", ":1/2", "0:1/2", "100:1", "100:1/",
 		"100:-1/2", "100:1/2,3/4", "x:1/2", NULL };
@@ -75,13 +75,4 @@ static int bad_text_is_refused(void)
 	for (size_t i = 0; bad[i]; i++)
 		CHECK(series_parse(bad[i], &s) == -EINVAL, "accepted '%s'", bad[i]);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(text_form_is_step_then_read_write_pairs);
-	RUN(a_rows_series_reads_back);
-	RUN(a_long_run_keeps_its_span_at_a_coarser_step);
-	RUN(bad_text_is_refused);
-	return unit_failed;
 }

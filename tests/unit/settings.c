@@ -36,7 +36,7 @@ static int config(struct run_config *c, const char *strategy)
 	return jobopt_strategy(c, strategy);
 }
 
-static int every_run_setting_has_a_test_value(void)
+UNIT(every_run_setting_has_a_test_value)
 {
 	for (const struct setting *s = run_settings; s->name; s++)
 		CHECK(other_value(s->name), "no test value for %s: add it here", s->name);
@@ -56,7 +56,7 @@ static int same_settings(const struct run_config *a, const struct run_config *b)
 	return 1;
 }
 
-static int argv_and_profile_set_the_same(void)
+UNIT(argv_and_profile_set_the_same)
 {
 	for (const struct setting *s = run_settings; s->name; s++) {
 		struct run_config a, b, d;
@@ -75,7 +75,7 @@ static int argv_and_profile_set_the_same(void)
 	return 0;
 }
 
-static int bool_vocabulary_is_one_and_closed(void)
+UNIT(bool_vocabulary_is_one_and_closed)
 {
 	static const char *const t[] = { "1", "true", "yes", "on" };
 	static const char *const f[] = { "0", "false", "no", "off" };
@@ -114,7 +114,7 @@ static int error_line(const char *key, const char *value, char *buf, size_t len)
 	return ret;
 }
 
-static int bad_values_name_the_key_and_the_value(void)
+UNIT(bad_values_name_the_key_and_the_value)
 {
 	static const char *const cases[][2] = {
 		{ "threads", "0" }, { "threads", "x" }, { "work", "-1" },
@@ -137,7 +137,7 @@ static int bad_values_name_the_key_and_the_value(void)
 	return 0;
 }
 
-static int every_table_default_parses(void)
+UNIT(every_table_default_parses)
 {
 	const struct strategy *st;
 	struct run_config c;
@@ -153,7 +153,7 @@ static int every_table_default_parses(void)
 	return 0;
 }
 
-static int row_has_every_setting_column(void)
+UNIT(row_has_every_setting_column)
 {
 	static const char *const cols[] = { "threads", "work", "transform", "cache", "fsync",
 		"bufsize", "chunk", "qd", "direct", "dontcache", "sink", "memory_max", "accounting" };
@@ -191,7 +191,7 @@ static int id_of(const char *strategy, const char *const *kv, char *id, size_t l
 	return 0;
 }
 
-static int config_id_golden_run(void)
+UNIT(config_id_golden_run)
 {
 	static const char *const all[] = { "threads", "2", "work", "3", "cache", "warm",
 		"fsync", "end", "bufsize", "4k", "chunk", "8192", "qd", "4",
@@ -216,16 +216,4 @@ static int config_id_golden_run(void)
 	CHECK(!id_of("mmap", dflt, id, sizeof(id)), "id");
 	CHECK(!strcmp(id, "ds/mmap/t1/w0/cold/fsync=file"), "defaults given: %s", id);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(every_run_setting_has_a_test_value);
-	RUN(argv_and_profile_set_the_same);
-	RUN(bool_vocabulary_is_one_and_closed);
-	RUN(bad_values_name_the_key_and_the_value);
-	RUN(every_table_default_parses);
-	RUN(row_has_every_setting_column);
-	RUN(config_id_golden_run);
-	return unit_failed;
 }

@@ -9,7 +9,7 @@
 
 #define NEAR(x, want, tol) (fabs((x) - (want)) <= (tol))
 
-static int median_and_rsd(void)
+UNIT(median_and_rsd)
 {
 	const double v[] = { 4, 1, 100, 3, 2 };
 	struct summary s;
@@ -26,7 +26,7 @@ static int median_and_rsd(void)
 	return 0;
 }
 
-static int mann_whitney_exact(void)
+UNIT(mann_whitney_exact)
 {
 	const double a[] = { 1, 2, 3 }, b[] = { 4, 5, 6 };
 	const double c[] = { 1.1, 2.2, 3.3, 4.4, 5.5 }, d[] = { 3.0, 6.0, 7.0, 8.0, 9.0 };
@@ -43,7 +43,7 @@ static int mann_whitney_exact(void)
 	return 0;
 }
 
-static int mann_whitney_ties_normal(void)
+UNIT(mann_whitney_ties_normal)
 {
 	const double a[] = { 1, 2, 2, 3, 4, 5, 5, 6, 7 };
 	const double b[] = { 3, 4, 5, 6, 7, 8, 8, 9, 10 };
@@ -53,7 +53,7 @@ static int mann_whitney_ties_normal(void)
 	return 0;
 }
 
-static int welch_t_known(void)
+UNIT(welch_t_known)
 {
 	/* Wikipedia, "Welch's t-test", example 1 */
 	const double a[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1, 21.9,
@@ -74,21 +74,11 @@ static int welch_t_known(void)
 	return 0;
 }
 
-static int incbeta_known(void)
+UNIT(incbeta_known)
 {
 	/* I_x(1, 1) = x;  I_x(2, 1) = x^2;  I_0.5(a, a) = 0.5 */
 	CHECK(NEAR(incbeta(1, 1, 0.3), 0.3, 1e-12), "uniform");
 	CHECK(NEAR(incbeta(2, 1, 0.3), 0.09, 1e-12), "x^2");
 	CHECK(NEAR(incbeta(7.5, 7.5, 0.5), 0.5, 1e-12), "symmetric");
 	return 0;
-}
-
-int main(void)
-{
-	RUN(median_and_rsd);
-	RUN(mann_whitney_exact);
-	RUN(mann_whitney_ties_normal);
-	RUN(welch_t_known);
-	RUN(incbeta_known);
-	return unit_failed;
 }

@@ -73,7 +73,7 @@ static unsigned run(struct fake *f, const double *mean, double noise)
 	return round;
 }
 
-static int stop_ci_drops_a_slower_member_and_decides_a_winner(void)
+UNIT(stop_ci_drops_a_slower_member_and_decides_a_winner)
 {
 	struct fake f;
 	const double mean[K] = { 1.0, 1.5, 2.0 };
@@ -89,7 +89,7 @@ static int stop_ci_drops_a_slower_member_and_decides_a_winner(void)
 	return 0;
 }
 
-static int stop_ci_closes_a_tight_tie_as_equal_within_min_effect(void)
+UNIT(stop_ci_closes_a_tight_tie_as_equal_within_min_effect)
 {
 	struct fake f;
 	const double mean[K] = { 1.0, 1.004, 0 };
@@ -103,7 +103,7 @@ static int stop_ci_closes_a_tight_tie_as_equal_within_min_effect(void)
 	return 0;
 }
 
-static int stop_ci_does_not_decide_a_noisy_tie_and_closes_it_futile(void)
+UNIT(stop_ci_does_not_decide_a_noisy_tie_and_closes_it_futile)
 {
 	struct fake f;
 	const double mean[K] = { 1.0, 1.0, 0 };
@@ -118,7 +118,7 @@ static int stop_ci_does_not_decide_a_noisy_tie_and_closes_it_futile(void)
 	return 0;
 }
 
-static int stop_ci_needs_three_rounds_before_any_decision(void)
+UNIT(stop_ci_needs_three_rounds_before_any_decision)
 {
 	struct fake f;
 	const double mean[K] = { 1.0, 3.0, 0 };
@@ -134,7 +134,7 @@ static int stop_ci_needs_three_rounds_before_any_decision(void)
 
 /* A max_reps below the race's first interval (3 rounds) in a cell of two
  * or more is refused at plan time; stop=rsd and a cell of one are not. */
-static int stop_ci_refuses_a_max_reps_below_the_first_interval(void)
+UNIT(stop_ci_refuses_a_max_reps_below_the_first_interval)
 {
 	struct pconf pc = { .section = "io", .where = "p.ini:3" };
 	struct cell cells[2] = { { .members = 5 }, { .members = 1 } };
@@ -159,7 +159,7 @@ static int stop_ci_refuses_a_max_reps_below_the_first_interval(void)
 	return 0;
 }
 
-static int warmup_outlier_flags_a_slow_first_repetition(void)
+UNIT(warmup_outlier_flags_a_slow_first_repetition)
 {
 	double s[5] = { 2.0, 1.00, 1.01, 0.99, 1.02 };
 	unsigned r[5] = { 1, 2, 3, 4, 5 };
@@ -171,15 +171,4 @@ static int warmup_outlier_flags_a_slow_first_repetition(void)
 	s[0] = 1.005;
 	CHECK(warmup_outlier(&it) == 0, "an ordinary first repetition is flagged");
 	return 0;
-}
-
-int main(void)
-{
-	RUN(stop_ci_drops_a_slower_member_and_decides_a_winner);
-	RUN(stop_ci_closes_a_tight_tie_as_equal_within_min_effect);
-	RUN(stop_ci_does_not_decide_a_noisy_tie_and_closes_it_futile);
-	RUN(stop_ci_needs_three_rounds_before_any_decision);
-	RUN(stop_ci_refuses_a_max_reps_below_the_first_interval);
-	RUN(warmup_outlier_flags_a_slow_first_repetition);
-	return unit_failed;
 }

@@ -17,7 +17,7 @@ static const char *id_at(json_t *sum, size_t i)
 	return json_string_value(json_object_get(json_array_get(sum, i), "config_id"));
 }
 
-static int summary_order_does_not_follow_the_rows(void)
+UNIT(summary_order_does_not_follow_the_rows)
 {
 	static const char *const shuffled[] = { "d/uring/t2/w0", "d/stream/t1/w100",
 						"d/buffer/t1/w20", "d/stream/t1/w20",
@@ -37,10 +37,4 @@ static int summary_order_does_not_follow_the_rows(void)
 	json_decref(sum);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(summary_order_does_not_follow_the_rows);
-	return unit_failed;
 }

@@ -6,7 +6,7 @@
 #include "unit.h"
 
 /* elapsed falls like 1/size until a floor of 1.0 at index 7 */
-static int knee_of_a_plateau(void)
+UNIT(knee_of_a_plateau)
 {
 	double e[16];
 
@@ -17,7 +17,7 @@ static int knee_of_a_plateau(void)
 }
 
 /* within tolerance counts: 1.04 is within 5% of 1.0, 1.06 is not */
-static int tolerance_is_relative_to_the_best(void)
+UNIT(tolerance_is_relative_to_the_best)
 {
 	double e[] = { 4.0, 2.0, 1.06, 1.04, 1.0, 1.01 };
 
@@ -28,7 +28,7 @@ static int tolerance_is_relative_to_the_best(void)
 }
 
 /* noise past the knee (a slower large buffer) does not move it */
-static int noise_after_the_knee(void)
+UNIT(noise_after_the_knee)
 {
 	double e[] = { 8.0, 4.0, 2.1, 2.0, 2.6, 2.05, 3.0 };
 
@@ -37,7 +37,7 @@ static int noise_after_the_knee(void)
 }
 
 /* the best at the smallest size: the knee is the first size */
-static int flat_series(void)
+UNIT(flat_series)
 {
 	double e[] = { 1.0, 1.0, 1.0 };
 
@@ -46,7 +46,7 @@ static int flat_series(void)
 	return 0;
 }
 
-static int bad_input(void)
+UNIT(bad_input)
 {
 	double e[] = { 1.0, NAN, 2.0 }, z[] = { 1.0, 0.0 };
 
@@ -54,14 +54,4 @@ static int bad_input(void)
 	CHECK(knee_find(e, 3, 5.0) == -1, "NaN");
 	CHECK(knee_find(z, 2, 5.0) == -1, "zero");
 	return 0;
-}
-
-int main(void)
-{
-	RUN(knee_of_a_plateau);
-	RUN(tolerance_is_relative_to_the_best);
-	RUN(noise_after_the_knee);
-	RUN(flat_series);
-	RUN(bad_input);
-	return unit_failed;
 }

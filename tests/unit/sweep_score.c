@@ -6,7 +6,7 @@
 #include "unit.h"
 
 /* 3 sizes x 4 APIs (syscall, stdio, iostream, mmap) */
-static int points_and_totals(void)
+UNIT(points_and_totals)
 {
 	const double med[] = {
 		9.0, 2.0, 3.0, 1.0,   /* mmap 4, stdio 3, iostream 2, syscall 1 */
@@ -28,7 +28,7 @@ static int points_and_totals(void)
 }
 
 /* equal medians share the higher points: 4, 3, 3, 1 */
-static int ties_share_points(void)
+UNIT(ties_share_points)
 {
 	const double med[] = { 1.0, 2.0, 2.0, 5.0 };
 	int pts[4], tot[4];
@@ -43,7 +43,7 @@ static int ties_share_points(void)
 }
 
 /* an API missing in a row scores 0 there and k shrinks */
-static int missing_values(void)
+UNIT(missing_values)
 {
 	const double med[] = { NAN, 2.0, 1.0, 0.0 };
 	int pts[4], tot[4];
@@ -52,12 +52,4 @@ static int missing_values(void)
 	CHECK(pts[0] == 0 && pts[3] == 0, "missing get 0");
 	CHECK(pts[2] == 2 && pts[1] == 1, "%d %d", pts[2], pts[1]);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(points_and_totals);
-	RUN(ties_share_points);
-	RUN(missing_values);
-	return unit_failed;
 }

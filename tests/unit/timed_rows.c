@@ -21,7 +21,7 @@ static json_t *row(const char *role, unsigned rep, double el, json_t *seq)
 	return r;
 }
 
-static int traced_rows_stay_out_of_elapsed_figures(void)
+UNIT(traced_rows_stay_out_of_elapsed_figures)
 {
 	json_t *rows = json_array(), *sum, *s;
 
@@ -46,7 +46,7 @@ static int traced_rows_stay_out_of_elapsed_figures(void)
 
 /* A probe's own column is in traced rows only (a timed row has no such
  * key): the summary still carries its median. */
-static int probe_columns_only_in_traced_rows_reach_the_summary(void)
+UNIT(probe_columns_only_in_traced_rows_reach_the_summary)
 {
 	json_t *rows = json_array(), *tr, *sum;
 
@@ -64,7 +64,7 @@ static int probe_columns_only_in_traced_rows_reach_the_summary(void)
 }
 
 /* A failed repetition's figures (its user_s) are in no median. */
-static int failed_rows_stay_out_of_the_figures(void)
+UNIT(failed_rows_stay_out_of_the_figures)
 {
 	json_t *rows = json_array(), *bad, *sum;
 
@@ -81,7 +81,7 @@ static int failed_rows_stay_out_of_the_figures(void)
 	return 0;
 }
 
-static int rows_without_a_role_are_timed(void)
+UNIT(rows_without_a_role_are_timed)
 {
 	json_t *rows = json_array(), *sum;
 
@@ -95,13 +95,4 @@ static int rows_without_a_role_are_timed(void)
 	json_decref(sum);
 	json_decref(rows);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(traced_rows_stay_out_of_elapsed_figures);
-	RUN(probe_columns_only_in_traced_rows_reach_the_summary);
-	RUN(failed_rows_stay_out_of_the_figures);
-	RUN(rows_without_a_role_are_timed);
-	return unit_failed;
 }

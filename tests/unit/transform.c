@@ -40,7 +40,7 @@ static int chunked_ok(const char *in, size_t len, const char *want,
 	return ok;
 }
 
-static int vectors_match_in_any_chunking(void)
+UNIT(vectors_match_in_any_chunking)
 {
 	static const size_t steps[] = { 1, 2, 3, 7, 64, 4095, 4096, 65537, 1 << 30 };
 	DIR *d = opendir(tvdir);
@@ -74,7 +74,7 @@ static int vectors_match_in_any_chunking(void)
 	return 0;
 }
 
-static int long_line_chunks_equal_whole(void)
+UNIT(long_line_chunks_equal_whole)
 {
 	size_t len = 3 << 20; /* one 3 MiB line, longer than any buffer */
 	uint8_t *a = malloc(len), *b = malloc(len);
@@ -94,7 +94,7 @@ static int long_line_chunks_equal_whole(void)
 	return 0;
 }
 
-static int col_after_matches_transform(void)
+UNIT(col_after_matches_transform)
 {
 	uint8_t buf[] = "abc\ndefg\nhi";
 	uint64_t col = 5;
@@ -138,7 +138,7 @@ static uint64_t insns_for(int fd, uint8_t *b, size_t len, unsigned w)
 /* W is a cost knob: W=100 must execute about 10x the work of W=10 (no
  * folding of passes).  Counted in instructions; the benchmark measures
  * the time ratio. */
-static int cost_grows_with_work(void)
+UNIT(cost_grows_with_work)
 {
 	size_t len = 1 << 20;
 	uint8_t *b = malloc(len);
@@ -163,14 +163,11 @@ static int cost_grows_with_work(void)
 	return 0;
 }
 
-int main(void)
+static int vectors_found(void)
 {
 	const char *top = getenv("TOP");
 
 	snprintf(tvdir, sizeof(tvdir), "%s/tests/vectors", top ? top : ".");
-	RUN(vectors_match_in_any_chunking);
-	RUN(long_line_chunks_equal_whole);
-	RUN(col_after_matches_transform);
-	RUN(cost_grows_with_work);
-	return unit_failed;
+	return 0;
 }
+UNIT_FIXTURE(vectors_found, NULL)

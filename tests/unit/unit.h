@@ -30,21 +30,80 @@ __attribute__((constructor)) static void unit_kinds_hand_down(void)
 
 #define UNIT_SKIP 77
 
-/* Run one case: a function returning 0 (pass), 77 (skip), else fail. */
-#define RUN(fn) do {                                                       \
-	int _r = fn();                                                     \
-	if (_r == 0)                                                       \
-		printf("PASS: %s\n", #fn);                                 \
-	else if (_r == UNIT_SKIP)                                          \
-		printf("SKIP: %s: %s\n", #fn, unit_skip_reason);           \
-	else {                                                             \
-		printf("FAIL: %s: see above\n", #fn);                      \
-		unit_failed = 1;                                           \
-	}                                                                  \
-	fflush(stdout);                                                    \
-} while (0)
-
 static const char *unit_skip_reason = "";
 #define SKIP(why) do { unit_skip_reason = (why); return UNIT_SKIP; } while (0)
+
+/* The binary's cases: each UNIT(name) adds itself at load, and main runs
+ * them in the order they are written, so a case cannot be left out of a
+ * list.  A case returns 0 (pass), 77 (skip), else fails. */
+struct unit_case {
+	const char *name;
+	int (*fn)(void);
+	int line;
+};
+
+static struct unit_case unit_cases[64];
+static size_t unit_ncases;
+
+static void unit_add(const char *name, int (*fn)(void), int line)
+{
+	size_t i = unit_ncases++;
+
+	if (unit_ncases > sizeof(unit_cases) / sizeof(unit_cases[0])) {
+		fprintf(stderr, "unit.h: more than %zu cases\n", i);
+		exit(1);
+	}
+	for (; i && unit_cases[i - 1].line > line; i--)
+		unit_cases[i] = unit_cases[i - 1];
+	unit_cases[i] = (struct unit_case){ name, fn, line };
+}
+
+#define UNIT(fn)                                                           \
+	static int fn(void);                                               \
+	__attribute__((constructor)) static void unit_add_##fn(void)       \
+	{                                                                  \
+		unit_add(#fn, fn, __LINE__);                               \
+	}                                                                  \
+	static int fn(void)
+
+/* What a binary does before its first case (0, or 1 to stop) and after
+ * its last (its exit status from failed); set once by UNIT_FIXTURE. */
+static int (*unit_before)(void);
+static int (*unit_after)(int failed);
+
+#define UNIT_FIXTURE(before, after)                                        \
+	__attribute__((constructor)) static void unit_fixture(void)        \
+	{                                                                  \
+		unit_before = (before);                                    \
+		unit_after = (after);                                      \
+	}
+
+static void unit_run(const struct unit_case *c)
+{
+	int r = c->fn();
+
+	if (r == 0)
+		printf("PASS: %s\n", c->name);
+	else if (r == UNIT_SKIP)
+		printf("SKIP: %s: %s\n", c->name, unit_skip_reason);
+	else {
+		printf("FAIL: %s: see above\n", c->name);
+		unit_failed = 1;
+	}
+	fflush(stdout);
+}
+
+int main(void)
+{
+	if (unit_before && unit_before())
+		return 1;
+	if (!unit_ncases) {
+		printf("FAIL: no UNIT cases in this binary\n");
+		return 1;
+	}
+	for (size_t i = 0; i < unit_ncases; i++)
+		unit_run(&unit_cases[i]);
+	return unit_after ? unit_after(unit_failed) : unit_failed;
+}
 
 #endif

@@ -71,7 +71,7 @@ static int same_in_any_chunking(const char *spec, const uint8_t *in, size_t len)
 
 static const char lines[] = "one\n\ntwo zqz\nthree is a longer line zqz\n\nlast without newline";
 
-static int lines_split_in_any_chunking_equal_whole(void)
+UNIT(lines_split_in_any_chunking_equal_whole)
 {
 	size_t n = sizeof(lines) - 1;
 	int ret = 0;
@@ -84,7 +84,7 @@ static int lines_split_in_any_chunking_equal_whole(void)
 	return ret;
 }
 
-static int fixed_records_split_in_any_chunking_equal_whole(void)
+UNIT(fixed_records_split_in_any_chunking_equal_whole)
 {
 	size_t n = 3 * 4096 + 100;
 	uint8_t *in = malloc(n);
@@ -99,7 +99,7 @@ static int fixed_records_split_in_any_chunking_equal_whole(void)
 
 /* A line with no end past IOSTRAT_RECORD_MAX stops as -E2BIG, however
  * the chunks fall. */
-static int carried_record_over_the_max_is_e2big(void)
+UNIT(carried_record_over_the_max_is_e2big)
 {
 	char why[256];
 	const struct xform *x = xform_get("hex", why, sizeof(why));
@@ -117,12 +117,4 @@ static int carried_record_over_the_max_is_e2big(void)
 	free(out);
 	CHECK(n == -E2BIG, "got %zd", n);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(lines_split_in_any_chunking_equal_whole);
-	RUN(fixed_records_split_in_any_chunking_equal_whole);
-	RUN(carried_record_over_the_max_is_e2big);
-	return unit_failed;
 }

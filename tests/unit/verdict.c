@@ -11,7 +11,7 @@
 #include "results/results.h"
 #include "unit.h"
 
-static int bound_rule(void)
+UNIT(bound_rule)
 {
 	double per;
 
@@ -36,7 +36,7 @@ static int bound_rule(void)
 	return 0;
 }
 
-static int device_rule(void)
+UNIT(device_rule)
 {
 	CHECK(!strcmp(verdict_device(0.98), "at the device's pace"), "0.98");
 	CHECK(!strcmp(verdict_device(0.8), "at the device's pace"), "0.8 at the threshold");
@@ -49,7 +49,7 @@ static int device_rule(void)
 	return 0;
 }
 
-static int bs_is_said_in_binary_units(void)
+UNIT(bs_is_said_in_binary_units)
 {
 	char bs[32];
 
@@ -59,7 +59,7 @@ static int bs_is_said_in_binary_units(void)
 	return 0;
 }
 
-static int seq_is_said_for_reads_and_writes_apart(void)
+UNIT(seq_is_said_for_reads_and_writes_apart)
 {
 	char buf[160];
 
@@ -79,7 +79,7 @@ static int seq_is_said_for_reads_and_writes_apart(void)
 	return 0;
 }
 
-static int memory_rule(void)
+UNIT(memory_rule)
 {
 	CHECK(!strcmp(verdict_memory(60e6, 100e6), "holds the data in memory"), "60 pct");
 	CHECK(!strcmp(verdict_memory(50e6, 100e6), "holds the data in memory"), "50 pct");
@@ -94,7 +94,7 @@ static int memory_rule(void)
 	return 0;
 }
 
-static int cache_and_seq_rules(void)
+UNIT(cache_and_seq_rules)
 {
 	CHECK(!strcmp(verdict_cache(0.0), "read from the device"), "cold");
 	CHECK(!strcmp(verdict_cache(0.1), "read from the device"), "0.1");
@@ -194,7 +194,7 @@ static const char *str(json_t *c, const char *k)
 
 /* 8 rounds, stream 1.28-1.34x uring's time in each while the machine
  * drifts 2x: paired, the interval is tight and uring is named. */
-static int clear_winner_named_with_interval_and_rounds(void)
+UNIT(clear_winner_named_with_interval_and_rounds)
 {
 	json_t *rows = json_array(), *cells, *c;
 	const double q[] = { 1.30, 1.31, 1.32, 1.29, 1.33, 1.28, 1.34, 1.305 };
@@ -230,7 +230,7 @@ static int clear_winner_named_with_interval_and_rounds(void)
 
 /* The same 5% gap under the same drift, once with rounds and once without:
  * unpaired the drift hides it, paired it is found. */
-static int pairing_by_round_sees_through_drift(void)
+UNIT(pairing_by_round_sees_through_drift)
 {
 	json_t *rows = json_array(), *cells, *c;
 	struct rrun r;
@@ -260,7 +260,7 @@ static int pairing_by_round_sees_through_drift(void)
 /* 200 KB read, 2.3 MiB peak RSS: the harness's own baseline, not the
  * strategy's; the verdict says so instead of "holds the data in memory",
  * and the sizes under 1 MB are in KB. */
-static int small_read_says_rss_cannot_judge(void)
+UNIT(small_read_says_rss_cannot_judge)
 {
 	json_t *rows = json_array(), *cells;
 	struct rrun r;
@@ -289,7 +289,7 @@ static int small_read_says_rss_cannot_judge(void)
 
 /* Within +-0.5% of each other in every round: equal within min_effect
  * (the default 5% without stop.json), not undecided. */
-static int equal_within_the_noise_band(void)
+UNIT(equal_within_the_noise_band)
 {
 	json_t *rows = json_array(), *cells, *c;
 	const double q[] = { 1.004, 0.997, 1.002, 0.995, 1.003, 0.998, 1.001, 0.996 };
@@ -316,7 +316,7 @@ static int equal_within_the_noise_band(void)
 
 /* Rounds that scatter +-20%: undecided, with the interval and the
  * smallest difference those rounds could have seen. */
-static int undecided_says_interval_and_detectable_difference(void)
+UNIT(undecided_says_interval_and_detectable_difference)
 {
 	json_t *rows = json_array(), *cells, *c;
 	const double q[] = { 1.20, 0.85, 1.10, 0.95, 1.25, 0.90, 1.05, 1.00 };
@@ -342,7 +342,7 @@ static int undecided_says_interval_and_detectable_difference(void)
 
 /* stream and buffer undecided, direct 2x slower in every round: said
  * behind after them, with its interval. */
-static int undecided_leaders_are_said_with_the_first_behind(void)
+UNIT(undecided_leaders_are_said_with_the_first_behind)
 {
 	json_t *rows = json_array(), *cells, *c;
 	const double q[] = { 1.20, 0.85, 1.10, 0.95, 1.25, 0.90, 1.05, 1.00 };
@@ -368,7 +368,7 @@ static int undecided_leaders_are_said_with_the_first_behind(void)
 /* The union bound over the pairs: with a third strategy (three pairs,
  * 0.05 / 3 each) the same uring-mmap rounds give a wider interval than
  * alone (one pair, 0.05), and 3 rounds are too few for any. */
-static int more_strategies_widen_each_pairs_interval(void)
+UNIT(more_strategies_widen_each_pairs_interval)
 {
 	json_t *rows = json_array(), *cells, *c;
 	struct rrun r;
@@ -440,7 +440,7 @@ static void add_limits(json_t *rows, double write)
  * stream the new-file write (buffered), not the direct one nor the fio
  * mirror, which stays beside it as the like-for-like figure; reads and
  * writes are said apart. */
-static int device_figure_is_the_binding_limit(void)
+UNIT(device_figure_is_the_binding_limit)
 {
 	json_t *rows = json_array(), *cells, *c, *x;
 	struct rrun r;
@@ -472,7 +472,7 @@ static int device_figure_is_the_binding_limit(void)
 
 /* A strategy whose interval lies above its binding limit's: the model is
  * wrong, and the sentence names the limit, never a bare share above 1. */
-static int strategy_above_its_limit_says_the_model_is_wrong(void)
+UNIT(strategy_above_its_limit_says_the_model_is_wrong)
 {
 	json_t *rows = json_array(), *cells, *c;
 	struct rrun r;
@@ -497,7 +497,7 @@ static int strategy_above_its_limit_says_the_model_is_wrong(void)
 
 /* Without limits rows the mirror job is the yardstick, and a strategy
  * past it by more than 5% is not said to be at the device's pace. */
-static int mirror_passed_is_above_the_yardstick(void)
+UNIT(mirror_passed_is_above_the_yardstick)
 {
 	json_t *rows = json_array(), *cells;
 	struct rrun r;
@@ -518,7 +518,7 @@ static int mirror_passed_is_above_the_yardstick(void)
 
 /* Two rounds: no interval is possible (a race's first needs 3); the
  * verdict says so. */
-static int too_few_rounds_say_so(void)
+UNIT(too_few_rounds_say_so)
 {
 	json_t *rows = json_array(), *cells, *c;
 	struct rrun r;
@@ -540,7 +540,7 @@ static int too_few_rounds_say_so(void)
 /* Traced rows (role "traced", 1.2x slower: the probes' cost) are no
  * sample, though each comes first in its round; rows of an earlier release
  * pair by "rep". */
-static int traced_rows_are_not_samples_and_rep_pairs_old_rows(void)
+UNIT(traced_rows_are_not_samples_and_rep_pairs_old_rows)
 {
 	json_t *rows = json_array(), *cells, *c, *x;
 	const double q[] = { 1.30, 1.31, 1.32, 1.29, 1.33, 1.28, 1.34, 1.305 };
@@ -563,7 +563,7 @@ static int traced_rows_are_not_samples_and_rep_pairs_old_rows(void)
 }
 
 /* The decision rule on its edges (band 5%: 1/1.05 .. 1.05). */
-static int decision_rule(void)
+UNIT(decision_rule)
 {
 	struct ratio_ci ci = { 8, 1.0, 1 / 1.05, 1.05, 0.5 };
 
@@ -582,7 +582,7 @@ static int decision_rule(void)
 	return 0;
 }
 
-static int one_strategy_is_no_contest(void)
+UNIT(one_strategy_is_no_contest)
 {
 	json_t *rows = json_array(), *cells, *c;
 	struct rrun r;
@@ -596,29 +596,4 @@ static int one_strategy_is_no_contest(void)
 	CHECK(json_is_null(json_object_get(c, "runner_up")), "no runner-up");
 	done(&r, cells);
 	return 0;
-}
-
-int main(void)
-{
-	RUN(bound_rule);
-	RUN(device_rule);
-	RUN(bs_is_said_in_binary_units);
-	RUN(seq_is_said_for_reads_and_writes_apart);
-	RUN(device_figure_is_the_binding_limit);
-	RUN(strategy_above_its_limit_says_the_model_is_wrong);
-	RUN(mirror_passed_is_above_the_yardstick);
-	RUN(memory_rule);
-	RUN(small_read_says_rss_cannot_judge);
-	RUN(cache_and_seq_rules);
-	RUN(clear_winner_named_with_interval_and_rounds);
-	RUN(pairing_by_round_sees_through_drift);
-	RUN(equal_within_the_noise_band);
-	RUN(undecided_says_interval_and_detectable_difference);
-	RUN(undecided_leaders_are_said_with_the_first_behind);
-	RUN(more_strategies_widen_each_pairs_interval);
-	RUN(too_few_rounds_say_so);
-	RUN(traced_rows_are_not_samples_and_rep_pairs_old_rows);
-	RUN(decision_rule);
-	RUN(one_strategy_is_no_contest);
-	return unit_failed;
 }

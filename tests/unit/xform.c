@@ -11,6 +11,9 @@
 #include "scratch.h"
 #include "unit.h"
 
+/* A scratch directory for this binary's cases. */
+UNIT_SCRATCH("xform")
+
 struct buf {
 	uint8_t *p;
 	size_t n, cap;
@@ -91,7 +94,7 @@ static int one(const char *spec, size_t max, unsigned seed)
 	return 0;
 }
 
-static int stream_in_any_pieces_is_the_reference(void)
+UNIT(stream_in_any_pieces_is_the_reference)
 {
 	static const char *const specs[] = { "hex", "filter:ab", "hash", "hash4k", "xor:3" };
 	static const size_t maxes[] = { 1, 7, 4096, 70000 };
@@ -105,7 +108,7 @@ static int stream_in_any_pieces_is_the_reference(void)
 }
 
 /* whole records end past the last newline; fixed, at a multiple */
-static int whole_records_end_where_the_kind_says(void)
+UNIT(whole_records_end_where_the_kind_says)
 {
 	struct xform l, f;
 	char why[128];
@@ -119,7 +122,7 @@ static int whole_records_end_where_the_kind_says(void)
 }
 
 /* an empty output drops the record and its newline */
-static int empty_output_drops_the_line(void)
+UNIT(empty_output_drops_the_line)
 {
 	struct xform x;
 	struct xform_worker w;
@@ -132,14 +135,4 @@ static int empty_output_drops_the_line(void)
 	      !memcmp(out, "keep me\nlast keep", 17), "%.*s", 17, out);
 	xform_worker_fini(&w);
 	return 0;
-}
-
-int main(void)
-{
-	if (scratch_make("xform"))
-		return 1;
-	RUN(stream_in_any_pieces_is_the_reference);
-	RUN(whole_records_end_where_the_kind_says);
-	RUN(empty_output_drops_the_line);
-	return scratch_done(unit_failed);
 }
