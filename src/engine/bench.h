@@ -145,6 +145,20 @@ struct bench_kind {
 	bool (*traced)(const struct bench_item *it);
 };
 
+/* A kind's table, by the names its file gives its functions:
+ * NAME_kind_check, _prepare, _rep, _release and _inherits; the optional
+ * fields (.cell, .traced) follow as designated initializers. */
+#define BENCH_KIND(NAME, ...)                                              \
+	const struct bench_kind bench_kind_##NAME = {                      \
+		.name = #NAME,                                             \
+		.check = NAME##_kind_check,                                \
+		.prepare = NAME##_kind_prepare,                            \
+		.rep = NAME##_kind_rep,                                    \
+		.release = NAME##_kind_release,                            \
+		.inherits = NAME##_kind_inherits,                          \
+		__VA_ARGS__                                                \
+	}
+
 /* The keys of a run section (kind_run.c), which the fio kind reads too:
  * strategy, dataset, scale, seed, trace, fio, the settings of iostrat run
  * and every strategy's options. */
@@ -191,8 +205,7 @@ struct bench_opts {
 	const char *out;      /* results dir, NULL: results/<time>-<name> */
 	const char *resume;
 	const char *data;     /* data cache root */
-	char **defs;
-	size_t ndefs;
+	struct setting_list defs; /* -D KEY=VALUE, in the order given */
 	bool dry_run;
 	bool quiet;           /* with dry_run: the checks only, no matrix */
 	bool data_anywhere;   /* resume onto data on another filesystem */

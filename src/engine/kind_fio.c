@@ -127,7 +127,7 @@ static int apply(const struct pconf *c, struct fiop *fp, char *why, size_t len)
 	return 0;
 }
 
-static int fio_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+static int fio_kind_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
 		     size_t len)
 {
 	struct fiop fp;
@@ -158,7 +158,7 @@ static void fio_config_id(const struct fiop *fp, char *id, size_t len)
 	config_id_make(id, len, fp->ds->label, head, tables, objs);
 }
 
-static int fio_prepare(struct bench_ctx *ctx, struct bench_item *it)
+static int fio_kind_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct fiop *fp = calloc(1, sizeof(*fp));
 	char why[256], stem[128];
@@ -235,7 +235,7 @@ static void label_row(const struct bench_ctx *ctx, const struct bench_item *it,
 	json_object_set_new(row, "seed", json_integer((json_int_t)fp->seed));
 }
 
-static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+static int fio_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row)
 {
 	struct fiop *fp = it->priv;
@@ -271,7 +271,7 @@ static int fio_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	return ret;
 }
 
-static void fio_release(struct bench_item *it)
+static void fio_kind_release(struct bench_item *it)
 {
 	struct fiop *fp = it->priv;
 
@@ -283,7 +283,7 @@ static void fio_release(struct bench_item *it)
 
 /* A baseline reads its table's keys and a run section's (the strategy,
  * the data set; the rest it has no use for) */
-static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
+static bool fio_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
 	const struct setting *s = setting_find(fio_settings, kv->key);
@@ -292,11 +292,4 @@ static bool fio_inherits(const struct pconf *c, const struct pkv *kv,
 	return (s && (s->where & SET_PROFILE)) || bench_run_key(kv->key);
 }
 
-const struct bench_kind bench_kind_fio = {
-	.name = "fio",
-	.check = fio_check,
-	.prepare = fio_prepare,
-	.rep = fio_rep,
-	.release = fio_release,
-	.inherits = fio_inherits,
-};
+BENCH_KIND(fio);

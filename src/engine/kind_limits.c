@@ -192,7 +192,7 @@ static int apply(const struct pconf *c, struct limp *lp)
 	return load_transform(c, lp);
 }
 
-static int limits_check(const struct bench_ctx *ctx, const struct pconf *c,
+static int limits_kind_check(const struct bench_ctx *ctx, const struct pconf *c,
 			char *why, size_t len)
 {
 	struct limp lp;
@@ -271,7 +271,7 @@ static void limits_id(const struct limp *lp, char *id, size_t len)
 	config_id_make(id, len, lp->ds->label, head, tables, objs);
 }
 
-static int limits_prepare(struct bench_ctx *ctx, struct bench_item *it)
+static int limits_kind_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct limp *lp = calloc(1, sizeof(*lp));
 	int ret;
@@ -552,7 +552,7 @@ out:
 	json_decref(key);
 }
 
-static int limits_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+static int limits_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		      json_t **row)
 {
 	struct limp *lp = it->priv;
@@ -568,7 +568,7 @@ static int limits_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep
 	return measure(it, lp, *row);
 }
 
-static void limits_release(struct bench_item *it)
+static void limits_kind_release(struct bench_item *it)
 {
 	struct limp *lp = it->priv;
 
@@ -578,7 +578,7 @@ static void limits_release(struct bench_item *it)
 	it->priv = NULL;
 }
 
-static bool limits_inherits(const struct pconf *c, const struct pkv *kv,
+static bool limits_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			    char *why, size_t len)
 {
 	(void)c, (void)why, (void)len;
@@ -587,11 +587,4 @@ static bool limits_inherits(const struct pconf *c, const struct pkv *kv,
 	       !strcmp(kv->key, "seed");
 }
 
-const struct bench_kind bench_kind_limits = {
-	.name = "limits",
-	.check = limits_check,
-	.prepare = limits_prepare,
-	.rep = limits_rep,
-	.release = limits_release,
-	.inherits = limits_inherits,
-};
+BENCH_KIND(limits);

@@ -11,7 +11,7 @@
  * 127.0.0.1 or on a Unix socket at unix=PATH (or the iostrat net --listen
  * at connect=).  Keys inherited
  * from [global] or -D that belong to other kinds (dataset, threads...)
- * never reach here (net_inherits: profile.c leaves them out); any other
+ * never reach here (net_kind_inherits: profile.c leaves them out); any other
  * key is an error, a typo in [global] too.  `iostrat net` runs its own
  * plan as sections of this kind (ctx->cmd "net"): its rows have no
  * section or target_rsd column and its errors no [section].
@@ -127,7 +127,7 @@ static int apply(const struct pconf *c, struct netp *np)
 	return family(c, np) ? -EINVAL : 0;
 }
 
-static int net_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+static int net_kind_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
 		     size_t len)
 {
 	struct netp np;
@@ -147,7 +147,7 @@ static int net_check(const struct bench_ctx *ctx, const struct pconf *c, char *w
 	return 0;
 }
 
-static int net_prepare(struct bench_ctx *ctx, struct bench_item *it)
+static int net_kind_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct netp *np = calloc(1, sizeof(*np));
 	double per_msg;
@@ -171,7 +171,7 @@ static int net_prepare(struct bench_ctx *ctx, struct bench_item *it)
 	return 0;
 }
 
-static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+static int net_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row)
 {
 	struct netp *np = it->priv;
@@ -193,24 +193,17 @@ static int net_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	return ret;
 }
 
-static void net_release(struct bench_item *it)
+static void net_kind_release(struct bench_item *it)
 {
 	free(it->priv);
 	it->priv = NULL;
 }
 
-static bool net_inherits(const struct pconf *c, const struct pkv *kv,
+static bool net_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
 	(void)c, (void)why, (void)len;
 	return net_profile_key(kv->key) || !strcmp(kv->key, "connect");
 }
 
-const struct bench_kind bench_kind_net = {
-	.name = "net",
-	.check = net_check,
-	.prepare = net_prepare,
-	.rep = net_rep,
-	.release = net_release,
-	.inherits = net_inherits,
-};
+BENCH_KIND(net);

@@ -173,7 +173,7 @@ static int check_where(const struct bench_ctx *ctx, struct runp *rp, char *why,
 	return 1;
 }
 
-static int run_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+static int run_kind_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
 		     size_t len)
 {
 	struct runp rp;
@@ -221,7 +221,7 @@ static void label(struct bench_item *it, const struct runp *rp)
 		 rp->ds->label);
 }
 
-static int run_prepare(struct bench_ctx *ctx, struct bench_item *it)
+static int run_kind_prepare(struct bench_ctx *ctx, struct bench_item *it)
 {
 	struct runp *rp = calloc(1, sizeof(*rp));
 	char why[256];
@@ -266,7 +266,7 @@ static const struct rep_hooks *trace_on(struct bench_item *it)
 	return h;
 }
 
-static bool run_traced(const struct bench_item *it)
+static bool run_kind_traced(const struct bench_item *it)
 {
 	const struct runp *rp = it->priv;
 
@@ -274,7 +274,7 @@ static bool run_traced(const struct bench_item *it)
 }
 
 /* Every run setting, the strategy left out ("*"). */
-static void run_cell(const struct bench_item *it, char *key, size_t len)
+static void run_kind_cell(const struct bench_item *it, char *key, size_t len)
 {
 	const struct runp *rp = it->priv;
 	const struct setting *tables[] = { run_settings, NULL };
@@ -283,7 +283,7 @@ static void run_cell(const struct bench_item *it, char *key, size_t len)
 	config_id_make(key, len, rp->ds->label, "*", tables, objs);
 }
 
-static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
+static int run_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row)
 {
 	struct runp *rp = it->priv;
@@ -318,7 +318,7 @@ static int run_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 	return ret;
 }
 
-static void run_release(struct bench_item *it)
+static void run_kind_release(struct bench_item *it)
 {
 	struct runp *rp = it->priv;
 
@@ -342,20 +342,11 @@ bool bench_run_key(const char *key)
 	       other_strategy_opt(key);
 }
 
-static bool run_inherits(const struct pconf *c, const struct pkv *kv,
+static bool run_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {
 	(void)c, (void)why, (void)len;
 	return bench_run_key(kv->key);
 }
 
-const struct bench_kind bench_kind_run = {
-	.name = "run",
-	.check = run_check,
-	.prepare = run_prepare,
-	.rep = run_rep,
-	.release = run_release,
-	.inherits = run_inherits,
-	.cell = run_cell,
-	.traced = run_traced,
-};
+BENCH_KIND(run, .cell = run_kind_cell, .traced = run_kind_traced);

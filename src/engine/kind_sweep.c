@@ -151,7 +151,7 @@ static int apply(const struct pconf *c, struct kitem *it)
 	return ret ? ret : (sweep_opts_check(&it->o) ? -EINVAL : 0);
 }
 
-static int sweep_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
+static int sweep_kind_check(const struct bench_ctx *ctx, const struct pconf *c, char *why,
 		       size_t len)
 {
 	struct kitem it;
@@ -273,7 +273,7 @@ static int first_bit(unsigned mask)
 	return i;
 }
 
-static int sweep_prepare(struct bench_ctx *ctx, struct bench_item *bi)
+static int sweep_kind_prepare(struct bench_ctx *ctx, struct bench_item *bi)
 {
 	struct kitem *it = calloc(1, sizeof(*it));
 	size_t block;
@@ -324,7 +324,7 @@ static void view(struct kitem *it)
 	it->run.ref_write = s->ref_write;
 }
 
-static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
+static int sweep_kind_rep(struct bench_ctx *ctx, struct bench_item *bi,
 		      unsigned rep, json_t **row)
 {
 	struct kitem *it = bi->priv;
@@ -342,7 +342,7 @@ static int sweep_krep(struct bench_ctx *ctx, struct bench_item *bi,
 	return ret;
 }
 
-static void sweep_release(struct bench_item *bi)
+static void sweep_kind_release(struct bench_item *bi)
 {
 	struct kitem *it = bi->priv;
 
@@ -371,7 +371,7 @@ static bool sweep_key(enum sweep_kind k, const char *key)
 /* A key from [global] or -D: taken if the sweep takes it, but a scale
  * never scales a size written in the section itself (an explicit size is
  * never changed behind the user's back). */
-static bool sweep_inherits(const struct pconf *c, const struct pkv *kv,
+static bool sweep_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			   char *why, size_t len)
 {
 	const struct pkv *sw = c ? pconf_kv(c, "sweep") : NULL, *size;
@@ -399,11 +399,4 @@ static bool sweep_inherits(const struct pconf *c, const struct pkv *kv,
 	return true;
 }
 
-const struct bench_kind bench_kind_sweep = {
-	.name = "sweep",
-	.check = sweep_check,
-	.prepare = sweep_prepare,
-	.rep = sweep_krep,
-	.release = sweep_release,
-	.inherits = sweep_inherits,
-};
+BENCH_KIND(sweep);
