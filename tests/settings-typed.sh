@@ -12,7 +12,8 @@ table_of() {
 #include <stdint.h>
 #include "lib/settings.h"
 enum colour { RED, GREEN };
-struct o { unsigned u; uint64_t size; bool b; const char *s; double d; enum colour c; int i; };
+struct o { unsigned u; uint64_t size; bool b; const char *s; double d; enum colour c; int i;
+	   struct setting_list l; };
 const struct setting table[] = { { .name = "x", $1 }, { 0 } };
 EOF
 }
@@ -23,7 +24,8 @@ each_type_takes_its_own_field() {
 	for m in 'SETTING_UINT(struct o, u)' 'SETTING_SIZE(struct o, size)' \
 		 'SETTING_COUNT(struct o, size)' 'SETTING_BOOL(struct o, b)' \
 		 'SETTING_STRING(struct o, s)' 'SETTING_DOUBLE(struct o, d)' \
-		 'SETTING_ENUM(struct o, c)' 'SETTING_ENUM(struct o, i)'; do
+		 'SETTING_ENUM(struct o, c)' 'SETTING_ENUM(struct o, i)' \
+		 'SETTING_LIST(struct o, l)'; do
 		table_of "$m"
 		compiles || die "$m did not compile"
 	done
@@ -33,7 +35,8 @@ a_field_of_the_wrong_type_does_not_compile() {
 	local m f err
 	for m in 'SETTING_UINT(struct o, size)' 'SETTING_SIZE(struct o, u)' \
 		 'SETTING_BOOL(struct o, i)' 'SETTING_STRING(struct o, d)' \
-		 'SETTING_DOUBLE(struct o, size)' 'SETTING_ENUM(struct o, size)'; do
+		 'SETTING_DOUBLE(struct o, size)' 'SETTING_ENUM(struct o, size)' \
+		 'SETTING_LIST(struct o, s)'; do
 		table_of "$m"
 		err=$(compiles 2>&1) && die "$m compiled"
 		f=${m##*, }

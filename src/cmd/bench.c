@@ -68,16 +68,6 @@ static void bench_usage(FILE *f)
 	fputs("\n\n", f);
 }
 
-/* -D KEY=VALUE, repeatable: defs has room for one per argument. */
-static int add_define(const struct setting *s, const char *v, void *obj)
-{
-	struct bench_opts *o = obj;
-
-	(void)s;
-	o->defs[o->ndefs++] = (char *)v;
-	return 0;
-}
-
 static const struct setting bench_table[] = {
 	{ .name = "out", .shortname = 'o', SETTING_STRING(struct bench_opts, out),
 	  .metavar = "DIR",
@@ -87,8 +77,7 @@ static const struct setting bench_table[] = {
 	{ .name = "resume", SETTING_STRING(struct bench_opts, resume),
 	  .metavar = "DIR",
 	  .help = "finish an interrupted bench (skips what is done)" },
-	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
-	  .metavar = "KEY=VALUE",
+	{ .shortname = 'D', SETTING_LIST(struct bench_opts, defs), .metavar = "KEY=VALUE",
 	  .help = "set KEY in every section (overrides the profile)" },
 	{ .name = "data", SETTING_STRING(struct bench_opts, data),
 	  .metavar = "DIR",
@@ -134,15 +123,12 @@ int cmd_bench(int argc, char **argv)
 	char shipped[PATH_MAX];
 	int ret;
 
-	o.defs = calloc((size_t)argc, sizeof(char *));
-	if (!o.defs)
-		return 1;
 	sysq_recover(); /* queue settings a SIGKILLed iostrat sched left */
 	ret = cmdopt_parse(&bench_cmdopts, (void *[]){ &o }, argc, argv);
 	if (ret < 0)
 		ret = cmdopt_exit(ret);
 	else if (!(ret = bench_check(&o, ret, argv, shipped, sizeof(shipped))))
 		ret = bench_queue_retry(&o) ? 1 : bench_main(&o);
-	free(o.defs);
+	setting_list_free(&o.defs);
 	return ret;
 }

@@ -18,8 +18,7 @@ struct limits_args {
 	const char *dataset, *scale, *seed, *fsync, *work, *limits, *reps, *reuse;
 	const char *transform;
 	const char *bs, *qd, *out, *data, *profile;
-	char **defs;
-	size_t ndefs;
+	struct setting_list defs;
 	json_t *rows;              /* every row written */
 };
 
@@ -36,15 +35,6 @@ static void usage(FILE *f)
 	      "copy, cold) and transform (each transform, the xor at each W, in memory,\n"
 	      "one thread).\n"
 	      "Prints each limit's median MB/s, its interval, n and CPU seconds per GB.\n\n", f);
-}
-
-static int add_define(const struct setting *s, const char *v, void *obj)
-{
-	struct limits_args *a = obj;
-
-	(void)s;
-	a->defs[a->ndefs++] = (char *)v;
-	return 0;
 }
 
 static const struct setting limits_table[] = {
@@ -74,7 +64,7 @@ static const struct setting limits_table[] = {
 		  "(24h, 90m; default 0: measure)" },
 	{ .name = "profile", .shortname = 'p', SETTING_STRING(struct limits_args, profile),
 	  .metavar = "PROFILE", .help = "run PROFILE's [limits] sections instead" },
-	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
+	{ .shortname = 'D', SETTING_LIST(struct limits_args, defs),
 	  .metavar = "KEY=VALUE", .help = "set KEY in every configuration" },
 	{ .name = "out", .shortname = 'o', SETTING_STRING(struct limits_args, out),
 	  .metavar = "DIR", .help = "results directory" },
@@ -123,10 +113,10 @@ static void base_keys(const struct limits_args *a, struct kvs *k, char *dbuf, si
 		kv_set(k, "qd", a->qd);
 	if (a->reuse)
 		kv_set(k, "reuse", a->reuse);
-	for (size_t i = 0; i < a->ndefs; i++) {
+	for (size_t i = 0; i < a->defs.n; i++) {
 		char *eq;
 
-		snprintf(dbuf + i * 256, 256, "%s", a->defs[i]);
+		snprintf(dbuf + i * 256, 256, "%s", a->defs.v[i]);
 		eq = strchr(dbuf + i * 256, '=');
 		if (eq) {
 			*eq = 0;
@@ -185,9 +175,9 @@ static int add_limit(const struct limits_args *a, struct profile *p, const char 
 
 static int check_defs(const struct limits_args *a)
 {
-	for (size_t i = 0; i < a->ndefs; i++)
-		if (!strchr(a->defs[i], '=') || a->defs[i][0] == '=') {
-			errorf("limits: -D %s: want KEY=VALUE", a->defs[i]);
+	for (size_t i = 0; i < a->defs.n; i++)
+		if (!strchr(a->defs.v[i], '=') || a->defs.v[i][0] == '=') {
+			errorf("limits: -D %s: want KEY=VALUE", a->defs.v[i]);
 			return -EINVAL;
 		}
 	return 0;
@@ -241,7 +231,7 @@ static int from_profile(struct limits_args *a, struct profile *p)
 	if (!strchr(path, '/') && access(path, F_OK) &&
 	    !datadir_file("profiles", path, ".ini", shipped, sizeof(shipped)))
 		path = shipped;
-	return profile_load(path, a->defs, a->ndefs, p);
+	return profile_load(path, a->defs.v, a->defs.n, p);
 }
 
 /* Only the profile's limits sections: the rest is bench's to run. */
@@ -280,10 +270,9 @@ int cmd_limits(int argc, char **argv)
 	char *dbuf = NULL;
 	int ret;
 
-	a.defs = calloc((size_t)argc, sizeof(char *));
 	dbuf = calloc((size_t)argc + 1, 256);
 	a.rows = json_array();
-	if (!a.defs || !dbuf || !a.rows)
+	if (!dbuf || !a.rows)
 		ret = 1;
 	else if ((ret = cmdopt_parse(&limits_cmdopts, (void *[]){ &a }, argc, argv)) < 0)
 		ret = cmdopt_exit(ret);
@@ -304,7 +293,7 @@ int cmd_limits(int argc, char **argv)
 			ret = print_table(&a) ? 1 : ret;
 	}
 	json_decref(a.rows);
-	free(a.defs);
+	setting_list_free(&a.defs);
 	free(dbuf);
 	return ret;
 }

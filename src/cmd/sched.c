@@ -39,8 +39,7 @@ struct sched_args {
 	const char *device, *schedulers, *out, *data, *profile;
 	const char *sets[SCHED_AXES];
 	size_t nsets;
-	char **defs;	/* room for one per argument */
-	size_t ndefs;
+	struct setting_list defs;
 	bool interleave;
 	unsigned reps;
 };
@@ -56,16 +55,6 @@ static int add_set(const struct setting *s, const char *v, void *obj)
 		return -EINVAL;
 	}
 	a->sets[a->nsets++] = v;
-	return 0;
-}
-
-/* -D KEY=VALUE, repeatable: passed to the bench */
-static int add_define(const struct setting *s, const char *v, void *obj)
-{
-	struct sched_args *a = obj;
-
-	(void)s;
-	a->defs[a->ndefs++] = (char *)v;
 	return 0;
 }
 
@@ -92,7 +81,7 @@ static const struct setting sched_table[] = {
 	{ .name = "data", SETTING_STRING(struct sched_args, data),
 	  .metavar = "DIR",
 	  .help = "data set cache, on DEV (default $IOSTRAT_DATA, else ./data)" },
-	{ .shortname = 'D', .type = SET_CALL, .arg = true, .call = add_define,
+	{ .shortname = 'D', SETTING_LIST(struct sched_args, defs),
 	  .metavar = "KEY=VALUE", .help = "passed to the bench (as iostrat bench -D)" },
 	{ 0 },
 };
@@ -279,7 +268,7 @@ static int measure(const struct sched_args *a, const struct sched_plan *p,
 		   const char *disk, const char *cur, const char *out)
 {
 	struct sched_bench b = { .profile = a->profile, .data = a->data,
-				 .defs = a->defs, .ndefs = a->ndefs,
+				 .defs = a->defs,
 				 .interleave = a->interleave, .reps = a->reps };
 	struct sysq sv = { .lock_fd = -1 };
 	struct engine_hooks eh;
@@ -365,14 +354,11 @@ int cmd_sched(int argc, char **argv)
 	int ret;
 
 	sysq_recover(); /* settings a SIGKILLed iostrat left changed */
-	a.defs = calloc((size_t)argc + 1, sizeof(char *));
-	if (!a.defs)
-		return 1;
 	ret = cmdopt_parse(&sched_cmdopts, (void *[]){ &a }, argc, argv);
 	if (ret < 0)
 		ret = cmdopt_exit(ret);
 	else
 		ret = pick_profile(&a, ret, argv) ? 2 : sched_main(&a);
-	free(a.defs);
+	setting_list_free(&a.defs);
 	return ret;
 }

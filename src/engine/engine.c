@@ -691,8 +691,8 @@ static int write_given(struct bench *b, const struct bench_opts *o)
 		return ret ? error_errno(ret, b->prof.path, "reading") : -ENOMEM;
 	}
 	fprintf(f, "; iostrat bench %s", b->prof.path);
-	for (size_t i = 0; i < o->ndefs; i++)
-		fprintf(f, " -D %s", o->defs[i]);
+	for (size_t i = 0; i < o->defs.n; i++)
+		fprintf(f, " -D %s", o->defs.v[i]);
 	fprintf(f, "\n%s", text);
 	ret = fclose(f) ? -EIO : 0;
 	snprintf(path, sizeof(path), "%s/profile.given.ini", b->res.path);
@@ -974,10 +974,10 @@ int bench_run_pass(const struct bench_opts *o, const struct engine_hooks *h,
 		 b.ctx.data_root, (int)getpid());
 	b.ctx.dry_run = o->dry_run;
 	b.tty = isatty(STDERR_FILENO);
-	if (profile_load(path, o->defs, o->ndefs, &b.prof))
+	if (profile_load(path, o->defs.v, o->defs.n, &b.prof))
 		return 2;
-	if (o->resume && o->ndefs && resume_defs_check(o->resume, path, &b.prof,
-							     o->defs, o->ndefs)) {
+	if (o->resume && o->defs.n && resume_defs_check(o->resume, path, &b.prof,
+							      o->defs.v, o->defs.n)) {
 		profile_free(&b.prof);
 		return 2;
 	}

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "settings.h"
@@ -80,6 +81,24 @@ static int store_bool(bool *out, const char *where, const char *v)
 	return -EINVAL;
 }
 
+static int store_list(struct setting_list *l, const char *v)
+{
+	char **grown = realloc(l->v, (l->n + 1) * sizeof(*grown));
+
+	if (!grown)
+		return -ENOMEM;
+	l->v = grown;
+	l->v[l->n++] = (char *)v;
+	return 0;
+}
+
+void setting_list_free(struct setting_list *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
 int setting_store(const struct setting *s, void *obj, const char *where,
 		  const char *v)
 {
@@ -105,6 +124,8 @@ int setting_store(const struct setting *s, void *obj, const char *where,
 		return opt_size(where, v, s->min, s->max, p);
 	case SET_DOUBLE:
 		return store_double(s, p, where, v);
+	case SET_LIST:
+		return store_list(p, v);
 	default:
 		return store_enum(s, p, where, v);
 	}

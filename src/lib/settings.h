@@ -26,7 +26,16 @@ enum setting_type {
 	SET_DOUBLE,	/* double, min..max (0..0: any finite value) */
 	SET_ENUM,	/* int: the index of the value in values[] */
 	SET_CALL,	/* call(): the owner parses the value itself */
+	SET_LIST,	/* struct setting_list: each time given adds its value */
 };
+
+/* A repeatable option's values in the order given (-D K=V -D ...),
+ * pointing into argv; setting_list_free frees the array. */
+struct setting_list {
+	char **v;
+	size_t n;
+};
+void setting_list_free(struct setting_list *l);
 
 /* Where a setting may be given. */
 #define SET_ARGV	1u	/* a command-line option */
@@ -81,6 +90,7 @@ struct setting {
 #define SETTING_COUNT(T, f)	SETTING_AT(SET_COUNT, T, f, uint64_t)
 #define SETTING_SIZE(T, f)	SETTING_AT(SET_SIZE, T, f, uint64_t)
 #define SETTING_DOUBLE(T, f)	SETTING_AT(SET_DOUBLE, T, f, double)
+#define SETTING_LIST(T, f)	SETTING_AT(SET_LIST, T, f, struct setting_list)
 /* SET_ENUM stores an int: an enum field (compatible with int, or with
  * unsigned when it has no negative value) or an int. */
 #define SETTING_ENUM(T, f) \

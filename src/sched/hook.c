@@ -111,17 +111,17 @@ static void bench_opts_of(struct sched_hook *s, unsigned round,
 		o->dry_run = o->quiet = !round;
 	}
 	o->data = b->data;
-	o->defs = s->defs;
-	o->ndefs = b->ndefs;
+	o->defs.v = s->defs;
+	o->defs.n = b->defs.n;
 	if (b->interleave || b->reps) {
 		unsigned r = b->interleave ? MAX(round, 1u) : b->reps;
 
 		snprintf(s->reps, sizeof(s->reps), "reps=%u", r);
 		snprintf(s->maxr, sizeof(s->maxr), "max_reps=%u", r);
-		s->defs[o->ndefs++] = s->reps;
-		s->defs[o->ndefs++] = s->maxr;
+		s->defs[o->defs.n++] = s->reps;
+		s->defs[o->defs.n++] = s->maxr;
 		snprintf(s->stop, sizeof(s->stop), "stop=rsd");
-		s->defs[o->ndefs++] = s->stop;
+		s->defs[o->defs.n++] = s->stop;
 	}
 }
 
@@ -187,14 +187,14 @@ int sched_hook_init(struct sched_hook *s, const struct sched_bench *b,
 	s->out = out;
 	s->first = calloc(p->nset ? p->nset : 1, sizeof(*s->first));
 	s->cols = calloc(p->nset ? p->nset : 1, sizeof(*s->cols));
-	s->defs = calloc(b->ndefs + 4, sizeof(*s->defs));
+	s->defs = calloc(b->defs.n + 4, sizeof(*s->defs));
 	s->rounds = calloc(1, sizeof(*s->rounds));
 	if (!s->first || !s->cols || !s->defs || !s->rounds) {
 		sched_hook_free(s);
 		return -ENOMEM;
 	}
-	if (b->ndefs)
-		memcpy(s->defs, b->defs, b->ndefs * sizeof(*s->defs));
+	if (b->defs.n)
+		memcpy(s->defs, b->defs.v, b->defs.n * sizeof(*s->defs));
 	return 0;
 }
 

@@ -11,14 +11,14 @@
 
 #include "engine/hooks.h"
 #include "lib/column.h"
+#include "lib/settings.h"
 #include "plan.h"
 #include "rounds.h"
 
 /* What the bench of every pass is given (the options of iostrat sched). */
 struct sched_bench {
 	const char *profile, *data;
-	char **defs;
-	size_t ndefs;
+	struct setting_list defs;
 	bool interleave;
 	unsigned reps;     /* 0: the profile's */
 };

@@ -217,3 +217,28 @@ UNIT(config_id_golden_run)
 	CHECK(!strcmp(id, "ds/mmap/t1/w0/cold/fsync=file"), "defaults given: %s", id);
 	return 0;
 }
+
+/* A repeatable option (-D K=V -D ...) keeps every value, in the order
+ * given, however many. */
+UNIT(list_setting_keeps_every_value_in_order)
+{
+	struct with_list {
+		struct setting_list defs;
+	} o = { { NULL, 0 } };
+	static const struct setting table[] = {
+		{ .shortname = 'D', SETTING_LIST(struct with_list, defs) },
+		{ 0 },
+	};
+	char v[100][8];
+
+	for (int i = 0; i < 100; i++) {
+		snprintf(v[i], sizeof(v[i]), "k%d=1", i);
+		CHECK(!setting_store(&table[0], &o, "-D", v[i]), "store %d", i);
+	}
+	CHECK(o.defs.n == 100 && o.defs.v[0] == v[0] && o.defs.v[99] == v[99],
+	      "%zu values", o.defs.n);
+	CHECK(setting_takes_arg(&table[0]), "-D takes no value");
+	setting_list_free(&o.defs);
+	CHECK(!o.defs.v && !o.defs.n, "not freed");
+	return 0;
+}
