@@ -8,20 +8,8 @@
 #include "cmd/commands.h"
 #include "core/strategy.h"
 #include "results/row.h"
+#include "row_text.h"
 #include "unit.h"
-
-static int check_text(const char *text, char *why, size_t len)
-{
-	json_t *row = json_loads(text, 0, NULL);
-	int ret;
-
-	if (!row)
-		return 99;
-	why[0] = 0;
-	ret = row_check(row, why, len);
-	json_decref(row);
-	return ret;
-}
 
 #define GOOD "{\"schema\":1,\"config_id\":\"a\",\"rep\":2,\"elapsed_s\":0.25," \
 	"\"bytes_in\":204800,\"maxrss_kb\":2048,\"mb_s\":819.2,\"minflt\":0," \

@@ -10,20 +10,8 @@
 #include "results/results.h"
 #include "results/row.h"
 #include "scratch.h"
+#include "row_text.h"
 #include "unit.h"
-
-static int check_text(const char *text, char *why, size_t len)
-{
-	json_t *row = json_loads(text, 0, NULL);
-	int ret;
-
-	if (!row)
-		return 99;
-	why[0] = 0;
-	ret = row_check(row, why, len);
-	json_decref(row);
-	return ret;
-}
 
 /* The probes' seek_p50_kb and fio's read_clat_p99_us are checked as their
  * rooms declare them once handed down, and only then. */
