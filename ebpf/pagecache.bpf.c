@@ -337,25 +337,20 @@ static __always_inline void inode_info(struct inode *inode, const int direct,
 	ii->isize = RD(direct, inode, i_size);
 }
 
-static __always_inline int map_get_pages(struct address_space *mapping,
-					 unsigned long index, unsigned long last,
-					 const int direct)
-{
-	struct ino_info ii;
-
-	inode_info(RD(direct, mapping, host), direct, &ii);
-	return on_get_pages(ii.dev, ii.ino, index, last, ii.isize);
+/* A range of a mapping's pages, as get_pages and map_pages report it. */
+#define MAP_RANGE(ON)                                                         \
+static __always_inline int map_##ON(struct address_space *mapping,           \
+				    unsigned long index, unsigned long last,  \
+				    const int direct)                         \
+{                                                                             \
+	struct ino_info ii;                                                   \
+									      \
+	inode_info(RD(direct, mapping, host), direct, &ii);                   \
+	return on_##ON(ii.dev, ii.ino, index, last, ii.isize);                \
 }
 
-static __always_inline int map_map_pages(struct address_space *mapping,
-					 unsigned long index, unsigned long last,
-					 const int direct)
-{
-	struct ino_info ii;
-
-	inode_info(RD(direct, mapping, host), direct, &ii);
-	return on_map_pages(ii.dev, ii.ino, index, last, ii.isize);
-}
+MAP_RANGE(get_pages)
+MAP_RANGE(map_pages)
 
 static __always_inline int map_fault(struct address_space *mapping,
 				     const int direct)

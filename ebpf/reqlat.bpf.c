@@ -225,29 +225,23 @@ static __always_inline __u32 rq_own_cgroup(struct request *rq)
 	return id && bpf_map_lookup_elem(&cgroups, &id);
 }
 
-static __always_inline int rq_insert(struct request *rq, const int direct)
-{
-	return on_insert(blk_rq_dev(rq, direct), RD(direct, rq, __sector),
-			 RD(direct, rq, __data_len), blk_rq_dir(rq, direct),
-			 rq_own_cgroup(rq));
+/* A request as insert and issue read it: from the request itself
+ * (tp_btf, raw_tp, fentry) or from the classic tracepoint's record. */
+#define RQ_EVENT(ON)                                                          \
+static __always_inline int rq_##ON(struct request *rq, const int direct)      \
+{                                                                             \
+	return on_##ON(blk_rq_dev(rq, direct), RD(direct, rq, __sector),     \
+		       RD(direct, rq, __data_len), blk_rq_dir(rq, direct),    \
+		       rq_own_cgroup(rq));                                    \
+}                                                                             \
+static __always_inline int tp_##ON(struct trace_event_raw_block_rq *ctx)      \
+{                                                                             \
+	return on_##ON(ctx->dev, ctx->sector, ctx->nr_sector << 9,            \
+		       blk_tp_dir(ctx), 0);                                   \
 }
 
-static __always_inline int tp_insert(struct trace_event_raw_block_rq *ctx)
-{
-	return on_insert(ctx->dev, ctx->sector, ctx->nr_sector << 9, blk_tp_dir(ctx), 0);
-}
-
-static __always_inline int rq_issue(struct request *rq, const int direct)
-{
-	return on_issue(blk_rq_dev(rq, direct), RD(direct, rq, __sector),
-			RD(direct, rq, __data_len), blk_rq_dir(rq, direct),
-			rq_own_cgroup(rq));
-}
-
-static __always_inline int tp_issue(struct trace_event_raw_block_rq *ctx)
-{
-	return on_issue(ctx->dev, ctx->sector, ctx->nr_sector << 9, blk_tp_dir(ctx), 0);
-}
+RQ_EVENT(insert)
+RQ_EVENT(issue)
 
 static __always_inline int rq_complete(struct request *rq, const int direct)
 {
