@@ -19,6 +19,11 @@ struct per_file_ops {
 	void (*thread_fini)(void *ctx);
 };
 
+/* A strategy's ops by the names its file gives them: P_init, P_file and
+ * P_fini. */
+#define PER_FILE_OPS(P) \
+	{ .thread_init = P##_init, .file = P##_file, .thread_fini = P##_fini }
+
 int per_file_run(const struct job *job, struct run_stats *st,
 		 const struct per_file_ops *ops);
 

@@ -316,13 +316,8 @@ static int pc_unwatch_files(struct probe_state *ps)
 #endif
 
 const struct probe_ops pagecache_probe = {
-	.name = "page-cache",
-	.columns = pc_columns,
-	.report_columns = pc_report_columns,
-	.fill_row = pc_fill_row,
-	.print = pc_print,
+	PROBE_OPS(pc, "page-cache")
 	.watch_max = PC_WATCH_MAX,
-	PROBE_BPF_OPS(pc)
 #ifndef IOSTRAT_NO_BPF
 	.watch_pid = pc_watch_pid,
 	.watch_file = pc_watch_file,

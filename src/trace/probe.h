@@ -142,6 +142,14 @@ struct probe_ops {
 #define PROBE_BPF_OPS(P)
 #endif
 
+/* A probe's ops by the names its file gives them: P_columns,
+ * P_report_columns, P_fill_row, P_print and the eBPF half's
+ * (PROBE_BPF_OPS); NAME is the probe's name in messages. */
+#define PROBE_OPS(P, NAME)                                                    \
+	.name = NAME, .columns = P##_columns,                                 \
+	.report_columns = P##_report_columns, .fill_row = P##_fill_row,       \
+	.print = P##_print, PROBE_BPF_OPS(P)
+
 /* One probe as loaded into a tracer. */
 struct probe_state {
 	const struct probe_ops *ops;

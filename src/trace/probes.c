@@ -51,41 +51,31 @@ int tracer_read(struct tracer *t)
 	return 0;
 }
 
+/* OP(ps, ...) of every loaded probe that has it, in order; the first
+ * error stops it. */
+#define LOADED_PROBES_CALL(t, OP, ...) ({                                     \
+	int _ret = 0;                                                         \
+	for (size_t _k = 0; !_ret && _k < PROBE_MAX; _k++) {                  \
+		struct probe_state *_ps = &(t)->probes[_k];                   \
+		if (_ps->skel && _ps->ops->OP)                                \
+			_ret = _ps->ops->OP(_ps, ##__VA_ARGS__);              \
+	}                                                                     \
+	_ret;                                                                 \
+})
+
 int tracer_watch_pid(struct tracer *t, pid_t pid)
 {
-	for (size_t k = 0; k < PROBE_MAX; k++) {
-		struct probe_state *ps = &t->probes[k];
-		int ret;
-
-		if (ps->skel && ps->ops->watch_pid && (ret = ps->ops->watch_pid(ps, pid)))
-			return ret;
-	}
-	return 0;
+	return LOADED_PROBES_CALL(t, watch_pid, pid);
 }
 
 int tracer_watch_file(struct tracer *t, dev_t dev, ino_t ino)
 {
-	for (size_t k = 0; k < PROBE_MAX; k++) {
-		struct probe_state *ps = &t->probes[k];
-		int ret;
-
-		if (ps->skel && ps->ops->watch_file &&
-		    (ret = ps->ops->watch_file(ps, dev, ino)))
-			return ret;
-	}
-	return 0;
+	return LOADED_PROBES_CALL(t, watch_file, dev, ino);
 }
 
 int tracer_unwatch_files(struct tracer *t)
 {
-	for (size_t k = 0; k < PROBE_MAX; k++) {
-		struct probe_state *ps = &t->probes[k];
-		int ret;
-
-		if (ps->skel && ps->ops->unwatch_files && (ret = ps->ops->unwatch_files(ps)))
-			return ret;
-	}
-	return 0;
+	return LOADED_PROBES_CALL(t, unwatch_files);
 }
 
 size_t tracer_watch_max(void)

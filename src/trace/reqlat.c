@@ -385,12 +385,7 @@ static int reqlat_watch_pid(struct probe_state *ps, pid_t pid)
 #endif
 
 const struct probe_ops reqlat_probe = {
-	.name = "request latency",
-	.columns = reqlat_columns,
-	.report_columns = reqlat_report_columns,
-	.fill_row = reqlat_fill_row,
-	.print = reqlat_print,
-	PROBE_BPF_OPS(reqlat)
+	PROBE_OPS(reqlat, "request latency")
 #ifndef IOSTRAT_NO_BPF
 	.watch_pid = reqlat_watch_pid,
 #endif

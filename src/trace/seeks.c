@@ -401,12 +401,7 @@ static void seeks_free(void *data)
 #endif
 
 const struct probe_ops seeks_probe = {
-	.name = "block",
-	.columns = seeks_columns,
-	.report_columns = seeks_report_columns,
-	.fill_row = seeks_fill_row,
-	.print = seeks_print,
-	PROBE_BPF_OPS(seeks)
+	PROBE_OPS(seeks, "block")
 #ifndef IOSTRAT_NO_BPF
 	.free_data = seeks_free,
 #endif

@@ -158,11 +158,7 @@ static void buffer_fini(void *ctx)
 	free(ctx);
 }
 
-static const struct per_file_ops buffer_ops = {
-	.thread_init = buffer_init,
-	.file = buffer_file,
-	.thread_fini = buffer_fini,
-};
+static const struct per_file_ops buffer_ops = PER_FILE_OPS(buffer);
 
 static int buffer_run(const struct job *job, struct run_stats *st)
 {

@@ -443,11 +443,7 @@ static void direct_fini(void *ctx)
 	free(c);
 }
 
-static const struct per_file_ops direct_ops = {
-	.thread_init = direct_init,
-	.file = direct_file,
-	.thread_fini = direct_fini,
-};
+static const struct per_file_ops direct_ops = PER_FILE_OPS(direct);
 
 static int direct_run(const struct job *job, struct run_stats *st)
 {

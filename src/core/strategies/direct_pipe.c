@@ -259,8 +259,4 @@ static void pipe_fini(void *ctx)
 	free(c);
 }
 
-const struct per_file_ops direct_pipe_ops = {
-	.thread_init = pipe_init,
-	.file = pipe_file,
-	.thread_fini = pipe_fini,
-};
+const struct per_file_ops direct_pipe_ops = PER_FILE_OPS(pipe);

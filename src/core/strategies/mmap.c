@@ -354,11 +354,7 @@ static void mmap_fini(void *ctx)
 	free(c);
 }
 
-static const struct per_file_ops mmap_ops = {
-	.thread_init = mmap_init,
-	.file = mmap_file,
-	.thread_fini = mmap_fini,
-};
+static const struct per_file_ops mmap_ops = PER_FILE_OPS(mmap);
 
 static void mmap_conf(const struct job *job, struct mmap_conf *mc)
 {

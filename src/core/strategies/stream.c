@@ -245,11 +245,7 @@ static int stream_file(const struct job *job, size_t idx, void *ctx,
 	return ret;
 }
 
-static const struct per_file_ops stream_ops = {
-	.thread_init = stream_init,
-	.file = stream_file,
-	.thread_fini = stream_fini,
-};
+static const struct per_file_ops stream_ops = PER_FILE_OPS(stream);
 
 static int stream_run(const struct job *job, struct run_stats *st)
 {
