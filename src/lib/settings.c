@@ -477,6 +477,8 @@ bool setting_at_default(const struct setting *s, const void *obj)
 	struct setting scratch = *s;
 	char a[64], b[64];
 
+	if (scratch.type == SET_LIST) /* a list has no default: given or not */
+		return !((const struct setting_list *)((const char *)obj + s->off))->n;
 	memset(&v, 0, sizeof(v));
 	scratch.off = 0;
 	if (s->def && setting_store(&scratch, &v, s->name, s->def))
