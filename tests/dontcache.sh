@@ -52,6 +52,20 @@ dontcache_verified_and_leaves_fewer_pages() {
 	done
 }
 
+# The report sets every run's cache left beside the --dontcache ones; the
+# unit stands once, in the column's header.
+report_sets_cache_left_beside_dontcache() {
+	printf '[a]\nstrategy=stream\ndataset=small\nscale=0.01\ndontcache=0,1\nreps=1\nmax_reps=1\n' >"$T/p.ini"
+	"$IOSTRAT" bench "$T/p.ini" --out "$T/b" --data "$T/data" >/dev/null 2>"$T/err" ||
+		die "bench: $(tail -n 1 "$T/err")"
+	! grep -q 'RWF_DONTCACHE' "$T/err" || skip "$(grep -m1 RWF_DONTCACHE "$T/err")"
+	"$IOSTRAT" report "$T/b" >"$T/rep" 2>&1 || die "report: $(cat "$T/rep")"
+	grep -A3 -x 'page cache left' "$T/rep" >"$T/tab" || die "no table: $(cat "$T/rep")"
+	grep -Eq '^  config_id +cache_left_mib \[MiB\]$' "$T/tab" || die "header: $(cat "$T/tab")"
+	grep -Eq '/dontcache +[0-9.]+$' "$T/tab" || die "no dontcache row: $(cat "$T/tab")"
+	grep -Eq 'fsync=file +[0-9.]+$' "$T/tab" || die "no plain row: $(cat "$T/tab")"
+}
+
 mmap_and_direct_refuse_it_by_capability() {
 	gen64
 	for s in $(strategies_with -v dontcache); do
@@ -165,6 +179,7 @@ sq_thread_idle_without_sqpoll_is_a_usage_error() {
 }
 
 t dontcache_output_verified_and_fewer_mib_left_cached dontcache_verified_and_leaves_fewer_pages
+t report_sets_cache_left_beside_dontcache report_sets_cache_left_beside_dontcache
 t dontcache_refused_by_mmap_and_direct_in_one_line mmap_and_direct_refuse_it_by_capability
 t dontcache_on_a_kernel_without_it_refused_naming_versions kernel_without_it_refused_naming_the_versions
 t dontcache_bench_lists_its_configs_as_not_runnable bench_lists_dontcache_configs_as_not_runnable

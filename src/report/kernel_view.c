@@ -139,8 +139,7 @@ static bool is_run(json_t *s)
 void report_cache_left(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { RC_CONFIG_ID, "cache_left_mib", NULL };
-	struct column c = { .unit = "MiB", .help = "" };
-	char title[64];
+	struct column c = { .help = "" };
 	struct rtable *t;
 	bool any = false;
 	json_t *s, *row;
@@ -151,8 +150,7 @@ void report_cache_left(const struct rrun *r, struct rdoc *d)
 	if (!any)
 		return;
 	column_find(cols[1], &c);
-	snprintf(title, sizeof(title), "page cache left (%s)", c.unit);
-	t = rdoc_table(d, title, cols);
+	t = rdoc_table(d, "page cache left", cols);
 	rtable_note(t, "medians: %s, just after each repetition (cachestat, "
 		    "else mincore); --dontcache drops its pages once the I/O is "
 		    "done", c.help);
