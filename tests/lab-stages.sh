@@ -37,6 +37,11 @@ proven() {
 	commit proof
 }
 
+# Every stage of the plan is to $1 (run or skip).
+every_stage_planned() {
+	[ "$("$STAGES" plan | cut -f1 | sort -u)" = "$1" ] || die "not every stage $1: $("$STAGES" plan)"
+}
+
 lists_a_guest_stage_per_kernel() {
 	fixture
 	[ "$("$STAGES" list | paste -sd' ')" = "guest-5.10 guest-7.3 fresh-root" ] ||
@@ -44,12 +49,12 @@ lists_a_guest_stage_per_kernel() {
 }
 no_proof_runs_every_stage() {
 	fixture
-	[ "$("$STAGES" plan | cut -f1 | sort -u)" = run ] || die "$("$STAGES" plan)"
+	every_stage_planned run
 	"$STAGES" plan guest-7.3 | grep -q 'no proof recorded' || die "no reason given"
 }
 proven_stages_are_skipped() {
 	fixture; proven
-	[ "$("$STAGES" plan | cut -f1 | sort -u)" = skip ] || die "$("$STAGES" plan)"
+	every_stage_planned skip
 	"$STAGES" plan fresh-root | grep -q "proof of $(git -C "$T/repo" rev-parse --short=12 HEAD~1)" ||
 		die "the standing proof not named: $("$STAGES" plan fresh-root)"
 }
@@ -63,7 +68,7 @@ change_under_a_stage_runs_it() {
 change_elsewhere_runs_none() {
 	fixture; proven
 	echo 'int report2;' >>"$T/repo/src/report/r.c"; commit report
-	[ "$("$STAGES" plan | cut -f1 | sort -u)" = skip ] || die "$("$STAGES" plan)"
+	every_stage_planned skip
 }
 uncommitted_change_runs_it_too() {
 	fixture; proven
@@ -73,7 +78,7 @@ uncommitted_change_runs_it_too() {
 common_paths_run_every_stage() {
 	fixture; proven
 	echo 'more:' >>"$T/repo/mk/a.mk"; commit mk
-	[ "$("$STAGES" plan | cut -f1 | sort -u)" = run ] || die "$("$STAGES" plan)"
+	every_stage_planned run
 }
 readme_prose_runs_nothing_its_commands_do() {
 	fixture; proven
