@@ -84,16 +84,21 @@ kernel_without_it_refused_naming_the_versions() {
 	[ -z "$(names_in "$T/out" 2>/dev/null)" ] || die "refused, yet the run started"
 }
 
+# 64 MiB of inputs on a kernel with the flag, and $shm: a directory on
+# tmpfs (/dev/shm), removed at the end.
+shm_with_dontcache_here() {
+	gen64
+	row_or_skip stream --dontcache >/dev/null
+	shm=$(mktemp -d /dev/shm/iostrat-test.XXXXXX)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$shm'" EXIT
+}
+
 # An output directory, or inputs, on tmpfs (/dev/shm never takes the flag):
 # one line naming it and its file system before any repetition, on a
 # kernel that has the flag; the temporary directories play no part.
 dontcache_where_the_run_writes_and_reads() {
-	gen64
-	row_or_skip stream --dontcache >/dev/null
-	local shm
-	shm=$(mktemp -d /dev/shm/iostrat-test.XXXXXX)
-	# shellcheck disable=SC2064
-	trap "rm -rf '$shm'" EXIT
+	shm_with_dontcache_here
 	expect_fail "^iostrat: --dontcache: the output directory $shm/out is on tmpfs, which does not support RWF_DONTCACHE \(this kernel, $(uname -r), does\)\$" \
 		"$IOSTRAT" run -s stream --dontcache "$T/in" "$shm/out" -r 1
 	[ -z "$(names_in "$shm/out" 2>/dev/null)" ] || die "refused, yet a repetition ran"
@@ -117,12 +122,7 @@ dontcache_where_the_run_writes_and_reads() {
 }
 
 bench_on_tmpfs_lists_dontcache_configs_as_not_runnable() {
-	gen64
-	row_or_skip stream --dontcache >/dev/null
-	local shm
-	shm=$(mktemp -d /dev/shm/iostrat-test.XXXXXX)
-	# shellcheck disable=SC2064
-	trap "rm -rf '$shm'" EXIT
+	shm_with_dontcache_here
 	out=$("$IOSTRAT" bench "$TOP/profiles/kernels.ini" --dry-run --data "$shm/data" 2>&1)
 	printf '%s\n' "$out" | grep -q "\[dontcache\]: --dontcache: the input directory $shm/data/big-[^ ]* is on tmpfs, which does not support RWF_DONTCACHE .*; skipped" ||
 		die "no reason given: $out"
