@@ -167,16 +167,23 @@ static void put(const char *dir, const char *name, const char *text)
 	}
 }
 
+/* An enclosing cgroup, scratch/dir, whose file says its limit. */
+static void enclosing(const char *dir, const char *file, const char *limit)
+{
+	char d[PATH_MAX];
+
+	snprintf(d, sizeof(d), "%s/%s", scratch, dir);
+	mkdir(d, 0755);
+	put(dir, file, limit);
+}
+
 /* v2: killed (oom_kill 1) while its own limit was never reached (oom 0),
  * under a parent limited to 16 MiB: not its memory_max's, the parent named. */
 UNIT(a_kill_for_an_enclosing_v2_limit_names_it)
 {
 	json_t *row = system_row();
-	char d[PATH_MAX];
 
-	snprintf(d, sizeof(d), "%s/encl2", scratch);
-	mkdir(d, 0755);
-	put("encl2", "memory.max", "16777216\n");
+	enclosing("encl2", "memory.max", "16777216\n");
 	fake_cgroup("encl2/rep", "memory.events", "oom 0\noom_kill 1\n", NULL);
 	cg.limit = 1 << 30;
 	cgroup_rep_finish(&cg, row);
@@ -191,11 +198,8 @@ UNIT(a_kill_for_an_enclosing_v2_limit_names_it)
 UNIT(v1_failcnt_says_whose_limit_killed)
 {
 	json_t *row = system_row();
-	char d[PATH_MAX];
 
-	snprintf(d, sizeof(d), "%s/encl1", scratch);
-	mkdir(d, 0755);
-	put("encl1", "memory.limit_in_bytes", "524288\n");
+	enclosing("encl1", "memory.limit_in_bytes", "524288\n");
 	fake_cgroup("encl1/rep", "memory.oom_control", "under_oom 0\noom_kill 1\n",
 		    "memory.failcnt", "0\n", NULL);
 	cg.version = 1;
