@@ -26,13 +26,15 @@ const struct setting *setting_find(const struct setting *table,
 	return NULL;
 }
 
-/* "a, b or c" into buf */
-static const char *list_text(const char *const *v, char *buf, size_t len)
+/* v's names into buf, sep between them and last before the last one:
+ * "a, b or c" (", ", " or "), "a|b|c" ("|", "|") */
+static const char *join_text(const char *const *v, const char *sep,
+			     const char *last, char *buf, size_t len)
 {
 	buf[0] = 0;
 	for (const char *const *a = v; *a; a++)
 		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-			 a == v ? "" : a[1] ? ", " : " or ", *a);
+			 a == v ? "" : a[1] ? sep : last, *a);
 	return buf;
 }
 
@@ -47,7 +49,7 @@ static int store_enum(const struct setting *s, int *out, const char *where,
 			return 0;
 		}
 	errorf("%s: bad value '%s' (%s)", where, v ? v : "",
-	       list_text(s->values, list, sizeof(list)));
+	       join_text(s->values, ", ", " or ", list, sizeof(list)));
 	return -EINVAL;
 }
 
@@ -345,16 +347,6 @@ int cmdopt_parse(const struct cmd_opts *o, void *const *objs, int argc,
 	return npos;
 }
 
-/* "a|b|c" into buf */
-static const char *bar_text(const char *const *v, char *buf, size_t len)
-{
-	buf[0] = 0;
-	for (const char *const *a = v; *a; a++)
-		snprintf(buf + strlen(buf), len - strlen(buf), "%s%s",
-			 a == v ? "" : "|", *a);
-	return buf;
-}
-
 const char *setting_spelling(const char *name, char *buf, size_t len)
 {
 	size_t i;
@@ -374,7 +366,7 @@ static void flag_text(const struct setting *s, char *buf, size_t len)
 
 	if (setting_takes_arg(s))
 		meta = s->metavar ? s->metavar
-		       : s->type == SET_ENUM ? bar_text(s->values, vals, sizeof(vals))
+		       : s->type == SET_ENUM ? join_text(s->values, "|", "|", vals, sizeof(vals))
 		       : "V";
 	if (s->name)
 		setting_spelling(s->name, name, sizeof(name));
