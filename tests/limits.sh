@@ -114,9 +114,15 @@ bad_input_one_line() {
 	expect_fail 'empty W list' limits --work '' --out "$T/r2"
 	expect_fail 'empty W list' limits --work ',' --out "$T/r3"
 	expect_fail "reuse: bad value '3x'" limits --reuse 3x --out "$T/r4"
+	expect_fail 'limits: -D =1: want KEY=VALUE' limits -D =1 --out "$T/r6"
+	# a -D value of any length reaches the configuration whole (a 256-byte
+	# copy cut it short)
+	local long
+	long=$(printf 'x%.0s' $(seq 300))
+	expect_fail "qd: bad value '$long'" limits --limits transform -D "qd=$long" --out "$T/r7"
 	IOSTRAT_FAKE_FREE_BYTES=1000 expect_fail \
 		'no free space for write_new_buffered.s new files' limits --out "$T/r5"
-	for d in r1 r2 r3 r4 r5; do
+	for d in r1 r2 r3 r4 r5 r6 r7; do
 		[ ! -s "$T/$d/results.jsonl" ] || die "$d: rows written"
 	done
 }

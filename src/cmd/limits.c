@@ -19,6 +19,7 @@ struct limits_args {
 	const char *transform;
 	const char *bs, *qd, *out, *data, *profile;
 	struct setting_list defs;
+	char **dkeys;              /* defs' keys, split off once */
 	json_t *rows;              /* every row written */
 };
 
@@ -97,7 +98,7 @@ static void kv_set(struct kvs *k, const char *key, const char *value)
 	}
 }
 
-static void base_keys(const struct limits_args *a, struct kvs *k, char *dbuf, size_t len)
+static void base_keys(const struct limits_args *a, struct kvs *k)
 {
 	k->n = 0;
 	kv_set(k, "dataset", a->dataset ? a->dataset : "medium");
@@ -113,17 +114,8 @@ static void base_keys(const struct limits_args *a, struct kvs *k, char *dbuf, si
 		kv_set(k, "qd", a->qd);
 	if (a->reuse)
 		kv_set(k, "reuse", a->reuse);
-	for (size_t i = 0; i < a->defs.n; i++) {
-		char *eq;
-
-		snprintf(dbuf + i * 256, 256, "%s", a->defs.v[i]);
-		eq = strchr(dbuf + i * 256, '=');
-		if (eq) {
-			*eq = 0;
-			kv_set(k, dbuf + i * 256, eq + 1);
-		}
-	}
-	(void)len;
+	for (size_t i = 0; i < a->defs.n; i++)
+		kv_set(k, a->dkeys[i], strchr(a->defs.v[i], '=') + 1);
 }
 
 /* The lists --work and --transform expand to. */
@@ -143,11 +135,11 @@ static bool has_passes(const char *spec)
 }
 
 static int add_one(const struct limits_args *a, struct profile *p, const char *name,
-		   const char *work, const char *transform, char *dbuf, size_t len)
+		   const char *work, const char *transform)
 {
 	struct kvs k;
 
-	base_keys(a, &k, dbuf, len);
+	base_keys(a, &k);
 	kv_set(&k, "limit", name);
 	kv_set(&k, "work", work);
 	kv_set(&k, "transform", transform);
@@ -158,32 +150,42 @@ static int add_one(const struct limits_args *a, struct profile *p, const char *n
 /* One configuration per limit; for transform, one per transform (per W
  * for the xor). */
 static int add_limit(const struct limits_args *a, struct profile *p, const char *name,
-		     const struct lists *l, char *dbuf, size_t len)
+		     const struct lists *l)
 {
 	int ret = 0;
 
 	if (strcmp(name, "transform"))
-		return add_one(a, p, name, "0", "xor", dbuf, len);
+		return add_one(a, p, name, "0", "xor");
 	for (size_t t = 0; !ret && t < l->nt; t++) {
 		bool passes = has_passes(l->ts[t]);
 
 		for (size_t w = 0; !ret && w < (passes ? l->nw : 1); w++)
-			ret = add_one(a, p, name, passes ? l->ws[w] : "0", l->ts[t], dbuf, len);
+			ret = add_one(a, p, name, passes ? l->ws[w] : "0", l->ts[t]);
 	}
 	return ret;
 }
 
-static int check_defs(const struct limits_args *a)
+/* Each -D KEY=VALUE checked, its KEY split off into a->dkeys. */
+static int split_defs(struct limits_args *a)
 {
-	for (size_t i = 0; i < a->defs.n; i++)
-		if (!strchr(a->defs.v[i], '=') || a->defs.v[i][0] == '=') {
-			errorf("limits: -D %s: want KEY=VALUE", a->defs.v[i]);
+	a->dkeys = calloc(a->defs.n + 1, sizeof(*a->dkeys));
+	if (!a->dkeys)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->defs.n; i++) {
+		const char *d = a->defs.v[i], *eq = strchr(d, '=');
+
+		if (!eq || eq == d) {
+			errorf("limits: -D %s: want KEY=VALUE", d);
 			return -EINVAL;
 		}
+		a->dkeys[i] = strndup(d, (size_t)(eq - d));
+		if (!a->dkeys[i])
+			return -ENOMEM;
+	}
 	return 0;
 }
 
-static int build(const struct limits_args *a, struct profile *p, char *dbuf, size_t len)
+static int build(struct limits_args *a, struct profile *p)
 {
 	const char *all = "read_direct,write_new_buffered,write_new_direct,"
 			  "pagecache_copy,copy_file_range,transform";
@@ -196,7 +198,7 @@ static int build(const struct limits_args *a, struct profile *p, char *dbuf, siz
 		errorf("limits: --work: empty W list (W,W...: whole numbers)");
 		return -EINVAL;
 	}
-	ret = check_defs(a);
+	ret = split_defs(a);
 	if (!ret)
 		ret = profile_expand_value("iostrat limits", "--work", a->work ? a->work : "0",
 					   &l.ws, &l.nw);
@@ -209,7 +211,7 @@ static int build(const struct limits_args *a, struct profile *p, char *dbuf, siz
 	if (!ret)
 		ret = engine_profile_new(p, "limits");
 	for (size_t i = 0; !ret && i < nn; i++)
-		ret = add_limit(a, p, names[i], &l, dbuf, len);
+		ret = add_limit(a, p, names[i], &l);
 	profile_free_items(names, nn);
 	profile_free_items(l.ws, l.nw);
 	profile_free_items(l.ts, l.nt);
@@ -267,12 +269,10 @@ int cmd_limits(int argc, char **argv)
 	struct limits_args a = { 0 };
 	struct profile p = { 0 };
 	struct engine_opts eo = { .on_row = take_row, .arg = &a };
-	char *dbuf = NULL;
 	int ret;
 
-	dbuf = calloc((size_t)argc + 1, 256);
 	a.rows = json_array();
-	if (!dbuf || !a.rows)
+	if (!a.rows)
 		ret = 1;
 	else if ((ret = cmdopt_parse(&limits_cmdopts, (void *[]){ &a }, argc, argv)) < 0)
 		ret = cmdopt_exit(ret);
@@ -280,7 +280,7 @@ int cmd_limits(int argc, char **argv)
 		ret = (errorf("limits: %s: unexpected argument (iostrat limits --help)",
 			      argv[argc - ret]), 2);
 	else if (a.profile ? from_profile(&a, &p) || keep_limits(&p) :
-		 build(&a, &p, dbuf, (size_t)argc + 1)) {
+		 build(&a, &p)) {
 		if (p.pool) /* built in part: the engine never had it */
 			profile_free(&p);
 		ret = 2;
@@ -293,7 +293,9 @@ int cmd_limits(int argc, char **argv)
 			ret = print_table(&a) ? 1 : ret;
 	}
 	json_decref(a.rows);
+	for (size_t i = 0; a.dkeys && i < a.defs.n; i++)
+		free(a.dkeys[i]);
+	free(a.dkeys);
 	setting_list_free(&a.defs);
-	free(dbuf);
 	return ret;
 }
