@@ -17,11 +17,24 @@ bool setting_takes_arg(const struct setting *s)
 	return s->type == SET_CALL ? s->arg : s->type != SET_BOOL;
 }
 
+/* Is name one of the '|'-separated words of list? */
+static bool in_word_list(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	if (strchr(name, '|'))
+		return false;
+	for (const char *w = list; w; w = strchr(w, '|'), w = w ? w + 1 : NULL)
+		if (!strncmp(w, name, len) && (w[len] == '|' || !w[len]))
+			return true;
+	return false;
+}
+
 const struct setting *setting_find(const struct setting *table,
 				   const char *name)
 {
 	for (const struct setting *s = table; s && (s->name || s->shortname); s++)
-		if (s->name && !strcmp(s->name, name))
+		if (s->name && (!strcmp(s->name, name) || in_word_list(s->aliases, name)))
 			return s;
 	return NULL;
 }

@@ -69,6 +69,9 @@ struct setting {
 	/* SET_ENUM: each value as its config_id part writes it, in the order
 	 * of values (NULL: its name), so an id keeps an older spelling */
 	const char *const *id_values;
+	/* other keys a profile may give it by, '|'-separated ("op|operation");
+	 * never options on the command line */
+	const char *aliases;
 };
 
 /*
@@ -107,7 +110,8 @@ struct setting {
 /* Does s take a value on the command line ("--name V")? */
 bool setting_takes_arg(const struct setting *s);
 
-/* The entry called name in table ({ NULL }-terminated), or NULL. */
+/* The entry called name, by its name or one of its aliases, in table
+ * ({ NULL }-terminated), or NULL. */
 const struct setting *setting_find(const struct setting *table,
 				   const char *name);
 /*

@@ -235,19 +235,12 @@ static unsigned page_shift(void)
 	return s ? s : 12;
 }
 
-static int pc_open(const struct tracer *t, void **skel, struct bpf_object **obj)
+static void pc_filter(struct pagecache_bpf *s, const struct tracer *t)
 {
-	struct pagecache_bpf *s = pagecache_bpf__open();
-
-	if (!s)
-		return -errno;
 	s->rodata->targ_fs_dev = t->filter.fs_dev;
 	s->rodata->filter_pids = t->filter.pids;
 	s->rodata->filter_files = t->filter.files;
 	s->rodata->page_shift = page_shift();
-	*skel = s;
-	*obj = s->obj;
-	return 0;
 }
 
 PROBE_SKEL(pc, pagecache)

@@ -124,12 +124,25 @@ struct probe_ops {
 };
 
 /*
- * A probe's eBPF half, named by one convention: P_points, P_open, P_load,
- * P_destroy, P_reset, P_read.  PROBE_SKEL(P, SKEL) defines load and
- * destroy as skeleton SKEL's own; PROBE_BPF_OPS(P) sets those fields of
- * its probe_ops (none in a build without eBPF).
+ * A probe's eBPF half, named by one convention: P_points, P_filter,
+ * P_reset, P_read.  PROBE_SKEL(P, SKEL) defines P_open (opens skeleton
+ * SKEL and lets P_filter(skel, tracer) set its read-only data before the
+ * load), P_load and P_destroy as SKEL's own; PROBE_BPF_OPS(P) sets those
+ * fields of its probe_ops (none in a build without eBPF).
  */
 #define PROBE_SKEL(P, SKEL)                                                   \
+	static int P##_open(const struct tracer *t, void **skel,              \
+			    struct bpf_object **obj)                          \
+	{                                                                     \
+		struct SKEL##_bpf *s = SKEL##_bpf__open();                    \
+									      \
+		if (!s)                                                       \
+			return -errno;                                        \
+		P##_filter(s, t);                                             \
+		*skel = s;                                                    \
+		*obj = s->obj;                                                \
+		return 0;                                                     \
+	}                                                                     \
 	static int P##_load(void *skel) { return SKEL##_bpf__load(skel); }    \
 	static void P##_destroy(void *skel) { SKEL##_bpf__destroy(skel); }
 #ifndef IOSTRAT_NO_BPF

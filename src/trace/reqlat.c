@@ -283,17 +283,10 @@ static const struct probe_point reqlat_points[] = {
 	{ "rl_fork", "the run's own requests", fork_cands, true },
 };
 
-static int reqlat_open(const struct tracer *t, void **skel, struct bpf_object **obj)
+static void reqlat_filter(struct reqlat_bpf *s, const struct tracer *t)
 {
-	struct reqlat_bpf *s = reqlat_bpf__open();
-
-	if (!s)
-		return -errno;
 	s->rodata->targ_dev = t->filter.disk_dev;
 	s->rodata->filter_pids = t->filter.pids;
-	*skel = s;
-	*obj = s->obj;
-	return 0;
 }
 
 PROBE_SKEL(reqlat, reqlat)

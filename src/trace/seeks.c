@@ -305,16 +305,9 @@ static const struct probe_point seeks_points[] = {
 	{ "rq_complete", "block latency", blk_rq_complete_cands, false },
 };
 
-static int seeks_open(const struct tracer *t, void **skel, struct bpf_object **obj)
+static void seeks_filter(struct seeks_bpf *s, const struct tracer *t)
 {
-	struct seeks_bpf *s = seeks_bpf__open();
-
-	if (!s)
-		return -errno;
 	s->rodata->targ_dev = t->filter.disk_dev;
-	*skel = s;
-	*obj = s->obj;
-	return 0;
 }
 
 PROBE_SKEL(seeks, seeks)

@@ -242,3 +242,23 @@ UNIT(list_setting_keeps_every_value_in_order)
 	CHECK(!o.defs.v && !o.defs.n, "not freed");
 	return 0;
 }
+
+UNIT(setting_find_answers_its_aliases_whole_words_only)
+{
+	struct with_alias {
+		unsigned n;
+	};
+	static const struct setting table[] = {
+		{ .name = "ops", SETTING_UINT(struct with_alias, n), .aliases = "op|operation" },
+		{ 0 },
+	};
+
+	CHECK(setting_find(table, "ops") == &table[0], "by its name");
+	CHECK(setting_find(table, "op") == &table[0], "first alias");
+	CHECK(setting_find(table, "operation") == &table[0], "last alias");
+	CHECK(!setting_find(table, "oper"), "a prefix of an alias");
+	CHECK(!setting_find(table, "o"), "a prefix of both");
+	CHECK(!setting_find(table, ""), "the empty key");
+	CHECK(!setting_find(table, "op|operation"), "the list itself");
+	return 0;
+}
