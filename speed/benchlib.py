@@ -8,19 +8,14 @@ import sys
 import time
 
 
-def bench_binary():
-    """The iostrat under test: the first argument, else build/iostrat."""
-    return os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat")
-
-
-def bench_data(name):
-    """The bench's data directory: $BENCH_DATA, else data/bench-NAME."""
-    return os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-" + name))
-
-
-def bench_reps(default):
-    """Repetitions (rounds): $REPS, else default."""
-    return int(os.environ.get("REPS", str(default)))
+def bench_setup(name, default_reps):
+    """What every bench starts from: the iostrat under test (the first
+    argument, else build/iostrat), its data directory ($BENCH_DATA, else
+    data/bench-NAME) and its repetitions, or rounds ($REPS, else
+    default_reps)."""
+    return (os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else "build/iostrat"),
+            os.path.abspath(os.environ.get("BENCH_DATA", "data/bench-" + name)),
+            int(os.environ.get("REPS", str(default_reps))))
 
 
 def sh(*args, **kw):

@@ -7,21 +7,20 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table, timed_child  # noqa: E402
+from benchlib import bench_setup, gen, med, run_rows, table, timed_child  # noqa: E402
 
-BIN = bench_binary()
+BIN, DATA, REPS = bench_setup("core", 3)
 SCALE = os.environ.get("SCALE", "0.05")
-REPS = bench_reps(3)
 STRATS = os.environ.get("STRATEGIES", "stream buffer").split()
-DATA = bench_data("core")
 OUT = DATA + "/out"
+CAT_OUT = DATA + "/cat-out"  # not OUT: iostrat refuses a directory it did not write
 
 
 def cat_copy(src, cache):
     files = sorted(f for f in os.listdir(src) if not f.startswith("."))
-    os.makedirs(OUT, exist_ok=True)
+    os.makedirs(CAT_OUT, exist_ok=True)
     # cat each file and fsync it, as iostrat's default --fsync file does
-    script = "; ".join(f"cat {src}/{f} > {OUT}/{f} && sync {OUT}/{f}" for f in files)
+    script = "; ".join(f"cat {src}/{f} > {CAT_OUT}/{f} && sync {CAT_OUT}/{f}" for f in files)
     runs = sorted(timed_child(script, cache, [f"{src}/{f}" for f in files])[0]
                   for _ in range(REPS))
     size = sum(os.path.getsize(f"{src}/{f}") for f in files)

@@ -10,13 +10,11 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import bench_binary, bench_data, bench_reps, drop_caches, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_setup, drop_caches, gen, med, run_rows, table  # noqa: E402
 
-BIN = bench_binary()
+BIN, DATA, REPS = bench_setup("core-strategies", 3)
 SCALE = os.environ.get("SCALE", "0.01")
 FIO_SCALE = os.environ.get("FIO_SCALE", "0.55")
-REPS = bench_reps(3)
-DATA = bench_data("core-strategies")
 OUT = DATA + "/out"
 STRATS = ("stream", "buffer", "direct", "mmap")
 CHUNK = 1 << 20  # direct's default chunk; fio uses the same block size

@@ -26,11 +26,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_setup, gen, med, run_rows, table  # noqa: E402
 
-BIN = bench_binary()
-DATA = bench_data("kernel-features")
-REPS = bench_reps(5)
+BIN, DATA, REPS = bench_setup("kernel-features", 5)
 SCALE = os.environ.get("SCALE", "0.3")
 SCALE_CPU = os.environ.get("SCALE_CPU", "0.1")
 OUT = DATA + "/out"

@@ -16,14 +16,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from benchlib import bench_binary, bench_data, bench_reps, gen, table  # noqa: E402
+from benchlib import bench_setup, gen, table  # noqa: E402
 
-BIN = bench_binary()
+BIN, DATA, REPS = bench_setup("memory", 3)
 FILES = int(os.environ.get("FILES", "4"))
 FILE_MB = int(os.environ.get("FILE_MB", "300"))
 LIMIT = os.environ.get("LIMIT", "256M")
-REPS = bench_reps(3)
-DATA = bench_data("memory")
 OUT = DATA + "/out"
 STRATS = ("stream", "buffer", "direct", "mmap", "uring")
 GIB = float(1 << 30)

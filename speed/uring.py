@@ -23,11 +23,9 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bench_binary, bench_data, bench_reps, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_setup, gen, med, run_rows, table  # noqa: E402
 
-BIN = bench_binary()
-DATA = bench_data("uring")
-REPS = bench_reps(5)
+BIN, DATA, REPS = bench_setup("uring", 5)
 FSYNC = os.environ.get("FSYNC", "end")
 CHUNK = os.environ.get("CHUNK", "1M")
 QD = os.environ.get("QD", "8")

@@ -77,13 +77,31 @@ static json_t *fixture(void)
 	return rows;
 }
 
+/* The fixture's rows and their table, once for the cases that read it. */
+static json_t *fix_rows;
+static struct rdoc fix_doc;
+static const struct rtable *fix_t;
+
+static int fixture_table(void)
+{
+	fix_rows = fixture();
+	fix_t = cost_table(fix_rows, &fix_doc);
+	return 0;
+}
+
+static int fixture_free(int failed)
+{
+	rdoc_free(&fix_doc);
+	json_decref(fix_rows);
+	return failed;
+}
+
+UNIT_FIXTURE(fixture_table, fixture_free)
+
 UNIT(cost_is_the_median_of_timed_repetitions_that_completed)
 {
-	json_t *rows = fixture();
-	const struct rtable *t;
-	struct rdoc d;
+	const struct rtable *t = fix_t;
 
-	t = cost_table(rows, &d);
 	CHECK(t, "no table");
 	CHECK(json_array_size(t->rows) == 2, "%zu rows", json_array_size(t->rows));
 	CHECK(!strcmp(json_string_value(rtable_cell(t, 0, "config_id")), "a"), "first row");
@@ -99,19 +117,14 @@ UNIT(cost_is_the_median_of_timed_repetitions_that_completed)
 	NEAR(t, 0, "dev_read_mb", 2.0);
 	NEAR(t, 0, "dev_write_mb", 1.0);
 	NEAR(t, 0, "mem_peak_mib", 2.0);
-	rdoc_free(&d);
-	json_decref(rows);
 	return 0;
 }
 
 /* b's rows have no kthread_s and no dev_*: empty cells, not 0 */
 UNIT(column_no_row_has_is_empty)
 {
-	json_t *rows = fixture();
-	const struct rtable *t;
-	struct rdoc d;
+	const struct rtable *t = fix_t;
 
-	t = cost_table(rows, &d);
 	CHECK(t, "no table");
 	NEAR(t, 1, "cpu_s", 1.5);
 	CHECK(json_is_null(rtable_cell(t, 1, "kthread_s")), "kthread_s not empty");
@@ -119,18 +132,13 @@ UNIT(column_no_row_has_is_empty)
 	CHECK(json_is_null(rtable_cell(t, 1, "cpu_s_per_gb")), "cpu_s_per_gb counts all three");
 	CHECK(json_is_null(rtable_cell(t, 1, "dev_read_mb")) && json_is_null(rtable_cell(t, 1, "dev_write_mb")),
 	      "dev_*_mb not empty");
-	rdoc_free(&d);
-	json_decref(rows);
 	return 0;
 }
 
 UNIT(note_names_each_columns_source)
 {
-	json_t *rows = fixture();
-	const struct rtable *t;
-	struct rdoc d;
+	const struct rtable *t = fix_t;
 
-	t = cost_table(rows, &d);
 	CHECK(t && t->note, "no note");
 	CHECK(strstr(t->note, "stall time, system;"), "psi: %s", t->note);
 	CHECK(strstr(t->note, "cgroup v1 (refaults), system (pgscan, pgsteal)"), "reclaim: %s",
@@ -138,8 +146,6 @@ UNIT(note_names_each_columns_source)
 	CHECK(strstr(t->note, "system /proc/diskstats sda"), "dev: %s", t->note);
 	CHECK(strstr(t->note, "cgroup (v1)"), "cgroup: %s", t->note);
 	CHECK(strstr(t->note, "system-wide: an upper bound"), "kthread_s: %s", t->note);
-	rdoc_free(&d);
-	json_decref(rows);
 	return 0;
 }
 

@@ -26,24 +26,39 @@ static json_t *row(const char *strat, double e, double cpu, int k)
 			 "rep", k);
 }
 
-/* The headline of rows (two cpus): the document, its first table checked. */
-static const struct rtable *headline_of(json_t *rows, struct rrun *r, struct rdoc *d)
+/* Rounds of uring against stream, and the headline of their rows. */
+struct race {
+	json_t *rows;
+	struct rrun r;
+	struct rdoc d;
+};
+
+/* Round k: uring in ue seconds with uc of CPU, stream in se with sc. */
+static void race_round(struct race *x, int k, double ue, double uc, double se, double sc)
 {
-	memset(r, 0, sizeof(*r));
-	r->rows = rows;
-	r->sum = results_summarize(rows);
-	r->env = json_pack("{s:i}", "cpus", 2);
-	rdoc_init(d);
-	report_verdict(r, d);
-	return d->n ? &d->t[0] : NULL;
+	if (!x->rows)
+		x->rows = json_array();
+	json_array_append_new(x->rows, row("uring", ue, uc, k));
+	json_array_append_new(x->rows, row("stream", se, sc, k));
 }
 
-static void done(struct rrun *r, struct rdoc *d)
+/* The headline of the rows (two cpus): the document's first table. */
+static const struct rtable *race_headline(struct race *x)
 {
-	rdoc_free(d);
-	json_decref(r->rows);
-	json_decref(r->sum);
-	json_decref(r->env);
+	x->r.rows = x->rows;
+	x->r.sum = results_summarize(x->rows);
+	x->r.env = json_pack("{s:i}", "cpus", 2);
+	rdoc_init(&x->d);
+	report_verdict(&x->r, &x->d);
+	return x->d.n ? &x->d.t[0] : NULL;
+}
+
+static void race_done(struct race *x)
+{
+	rdoc_free(&x->d);
+	json_decref(x->rows);
+	json_decref(x->r.sum);
+	json_decref(x->r.env);
 }
 
 static const char *cell(const struct rtable *t, size_t i, const char *col)
@@ -66,16 +81,13 @@ UNIT(median_interval_is_order_statistics)
 UNIT(winner_headline_comes_first_with_one_row_per_strategy)
 {
 	const double q[] = { 1.30, 1.31, 1.32, 1.29, 1.33, 1.28, 1.34, 1.305 };
-	json_t *rows = json_array();
+	struct race x = { 0 };
 	const struct rtable *t;
-	struct rrun r;
-	struct rdoc d;
 
 	for (int k = 0; k < 8; k++) {
-		json_array_append_new(rows, row("uring", 1.0 + k * 0.01, 0.2, k + 1));
-		json_array_append_new(rows, row("stream", (1.0 + k * 0.01) * q[k], 0.2, k + 1));
+		race_round(&x, k + 1, 1.0 + k * 0.01, 0.2, (1.0 + k * 0.01) * q[k], 0.2);
 	}
-	t = headline_of(rows, &r, &d);
+	t = race_headline(&x);
 	CHECK(t && !strcmp(t->title, "headline: big (100 MB), W=0, 1 thread"), "title %s",
 	      t ? t->title : "none");
 	CHECK(json_array_size(t->rows) == 2, "two strategies");
@@ -89,7 +101,7 @@ UNIT(winner_headline_comes_first_with_one_row_per_strategy)
 	CHECK(!strcmp(cell(t, 0, "limited by"), "I/O-bound"), "%s", cell(t, 0, "limited by"));
 	CHECK(t->note && !strncmp(t->note, "uring wins: 1.31x stream [1.27-1.35]", 36), "%s",
 	      t->note);
-	done(&r, &d);
+	race_done(&x);
 	return 0;
 }
 
@@ -98,22 +110,19 @@ UNIT(winner_headline_comes_first_with_one_row_per_strategy)
 UNIT(interval_end_near_1_shows_its_side)
 {
 	const double q[] = { 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08, 1.02, 1.08 };
-	json_t *rows = json_array();
+	struct race x = { 0 };
 	const struct rtable *t;
-	struct rrun r;
-	struct rdoc d;
 
 	for (int k = 0; k < 10; k++) {
-		json_array_append_new(rows, row("uring", 1.0 + k * 0.01, 0.2, k + 1));
-		json_array_append_new(rows, row("stream", (1.0 + k * 0.01) * q[k], 0.2, k + 1));
+		race_round(&x, k + 1, 1.0 + k * 0.01, 0.2, (1.0 + k * 0.01) * q[k], 0.2);
 	}
-	t = headline_of(rows, &r, &d);
+	t = race_headline(&x);
 	CHECK(t && json_array_size(t->rows) == 2, "two strategies");
 	printf("  %s; %s\n", cell(t, 1, "x fastest [CI]"), t->note);
 	CHECK(strchr(cell(t, 1, "x fastest [CI]"), '-') - strchr(cell(t, 1, "x fastest [CI]"), '[') >= 6,
 	      "the lower end with 3 decimals: %s", cell(t, 1, "x fastest [CI]"));
 	CHECK(!strstr(t->note, "[1.00-"), "%s", t->note);
-	done(&r, &d);
+	race_done(&x);
 	return 0;
 }
 
@@ -121,38 +130,32 @@ UNIT(interval_end_near_1_shows_its_side)
  * "try -D threads=2". */
 UNIT(cpu_bound_cell_with_idle_cpus_says_try_more_threads)
 {
-	json_t *rows = json_array();
+	struct race x = { 0 };
 	const struct rtable *t;
-	struct rrun r;
-	struct rdoc d;
 
 	for (int k = 0; k < 8; k++) {
-		json_array_append_new(rows, row("uring", 1.0, 0.95, k + 1));
-		json_array_append_new(rows, row("stream", 1.5 + k * 0.01, 1.4, k + 1));
+		race_round(&x, k + 1, 1.0, 0.95, 1.5 + k * 0.01, 1.4);
 	}
-	t = headline_of(rows, &r, &d);
+	t = race_headline(&x);
 	CHECK(t && !strcmp(cell(t, 0, "limited by"), "CPU-bound"), "bound");
 	CHECK(strstr(t->note, "try -D threads=2."), "%s", t->note);
-	done(&r, &d);
+	race_done(&x);
 	return 0;
 }
 
 /* Alternating leaders: no winner, both contenders named, more rounds asked. */
 UNIT(undecided_headline_names_the_contenders)
 {
-	json_t *rows = json_array();
+	struct race x = { 0 };
 	const struct rtable *t;
-	struct rrun r;
-	struct rdoc d;
 
 	for (int k = 0; k < 8; k++) {
-		json_array_append_new(rows, row("uring", 1.0 + (k % 2) * 0.2, 0.2, k + 1));
-		json_array_append_new(rows, row("stream", 1.0 + (k % 2 ? 0 : 0.21), 0.2, k + 1));
+		race_round(&x, k + 1, 1.0 + (k % 2) * 0.2, 0.2, 1.0 + (k % 2 ? 0 : 0.21), 0.2);
 	}
-	t = headline_of(rows, &r, &d);
+	t = race_headline(&x);
 	CHECK(t && !strcmp(cell(t, 1, "decision"), "undecided"), "%s", cell(t, 1, "decision"));
 	CHECK(strstr(t->note, "no winner yet between ") && strstr(t->note, "uring") &&
 	      strstr(t->note, "stream") && strstr(t->note, "more rounds"), "%s", t->note);
-	done(&r, &d);
+	race_done(&x);
 	return 0;
 }

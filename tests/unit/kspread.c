@@ -8,6 +8,7 @@
 #include "report/report.h"
 #include "report/verdict.h"
 #include "results/results.h"
+#include "lib/util.h"
 #include "unit.h"
 
 #define ID "big/uring/t1/w0/cold/fsync=file"
@@ -55,52 +56,48 @@ static void spread(double a, double b, double c, struct kspread *ks)
 	kspread_from(v, 3, ks);
 }
 
-UNIT(a_share_within_15_points_is_steady)
+/* Three traced repetitions of a column and what the column's rule says:
+ * a share (%) within 15 points, a ratio within 0.15, a size within 25%
+ * of its median; a probe's own column by its declared unit (14-26% is
+ * 12 points, not 50% of the median); an unknown unit, the relative rule. */
+static const struct rule_row {
+	const char *column;
+	double v[3];
+	enum kspread_say want;
+	const char *what;
+} rule_rows[] = {
+	{ "seq_pct", { 80, 95, 88 }, KS_STEADY, "15 points" },
+	{ "seq_pct", { 49, 76, 60 }, KS_VARIES, "27 points" },
+	{ "seq_pct_read", { 14.26, 17.59, 26.08 }, KS_STEADY, "a probe's share, 12 points" },
+	{ "seq_pct_write", { 14.26, 17.59, 26.08 }, KS_STEADY, "a probe's share, 12 points" },
+	{ "no_such_column", { 14.26, 17.59, 26.08 }, KS_VARIES, "unknown unit" },
+	{ "pc_hit_ratio", { 0.0, 0.1, 0.15 }, KS_STEADY, "0.15" },
+	{ "pc_hit_ratio", { 0.0, 0.1, 0.5 }, KS_VARIES, "0.5" },
+	{ "req_p50_kb", { 800, 1000, 1250 }, KS_STEADY, "-20% +25%" },
+	{ "req_p50_kb", { 12, 896, 1024 }, KS_VARIES, "12 to 1024" },
+	{ "req_p50_kb", { 0, 0, 0 }, KS_STEADY, "all zero" },
+};
+
+UNIT(each_column_is_judged_by_its_units_rule)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(rule_rows); i++) {
+		const struct rule_row *r = &rule_rows[i];
+		struct kspread ks;
+
+		spread(r->v[0], r->v[1], r->v[2], &ks);
+		CHECK(kspread_rule(r->column, &ks) == r->want, "%s %g %g %g (%s): %d",
+		      r->column, r->v[0], r->v[1], r->v[2], r->what,
+		      (int)kspread_rule(r->column, &ks));
+	}
+	return 0;
+}
+
+UNIT(three_repetitions_give_their_median_and_range)
 {
 	struct kspread ks;
 
 	spread(80, 95, 88, &ks);
 	CHECK(ks.n == 3 && ks.med == 88 && ks.lo == 80 && ks.hi == 95, "summary");
-	CHECK(kspread_rule("seq_pct", &ks) == KS_STEADY, "15 points: steady");
-	spread(49, 76, 60, &ks);
-	CHECK(kspread_rule("seq_pct", &ks) == KS_VARIES, "27 points: varies");
-	return 0;
-}
-
-/* A probe's own column (not in the row's table) by its declared unit:
- * 14-26% is 12 points, not 50% of the median. */
-UNIT(a_probes_own_share_is_judged_in_points)
-{
-	struct kspread ks;
-
-	spread(14.26, 17.59, 26.08, &ks);
-	CHECK(kspread_rule("seq_pct_read", &ks) == KS_STEADY, "seq_pct_read 12 points: steady");
-	CHECK(kspread_rule("seq_pct_write", &ks) == KS_STEADY, "seq_pct_write 12 points: steady");
-	CHECK(kspread_rule("no_such_column", &ks) == KS_VARIES, "unknown unit: relative rule");
-	return 0;
-}
-
-UNIT(a_ratio_within_15_hundredths_is_steady)
-{
-	struct kspread ks;
-
-	spread(0.0, 0.1, 0.15, &ks);
-	CHECK(kspread_rule("pc_hit_ratio", &ks) == KS_STEADY, "0.15: steady");
-	spread(0.0, 0.1, 0.5, &ks);
-	CHECK(kspread_rule("pc_hit_ratio", &ks) == KS_VARIES, "0.5: varies");
-	return 0;
-}
-
-UNIT(a_size_within_25_percent_of_its_median_is_steady)
-{
-	struct kspread ks;
-
-	spread(800, 1000, 1250, &ks);
-	CHECK(kspread_rule("req_p50_kb", &ks) == KS_STEADY, "-20%% +25%%: steady");
-	spread(12, 896, 1024, &ks);
-	CHECK(kspread_rule("req_p50_kb", &ks) == KS_VARIES, "12 to 1024: varies");
-	spread(0, 0, 0, &ks);
-	CHECK(kspread_rule("req_p50_kb", &ks) == KS_STEADY, "all zero: steady");
 	return 0;
 }
 

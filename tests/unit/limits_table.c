@@ -23,6 +23,13 @@ static json_t *row(const char *limit, unsigned work, double mb_s, double cpu_s)
 	return r;
 }
 
+/* Row r with key set to the string value. */
+static json_t *with(json_t *r, const char *key, const char *value)
+{
+	json_object_set_new(r, key, json_string(value));
+	return r;
+}
+
 UNIT(lines_in_limit_then_w_order)
 {
 	json_t *rows = json_array();
@@ -69,23 +76,15 @@ UNIT(three_rows_give_min_max_six_a_95_interval)
 
 UNIT(failed_traced_and_other_rows_left_out_reused_counted)
 {
-	json_t *rows = json_array(), *r;
+	json_t *rows = json_array();
 	struct limit_summary *s;
 	size_t n;
 
 	json_array_append_new(rows, row("read_direct", 0, 100, 1));
-	r = row("read_direct", 0, 9999, 1);
-	json_object_set_new(r, "error", json_string("boom"));
-	json_array_append_new(rows, r);
-	r = row("read_direct", 0, 9999, 1);
-	json_object_set_new(r, "role", json_string("traced"));
-	json_array_append_new(rows, r);
-	r = row("read_direct", 0, 9999, 1);
-	json_object_set_new(r, "kind", json_string("fio"));
-	json_array_append_new(rows, r);
-	r = row("read_direct", 0, 200, 1);
-	json_object_set_new(r, "reused_from", json_string("results/x"));
-	json_array_append_new(rows, r);
+	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "error", "boom"));
+	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "role", "traced"));
+	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "kind", "fio"));
+	json_array_append_new(rows, with(row("read_direct", 0, 200, 1), "reused_from", "results/x"));
 	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
 	CHECK(s[0].est.n == 2 && s[0].reused == 1 && s[0].est.hi == 200, "n %zu reused %zu hi %g",
 	      s[0].est.n, s[0].reused, s[0].est.hi);
