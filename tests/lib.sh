@@ -1,8 +1,8 @@
 # Sourced by tests/*.sh.  One test case = one shell function run by `t`:
 #
-#   t name_of_behaviour  func [args...]
+#   t name_of_behaviour  [func [args...]]
 #
-# func runs in a subshell with `set -e`; it passes by returning 0, fails
+# func (name_of_behaviour itself when there is none) runs in a subshell with `set -e`; it passes by returning 0, fails
 # otherwise (message: the last line it printed, or `die "why"`), and skips
 # with `skip "reason"` (no root, no kernel feature, no device).
 # $IOSTRAT is the binary under test; $T a fresh temporary directory per
@@ -59,6 +59,7 @@ skip_under_sanitizers() { ! sanitizer_build || skip "$1"; }
 # guest checks say where a guest's minutes go; the runner ignores it).
 t() {
 	local name=$1; shift
+	[ $# -gt 0 ] || set -- "$name"
 	local out rc t0=$SECONDS
 	if [ -n "${SANITIZER_SKIP:-}" ]; then echo "SKIP: $name: $SANITIZER_SKIP"; return; fi
 	T=$(mktemp -d /tmp/iostrat-test.XXXXXX)

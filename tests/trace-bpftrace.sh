@@ -49,5 +49,5 @@ bpftrace_scripts_load() {
 	done
 }
 
-t request_count_matches_bpftrace request_count_matches_bpftrace
-t bpftrace_scripts_load bpftrace_scripts_load
+t request_count_matches_bpftrace
+t bpftrace_scripts_load
