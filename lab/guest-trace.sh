@@ -82,7 +82,6 @@ t "trace, warm run hits (hit ratio >= 95%)" kv_warm
 # readahead's size (64 MiB took 38 s of TCG for the same answer).
 kv_seq() {
 	with_loop_ext4 "$T/m" 100
-	trap cleanup_loop EXIT
 	dd if=/dev/urandom of="$T/m/file" bs=1M count=16 status=none
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -140,7 +139,6 @@ t "trace, two sources agree within 2%" kv_agree
 kv_reqlat() {
 	need_cmd bpftrace
 	with_loop_ext4 "$T/r" 100
-	trap cleanup_loop EXIT
 	dd if=/dev/urandom of="$T/r/file" bs=1M count=16 status=none
 	sync
 	echo 3 >/proc/sys/vm/drop_caches

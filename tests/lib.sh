@@ -88,12 +88,14 @@ expect_fail() {
 }
 
 # Make an ext4 image of SIZE_MB on a loop device, mount it at $1.
-# Sets LOOPDEV; cleanup_loop undoes it (call from a trap).
+# Sets LOOPDEV, and the EXIT trap to cleanup_loop, which undoes it (a case
+# that sets its own EXIT trap after this calls cleanup_loop from it).
 with_loop_ext4() {
 	local mnt=$1 size=${2:-64}
 	need_root
 	need_cmd losetup
 	need_cmd mkfs.ext4
+	trap cleanup_loop EXIT
 	truncate -s "${size}M" "$T/img"
 	mkfs.ext4 -q -F "$T/img" >/dev/null 2>&1 || skip "mkfs.ext4 failed"
 	LOOPDEV=$(losetup --find --show --direct-io=on "$T/img" 2>/dev/null) || skip "no loop device"

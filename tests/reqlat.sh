@@ -10,7 +10,6 @@
 # window's edges (requests cut by its start and end) and load moving it
 traced_direct_run_has_queue_device_and_depth_columns() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" gen "$T/m/in" --files 2 --lines 100000 --width 100 >/dev/null
 	"$IOSTRAT" run -s direct "$T/m/in" "$T/m/out" --reps 1 --cache asis --qd 2 \
 		--trace --json >"$T/rows" 2>"$T/err" || die "run failed: $(cat "$T/err")"
@@ -26,7 +25,6 @@ traced_direct_run_has_queue_device_and_depth_columns() {
 uring_requests_have_submission_to_completion_latency() {
 	need_cmd fio
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- fio --name=u \
 		--filename="$F" --rw=randread --bs=4k --size=64m --io_size=8m \
 		--ioengine=io_uring --iodepth=8 --direct=1 --output=/dev/null
@@ -39,7 +37,6 @@ uring_requests_have_submission_to_completion_latency() {
 # (depth, own_share's whole), not for the command's own.
 others_requests_lower_the_own_share() {
 	setup_fs
-	trap cleanup_loop EXIT
 	dd if=/dev/urandom of="$T/m/other" bs=1M count=64 status=none
 	sync
 	# seconds of small direct reads, begun before the traced command
@@ -65,7 +62,6 @@ request_latency_matches_bpftrace() {
 	need_cmd bpftrace
 	need_tracefs
 	setup_fs
-	trap cleanup_loop EXIT
 	cat >"$T/work.sh" <<EOF
 exec dd if="$F" of=/dev/null bs=1M iflag=direct status=none
 EOF

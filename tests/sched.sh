@@ -11,7 +11,6 @@ export IOSTRAT_RUN_DIR
 setup() {
 	IOSTRAT_RUN_DIR=$T/run
 	with_loop_ext4 "$T/mnt" 96
-	trap cleanup_loop EXIT
 	D=$(basename "$LOOPDEV")
 	Q=/sys/block/$D/queue
 	[ -f "$Q/scheduler" ] || skip "$D has no scheduler file"

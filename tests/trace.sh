@@ -9,7 +9,6 @@
 
 cold_sequential_read_is_sequential() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- cat "$F" >/dev/null
 	check "$T/r.json" 'blk_read_reqs > 10 and seq_pct_read >= 90'
 }
@@ -17,7 +16,6 @@ cold_sequential_read_is_sequential() {
 fio_random_reads_are_random() {
 	need_cmd fio
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- fio --name=rr \
 		--filename="$F" --rw=randread --bs=4k --size=64m --io_size=4m \
 		--ioengine=psync --randseed=7 --output=/dev/null
@@ -306,7 +304,6 @@ trace_options_end_at_the_command() {
 
 run_trace_rows_carry_figures() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" gen "$T/m/in" --files 4 --lines 20000 --width 100 >/dev/null
 	sync
 	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
@@ -335,7 +332,6 @@ run_trace_rows_carry_figures() {
 
 bench_trace_reuses_probes_per_rep() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" bench --help >/dev/null 2>&1 || skip "no iostrat bench"
 	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
 	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
