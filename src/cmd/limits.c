@@ -78,11 +78,21 @@ const struct cmd_opts limits_cmdopts = {
 	.cmd = "limits", .tables = { limits_table }, .usage = usage,
 };
 
-/* key=value pairs of one configuration, a later one of a key replacing it. */
+/* key=value pairs of one configuration, a later one of a key replacing
+ * it, NULL-ended: room for the LIMITS_KEYS keys of base_keys and add_one
+ * and one per -D (kvs_for). */
+#define LIMITS_KEYS 11
 struct kvs {
-	const char *kv[64];
+	const char **kv;
 	size_t n;
 };
+
+static int kvs_for(const struct limits_args *a, struct kvs *k)
+{
+	k->n = 0;
+	k->kv = calloc(2 * (LIMITS_KEYS + a->defs.n) + 1, sizeof(*k->kv));
+	return k->kv ? 0 : -ENOMEM;
+}
 
 static void kv_set(struct kvs *k, const char *key, const char *value)
 {
@@ -91,16 +101,12 @@ static void kv_set(struct kvs *k, const char *key, const char *value)
 			k->kv[i + 1] = value;
 			return;
 		}
-	if (k->n + 3 <= ARRAY_SIZE(k->kv)) {
-		k->kv[k->n++] = key;
-		k->kv[k->n++] = value;
-		k->kv[k->n] = NULL;
-	}
+	k->kv[k->n++] = key;
+	k->kv[k->n++] = value;
 }
 
 static void base_keys(const struct limits_args *a, struct kvs *k)
 {
-	k->n = 0;
 	kv_set(k, "dataset", a->dataset ? a->dataset : "medium");
 	kv_set(k, "fsync", a->fsync ? a->fsync : "file");
 	kv_set(k, "reps", a->reps ? a->reps : "3");
@@ -138,13 +144,18 @@ static int add_one(const struct limits_args *a, struct profile *p, const char *n
 		   const char *work, const char *transform)
 {
 	struct kvs k;
+	int ret = kvs_for(a, &k);
 
+	if (ret)
+		return ret;
 	base_keys(a, &k);
 	kv_set(&k, "limit", name);
 	kv_set(&k, "work", work);
 	kv_set(&k, "transform", transform);
-	return engine_profile_add(p, "limits", bench_kind_find("limits"), "iostrat limits",
-				  k.kv);
+	ret = engine_profile_add(p, "limits", bench_kind_find("limits"), "iostrat limits",
+				 k.kv);
+	free(k.kv);
+	return ret;
 }
 
 /* One configuration per limit; for transform, one per transform (per W
