@@ -36,6 +36,12 @@ proven() {
 	for s in $("$STAGES" list); do "$STAGES" record "$s" 60 >/dev/null; done
 	commit proof
 }
+# proven_then_appended FILE LINE: the fixture proven, then LINE added to
+# FILE (of the fixture's repository) and committed
+proven_then_appended() {
+	fixture; proven
+	echo "$2" >>"$T/repo/$1"; commit "$1"
+}
 
 # Every stage of the plan is to $1 (run or skip).
 every_stage_planned() {
@@ -59,15 +65,13 @@ proven_stages_are_skipped() {
 		die "the standing proof not named: $("$STAGES" plan fresh-root)"
 }
 change_under_a_stage_runs_it() {
-	fixture; proven
-	echo 'int strat2;' >>"$T/repo/src/core/a.c"; commit strat
+	proven_then_appended src/core/a.c 'int strat2;'
 	[ "$(plan_of guest-5.10)" = run ] && [ "$(plan_of guest-7.3)" = run ] || die "$("$STAGES" plan)"
 	"$STAGES" plan guest-7.3 | grep -q 'src/core/a.c' || die "the changed path not named: $("$STAGES" plan guest-7.3)"
 	[ "$(plan_of fresh-root)" = skip ] || die "fresh-root ran on a change to src/core"
 }
 change_elsewhere_runs_none() {
-	fixture; proven
-	echo 'int report2;' >>"$T/repo/src/report/r.c"; commit report
+	proven_then_appended src/report/r.c 'int report2;'
 	every_stage_planned skip
 }
 uncommitted_change_runs_it_too() {
@@ -76,8 +80,7 @@ uncommitted_change_runs_it_too() {
 	[ "$(plan_of guest-7.3)" = run ] || die "an untracked file under src/core ran nothing"
 }
 common_paths_run_every_stage() {
-	fixture; proven
-	echo 'more:' >>"$T/repo/mk/a.mk"; commit mk
+	proven_then_appended mk/a.mk 'more:'
 	every_stage_planned run
 }
 readme_prose_runs_nothing_its_commands_do() {
@@ -102,8 +105,7 @@ stale_record_runs_the_stage() {
 	[ "$(plan_of guest-7.3)" = run ] || die "a stale record stood"
 }
 hand_edited_record_runs_the_stage() {
-	fixture; proven
-	echo 'int strat2;' >>"$T/repo/src/core/a.c"; commit strat
+	proven_then_appended src/core/a.c 'int strat2;'
 	# today's hash written into the old line, by hand
 	local now
 	now=$("$STAGES" hash guest-7.3)
