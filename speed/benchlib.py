@@ -38,6 +38,16 @@ def run_rows(bin_, strategy, src, dst, reps=3, **opts):
     return [json.loads(l) for l in out.stdout.splitlines() if l.strip()]
 
 
+def interleaved(bin_, out, runs, reps):
+    """runs: name -> (strategy, src, opts); one repetition of each per
+    round, reps rounds, so a drift of the machine meets each alike."""
+    rows = {name: [] for name in runs}
+    for _ in range(reps):
+        for name, (strat, src, opts) in runs.items():
+            rows[name] += run_rows(bin_, strat, src, out, reps=1, **opts)
+    return rows
+
+
 def med(rows, key):
     vals = [r[key] for r in rows if r.get(key) is not None]
     return statistics.median(vals) if vals else float("nan")

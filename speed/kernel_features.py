@@ -26,7 +26,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bench_setup, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_setup, interleaved, gen, med, table  # noqa: E402
 
 BIN, DATA, REPS = bench_setup("kernel-features", 5)
 SCALE = os.environ.get("SCALE", "0.3")
@@ -37,15 +37,6 @@ OUT = DATA + "/out"
 
 def cpu(r):
     return r["user_s"] + r["sys_s"]
-
-
-def interleaved(runs, reps):
-    """runs: name -> (strategy, src, opts); one rep of each per round."""
-    rows = {name: [] for name in runs}
-    for _ in range(reps):
-        for name, (strat, src, opts) in runs.items():
-            rows[name] += run_rows(BIN, strat, src, OUT, reps=1, **opts)
-    return rows
 
 
 def paired(a, b):
@@ -79,7 +70,7 @@ def part_dontcache(src):
             runs[s + " --dontcache"] = (s, src, {"dontcache": True})
     for k in runs:
         runs[k][2].update(work=0, cache="cold")
-    rows = interleaved(runs, REPS)
+    rows = interleaved(BIN, OUT, runs, REPS)
     out = []
     for name, r in rows.items():
         out.append([name, f"{med(r, 'elapsed_s'):.3f}",
@@ -107,7 +98,7 @@ def part_sqpoll(part, w, src, label):
         print(f"  skipped: {why}")
         return
     opts = dict(work=w, cache="cold")
-    rows = interleaved({"uring": ("uring", src, dict(opts)),
+    rows = interleaved(BIN, OUT, {"uring": ("uring", src, dict(opts)),
                         "uring --sqpoll": ("uring", src, dict(opts, sqpoll=True))},
                        REPS)
     table(["configuration", "elapsed_s", "user_s", "sys_s", "cpu_s", "ring_flags"],

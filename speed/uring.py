@@ -23,7 +23,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bench_setup, gen, med, run_rows, table  # noqa: E402
+from benchlib import bench_setup, interleaved, gen, med, run_rows, table  # noqa: E402
 
 BIN, DATA, REPS = bench_setup("uring", 5)
 FSYNC = os.environ.get("FSYNC", "end")
@@ -36,16 +36,6 @@ SETS = [("small", "0.25"), ("medium-short", "0.25"), ("medium-long", "0.25"),
 OUT = DATA + "/out"
 
 
-
-def interleaved(runs, reps):
-    """runs: name -> (strategy, src, opts); one rep of each per round."""
-    rows = {name: [] for name in runs}
-    for _ in range(reps):
-        for name, (strat, src, opts) in runs.items():
-            rows[name] += run_rows(BIN, strat, src, OUT, reps=1, **opts)
-    return rows
-
-
 def part_cold_w0():
     print(f"== 1. W=0, cold cache, --fsync {FSYNC}, threads 1, uring at its "
           f"defaults; median of {REPS} interleaved reps")
@@ -55,7 +45,7 @@ def part_cold_w0():
         src = f"{DATA}/{name}"
         gen(BIN, src, "--preset", name, "--scale", scale)
         opts = dict(work=0, cache="cold", fsync=FSYNC)
-        rows = interleaved({s: (s, src, opts) for s in ("stream", "buffer", "uring")},
+        rows = interleaved(BIN, OUT, {s: (s, src, opts) for s in ("stream", "buffer", "uring")},
                            REPS)
         el = {s: med(r, "elapsed_s") for s, r in rows.items()}
         best = min(("stream", "buffer"), key=lambda s: el[s])
@@ -81,7 +71,7 @@ def part_cpu():
     src = f"{DATA}/cpu"
     gen(BIN, src, "--files", "4", "--lines", "4000", "--width", "1000")
     opts = dict(work=1000, cache="warm", fsync="none")
-    rows = interleaved({t: ("uring", src, dict(opts, threads=t)) for t in (1, 2)}, REPS)
+    rows = interleaved(BIN, OUT, {t: ("uring", src, dict(opts, threads=t)) for t in (1, 2)}, REPS)
     e1, e2 = med(rows[1], "elapsed_s"), med(rows[2], "elapsed_s")
     table(["workers", "elapsed_s", "user_s"],
           [[t, f"{med(rows[t], 'elapsed_s'):.2f}", f"{med(rows[t], 'user_s'):.2f}"]
@@ -130,7 +120,7 @@ def part_defaults():
         src = f"{DATA}/{name}"
         runs = {f"{c}/{q}": ("uring", src, dict(work=0, cache="cold", fsync=FSYNC,
                                                  chunk=c, qd=q)) for c, q in pairs}
-        rows = interleaved(runs, REPS)
+        rows = interleaved(BIN, OUT, runs, REPS)
         el = {k: med(r, "elapsed_s") for k, r in rows.items()}
         best = min(el, key=el.get)
         table(["chunk \\ qd", "4", "8", "16"],

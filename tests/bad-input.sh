@@ -446,7 +446,6 @@ queue_add_without_command() { setup; bad 'command' "$IOSTRAT" queue --state-dir 
 sched_unknown_scheduler() {
 	setup
 	with_loop_ext4 "$T/mnt" 32
-	trap cleanup_loop EXIT
 	dev=$(basename "$LOOPDEV")
 	before=$(cat "/sys/block/$dev/queue/scheduler")
 	bad 'bogus' "$IOSTRAT" sched --device "$dev" --data "$T/mnt/data" --schedulers none,bogus "$TOP/profiles/smoke.ini"

@@ -63,5 +63,5 @@ other_flags_rebuild_an_object_in_the_same_build_dir() {
 	[ "$(compiled <"$T/4")" = src/main.c ] || die "back without SANITIZE: src/main.o kept the ASan flags"
 }
 
-t probes_follow_clang_and_bpftool_without_make_clean probes_follow_clang_and_bpftool_without_make_clean
-t other_flags_rebuild_an_object_in_the_same_build_dir other_flags_rebuild_an_object_in_the_same_build_dir
+t probes_follow_clang_and_bpftool_without_make_clean
+t other_flags_rebuild_an_object_in_the_same_build_dir

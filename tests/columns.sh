@@ -40,5 +40,5 @@ columns_bad_argument_refused() {
 }
 
 t results_md_column_table_is_the_binarys results_md_table_is_the_binarys
-t columns_listed_once_each_with_seven_fields columns_listed_once_each_with_seven_fields
-t columns_bad_argument_refused columns_bad_argument_refused
+t columns_listed_once_each_with_seven_fields
+t columns_bad_argument_refused

@@ -41,8 +41,8 @@ compare_with_itself_holds_one() {
 		die "$(jq -c '.tables[0].rows' "$T/c.json")"
 }
 
-t compare_gives_an_interval_beside_each_p compare_gives_an_interval_beside_each_p
-t compare_with_itself_holds_one compare_with_itself_holds_one
+t compare_gives_an_interval_beside_each_p
+t compare_with_itself_holds_one
 
 # Many configurations, many tests: compare corrects for them as the verdict
 # does (Holm), says so, and marks * only where the Holm-adjusted p is small.
@@ -65,5 +65,5 @@ compare_says_both_undecided_where_neither_run_decided() {
 		die "$(jq -c '[.tables[] | select(.title | startswith("the fastest"))][0].rows' "$T/c.json")"
 }
 
-t compare_corrects_for_many_configurations_with_holm compare_corrects_for_many_configurations_with_holm
-t compare_says_both_undecided_where_neither_run_decided compare_says_both_undecided_where_neither_run_decided
+t compare_corrects_for_many_configurations_with_holm
+t compare_says_both_undecided_where_neither_run_decided

@@ -148,7 +148,7 @@ playbook_queued_run_waits_for_the_queue() {
 	grep -q "Read the queue's status" "$T/log" || die "the queue's status was not polled"
 }
 
-t playbook_direct_run_fetches_each_hosts_results playbook_direct_run_fetches_each_hosts_results
-t playbook_reports_unreachable_host_keeps_others playbook_reports_unreachable_host_keeps_others
-t playbook_queued_run_waits_for_the_queue playbook_queued_run_waits_for_the_queue
-t playbook_tells_a_failed_run_at_the_end playbook_tells_a_failed_run_at_the_end
+t playbook_direct_run_fetches_each_hosts_results
+t playbook_reports_unreachable_host_keeps_others
+t playbook_queued_run_waits_for_the_queue
+t playbook_tells_a_failed_run_at_the_end

@@ -43,6 +43,6 @@ here_documents_and_quoted_strings_are_not_commands() {
 	[ "$(tr '\n' ' ' <"$T/w")" = "python3 echo bc python3 cat sort grep die uniq bash cut paste " ] || die "command words: $(tr '\n' ' ' <"$T/w")"
 }
 
-t every_command_run_is_installed_by_make_deps every_command_run_is_installed_by_make_deps
-t a_command_of_a_package_left_out_of_deps_is_named a_command_of_a_package_left_out_of_deps_is_named
-t here_documents_and_quoted_strings_are_not_commands here_documents_and_quoted_strings_are_not_commands
+t every_command_run_is_installed_by_make_deps
+t a_command_of_a_package_left_out_of_deps_is_named
+t here_documents_and_quoted_strings_are_not_commands

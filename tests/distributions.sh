@@ -74,6 +74,6 @@ three_traced_repetitions_by_default_with_trace() {
 		die "probes' cost: $(grep -A3 "probes' cost" "$T/report")"
 }
 
-t timed_rows_carry_the_disks_series timed_rows_carry_the_disks_series
-t rounds_and_iotime_figures_from_a_bench rounds_and_iotime_figures_from_a_bench
-t three_traced_repetitions_by_default_with_trace three_traced_repetitions_by_default_with_trace
+t timed_rows_carry_the_disks_series
+t rounds_and_iotime_figures_from_a_bench
+t three_traced_repetitions_by_default_with_trace

@@ -162,12 +162,12 @@ readme_example_writes_outside_checkout() {
 	bad=$(grep -E '^\$ build/iostrat (run|gen|bench)' "$TOP/README.md" | grep -E ' (out|results)(/| |$)') || true
 	[ -z "$bad" ] || die "README writes into the checkout: $bad"
 }
-t help_spells_options_with_hyphens help_spells_options_with_hyphens
-t top_help_says_net_has_unix_sockets top_help_says_net_has_unix_sockets
-t bench_help_names_only_shipped_profiles bench_help_names_only_shipped_profiles
-t run_page_example_renders_whole run_page_example_renders_whole
-t top_page_names_docs_glob top_page_names_docs_glob
-t readme_example_writes_outside_checkout readme_example_writes_outside_checkout
+t help_spells_options_with_hyphens
+t top_help_says_net_has_unix_sockets
+t bench_help_names_only_shipped_profiles
+t run_page_example_renders_whole
+t top_page_names_docs_glob
+t readme_example_writes_outside_checkout
 t every_option_is_in_its_man_page_and_help options_are_documented
 t an_option_outside_the_table_is_refused undocumented_option_is_refused
 t every_option_in_a_table_is_taken_by_its_parser table_options_are_taken

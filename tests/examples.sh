@@ -90,7 +90,6 @@ need_traced_build() {
 }
 loop_file() { # MNT FILE: a fresh ext4 on a loop device at MNT holding FILE (8 MiB)
 	with_loop_ext4 "$1" 32
-	trap cleanup_loop EXIT
 	head -c 8M /dev/urandom >"$1/$2"
 }
 # bpftrace runs here and tracefs can be mounted (else SKIP); the example

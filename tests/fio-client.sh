@@ -118,7 +118,7 @@ fio_client_bad_hosts_refused() {
 		"$IOSTRAT" fio seq-psync --dataset "$T/in" --client "127.0.0.1:$P1" --cache cold
 }
 
-t fio_client_rows_one_per_host fio_client_rows_one_per_host
-t fio_client_text_names_hosts fio_client_text_names_hosts
-t fio_client_unreachable_host_is_one_line fio_client_unreachable_host_is_one_line
-t fio_client_bad_hosts_refused fio_client_bad_hosts_refused
+t fio_client_rows_one_per_host
+t fio_client_text_names_hosts
+t fio_client_unreachable_host_is_one_line
+t fio_client_bad_hosts_refused

@@ -115,12 +115,12 @@ INI
 		die "config_id differs: bench $a, fio $b"
 }
 
-t fsync_mode_is_what_fio_did fsync_mode_is_what_fio_did
-t fio_and_bench_make_the_same_config_id fio_and_bench_make_the_same_config_id
+t fsync_mode_is_what_fio_did
+t fio_and_bench_make_the_same_config_id
 t every_job_file_parses_and_says_what_it_mirrors every_job_file_parses
 t every_job_runs_and_rows_carry_fios_numbers every_job_runs_on_a_data_set
 t parser_reads_real_fio_json_and_names_missing_sections parser_reads_real_fio_json
-t missing_fio_is_a_clear_message missing_fio_is_a_clear_message
+t missing_fio_is_a_clear_message
 t bad_fio_arguments_are_named bad_arguments
 
 # fio refusing the job (here: files smaller than one block) is fio's own
@@ -216,7 +216,7 @@ dontcache_run_is_paired_with_no_cached_fio_job() {
 			| fabs) <= 1e-4 * $run / $fio' "$T/r/plots/data/fio.dat" >/dev/null ||
 		die "fio.dat: $(cat "$T/r/plots/data/fio.dat")"
 }
-t dontcache_run_is_paired_with_no_cached_fio_job dontcache_run_is_paired_with_no_cached_fio_job
+t dontcache_run_is_paired_with_no_cached_fio_job
 
 # --out holding results is refused before the preset data set is generated
 # (it was made first, 100 MB at the default scale, and only then refused).
@@ -227,7 +227,7 @@ fio_out_with_results_refused_before_data() {
 		env IOSTRAT_DATA="$T/data" "$IOSTRAT" fio seq-psync --dataset small --scale 0.001 --out "$T/r"
 	[ ! -e "$T/data" ] || die "data generated before the refusal: $(ls "$T/data")"
 }
-t fio_out_with_results_refused_before_data fio_out_with_results_refused_before_data
+t fio_out_with_results_refused_before_data
 
 # IOSTRAT_FIO_JOBS that is no directory of jobs: the variable is named,
 # before any data set is made (fio and bench alike)
@@ -256,7 +256,7 @@ fio_job_is_found_by_its_mirrors_line() {
 		die "dry run failed: $(cat "$T/out")"
 	grep -q 'big/fio-mine/' "$T/out" || die "the job was not found by its mirrors line: $(cat "$T/out")"
 }
-t fio_job_is_found_by_its_mirrors_line fio_job_is_found_by_its_mirrors_line
+t fio_job_is_found_by_its_mirrors_line
 
 # A job file without a "; mirrors:" line is named in one line when a
 # baseline is looked for (every job says what it mirrors, or -).
@@ -269,5 +269,5 @@ fio_job_without_mirrors_line_is_named() {
 	IOSTRAT_FIO_JOBS=$T/jobs expect_fail 'jobs/mmap.fio: no "; mirrors:" line in its opening comment' \
 		"$IOSTRAT" bench "$T/p.ini" --dry-run
 }
-t fio_job_without_mirrors_line_is_named fio_job_without_mirrors_line_is_named
+t fio_job_without_mirrors_line_is_named
 

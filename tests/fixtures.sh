@@ -22,5 +22,5 @@ compare_matches_schema_1_with_itself() {
 	grep -q 'fixture/stream\|medium-short' "$T/out" || die "no configuration matched: $(head "$T/out")"
 }
 
-t report_reads_schema_1_results report_reads_schema_1_results
-t compare_matches_schema_1_with_itself compare_matches_schema_1_with_itself
+t report_reads_schema_1_results
+t compare_matches_schema_1_with_itself

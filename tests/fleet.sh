@@ -115,9 +115,9 @@ same_host_runs_keep_directory_labels() {
 		grep -q ',C,box-b,' "$T/c.csv" || die "$(grep ',[ABC],box' "$T/c.csv" | head)"
 }
 
-t compare_labels_runs_by_host compare_labels_runs_by_host
-t compare_names_what_differs_between_machines compare_names_what_differs_between_machines
-t fleet_summary_names_fastest_per_host_and_disagreement fleet_summary_names_fastest_per_host_and_disagreement
-t fleet_not_distinguishable_is_no_disagreement fleet_not_distinguishable_is_no_disagreement
-t plot_compare_across_hosts plot_compare_across_hosts
-t same_host_runs_keep_directory_labels same_host_runs_keep_directory_labels
+t compare_labels_runs_by_host
+t compare_names_what_differs_between_machines
+t fleet_summary_names_fastest_per_host_and_disagreement
+t fleet_not_distinguishable_is_no_disagreement
+t plot_compare_across_hosts
+t same_host_runs_keep_directory_labels

@@ -36,6 +36,12 @@ proven() {
 	for s in $("$STAGES" list); do "$STAGES" record "$s" 60 >/dev/null; done
 	commit proof
 }
+# proven_then_appended FILE LINE: the fixture proven, then LINE added to
+# FILE (of the fixture's repository) and committed
+proven_then_appended() {
+	fixture; proven
+	echo "$2" >>"$T/repo/$1"; commit "$1"
+}
 
 # Every stage of the plan is to $1 (run or skip).
 every_stage_planned() {
@@ -59,15 +65,13 @@ proven_stages_are_skipped() {
 		die "the standing proof not named: $("$STAGES" plan fresh-root)"
 }
 change_under_a_stage_runs_it() {
-	fixture; proven
-	echo 'int strat2;' >>"$T/repo/src/core/a.c"; commit strat
+	proven_then_appended src/core/a.c 'int strat2;'
 	[ "$(plan_of guest-5.10)" = run ] && [ "$(plan_of guest-7.3)" = run ] || die "$("$STAGES" plan)"
 	"$STAGES" plan guest-7.3 | grep -q 'src/core/a.c' || die "the changed path not named: $("$STAGES" plan guest-7.3)"
 	[ "$(plan_of fresh-root)" = skip ] || die "fresh-root ran on a change to src/core"
 }
 change_elsewhere_runs_none() {
-	fixture; proven
-	echo 'int report2;' >>"$T/repo/src/report/r.c"; commit report
+	proven_then_appended src/report/r.c 'int report2;'
 	every_stage_planned skip
 }
 uncommitted_change_runs_it_too() {
@@ -76,8 +80,7 @@ uncommitted_change_runs_it_too() {
 	[ "$(plan_of guest-7.3)" = run ] || die "an untracked file under src/core ran nothing"
 }
 common_paths_run_every_stage() {
-	fixture; proven
-	echo 'more:' >>"$T/repo/mk/a.mk"; commit mk
+	proven_then_appended mk/a.mk 'more:'
 	every_stage_planned run
 }
 readme_prose_runs_nothing_its_commands_do() {
@@ -102,8 +105,7 @@ stale_record_runs_the_stage() {
 	[ "$(plan_of guest-7.3)" = run ] || die "a stale record stood"
 }
 hand_edited_record_runs_the_stage() {
-	fixture; proven
-	echo 'int strat2;' >>"$T/repo/src/core/a.c"; commit strat
+	proven_then_appended src/core/a.c 'int strat2;'
 	# today's hash written into the old line, by hand
 	local now
 	now=$("$STAGES" hash guest-7.3)
@@ -158,20 +160,20 @@ every_stage_path_exists() {
 	done
 }
 
-t lists_a_guest_stage_per_kernel lists_a_guest_stage_per_kernel
-t no_proof_runs_every_stage no_proof_runs_every_stage
-t proven_stages_are_skipped proven_stages_are_skipped
-t change_under_a_stage_runs_it change_under_a_stage_runs_it
-t change_elsewhere_runs_none change_elsewhere_runs_none
-t uncommitted_change_runs_it_too uncommitted_change_runs_it_too
-t common_paths_run_every_stage common_paths_run_every_stage
-t readme_prose_runs_nothing_its_commands_do readme_prose_runs_nothing_its_commands_do
-t one_kernels_line_runs_its_guest_only one_kernels_line_runs_its_guest_only
-t stale_record_runs_the_stage stale_record_runs_the_stage
-t hand_edited_record_runs_the_stage hand_edited_record_runs_the_stage
-t edited_stage_line_runs_the_stage edited_stage_line_runs_the_stage
-t uncommitted_content_records_no_proof uncommitted_content_records_no_proof
-t content_changed_during_the_run_records_no_proof content_changed_during_the_run_records_no_proof
-t record_replaces_its_own_line_only record_replaces_its_own_line_only
-t unknown_stage_is_refused unknown_stage_is_refused
-t every_stage_path_exists every_stage_path_exists
+t lists_a_guest_stage_per_kernel
+t no_proof_runs_every_stage
+t proven_stages_are_skipped
+t change_under_a_stage_runs_it
+t change_elsewhere_runs_none
+t uncommitted_change_runs_it_too
+t common_paths_run_every_stage
+t readme_prose_runs_nothing_its_commands_do
+t one_kernels_line_runs_its_guest_only
+t stale_record_runs_the_stage
+t hand_edited_record_runs_the_stage
+t edited_stage_line_runs_the_stage
+t uncommitted_content_records_no_proof
+t content_changed_during_the_run_records_no_proof
+t record_replaces_its_own_line_only
+t unknown_stage_is_refused
+t every_stage_path_exists

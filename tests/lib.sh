@@ -1,8 +1,8 @@
 # Sourced by tests/*.sh.  One test case = one shell function run by `t`:
 #
-#   t name_of_behaviour  func [args...]
+#   t name_of_behaviour  [func [args...]]
 #
-# func runs in a subshell with `set -e`; it passes by returning 0, fails
+# func (name_of_behaviour itself when there is none) runs in a subshell with `set -e`; it passes by returning 0, fails
 # otherwise (message: the last line it printed, or `die "why"`), and skips
 # with `skip "reason"` (no root, no kernel feature, no device).
 # $IOSTRAT is the binary under test; $T a fresh temporary directory per
@@ -59,6 +59,7 @@ skip_under_sanitizers() { ! sanitizer_build || skip "$1"; }
 # guest checks say where a guest's minutes go; the runner ignores it).
 t() {
 	local name=$1; shift
+	[ $# -gt 0 ] || set -- "$name"
 	local out rc t0=$SECONDS
 	if [ -n "${SANITIZER_SKIP:-}" ]; then echo "SKIP: $name: $SANITIZER_SKIP"; return; fi
 	T=$(mktemp -d /tmp/iostrat-test.XXXXXX)
@@ -87,12 +88,14 @@ expect_fail() {
 }
 
 # Make an ext4 image of SIZE_MB on a loop device, mount it at $1.
-# Sets LOOPDEV; cleanup_loop undoes it (call from a trap).
+# Sets LOOPDEV, and the EXIT trap to cleanup_loop, which undoes it (a case
+# that sets its own EXIT trap after this calls cleanup_loop from it).
 with_loop_ext4() {
 	local mnt=$1 size=${2:-64}
 	need_root
 	need_cmd losetup
 	need_cmd mkfs.ext4
+	trap cleanup_loop EXIT
 	truncate -s "${size}M" "$T/img"
 	mkfs.ext4 -q -F "$T/img" >/dev/null 2>&1 || skip "mkfs.ext4 failed"
 	LOOPDEV=$(losetup --find --show --direct-io=on "$T/img" 2>/dev/null) || skip "no loop device"

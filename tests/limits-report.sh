@@ -16,7 +16,7 @@ limits_table_has_median_interval_and_n() {
 		die "no buffered write limit line: $(grep -A8 "machine's limits" "$T/rep.txt")"
 	grep -Eq '^  transform +big .* 6 +0\.190' "$T/rep.txt" || die "no transform line with CPU s/GB"
 }
-t limits_table_has_median_interval_and_n limits_table_has_median_interval_and_n
+t limits_table_has_median_interval_and_n
 
 # Direct or not from the capabilities: direct (always O_DIRECT) meets the
 # direct write, stream and uring the buffered one.
@@ -28,7 +28,7 @@ shares_name_the_binding_limit_by_io_kind() {
 		die "stream's share"
 	grep -Eq '^big/direct/t1/w0/cold/fsync=file,.*,write_new_direct,' "$T/rep.csv" || die "direct's binding"
 }
-t shares_name_the_binding_limit_by_io_kind shares_name_the_binding_limit_by_io_kind
+t shares_name_the_binding_limit_by_io_kind
 
 verdict_why_is_the_share_and_no_fio_ceiling() {
 	"$IOSTRAT" report "$FIX" >"$T/rep.txt" 2>/dev/null || die "report failed"
@@ -36,7 +36,7 @@ verdict_why_is_the_share_and_no_fio_ceiling() {
 		die "verdict: $(grep -A1 '^verdict' "$T/rep.txt")"
 	! grep -qi "copy limit\|ceiling" "$T/rep.txt" || die "the fio yardstick is still said"
 }
-t verdict_why_is_the_share_and_no_fio_ceiling verdict_why_is_the_share_and_no_fio_ceiling
+t verdict_why_is_the_share_and_no_fio_ceiling
 
 # direct's 198-201 MB/s lies above the direct write limit's 173-176: never
 # a share above 1 without the sentence naming the limit.
@@ -48,7 +48,7 @@ above_its_limit_says_the_model_is_wrong() {
 	"$IOSTRAT" report "$T/r" --format html >"$T/rep.html" 2>/dev/null || die "html failed"
 	grep -q 'the model is wrong: direct exceeds' "$T/rep.html" || die "not in the HTML"
 }
-t above_its_limit_says_the_model_is_wrong above_its_limit_says_the_model_is_wrong
+t above_its_limit_says_the_model_is_wrong
 
 limits_figure_is_drawn_per_cell() {
 	need_cmd gnuplot
@@ -60,7 +60,7 @@ limits_figure_is_drawn_per_cell() {
 	grep -q '^"uring" 1\.28' "$T/r/plots/data/limits-big_W_0_t1_cold_fsync_file.dat" ||
 		die "no uring point at its CPU per GB"
 }
-t limits_figure_is_drawn_per_cell limits_figure_is_drawn_per_cell
+t limits_figure_is_drawn_per_cell
 
 # On a VM (env.json's virt) a cold read above read_direct's interval is
 # said to be the host's cache; on bare metal, or below the interval, not.
@@ -78,4 +78,4 @@ vm_cold_read_above_the_direct_read_is_named() {
 	"$IOSTRAT" report "$FIX" >"$T/fix.txt" 2>/dev/null || die "report failed"
 	! grep -q 'host may be caching' "$T/fix.txt" || die "said below the direct read"
 }
-t vm_cold_read_above_the_direct_read_is_named vm_cold_read_above_the_direct_read_is_named
+t vm_cold_read_above_the_direct_read_is_named

@@ -364,23 +364,23 @@ reboot_that_stops_the_unit_is_not_a_failure() {
 	[ "$rc" -eq 1 ] && grep -q "reboot-cmd 'kill -TERM \$\$': failed" <<<"$out" || die "rc $rc: $out"
 }
 
-t unit_verifies unit_verifies
-t install_queue_into_destdir install_queue_into_destdir
+t unit_verifies
+t install_queue_into_destdir
 t five_boots_three_entries_one_killed_one_failing five_boots
-t cut_off_once_then_retried cut_off_once_then_retried
-t watchdog_kills_hung_command watchdog_kills_hung_command
-t entry_timeout_overrides_run_nexts entry_timeout_overrides_run_nexts
-t empty_queue_never_reboots empty_queue_never_reboots
-t pause_stops_the_loop pause_stops_the_loop
-t concurrent_add_loses_nothing concurrent_add_loses_nothing
-t corrupt_entry_is_named_with_its_reason corrupt_entry_is_named_with_its_reason
-t one_run_next_at_a_time one_run_next_at_a_time
-t failed_reboot_is_reported failed_reboot_is_reported
-t bad_usage bad_usage
-t vanished_directory_is_not_run_elsewhere vanished_directory_is_not_run_elsewhere
-t kernel_without_grub kernel_without_grub
-t kernel_switch_through_grub kernel_switch_through_grub
-t kernel_chosen_before_every_reboot_into_it kernel_chosen_before_every_reboot_into_it
-t cut_off_on_another_kernel_switches_again cut_off_on_another_kernel_switches_again
-t retried_bench_resumes_its_own_out retried_bench_resumes_its_own_out
-t reboot_that_stops_the_unit_is_not_a_failure reboot_that_stops_the_unit_is_not_a_failure
+t cut_off_once_then_retried
+t watchdog_kills_hung_command
+t entry_timeout_overrides_run_nexts
+t empty_queue_never_reboots
+t pause_stops_the_loop
+t concurrent_add_loses_nothing
+t corrupt_entry_is_named_with_its_reason
+t one_run_next_at_a_time
+t failed_reboot_is_reported
+t bad_usage
+t vanished_directory_is_not_run_elsewhere
+t kernel_without_grub
+t kernel_switch_through_grub
+t kernel_chosen_before_every_reboot_into_it
+t cut_off_on_another_kernel_switches_again
+t retried_bench_resumes_its_own_out
+t reboot_that_stops_the_unit_is_not_a_failure

@@ -28,7 +28,7 @@ report_headers_are_declared() {
 	missing=$(literal_headers | grep -vxF -f <(printf '%s\n' "$declared") || true)
 	[ -z "$missing" ] || die "report headers declared by no column table: $missing"
 }
-t report_headers_are_declared report_headers_are_declared
+t report_headers_are_declared
 
 report_columns_are_not_row_columns() {
 	local twice
@@ -38,7 +38,7 @@ report_columns_are_not_row_columns() {
 	"$IOSTRAT" __columns --report | awk -F'\t' 'NF != 7 || $5 != "report" { exit 1 }' ||
 		die "a report column line is not 7 fields of room report"
 }
-t report_columns_are_not_row_columns report_columns_are_not_row_columns
+t report_columns_are_not_row_columns
 
 text_and_markdown_headers_show_the_unit() {
 	"$IOSTRAT" report "$FIX" >"$T/rep.txt" 2>"$T/err" || die "report failed: $(cat "$T/err")"
@@ -49,7 +49,7 @@ text_and_markdown_headers_show_the_unit() {
 	"$IOSTRAT" report "$FIX" --format markdown >"$T/rep.md" 2>/dev/null || die "markdown failed"
 	grep -q '^| config_id .*| median_s \[s\] *| min_s \[s\] ' "$T/rep.md" || die "markdown header has no unit"
 }
-t text_and_markdown_headers_show_the_unit text_and_markdown_headers_show_the_unit
+t text_and_markdown_headers_show_the_unit
 
 csv_headers_are_bare_names() {
 	"$IOSTRAT" report "$FIX" --format csv >"$T/rep.csv" 2>/dev/null || die "csv failed"
@@ -57,4 +57,4 @@ csv_headers_are_bare_names() {
 		die "csv header: $(grep -m1 '^config_id,n,' "$T/rep.csv")"
 	! grep -v '^#' "$T/rep.csv" | grep -q '\[s\]' || die "a unit in a CSV header"
 }
-t csv_headers_are_bare_names csv_headers_are_bare_names
+t csv_headers_are_bare_names

@@ -160,7 +160,7 @@ html_column_headers_carry_the_tables_help() {
 	grep -Fq '<th>W=0</th>' "$T/r/report.html" || die "W=0's header: $(grep -o '<th[^>]*>W=0<' "$T/r/report.html" | head -1)"
 }
 
-t html_column_headers_carry_the_tables_help html_column_headers_carry_the_tables_help
+t html_column_headers_carry_the_tables_help
 t html_is_self_contained_with_verdict_first_and_every_figure \
 	html_is_self_contained_with_verdict_first_and_every_figure
 t html_renders_in_chromium_with_every_figure_sized_and_no_console_message \
@@ -169,5 +169,5 @@ t html_of_a_directory_without_figures_draws_them_first \
 	html_of_a_directory_without_figures_draws_them_first
 t html_to_a_bad_place_is_one_line_and_clobbers_nothing \
 	html_to_a_bad_place_is_one_line_and_clobbers_nothing
-t make_run_writes_report_html_and_prints_its_path make_run_writes_report_html_and_prints_its_path
-t html_headline_first_profile_folded_human_date_no_scroll_box html_headline_first_profile_folded_human_date_no_scroll_box
+t make_run_writes_report_html_and_prints_its_path
+t html_headline_first_profile_folded_human_date_no_scroll_box

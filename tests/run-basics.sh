@@ -105,11 +105,11 @@ list_and_help() {
 	"$IOSTRAT" --help | grep -q 'run ' || die "top help"
 }
 
-t gen_is_deterministic_and_reused gen_is_deterministic_and_reused
-t gen_presets_scale_to_size gen_presets_scale_to_size
-t gen_says_it_replaced_another_shape gen_says_it_replaced_another_shape
-t gen_refuses_foreign_directory gen_refuses_foreign_directory
-t run_header_names_settings_not_at_default run_header_names_settings_not_at_default
+t gen_is_deterministic_and_reused
+t gen_presets_scale_to_size
+t gen_says_it_replaced_another_shape
+t gen_refuses_foreign_directory
+t run_header_names_settings_not_at_default
 t run_prints_summary_and_json_rows run_prints_summary_and_json
 t cold_cache_is_proven_by_residency cold_cache_is_proven
 t null_strategy_writes_nothing_and_is_not_verified null_strategy_writes_nothing

@@ -11,7 +11,6 @@ export IOSTRAT_RUN_DIR
 setup() {
 	IOSTRAT_RUN_DIR=$T/run
 	with_loop_ext4 "$T/mnt" 96
-	trap cleanup_loop EXIT
 	D=$(basename "$LOOPDEV")
 	Q=/sys/block/$D/queue
 	[ -f "$Q/scheduler" ] || skip "$D has no scheduler file"
@@ -269,16 +268,16 @@ ended_leaves_no_lock() {
 	[ ! -e "$IOSTRAT_RUN_DIR/sched-$D.lock" ] || die "lock file left: $(ls "$IOSTRAT_RUN_DIR")"
 }
 
-t each_scheduler_switched_verified_restored each_scheduler_switched_verified_restored
+t each_scheduler_switched_verified_restored
 t two_schedulers_interleaved_and_compared two_schedulers_compared
-t interleaved_rounds_keep_the_first_rounds_tunables interleaved_rounds_keep_the_first_rounds_tunables
-t settings_of_one_scheduler_share_its_tunables settings_of_one_scheduler_share_its_tunables
-t ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found
-t sigterm_restores sigterm_restores
+t interleaved_rounds_keep_the_first_rounds_tunables
+t settings_of_one_scheduler_share_its_tunables
+t ctrl_c_mid_interleave_leaves_scheduler_and_tunables_as_found
+t sigterm_restores
 t three_sigterms_in_a_row_still_restore sigterm_restores 3
 t sigkill_then_next_bench_or_sched_restores sigkill_then_next_start_restores
-t rows_carry_the_setting_as_written rows_carry_the_setting_as_written
+t rows_carry_the_setting_as_written
 t errors_before_anything_changes errors_before_changes
-t default_device_is_the_disk_under_data default_device_is_the_disk_under_data
+t default_device_is_the_disk_under_data
 t stopped_early_says_why_and_leaves_no_lock stopped_says_why_and_leaves_no_lock
 t a_sched_that_ends_leaves_no_lock_file ended_leaves_no_lock

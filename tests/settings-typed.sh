@@ -55,6 +55,6 @@ no_table_writes_type_or_offset_by_hand() {
 	die "$(printf '%s\n' "$hits" | wc -l) untyped entries: $(printf '%s\n' "$hits" | head -n 2 | tr '\n' ' ')"
 }
 
-t each_type_takes_its_own_field each_type_takes_its_own_field
-t a_field_of_the_wrong_type_does_not_compile a_field_of_the_wrong_type_does_not_compile
-t no_table_writes_type_or_offset_by_hand no_table_writes_type_or_offset_by_hand
+t each_type_takes_its_own_field
+t a_field_of_the_wrong_type_does_not_compile
+t no_table_writes_type_or_offset_by_hand

@@ -74,4 +74,4 @@ stream_fadvise_dontneed_drops_the_inputs_pages() {
 	[ "$(jq -r '.fadvise + " " + .config_id' "$T/plain")" = "sequential in/stream/t1/w0/asis/fsync=file" ] ||
 		die "row: $(cat "$T/plain")"
 }
-t stream_fadvise_dontneed_drops_the_inputs_pages stream_fadvise_dontneed_drops_the_inputs_pages
+t stream_fadvise_dontneed_drops_the_inputs_pages

@@ -335,22 +335,22 @@ profile_errors_name_the_line() {
 	[ ! -e "$T/b" ] || die "results written for a bad profile"
 }
 
-t blocksize_variants_match_reference blocksize_variants_match_reference
-t api_variants_match_reference api_variants_match_reference
-t api_scores_each_set_on_its_own api_scores_each_set_on_its_own
-t default_buffers_batch_small_calls default_buffers_batch_small_calls
-t bufsize_reads_match_reference bufsize_reads_match_reference
-t bufsize_scale bufsize_scale
-t wrong_data_fails_the_sweep wrong_data_fails_the_sweep
-t syscall_counts_match_arithmetic syscall_counts_match_arithmetic
-t syscall_counts_match_strace syscall_counts_match_strace
-t bad_arguments bad_arguments
-t unwritable_target unwritable_target
-t data_removed_unless_keep data_removed_unless_keep
-t rows_carry_what_a_report_needs rows_carry_what_a_report_needs
-t interrupt_keeps_rows interrupt_keeps_rows
-t profile_sections_run_sweeps profile_sections_run_sweeps
-t profile_errors_name_the_line profile_errors_name_the_line
+t blocksize_variants_match_reference
+t api_variants_match_reference
+t api_scores_each_set_on_its_own
+t default_buffers_batch_small_calls
+t bufsize_reads_match_reference
+t bufsize_scale
+t wrong_data_fails_the_sweep
+t syscall_counts_match_arithmetic
+t syscall_counts_match_strace
+t bad_arguments
+t unwritable_target
+t data_removed_unless_keep
+t rows_carry_what_a_report_needs
+t interrupt_keeps_rows
+t profile_sections_run_sweeps
+t profile_errors_name_the_line
 
 # a directory of sweep rows only, or of net rows only: its report has no
 # strategy-run table (not an empty one), in every format

@@ -8,7 +8,6 @@ request_count_matches_bpftrace() {
 	need_cmd bpftrace
 	need_tracefs
 	setup_fs
-	trap cleanup_loop EXIT
 	# bpftrace -c runs the workload (splitting on blanks: hence the script)
 	# and prints its count when the workload exits.  Reads only: a fresh
 	# ext4 writes its inode tables in the background (ext4lazyinit), also
@@ -49,5 +48,5 @@ bpftrace_scripts_load() {
 	done
 }
 
-t request_count_matches_bpftrace request_count_matches_bpftrace
-t bpftrace_scripts_load bpftrace_scripts_load
+t request_count_matches_bpftrace
+t bpftrace_scripts_load

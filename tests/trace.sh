@@ -9,7 +9,6 @@
 
 cold_sequential_read_is_sequential() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- cat "$F" >/dev/null
 	check "$T/r.json" 'blk_read_reqs > 10 and seq_pct_read >= 90'
 }
@@ -17,7 +16,6 @@ cold_sequential_read_is_sequential() {
 fio_random_reads_are_random() {
 	need_cmd fio
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" trace --json -d "$T/m" -o "$T/r.json" -- fio --name=rr \
 		--filename="$F" --rw=randread --bs=4k --size=64m --io_size=4m \
 		--ioengine=psync --randseed=7 --output=/dev/null
@@ -306,7 +304,6 @@ trace_options_end_at_the_command() {
 
 run_trace_rows_carry_figures() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" gen "$T/m/in" --files 4 --lines 20000 --width 100 >/dev/null
 	sync
 	"$IOSTRAT" run -s stream "$T/m/in" "$T/m/out" --reps 2 --cache cold \
@@ -335,7 +332,6 @@ run_trace_rows_carry_figures() {
 
 bench_trace_reuses_probes_per_rep() {
 	setup_fs
-	trap cleanup_loop EXIT
 	"$IOSTRAT" bench --help >/dev/null 2>&1 || skip "no iostrat bench"
 	printf '[global]\nscale=0.001\ncache=cold\nreps=3\nmax_reps=3\n[t]\nstrategy=stream,buffer\ndataset=big\nthreads=1\nwork=0\n' >"$T/p.ini"
 	(cd "$T/m" && "$IOSTRAT" bench "$T/p.ini" --out "$T/m/res" -D trace=1 \
@@ -419,22 +415,22 @@ unprivileged_run_warns_once() {
 	expect_fail 'not permitted' "${as_nobody[@]}" "$IOSTRAT" trace -- true
 }
 
-t cold_sequential_read_is_sequential cold_sequential_read_is_sequential
-t fio_random_reads_are_random fio_random_reads_are_random
-t cold_then_warm_hits_match_cachestat cold_then_warm_hits_match_cachestat
-t every_attach_mode_loads every_attach_mode_loads
-t rows_name_each_figures_source rows_name_each_figures_source
-t missing_attach_point_costs_only_its_figures missing_attach_point_costs_only_its_figures
-t missing_tracefs_is_mounted_for_iostrat_only missing_tracefs_is_mounted_for_iostrat_only
-t tracefs_is_mounted_in_a_chroot_too tracefs_is_mounted_in_a_chroot_too
-t tracefs_on_a_chroots_own_root_is_not_mounted tracefs_on_a_chroots_own_root_is_not_mounted
-t fallback_from_the_asked_attach_mode_is_said fallback_from_the_asked_attach_mode_is_said
-t trace_mode_naming_no_source_is_refused trace_mode_naming_no_source_is_refused
-t timed_rows_are_untraced_with_trace timed_rows_are_untraced_with_trace
-t trace_checks_its_arguments_before_running trace_checks_its_arguments_before_running
-t trace_reports_and_passes_exit_status trace_reports_and_passes_exit_status
-t trace_options_end_at_the_command trace_options_end_at_the_command
-t run_trace_rows_carry_figures run_trace_rows_carry_figures
-t bench_trace_reuses_probes_per_rep bench_trace_reuses_probes_per_rep
-t untraced_rows_say_why untraced_rows_say_why
-t unprivileged_run_warns_once unprivileged_run_warns_once
+t cold_sequential_read_is_sequential
+t fio_random_reads_are_random
+t cold_then_warm_hits_match_cachestat
+t every_attach_mode_loads
+t rows_name_each_figures_source
+t missing_attach_point_costs_only_its_figures
+t missing_tracefs_is_mounted_for_iostrat_only
+t tracefs_is_mounted_in_a_chroot_too
+t tracefs_on_a_chroots_own_root_is_not_mounted
+t fallback_from_the_asked_attach_mode_is_said
+t trace_mode_naming_no_source_is_refused
+t timed_rows_are_untraced_with_trace
+t trace_checks_its_arguments_before_running
+t trace_reports_and_passes_exit_status
+t trace_options_end_at_the_command
+t run_trace_rows_carry_figures
+t bench_trace_reuses_probes_per_rep
+t untraced_rows_say_why
+t unprivileged_run_warns_once

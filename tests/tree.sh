@@ -35,6 +35,6 @@ every_c_file_opens_with_what_it_is_for() {
 	[ "${#bad[@]}" -eq 0 ] || die "${#bad[@]} files without an opening comment line: ${bad[*]:0:3}"
 }
 
-t no_weak_symbols_in_src no_weak_symbols_in_src
-t nothing_outside_docs_names_a_file_outside_the_repository nothing_outside_docs_names_a_file_outside_the_repository
-t every_c_file_opens_with_what_it_is_for every_c_file_opens_with_what_it_is_for
+t no_weak_symbols_in_src
+t nothing_outside_docs_names_a_file_outside_the_repository
+t every_c_file_opens_with_what_it_is_for

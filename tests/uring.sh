@@ -172,7 +172,6 @@ global_sysctl_disabled_is_one_clear_error() {
 # A full output filesystem: the error names the file, in-flight ops are
 # drained, temp files are removed and only complete outputs remain.
 full_disk_fails_cleanly() {
-	trap cleanup_loop EXIT
 	with_loop_ext4 "$T/mnt" 8
 	"$IOSTRAT" gen "$T/in" --files 3 --lines 4000 --width 1000 >/dev/null
 	expect_fail 'out: the outputs need 12.0 MB; .*refusing to start' \

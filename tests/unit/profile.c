@@ -2,6 +2,7 @@
 /* Profile parsing: lists, ranges, cross product, [global] inheritance,
  * includes, ${VAR}, -D overrides, and errors naming file:line. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -31,6 +32,14 @@ static int load(const char *name, char *const *defs, size_t n,
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return profile_load(path, defs, n, p);
+}
+
+/* Does configuration i of p give key the value want? (No key: no.) */
+static bool gives(const struct profile *p, size_t i, const char *key, const char *want)
+{
+	const char *v = pconf_get(&p->confs[i], key);
+
+	return v && !strcmp(v, want);
 }
 
 UNIT(values_expand)
@@ -87,14 +96,14 @@ UNIT(cross_product_globals_includes)
 	CHECK(!load("main.ini", defs, 1, &p), "load");
 	CHECK(p.n == 5, "2 strategies x 2 threads + 1, got %zu", p.n);
 	/* keys in order of appearance ([global] first), the last varying fastest */
-	CHECK(!strcmp(pconf_get(&p.confs[0], "strategy"), "stream") &&
-	      !strcmp(pconf_get(&p.confs[1], "strategy"), "buffer") &&
-	      !strcmp(pconf_get(&p.confs[1], "threads"), "1") &&
-	      !strcmp(pconf_get(&p.confs[2], "threads"), "2"), "order");
-	CHECK(!strcmp(pconf_get(&p.confs[0], "dataset"), "big"), "env var");
-	CHECK(!strcmp(pconf_get(&p.confs[4], "dataset"), "small"), "default");
-	CHECK(!strcmp(pconf_get(&p.confs[4], "threads"), "3"), "later global");
-	CHECK(!strcmp(pconf_get(&p.confs[3], "work"), "7") &&
+	CHECK(gives(&p, 0, "strategy", "stream") &&
+	      gives(&p, 1, "strategy", "buffer") &&
+	      gives(&p, 1, "threads", "1") &&
+	      gives(&p, 2, "threads", "2"), "order");
+	CHECK(gives(&p, 0, "dataset", "big"), "env var");
+	CHECK(gives(&p, 4, "dataset", "small"), "default");
+	CHECK(gives(&p, 4, "threads", "3"), "later global");
+	CHECK(gives(&p, 3, "work", "7") &&
 	      !strcmp(pconf_kv(&p.confs[3], "work")->where, "-D"), "-D override");
 	CHECK(strstr(pconf_kv(&p.confs[0], "strategy")->where, "inc.ini:4"),
 	      "where %s", pconf_kv(&p.confs[0], "strategy")->where);
@@ -138,9 +147,9 @@ UNIT(inline_comments)
 	put("c.ini", "[global]\nscale=0.0025   # note\n[a]\nstrategy=stream ; s\n"
 		     "dataset=/d/run#1\t# a path with a #\n");
 	CHECK(!load("c.ini", NULL, 0, &p), "inline comments refused");
-	CHECK(!strcmp(pconf_get(&p.confs[0], "scale"), "0.0025") &&
-	      !strcmp(pconf_get(&p.confs[0], "strategy"), "stream") &&
-	      !strcmp(pconf_get(&p.confs[0], "dataset"), "/d/run#1"),
+	CHECK(gives(&p, 0, "scale", "0.0025") &&
+	      gives(&p, 0, "strategy", "stream") &&
+	      gives(&p, 0, "dataset", "/d/run#1"),
 	      "values '%s' '%s' '%s'", pconf_get(&p.confs[0], "scale"),
 	      pconf_get(&p.confs[0], "strategy"), pconf_get(&p.confs[0], "dataset"));
 	profile_free(&p);
@@ -179,9 +188,9 @@ UNIT(inherited_keys_a_kind_does_not_take)
 	CHECK(!load("g.ini", NULL, 0, &p), "load");
 	CHECK(p.n == 2, "%zu configurations", p.n);
 	CHECK(!pconf_get(&p.confs[0], "seed") && !pconf_get(&p.confs[0], "scale") &&
-	      !strcmp(pconf_get(&p.confs[0], "size"), "1M"), "sweep keys");
-	CHECK(!strcmp(pconf_get(&p.confs[1], "seed"), "7") &&
-	      !strcmp(pconf_get(&p.confs[1], "scale"), "0.0025"), "run keys");
+	      gives(&p, 0, "size", "1M"), "sweep keys");
+	CHECK(gives(&p, 1, "seed", "7") &&
+	      gives(&p, 1, "scale", "0.0025"), "run keys");
 	CHECK(p.nignored == 2 &&
 	      strstr(p.ignored[0], "[sweep-bufsize] ignores global seed (") &&
 	      strstr(p.ignored[0], "g.ini:2: not a key of sweep bufsize)") &&
