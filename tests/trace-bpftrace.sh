@@ -36,7 +36,7 @@ bpftrace_scripts_load() {
 	for s in "$TOP"/ebpf/*.bt; do
 		b=$T/$(basename "$s")
 		{ cat "$s"; printf '\ninterval:s:1 { exit(); }\n'; } >"$b"
-		timeout 30 bash -c "$(declare -f has_tracefs bt in_private_mount_ns need_root need_cmd skip); bt \"\$@\"" bt "$b" 0 >"$b.out" 2>&1 &
+		timeout 30 bash -c "$(declare -f has_tracefs with_tracefs bt in_private_mount_ns need_root need_cmd skip); bt \"\$@\"" bt "$b" 0 >"$b.out" 2>&1 &
 	done
 	wait
 	for s in "$TOP"/ebpf/*.bt; do
