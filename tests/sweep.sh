@@ -281,7 +281,9 @@ interrupt_keeps_rows() {
 }
 
 # Profiles run sweeps: [sweep-KIND] sections, lists expand into
-# configurations, the bench engine does repetitions and results.
+# configurations, the bench engine does repetitions and results; a key by
+# either of its names (op or operation, api or variant, block or
+# block_size: the settings' aliases).
 profile_sections_run_sweeps() {
 	cat >"$T/p.ini" <<-EOF
 	[global]
@@ -292,10 +294,10 @@ profile_sections_run_sweeps() {
 	block=64,whole
 	size=20000
 	[sweep-blocksize]
-	op=write
-	api=stdio
+	operation=write
+	variant=stdio
 	buffer=4k
-	block=7
+	block_size=7
 	size=5000
 	[sweep-bufsize]
 	block=4k
