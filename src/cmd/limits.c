@@ -79,30 +79,35 @@ const struct cmd_opts limits_cmdopts = {
 };
 
 /* key=value pairs of one configuration, a later one of a key replacing
- * it, NULL-ended: room for the LIMITS_KEYS keys of base_keys and add_one
- * and one per -D (kvs_for). */
-#define LIMITS_KEYS 11
+ * it, NULL-ended, grown as keys come; err: -ENOMEM once a key could not
+ * be added. */
 struct kvs {
 	const char **kv;
-	size_t n;
+	size_t n, cap;
+	int err;
 };
-
-static int kvs_for(const struct limits_args *a, struct kvs *k)
-{
-	k->n = 0;
-	k->kv = calloc(2 * (LIMITS_KEYS + a->defs.n) + 1, sizeof(*k->kv));
-	return k->kv ? 0 : -ENOMEM;
-}
 
 static void kv_set(struct kvs *k, const char *key, const char *value)
 {
+	const char **kv;
+
 	for (size_t i = 0; i < k->n; i += 2)
 		if (!strcmp(k->kv[i], key)) {
 			k->kv[i + 1] = value;
 			return;
 		}
+	if (k->n + 3 > k->cap) {
+		kv = realloc(k->kv, (k->cap + 32) * sizeof(*kv));
+		if (!kv) {
+			k->err = -ENOMEM;
+			return;
+		}
+		k->kv = kv;
+		k->cap += 32;
+	}
 	k->kv[k->n++] = key;
 	k->kv[k->n++] = value;
+	k->kv[k->n] = NULL;
 }
 
 static void base_keys(const struct limits_args *a, struct kvs *k)
@@ -143,17 +148,15 @@ static bool has_passes(const char *spec)
 static int add_one(const struct limits_args *a, struct profile *p, const char *name,
 		   const char *work, const char *transform)
 {
-	struct kvs k;
-	int ret = kvs_for(a, &k);
+	struct kvs k = { 0 };
+	int ret;
 
-	if (ret)
-		return ret;
 	base_keys(a, &k);
 	kv_set(&k, "limit", name);
 	kv_set(&k, "work", work);
 	kv_set(&k, "transform", transform);
-	ret = engine_profile_add(p, "limits", bench_kind_find("limits"), "iostrat limits",
-				 k.kv);
+	ret = k.err ? k.err : engine_profile_add(p, "limits", bench_kind_find("limits"),
+						  "iostrat limits", k.kv);
 	free(k.kv);
 	return ret;
 }
