@@ -28,6 +28,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "maps.bpf.h"
 #include "pagecache.h"
 
 /* Filesystem to watch (kernel dev_t encoding), 0 = every filesystem. */
@@ -38,42 +39,17 @@ const volatile __u8 filter_pids = 0;
 const volatile __u8 filter_files = 0;
 const volatile __u32 page_shift = 12;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct pc_stats);
-} stats SEC(".maps");
+BPF_MAP(stats, PERCPU_ARRAY, 1, __u32, struct pc_stats);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);   /* tgid */
-	__type(value, __u8);
-} pids SEC(".maps");
+BPF_MAP(pids, HASH, 4096, __u32, __u8); /* tgid */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);   /* thread id */
-	__type(value, struct pc_thread);
-} threads SEC(".maps");
+BPF_MAP(threads, LRU_HASH, 4096, __u32, struct pc_thread); /* thread id */
 
 /* Files the watched processes read, mapped or read ahead: insertions into
  * them are misses; insertions into other files are writes. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, struct pc_file);
-	__type(value, __u8);
-} files SEC(".maps");
+BPF_MAP(files, LRU_HASH, 65536, struct pc_file, __u8);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, PC_WATCH_MAX);
-	__type(key, struct pc_file);
-	__type(value, __u8);
-} watch SEC(".maps");
+BPF_MAP(watch, HASH, PC_WATCH_MAX, struct pc_file, __u8);
 
 static __always_inline struct pc_stats *wanted(__u32 dev)
 {

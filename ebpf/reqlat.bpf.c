@@ -21,6 +21,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "maps.bpf.h"
 #include "blk_rq.bpf.h"
 #include "reqlat.h"
 
@@ -32,48 +33,18 @@ const volatile __u32 targ_dev = 0;
 /* io_uring: only the watched processes' rings (else every ring). */
 const volatile __u8 filter_pids = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct rql_stats);
-} stats SEC(".maps");
+BPF_MAP(stats, PERCPU_ARRAY, 1, __u32, struct rql_stats);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct rql_depth);
-} depthm SEC(".maps");
+BPF_MAP(depthm, ARRAY, 1, __u32, struct rql_depth);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct rql_rq);
-	__type(value, struct rql_start);
-} start SEC(".maps");
+BPF_MAP(start, HASH, 16384, struct rql_rq, struct rql_start);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct rql_ur);
-	__type(value, __u64);
-} ustart SEC(".maps");
+BPF_MAP(ustart, HASH, 16384, struct rql_ur, __u64);
 
 /* The watched process trees (tgids) and cgroups (kernfs ids). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, __u8);
-} pids SEC(".maps");
+BPF_MAP(pids, HASH, 8192, __u32, __u8);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u64);
-	__type(value, __u8);
-} cgroups SEC(".maps");
+BPF_MAP(cgroups, HASH, 64, __u64, __u8);
 
 static __always_inline struct rql_stats *stats_get(void)
 {

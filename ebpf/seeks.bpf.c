@@ -17,6 +17,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
+#include "maps.bpf.h"
 #include "blk_rq.bpf.h"
 #include "seeks.h"
 
@@ -26,34 +27,14 @@ _Static_assert(SEEK_DIR_READ == BLK_READ && SEEK_DIR_WRITE == BLK_WRITE &&
 /* Disk to watch (kernel dev_t encoding), 0 = every disk. */
 const volatile __u32 targ_dev = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 256);
-	__type(key, struct seek_key);
-	__type(value, struct seek_stats);
-} stats SEC(".maps");
+BPF_MAP(stats, PERCPU_HASH, 256, struct seek_key, struct seek_stats);
 
 /* End sector of the previous request per (disk, direction). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
-	__type(key, struct seek_key);
-	__type(value, __u64);
-} last_end SEC(".maps");
+BPF_MAP(last_end, HASH, 256, struct seek_key, __u64);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct seek_rq);
-	__type(value, struct seek_start);
-} start SEC(".maps");
+BPF_MAP(start, HASH, 16384, struct seek_rq, struct seek_start);
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 256);
-	__type(key, __u32);
-	__type(value, __s64);
-} inflight SEC(".maps");
+BPF_MAP(inflight, HASH, 256, __u32, __s64);
 
 /* All zero, the initial value of a new stats entry (too big for the stack). */
 static struct seek_stats zero_stats;
