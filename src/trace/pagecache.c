@@ -20,10 +20,6 @@ struct pc_summary {
 };
 
 static const struct column pc_columns[] = {
-	{ "pc_hits", COL_COUNT, 0, "pages", "trace", "page-cache hits", 0 },
-	{ "pc_misses", COL_COUNT, 0, "pages", "trace", "page-cache misses", 0 },
-	{ "pc_hit_ratio", COL_RATE, 0, "ratio", "trace", "the share (0..1) of the pages reads asked for found in the page cache", 0 },
-	{ "ra_pages", COL_COUNT, 0, "pages", "trace", "pages read ahead", 0 },
 	{ "pc_source", COL_TEXT, 0, 0, "trace", "where the page-cache figures came from", 0 },
 	{ "ra_source", COL_TEXT, 0, 0, "trace", "where the readahead figures came from", 0 },
 	{ "pc_requested", COL_COUNT, 0, "pages", "trace", "pages asked of the page cache", 0 },

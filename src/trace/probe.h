@@ -87,9 +87,10 @@ struct probe_state;
 struct probe_ops {
 	const char *name;           /* "block", "page-cache": in messages */
 	/* Declared in every build, with or without eBPF: */
-	/* the row columns fill_row sets (lib/column.h lines: type, unit,
-	 * help), { 0 }-terminated; one of the core table's (seq_pct, pc_hits:
-	 * room "trace") is declared alike there (tests/unit/probes.c) */
+	/* the row columns fill_row adds (lib/column.h lines: type, unit,
+	 * help), { 0 }-terminated; the core columns of room "trace" it sets
+	 * (seq_pct, pc_hits ...) are the core table's alone (results/row.c,
+	 * tests/unit/probes.c) */
 	const struct column *columns;
 	/* of those, the report's kernel view table's (medians), {NULL}-ended */
 	const char *const *report_columns;

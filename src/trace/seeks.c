@@ -35,10 +35,6 @@ struct seeks_summary {
 };
 
 static const struct column seeks_columns[] = {
-	{ "seq_pct", COL_RATE, 0, "%", "trace", "device requests starting where the previous one ended", 0 },
-	{ "req_p50_kb", COL_SIZE, 0, "KiB", "trace", "median device request size", 0 },
-	{ "lat_p50_us", COL_TIME, 0, "us", "trace", "median device request latency", 0 },
-	{ "lat_p99_us", COL_TIME, 0, "us", "trace", "99th percentile device request latency", 0 },
 	{ "trace_mode", COL_TEXT, 0, 0, "trace", "the block probes' source (as blk_source)", 0 },
 	{ "blk_source", COL_TEXT, 0, 0, "trace", "where the block figures came from", 0 },
 	{ "blk_reqs", COL_COUNT, 0, 0, "trace", "device requests", 0 },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /* The probe registry (src/trace/probes.c): each probe fills exactly the
- * row columns it declares, the report's kernel view shows only declared
- * columns, and a traced row carries every probe's columns. */
+ * row columns it declares and the core columns of room trace that are its
+ * own, the report's kernel view shows only declared columns, and a traced
+ * row carries every probe's columns. */
 #include <string.h>
 
 #include "cmd/commands.h"
@@ -14,6 +15,16 @@ static bool declared(const struct probe_ops *ops, const char *col)
 	for (size_t c = 0; ops->columns[c].name; c++)
 		if (!strcmp(ops->columns[c].name, col))
 			return true;
+	return false;
+}
+
+/* A core column of room trace: declared once, in results/row.c, and set
+ * by the probe it belongs to (seq_pct, pc_hits ...). */
+static bool core_trace_column(const char *col)
+{
+	for (const struct column *c = row_columns; c->name; c++)
+		if (!strcmp(c->name, col))
+			return (c->flags & COLF_CORE) && !strcmp(c->room, "trace");
 	return false;
 }
 
@@ -39,11 +50,38 @@ UNIT(each_probe_fills_exactly_its_declared_columns)
 
 		ops->fill_row(row, &t, &t.probes[p]);
 		json_object_foreach(row, k, v)
-			CHECK(declared(ops, k), "%s sets '%s', not in its columns", ops->name, k);
+			CHECK(declared(ops, k) || core_trace_column(k),
+			      "%s sets '%s', not in its columns", ops->name, k);
 		for (size_t c = 0; ops->columns[c].name; c++)
 			CHECK(json_object_get(row, ops->columns[c].name), "%s declares '%s' and "
 			      "does not set it", ops->name, ops->columns[c].name);
 		json_decref(row);
+	}
+	return 0;
+}
+
+/* Each core column of room trace but `traced` (the tracer's own) is set
+ * by exactly one probe, and declared by none: the core table holds it. */
+UNIT(core_trace_columns_have_one_probe_and_one_declaration)
+{
+	static struct tracer t;
+
+	empty_tracer(&t);
+	for (const struct column *c = row_columns; c->name; c++) {
+		unsigned setters = 0;
+
+		if (!core_trace_column(c->name) || !strcmp(c->name, "traced"))
+			continue;
+		for (size_t p = 0; probe_registry[p]; p++) {
+			json_t *row = json_object();
+
+			probe_registry[p]->fill_row(row, &t, &t.probes[p]);
+			setters += !!json_object_get(row, c->name);
+			CHECK(!declared(probe_registry[p], c->name), "%s declares "
+			      "the core column '%s' again", probe_registry[p]->name, c->name);
+			json_decref(row);
+		}
+		CHECK(setters == 1, "core column '%s' is set by %u probes", c->name, setters);
 	}
 	return 0;
 }
@@ -56,7 +94,8 @@ UNIT(report_columns_are_declared_and_no_column_has_two_probes)
 		CHECK(ops->name && ops->columns && ops->fill_row && ops->print,
 		      "probe %zu lacks a name, columns, fill_row or print", p);
 		for (size_t c = 0; ops->report_columns && ops->report_columns[c]; c++)
-			CHECK(declared(ops, ops->report_columns[c]), "%s: report column "
+			CHECK(declared(ops, ops->report_columns[c]) ||
+			      core_trace_column(ops->report_columns[c]), "%s: report column "
 			      "'%s' not among its columns", ops->name, ops->report_columns[c]);
 		for (size_t q = 0; q < p; q++)
 			for (size_t c = 0; ops->columns[c].name; c++)
@@ -89,9 +128,8 @@ UNIT(traced_row_carries_every_probes_columns)
 	return 0;
 }
 
-/* A probe's column is typed one way: as it declares it, by the registry
- * the columns are handed down into (a core one, seq_pct, as the core
- * table's line of room trace). */
+/* A probe's column is typed one way: as it declares it, and by the
+ * registry the columns are handed down into. */
 UNIT(probe_columns_typed_alike_everywhere)
 {
 	struct column c;
