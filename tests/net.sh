@@ -241,6 +241,18 @@ bad_options() {
 	expect_fail "--nope: unknown option" "$IOSTRAT" net --nope
 	expect_fail "--count: missing value" "$IOSTRAT" net --count
 }
+# A list longer than any fixed buffer keeps every item: --size was cut at
+# 511 bytes, which ran the cut item as size 0 and dropped the rest.
+long_size_list_keeps_every_item() {
+	local zeros
+	zeros=$(printf '0%.0s' $(seq 520))
+	"$IOSTRAT" net --mode nodelay --size "${zeros}1k,64k" --count 10 --reps 1 \
+		--out "$T/long" >/dev/null
+	[ "$(jq -r .msg_size "$T/long/results.jsonl" | sort -n | tr '\n' ' ')" = "1024 65536 " ] ||
+		die "sizes run: $(jq -c .msg_size "$T/long/results.jsonl" | tr '\n' ' ')"
+	expect_fail "--size: none given" "$IOSTRAT" net --size ,
+	expect_fail "--mode: none given" "$IOSTRAT" net --mode ,,
+}
 # getaddrinfo wraps a port modulo 65536: 99999 would quietly be 34463.
 ports_outside_1_to_65535_are_refused() {
 	local p
@@ -437,6 +449,7 @@ t every_mode_delivers_every_size_intact every_mode_every_size
 t tiny_socket_buffers_messages_larger_than_them tiny_socket_buffers
 t partial_reads_and_writes_at_every_boundary partial_io_at_every_boundary
 t listen_and_connect_as_two_processes listen_and_connect
+t long_size_list_keeps_every_item
 t results_rows_carry_counted_syscalls_and_rtt results_have_the_figures
 t corrupted_stream_fails_the_checksum corrupt_checksum_is_caught
 t corrupted_reply_is_named corrupt_reply_is_caught

@@ -40,59 +40,69 @@ struct net_args {
 	char host[256], port[16];
 };
 
+/* Where the items of --mode and --size go, each stored by its setting
+ * (mode or size of net_settings) and appended to its list in the plan. */
+struct net_items {
+	const struct setting *s;
+	struct net_plan *p;
+};
+
+static int plan_item(char *tok, void *ctx)
+{
+	struct net_items *it = ctx;
+	bool mode = !strcmp(it->s->name, "mode");
+	size_t *n = mode ? &it->p->nmodes : &it->p->nsizes;
+	size_t max = mode ? NET_MAX_MODES : NET_MAX_SIZES;
+	struct net_opts one;
+
+	if (setting_store(it->s, &one, mode ? "--mode" : "--size", tok))
+		return -EINVAL;
+	if (*n == max) {
+		errorf("--%s: more than %zu values", it->s->name, max);
+		return -EINVAL;
+	}
+	if (mode)
+		it->p->modes[(*n)++] = net_mode_at((size_t)one.mode);
+	else
+		it->p->sizes[(*n)++] = one.size;
+	return 0;
+}
+
+/* ret of a list's items, or -EINVAL after one line if there were none. */
+static int items_given(int ret, size_t n, const char *opt)
+{
+	if (!ret && !n) {
+		errorf("--%s: none given", opt);
+		return -EINVAL;
+	}
+	return ret;
+}
+
 /* --mode LIST: each a value of the mode setting, or all. */
 static int mode_list(const struct setting *opt, const char *list, void *obj)
 {
-	const struct setting *s = setting_find(net_settings, opt->name);
-	struct net_plan *p = &((struct net_args *)obj)->plan;
-	char buf[512], *save = NULL, *tok;
-	struct net_opts one;
+	struct net_items it = { setting_find(net_settings, opt->name),
+				&((struct net_args *)obj)->plan };
+	int ret;
 
-	p->nmodes = 0;
-	p->modes_all = !strcmp(list, "all");
-	snprintf(buf, sizeof(buf), "%s", p->modes_all ? "" : list);
-	for (size_t i = 0; p->modes_all && net_mode_at(i); i++)
-		p->modes[p->nmodes++] = net_mode_at(i);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (setting_store(s, &one, "--mode", tok))
-			return -EINVAL;
-		if (p->nmodes == NET_MAX_MODES) {
-			errorf("--mode: more than %d modes", NET_MAX_MODES);
-			return -EINVAL;
-		}
-		p->modes[p->nmodes++] = net_mode_at((size_t)one.mode);
-	}
-	if (!p->nmodes) {
-		errorf("--mode: no mode given");
-		return -EINVAL;
-	}
-	return 0;
+	it.p->nmodes = 0;
+	it.p->modes_all = !strcmp(list, "all");
+	for (size_t i = 0; it.p->modes_all && net_mode_at(i); i++)
+		it.p->modes[it.p->nmodes++] = net_mode_at(i);
+	ret = it.p->modes_all ? 0 : words_each(list, ",", plan_item, &it);
+	return items_given(ret, it.p->nmodes, opt->name);
 }
 
 /* --size LIST: each a value of the size setting. */
 static int size_list(const struct setting *opt, const char *list, void *obj)
 {
-	const struct setting *s = setting_find(net_settings, opt->name);
-	struct net_plan *p = &((struct net_args *)obj)->plan;
-	char buf[512], *save = NULL, *tok;
-	struct net_opts one;
+	struct net_items it = { setting_find(net_settings, opt->name),
+				&((struct net_args *)obj)->plan };
+	int ret;
 
-	snprintf(buf, sizeof(buf), "%s", list);
-	p->nsizes = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (setting_store(s, &one, "--size", tok))
-			return -EINVAL;
-		if (p->nsizes == NET_MAX_SIZES) {
-			errorf("--size: more than %d sizes", NET_MAX_SIZES);
-			return -EINVAL;
-		}
-		p->sizes[p->nsizes++] = one.size;
-	}
-	if (!p->nsizes) {
-		errorf("--size: no size given");
-		return -EINVAL;
-	}
-	return 0;
+	it.p->nsizes = 0;
+	ret = words_each(list, ",", plan_item, &it);
+	return items_given(ret, it.p->nsizes, opt->name);
 }
 
 /* The options of the command itself; the net settings are net_settings

@@ -147,6 +147,12 @@ struct strategy {
 	const struct column *columns;
 };
 
+/* The fields a strategy's file (strategy_P in P.c) names after it: .name
+ * "P" and .run P_run; with options, .opts P_settings filling struct
+ * P_opts. */
+#define STRATEGY(P) .name = #P, .run = P##_run
+#define STRATEGY_OPTS(P) .opts = P##_settings, .opts_size = sizeof(struct P##_opts)
+
 /* registry.c */
 const struct strategy *strategy_find(const char *name);
 /* Iterate: for (i = 0; (s = strategy_at(i)); i++) */

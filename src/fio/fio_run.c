@@ -162,15 +162,14 @@ unsigned fio_qd_for(const char *strategy, unsigned qd)
 	return s && s->default_qd ? s->default_qd : 8;
 }
 
+static int is_wanted(char *tok, void *want)
+{
+	return !strcmp(tok, want);
+}
+
 bool fio_mirrors_has(const char *list, const char *want)
 {
-	char copy[256], *save, *tok;
-
-	snprintf(copy, sizeof(copy), "%s", list);
-	for (tok = strtok_r(copy, " ,", &save); tok; tok = strtok_r(NULL, " ,", &save))
-		if (!strcmp(tok, want))
-			return 1;
-	return 0;
+	return words_each(list, " ,", is_wanted, (void *)want) == 1;
 }
 
 void fio_mirror_token(const char *strategy, bool direct, char *buf, size_t len)

@@ -20,5 +20,6 @@
 #include "clock.h"
 #include "path.h"
 #include "text.h"
+#include "words.h"
 
 #endif

@@ -136,6 +136,26 @@ static unsigned bars_for(struct dat *d, json_t *runs, const char *tok,
 	return n;
 }
 
+/* One fio job's bars so far, for each strategy its baseline_of names. */
+struct job_bars {
+	struct dat *d;
+	json_t *same;
+	const char *name, *ds;
+	double fio_mbs;
+	unsigned *x, n;
+	struct fastest *fa;
+	long long bufsize;
+};
+
+static int of_bars(char *strategy, void *ctx)
+{
+	struct job_bars *j = ctx;
+
+	j->n += bars_for(j->d, j->same, strategy, j->name, j->fio_mbs, j->x, j->fa,
+			 j->ds, j->bufsize);
+	return 0;
+}
+
 /* Bars of one fio job (rows of one strategy=fio-X, cache) against runs. */
 static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x,
 			 struct fastest *fa, const char *ds)
@@ -143,21 +163,19 @@ static unsigned job_bars(struct dat *d, json_t *runs, json_t *fio, unsigned *x,
 	json_t *first = json_array_get(fio, 0);
 	const char *name = json_string_value(json_object_get(first, RC_STRATEGY));
 	const char *of = json_string_value(json_object_get(first, "baseline_of"));
-	json_t *same = rows_where(runs, "cache", json_object_get(first, "cache"));
-	char list[256], *save = NULL;
+	struct job_bars j = {
+		d, rows_where(runs, "cache", json_object_get(first, "cache")),
+		name ? name : "fio", ds, 0, x, 0, fa,
+		(long long)json_number_value(json_object_get(first, "bufsize")),
+	};
 	struct summary s;
-	unsigned n = 0;
 
 	rows_stat(fio, RC_MB_S, 1, &s);
-	if (s.n && s.median > 0 && of) {
-		snprintf(list, sizeof(list), "%s", of);
-		for (char *tok = strtok_r(list, " ,", &save); tok;
-		     tok = strtok_r(NULL, " ,", &save))
-			n += bars_for(d, same, tok, name ? name : "fio", s.median, x, fa, ds,
-				      (long long)json_number_value(json_object_get(first, "bufsize")));
-	}
-	json_decref(same);
-	return n;
+	j.fio_mbs = s.median;
+	if (s.n && s.median > 0 && of)
+		words_each(of, " ,", of_bars, &j);
+	json_decref(j.same);
+	return j.n;
 }
 
 /* The bars of a data set into b (x counting on from *x). */

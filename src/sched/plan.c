@@ -10,37 +10,46 @@
 #include "plan.h"
 #include "sysq.h"
 
+/* Where split's items go. */
+struct split_items {
+	const char *opt;
+	char (*out)[32];
+	size_t max, *n;
+};
+
+/* One item, kept once: no '/', ' ' or '=', under 32 bytes. */
+static int split_item(char *w, void *ctx)
+{
+	struct split_items *s = ctx;
+
+	if (strlen(w) >= 32 || strpbrk(w, "/ =")) {
+		errorf("%s: bad item '%s'", s->opt, w);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < *s->n; i++)
+		if (!strcmp(s->out[i], w))
+			return 0;
+	if (*s->n >= s->max) {
+		errorf("%s: more than %zu values", s->opt, s->max);
+		return -E2BIG;
+	}
+	snprintf(s->out[(*s->n)++], 32, "%s", w);
+	return 0;
+}
+
 /* Split "a,b,c" into out[][32]; no empty or over-long items. */
 static int split(const char *opt, const char *list, char out[][32],
 		 size_t max, size_t *n)
 {
-	char buf[1024], *save = NULL;
+	struct split_items s = { opt, out, max, n };
 
 	*n = 0;
-	if (!list || !*list || strlen(list) >= sizeof(buf) || strstr(list, ",,") ||
-	    list[0] == ',' || list[strlen(list) - 1] == ',') {
+	if (!list || !*list || strstr(list, ",,") || list[0] == ',' ||
+	    list[strlen(list) - 1] == ',') {
 		errorf("%s: bad list '%s' (a,b,c)", opt, list ? list : "");
 		return -EINVAL;
 	}
-	snprintf(buf, sizeof(buf), "%s", list);
-	for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		bool dup = false;
-
-		if (strlen(w) >= 32 || strpbrk(w, "/ =")) {
-			errorf("%s: bad item '%s'", opt, w);
-			return -EINVAL;
-		}
-		for (size_t i = 0; i < *n; i++)
-			dup |= !strcmp(out[i], w);
-		if (dup)
-			continue;
-		if (*n >= max) {
-			errorf("%s: more than %zu values", opt, max);
-			return -E2BIG;
-		}
-		snprintf(out[(*n)++], 32, "%s", w);
-	}
-	return 0;
+	return words_each(list, ",", split_item, &s);
 }
 
 int plan_schedulers(struct sched_plan *p, const char *list)

@@ -51,15 +51,24 @@ size_t lib_buf_of(const std::filebuf *b, size_t asked)
 }
 #endif
 
-int read_one(struct vctx *c, const char *path, char *buf)
+/* The stream's buffer of c->stdio_buf bytes (none: its own default). */
+static std::unique_ptr<char[]> own_buffer(const struct vctx *c, std::filebuf *b)
 {
 	std::unique_ptr<char[]> libbuf;
-	std::ifstream in;
 
 	if (c->stdio_buf) {
 		libbuf.reset(new char[c->stdio_buf]);
-		in.rdbuf()->pubsetbuf(libbuf.get(), (std::streamsize)c->stdio_buf);
+		b->pubsetbuf(libbuf.get(), (std::streamsize)c->stdio_buf);
 	}
+	return libbuf;
+}
+
+int read_one(struct vctx *c, const char *path, char *buf)
+{
+	std::unique_ptr<char[]> libbuf; /* outlives the stream */
+	std::ifstream in;
+
+	libbuf = own_buffer(c, in.rdbuf());
 	errno = 0;
 	in.open(path, std::ios::in | std::ios::binary);
 	if (!in.is_open())
@@ -81,13 +90,10 @@ int read_one(struct vctx *c, const char *path, char *buf)
 
 int write_one(struct vctx *c, const char *path)
 {
-	std::unique_ptr<char[]> libbuf;
+	std::unique_ptr<char[]> libbuf; /* outlives the stream, which flushes into it */
 	std::ofstream out;
 
-	if (c->stdio_buf) {
-		libbuf.reset(new char[c->stdio_buf]);
-		out.rdbuf()->pubsetbuf(libbuf.get(), (std::streamsize)c->stdio_buf);
-	}
+	libbuf = own_buffer(c, out.rdbuf());
 	errno = 0;
 	out.open(path, std::ios::out | std::ios::binary | std::ios::trunc);
 	if (!out.is_open())

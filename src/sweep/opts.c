@@ -166,33 +166,39 @@ static int list_shape(const char *where, const char *val, const char *why)
 	return -EINVAL;
 }
 
+/* A size list's destination, for each of its items. */
+struct size_items {
+	const char *where, *val;
+	bool allow_whole;
+	size_t *list, *n;
+};
+
+static int size_list_item(char *item, void *ctx)
+{
+	struct size_items *s = ctx;
+	uint64_t v;
+	int ret;
+
+	if (!strcmp(item, "whole") && s->allow_whole)
+		return list_add(s->where, s->val, s->list, s->n, SWEEP_WHOLE);
+	if (strstr(item, ".."))
+		return range_item(s->where, s->val, item, s->list, s->n);
+	ret = size_item(s->where, item, &v);
+	return ret ? ret : list_add(s->where, s->val, s->list, s->n, (size_t)v);
+}
+
 /* Comma-separated sizes, ranges A..B (doubling) and, if allowed, "whole". */
 static int parse_size_list(const char *where, const char *val,
 			   bool allow_whole, size_t *list, size_t *n)
 {
-	char *copy, *item, *save = NULL;
+	struct size_items s = { where, val, allow_whole, list, n };
 	int ret = list_shape(where, val, val && *val ? "an empty item in the list" :
 			     "an empty list");
 
 	if (ret)
 		return ret;
-	copy = strdup(val);
-	if (!copy)
-		return -ENOMEM;
 	*n = 0;
-	for (item = strtok_r(copy, ",", &save); !ret && item;
-	     item = strtok_r(NULL, ",", &save)) {
-		uint64_t v;
-
-		if (!strcmp(item, "whole") && allow_whole)
-			ret = list_add(where, val, list, n, SWEEP_WHOLE);
-		else if (strstr(item, ".."))
-			ret = range_item(where, val, item, list, n);
-		else if (!(ret = size_item(where, item, &v)))
-			ret = list_add(where, val, list, n, (size_t)v);
-	}
-	free(copy);
-	return ret;
+	return words_each(val, ",", size_list_item, &s);
 }
 
 /* One name of names[count] into *mask, or -EINVAL after one line. */
@@ -228,26 +234,33 @@ static int variant_bits(const char *where, const char *item, unsigned *mask)
 	return -EINVAL;
 }
 
+/* A name list's names and mask, for each of its items. */
+struct name_items {
+	const char *where;
+	const char *const *names;
+	unsigned count, *mask;
+};
+
+static int name_item(char *item, void *ctx)
+{
+	struct name_items *s = ctx;
+
+	return s->names ? name_bit(s->where, item, s->names, s->count, s->mask)
+			: variant_bits(s->where, item, s->mask);
+}
+
 /* Comma-separated names into a bit mask: names[count], or (names NULL)
  * the api sweep's variants. */
 static int parse_names(const char *where, const char *val,
 		       const char *const *names, unsigned count, unsigned *mask)
 {
-	char *copy, *item, *save = NULL;
+	struct name_items s = { where, names, count, mask };
 	int ret = list_shape(where, val, "a comma-separated list");
 
 	if (ret)
 		return ret;
-	copy = strdup(val);
-	if (!copy)
-		return -ENOMEM;
 	*mask = 0;
-	for (item = strtok_r(copy, ",", &save); !ret && item;
-	     item = strtok_r(NULL, ",", &save))
-		ret = names ? name_bit(where, item, names, count, mask)
-			    : variant_bits(where, item, mask);
-	free(copy);
-	return ret;
+	return words_each(val, ",", name_item, &s);
 }
 
 /* sizes= / block=: the block (bufsize: buffer) sizes; api also takes whole */
@@ -304,6 +317,10 @@ static int set_api_list(const struct setting *s, const char *v, void *obj)
 	"study), stdio-callsize, iostream-callsize (setvbuf/pubsetbuf =\n" \
 	"call size), mmap; stdio and iostream name both of theirs, study\n" \
 	"and callsize a scored set"
+/* --apis and its blocksize spelling --variants: one setting, two names. */
+#define APIS_SETTING                                                  \
+	SETTING_CALL(struct sweep_opts, apis), .arg = true,           \
+	.call = set_api_list, .metavar = "LIST", .where = SET_BOTH
 
 /*
  * Every sweep's settings.  A list (sizes, ops, apis, buffer) is a SET_CALL
@@ -374,14 +391,8 @@ const struct setting sweep_rw_settings[] = {
 	  .arg = true, .call = set_op_list,
 	  .metavar = "LIST", .where = SET_BOTH, .help = OPS_HELP,
 	  .aliases = "op|operation" },
-	{ .name = "apis", SETTING_CALL(struct sweep_opts, apis),
-	  .arg = true, .call = set_api_list,
-	  .metavar = "LIST", .where = SET_BOTH, .help = APIS_HELP,
-	  .aliases = "api|variant" },
-	{ .name = "variants", SETTING_CALL(struct sweep_opts, apis),
-	  .arg = true, .call = set_api_list,
-	  .metavar = "LIST", .where = SET_BOTH,
-	  .help = "the same as --apis" },
+	{ .name = "apis", APIS_SETTING, .help = APIS_HELP, .aliases = "api|variant" },
+	{ .name = "variants", APIS_SETTING, .help = "the same as --apis" },
 	{ 0 },
 };
 

@@ -146,19 +146,22 @@ static const struct probe_cand reads_cands[] = {
 	{ NULL },
 };
 
-static const struct probe_cand map_pages_cands[] = {
-	PC_EVENT("map_pages", "mm_filemap_map_pages", NULL),
-	{ "tp_map_pages", PSRC_TRACEPOINT, "filemap/mm_filemap_map_pages", NULL, NULL },
-	PC_FUNC("map_pages", "filemap_map_pages"),
-	{ NULL },
-};
+/* A point of all three sources: its event (tp_btf, raw_tp), the classic
+ * tracepoint SYS/EVENT, then the kernel function FUNC. */
+#define PC_CANDS(point, sys, event, func)                                      \
+	static const struct probe_cand point##_cands[] = {                     \
+		PC_EVENT(#point, event, NULL),                                 \
+		{ "tp_" #point, PSRC_TRACEPOINT, sys "/" event, NULL, NULL },  \
+		PC_FUNC(#point, func),                                         \
+		{ NULL },                                                      \
+	}
 
-static const struct probe_cand fault_cands[] = {
-	PC_EVENT("fault", "mm_filemap_fault", NULL),
-	{ "tp_fault", PSRC_TRACEPOINT, "filemap/mm_filemap_fault", NULL, NULL },
-	PC_FUNC("fault", "filemap_fault"),
-	{ NULL },
-};
+PC_CANDS(map_pages, "filemap", "mm_filemap_map_pages", "filemap_map_pages");
+PC_CANDS(fault, "filemap", "mm_filemap_fault", "filemap_fault");
+PC_CANDS(sync_ra, "readahead", "page_cache_sync_ra", "page_cache_sync_ra");
+PC_CANDS(async_ra, "readahead", "page_cache_async_ra", "page_cache_async_ra");
+PC_CANDS(ra_order, "readahead", "page_cache_ra_order", "page_cache_ra_order");
+PC_CANDS(ra_unbounded, "readahead", "page_cache_ra_unbounded", "page_cache_ra_unbounded");
 
 static const struct probe_cand add_cands[] = {
 	PC_EVENT("add", "mm_filemap_add_to_page_cache", "folio"),
@@ -169,39 +172,7 @@ static const struct probe_cand add_cands[] = {
 	{ NULL },
 };
 
-static const struct probe_cand sync_ra_cands[] = {
-	PC_EVENT("sync_ra", "page_cache_sync_ra", NULL),
-	{ "tp_sync_ra", PSRC_TRACEPOINT, "readahead/page_cache_sync_ra", NULL, NULL },
-	PC_FUNC("sync_ra", "page_cache_sync_ra"),
-	{ NULL },
-};
-
-static const struct probe_cand async_ra_cands[] = {
-	PC_EVENT("async_ra", "page_cache_async_ra", NULL),
-	{ "tp_async_ra", PSRC_TRACEPOINT, "readahead/page_cache_async_ra", NULL, NULL },
-	PC_FUNC("async_ra", "page_cache_async_ra"),
-	{ NULL },
-};
-
-static const struct probe_cand ra_order_cands[] = {
-	PC_EVENT("ra_order", "page_cache_ra_order", NULL),
-	{ "tp_ra_order", PSRC_TRACEPOINT, "readahead/page_cache_ra_order", NULL, NULL },
-	PC_FUNC("ra_order", "page_cache_ra_order"),
-	{ NULL },
-};
-
-static const struct probe_cand ra_unbounded_cands[] = {
-	PC_EVENT("ra_unbounded", "page_cache_ra_unbounded", NULL),
-	{ "tp_ra_unbounded", PSRC_TRACEPOINT, "readahead/page_cache_ra_unbounded", NULL, NULL },
-	PC_FUNC("ra_unbounded", "page_cache_ra_unbounded"),
-	{ NULL },
-};
-
-static const struct probe_cand fork_cands[] = {
-	PC_EVENT("fork", "sched_process_fork", NULL),
-	{ "tp_fork", PSRC_TRACEPOINT, "sched/sched_process_fork", NULL, NULL },
-	{ NULL },
-};
+static const struct probe_cand fork_cands[] = { PROBE_FORK_CANDS("fork") };
 
 /* Points of one figure share its name: the loader notes a figure once,
  * when a point it needs has no source.  The readahead windows come from

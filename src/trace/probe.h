@@ -61,6 +61,14 @@ struct probe_cand {
 	const char *type;
 };
 
+/* The fork of a watched process (a probe that follows process trees):
+ * its programs btf_NAME, raw_NAME and tp_NAME, and the list's end. */
+#define PROBE_FORK_CANDS(name)                                                 \
+	{ "btf_" name, PSRC_TP_BTF, "sched_process_fork", NULL, NULL },        \
+	{ "raw_" name, PSRC_RAW_TP, "sched_process_fork", NULL, NULL },        \
+	{ "tp_" name, PSRC_TRACEPOINT, "sched/sched_process_fork", NULL, NULL }, \
+	{ NULL }
+
 #define PROBE_MAX_CANDS 16
 
 struct probe_point {

@@ -265,12 +265,7 @@ static const struct probe_cand ucomplete_cands[] = {
 	{ NULL },
 };
 
-static const struct probe_cand fork_cands[] = {
-	{ "btf_rl_fork", PSRC_TP_BTF, "sched_process_fork", NULL, NULL },
-	{ "raw_rl_fork", PSRC_RAW_TP, "sched_process_fork", NULL, NULL },
-	{ "tp_rl_fork", PSRC_TRACEPOINT, "sched/sched_process_fork", NULL, NULL },
-	{ NULL },
-};
+static const struct probe_cand fork_cands[] = { PROBE_FORK_CANDS("rl_fork") };
 
 /* The queue time survives without an insert point (null), the own
  * share without the fork point (the first process only). */

@@ -166,8 +166,7 @@ static int buffer_run(const struct job *job, struct run_stats *st)
 }
 
 const struct strategy strategy_buffer = {
-	.name = "buffer",
+	STRATEGY(buffer),
 	.summary = "read the whole file, transform it, write it whole (memory: file x threads)",
-	.run = buffer_run,
 	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_WHOLE_FILE | STRAT_RECORDS,
 };

@@ -479,9 +479,8 @@ static const struct column direct_columns[] = {
 };
 
 const struct strategy strategy_direct = {
-	.name = "direct",
+	STRATEGY(direct),
 	.summary = "O_DIRECT reads and writes in aligned chunks (--bufsize, default 1 MiB; --qd 2 reads ahead)",
-	.run = direct_run,
 	.default_io = DIRECT_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_ALWAYS_DIRECT | STRAT_BUFSIZE | STRAT_CHUNK | STRAT_QD |
 		 STRAT_RECORDS,

@@ -421,11 +421,8 @@ static const struct column mmap_columns[] = {
 };
 
 const struct strategy strategy_mmap = {
-	.name = "mmap",
+	STRATEGY(mmap), STRATEGY_OPTS(mmap),
 	.summary = "map the input, madvise, transform into the output via write(2) or --mmap-out",
-	.opts = mmap_settings,
-	.opts_size = sizeof(struct mmap_opts),
-	.run = mmap_run,
 	.default_io = MMAP_DEFAULT_CHUNK,
 	.flags = STRAT_BUFSIZE | STRAT_CHUNK | STRAT_RECORDS,
 	.check = mmap_check,

@@ -13,8 +13,7 @@ static int null_run(const struct job *job, struct run_stats *st)
 }
 
 const struct strategy strategy_null = {
-	.name = "null",
+	STRATEGY(null),
 	.summary = "no I/O, no transform: measures the harness overhead",
 	.flags = STRAT_NO_OUTPUT | STRAT_CONTROL,
-	.run = null_run,
 };

@@ -261,11 +261,8 @@ static const struct column stream_columns[] = {
 };
 
 const struct strategy strategy_stream = {
-	.name = "stream",
+	STRATEGY(stream), STRATEGY_OPTS(stream),
 	.summary = "read a line, transform it, write it (memory: 2 x --bufsize, default 64 KiB)",
-	.opts = stream_settings,
-	.opts_size = sizeof(struct stream_opts),
-	.run = stream_run,
 	.flags = STRAT_REPORT_BASE | STRAT_DONTCACHE | STRAT_BUFSIZE | STRAT_RECORDS,
 	.default_io = STREAM_DEFAULT_BUF,
 	.columns = stream_columns,

@@ -355,12 +355,9 @@ static const struct column uring_columns[] = {
 };
 
 const struct strategy strategy_uring = {
-	.name = "uring",
+	STRATEGY(uring), STRATEGY_OPTS(uring),
 	.summary = "one io_uring reader (--qd reads of --chunk) feeding --threads workers "
 		   "(memory: (qd + threads) x chunk)",
-	.opts = uring_settings,
-	.opts_size = sizeof(struct uring_opts),
-	.run = uring_run,
 	.default_io = URING_DEFAULT_CHUNK,
 	.flags = STRAT_DIRECT | STRAT_DONTCACHE | STRAT_CHUNK | STRAT_QD | STRAT_RECORDS,
 	.default_qd = URING_DEFAULT_QD,
