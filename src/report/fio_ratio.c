@@ -108,8 +108,7 @@ void report_fio_ratios(const struct rrun *r, struct rdoc *d)
 		f = report_fio_baseline(r->sum, s);
 		if (!f && (fio_can_mirror(s) || !version))
 			continue;
-		if (!t)
-			t = rdoc_table(d, "strategies against their fio baselines", cols);
+		rdoc_table_once(d, &t, "strategies against their fio baselines", cols, NULL);
 		uncached += !f;
 		rtable_add(t, ratio_row(s, f));
 	}

@@ -92,6 +92,13 @@ static void reqlat_lines(struct rtable *t, json_t *s)
 			    id, depth, little);
 }
 
+#define VIEW_NOTE                                                              \
+	"median (min-max) over the traced_n traced repetitions; \"varies\": the " \
+	"range is beyond what the verdict quotes (a share over 15 points, "     \
+	"another figure's ends over 25% from its median; docs/kernel-view.md); " \
+	"seq_pct: requests starting where the previous one ended; "             \
+	"pc_hit_ratio 0..1 of the pages reads asked for"
+
 void report_kernel_view(const struct rrun *r, struct rdoc *d)
 {
 	const char *cols[VIEW_COLS];
@@ -105,16 +112,7 @@ void report_kernel_view(const struct rrun *r, struct rdoc *d)
 
 		if (!kind || strcmp(kind, "run") || !json_is_true(json_object_get(s, "traced")))
 			continue;
-		if (!t) {
-			t = rdoc_table(d, "kernel view (eBPF, traced runs)", cols);
-			rtable_note(t, "median (min-max) over the traced_n traced "
-				    "repetitions; \"varies\": the range is beyond what the "
-				    "verdict quotes (a share over 15 points, another "
-				    "figure's ends over 25%% from its median; "
-				    "docs/kernel-view.md); seq_pct: requests starting "
-				    "where the previous one ended; pc_hit_ratio 0..1 of "
-				    "the pages reads asked for");
-		}
+		rdoc_table_once(d, &t, "kernel view (eBPF, traced runs)", cols, VIEW_NOTE);
 		rtable_add(t, view_row(r, s, cols));
 		reqlat_lines(t, s);
 	}

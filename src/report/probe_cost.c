@@ -102,6 +102,15 @@ void probe_cost_of(json_t *rows, const char *id, struct probe_cost *pc)
 	free(traced);
 }
 
+#define COST_NOTE                                                              \
+	"cost = the traced repetitions' elapsed over the untraced (timed) "     \
+	"ones': 1.10 = the probes slowed this configuration by 10%; "          \
+	"cost_lo-cost_hi its interval (cost_by: the 95% Hodges-Lehmann "       \
+	"interval where the counts allow one, else the range of every "        \
+	"traced/timed pair); no figure with fewer than 2 of either; only the "  \
+	"timed repetitions enter the statistics and the verdict, only the "     \
+	"traced ones the kernel view"
+
 void report_probe_cost(const struct rrun *r, struct rdoc *d)
 {
 	static const char *const cols[] = { RC_CONFIG_ID, "timed_n", "untraced_s",
@@ -118,17 +127,7 @@ void report_probe_cost(const struct rrun *r, struct rdoc *d)
 		if (!id || !json_integer_value(json_object_get(s, "traced_reps")))
 			continue;
 		probe_cost_of(r->rows, id, &pc);
-		if (!t) {
-			t = rdoc_table(d, "probes' cost (traced repetitions)", cols);
-			rtable_note(t, "cost = the traced repetitions' elapsed over the "
-				    "untraced (timed) ones': 1.10 = the probes slowed this "
-				    "configuration by 10%%; cost_lo-cost_hi its interval "
-				    "(cost_by: the 95%% Hodges-Lehmann interval where the "
-				    "counts allow one, else the range of every traced/timed "
-				    "pair); no figure with fewer than 2 of either; only the "
-				    "timed repetitions enter the statistics and the verdict, "
-				    "only the traced ones the kernel view");
-		}
+		rdoc_table_once(d, &t, "probes' cost (traced repetitions)", cols, COST_NOTE);
 		rtable_add(t, json_pack("[s,I,o,o,I,o,o,o,o,s]", id, (json_int_t)pc.ntimed,
 					rnum(pc.timed_s),
 					rnum(json_number_value(json_object_get(s, "rsd_pct"))),

@@ -77,6 +77,17 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 	return t;
 }
 
+struct rtable *rdoc_table_once(struct rdoc *d, struct rtable **t, const char *title,
+			       const char *const *cols, const char *note)
+{
+	if (*t)
+		return *t;
+	*t = rdoc_table(d, title, cols);
+	if (note)
+		rtable_note(*t, "%s", note);
+	return *t;
+}
+
 void rtable_note(struct rtable *t, const char *fmt, ...)
 {
 	va_list ap;

@@ -51,6 +51,10 @@ void rdoc_meta(struct rdoc *d, const char *key, const char *fmt, ...)
  * next rdoc_table call. */
 struct rtable *rdoc_table(struct rdoc *d, const char *title,
 			  const char *const *cols);
+/* A table made on its first line: *t, made (with note, if not NULL) when
+ * it is NULL.  A report with no line for it has no such table. */
+struct rtable *rdoc_table_once(struct rdoc *d, struct rtable **t, const char *title,
+			       const char *const *cols, const char *note);
 void rtable_note(struct rtable *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* The note lead, then "; NAME: help" for each of names (NULL-ended)

@@ -4,6 +4,7 @@
  * min..max; CPU s per GB the median of (user + sys) / GB; rows of other
  * kinds, failed or traced rows left out; reused rows counted. */
 #include <math.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "engine/limits.h"
@@ -30,17 +31,38 @@ static json_t *with(json_t *r, const char *key, const char *value)
 	return r;
 }
 
-UNIT(lines_in_limit_then_w_order)
+/* An array of the rows given, up to NULL. */
+static json_t *rows_of(json_t *first, ...)
 {
 	json_t *rows = json_array();
-	struct limit_summary *s;
-	size_t n;
+	va_list ap;
 
-	json_array_append_new(rows, row("transform", 100, 50, 1));
-	json_array_append_new(rows, row("transform", 0, 500, 1));
-	json_array_append_new(rows, row("copy_file_range", 0, 300, 1));
-	json_array_append_new(rows, row("read_direct", 0, 900, 1));
-	CHECK(!limits_summarize(rows, &s, &n), "summarize");
+	va_start(ap, first);
+	for (json_t *r = first; r; r = va_arg(ap, json_t *))
+		json_array_append_new(rows, r);
+	va_end(ap);
+	return rows;
+}
+
+/* The table of rows (a reference kept): NULL on failure or no line. */
+static struct limit_summary *lines(json_t *rows, size_t *n)
+{
+	struct limit_summary *s = NULL;
+
+	*n = 99;
+	if (limits_summarize(rows, &s, n))
+		*n = 99;
+	return s;
+}
+
+UNIT(lines_in_limit_then_w_order)
+{
+	json_t *rows = rows_of(row("transform", 100, 50, 1), row("transform", 0, 500, 1),
+			       row("copy_file_range", 0, 300, 1), row("read_direct", 0, 900, 1),
+			       NULL);
+	size_t n;
+	struct limit_summary *s = lines(rows, &n);
+
 	CHECK(n == 4, "%zu lines", n);
 	CHECK(!strcmp(s[0].name, "read_direct") && !strcmp(s[1].name, "copy_file_range") &&
 	      !strcmp(s[2].name, "transform w=0") && !strcmp(s[3].name, "transform w=100"),
@@ -58,7 +80,8 @@ UNIT(three_rows_give_min_max_six_a_95_interval)
 
 	for (int i = 1; i <= 3; i++)
 		json_array_append_new(rows, row("read_direct", 0, 100 * i, 0.5 * i));
-	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
+	s = lines(rows, &n);
+	CHECK(n == 1, "%zu lines", n);
 	CHECK(s[0].est.range && s[0].est.lo == 100 && s[0].est.hi == 300 && s[0].est.median == 200,
 	      "range %d %g..%g median %g", s[0].est.range, s[0].est.lo, s[0].est.hi, s[0].est.median);
 	/* 1.0 s per 0.5 GB at the median */
@@ -66,7 +89,8 @@ UNIT(three_rows_give_min_max_six_a_95_interval)
 	free(s);
 	for (int i = 4; i <= 6; i++)
 		json_array_append_new(rows, row("read_direct", 0, 100 * i, 1));
-	CHECK(!limits_summarize(rows, &s, &n) && n == 1 && s[0].est.n == 6, "summarize");
+	s = lines(rows, &n);
+	CHECK(n == 1 && s[0].est.n == 6, "%zu lines", n);
 	CHECK(!s[0].est.range && s[0].est.lo == 100 && s[0].est.hi == 600, "range %d %g..%g",
 	      s[0].est.range, s[0].est.lo, s[0].est.hi);
 	free(s);
@@ -76,16 +100,16 @@ UNIT(three_rows_give_min_max_six_a_95_interval)
 
 UNIT(failed_traced_and_other_rows_left_out_reused_counted)
 {
-	json_t *rows = json_array();
-	struct limit_summary *s;
+	json_t *rows = rows_of(row("read_direct", 0, 100, 1),
+			       with(row("read_direct", 0, 9999, 1), "error", "boom"),
+			       with(row("read_direct", 0, 9999, 1), "role", "traced"),
+			       with(row("read_direct", 0, 9999, 1), "kind", "fio"),
+			       with(row("read_direct", 0, 200, 1), "reused_from", "results/x"),
+			       NULL);
 	size_t n;
+	struct limit_summary *s = lines(rows, &n);
 
-	json_array_append_new(rows, row("read_direct", 0, 100, 1));
-	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "error", "boom"));
-	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "role", "traced"));
-	json_array_append_new(rows, with(row("read_direct", 0, 9999, 1), "kind", "fio"));
-	json_array_append_new(rows, with(row("read_direct", 0, 200, 1), "reused_from", "results/x"));
-	CHECK(!limits_summarize(rows, &s, &n) && n == 1, "summarize");
+	CHECK(n == 1, "%zu lines", n);
 	CHECK(s[0].est.n == 2 && s[0].reused == 1 && s[0].est.hi == 200, "n %zu reused %zu hi %g",
 	      s[0].est.n, s[0].reused, s[0].est.hi);
 	free(s);
@@ -96,10 +120,10 @@ UNIT(failed_traced_and_other_rows_left_out_reused_counted)
 UNIT(no_rows_no_lines)
 {
 	json_t *rows = json_array();
-	struct limit_summary *s;
-	size_t n = 9;
+	size_t n;
+	struct limit_summary *s = lines(rows, &n);
 
-	CHECK(!limits_summarize(rows, &s, &n) && n == 0 && !s, "n %zu", n);
+	CHECK(n == 0 && !s, "n %zu", n);
 	json_decref(rows);
 	return 0;
 }

@@ -38,6 +38,26 @@ static const char *text_of(json_t *cells, const char *strategy)
 	return "";
 }
 
+/* The first line of the data-set summary of rows; *lines, if given, how
+ * many lines it has. */
+static const char *summary_first(json_t *rows, size_t *lines)
+{
+	static char buf[400];
+	json_t *cells = memory_verdict_cells(rows), *sum = memory_verdict_summary(cells);
+
+	snprintf(buf, sizeof(buf), "%s", json_string_value(json_array_get(sum, 0)));
+	if (lines)
+		*lines = json_array_size(sum);
+	json_decref(sum);
+	json_decref(cells);
+	return buf;
+}
+
+static const char *summary0(json_t *rows)
+{
+	return summary_first(rows, NULL);
+}
+
 UNIT(killed_configuration_says_where)
 {
 	char buf[160];
@@ -160,35 +180,28 @@ UNIT(only_timed_repetitions_are_counted)
 
 UNIT(data_set_summary_when_every_strategy_was_killed)
 {
-	json_t *rows = json_array(), *cells, *sum;
+	json_t *rows = json_array();
 
 	json_array_append_new(rows, row("buffer", 32 * MIB, 0.5, 31 * MIB, true));
-	cells = memory_verdict_cells(rows);
-	sum = memory_verdict_summary(cells);
-	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)),
-		      "big in 32 MiB: none ran in the limit; killed: buffer"), "%s",
-	      json_string_value(json_array_get(sum, 0)));
-	json_decref(sum);
-	json_decref(cells);
+	CHECK(!strcmp(summary0(rows), "big in 32 MiB: none ran in the limit; killed: buffer"),
+	      "%s", summary0(rows));
 	json_decref(rows);
 	return 0;
 }
 
 UNIT(data_set_summary_names_who_scales)
 {
-	json_t *rows = json_array(), *cells, *sum;
+	json_t *rows = json_array();
+	const char *first;
+	size_t lines;
 
 	json_array_append_new(rows, row("buffer", 256 * MIB, 0.5, 251 * MIB, true));
 	json_array_append_new(rows, row("stream", 256 * MIB, 2.0, 256 * MIB, false));
 	json_array_append_new(rows, row("mmap", 256 * MIB, 2.5, 256 * MIB, false));
-	cells = memory_verdict_cells(rows);
-	sum = memory_verdict_summary(cells);
-	CHECK(json_array_size(sum) == 1, "%zu lines", json_array_size(sum));
-	CHECK(!strcmp(json_string_value(json_array_get(sum, 0)), "big in 256 MiB (data "
-		      "4.0x the limit): scale to data larger than the limit: mmap, stream; "
-		      "killed: buffer"), "%s", json_string_value(json_array_get(sum, 0)));
-	json_decref(sum);
-	json_decref(cells);
+	first = summary_first(rows, &lines);
+	CHECK(lines == 1, "%zu lines", lines);
+	CHECK(!strcmp(first, "big in 256 MiB (data 4.0x the limit): scale to data larger "
+		      "than the limit: mmap, stream; killed: buffer"), "%s", first);
 	json_decref(rows);
 	return 0;
 }
@@ -220,17 +233,6 @@ UNIT(settings_apart_and_killed_do_not_scale)
 	json_decref(cells);
 	json_decref(rows);
 	return 0;
-}
-
-static const char *summary0(json_t *rows)
-{
-	static char buf[400];
-	json_t *cells = memory_verdict_cells(rows), *sum = memory_verdict_summary(cells);
-
-	snprintf(buf, sizeof(buf), "%s", json_string_value(json_array_get(sum, 0)));
-	json_decref(sum);
-	json_decref(cells);
-	return buf;
 }
 
 /* Data smaller than the limit shows that a strategy ran in it, not that

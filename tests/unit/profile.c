@@ -34,6 +34,13 @@ static int load(const char *name, char *const *defs, size_t n,
 	return profile_load(path, defs, n, p);
 }
 
+/* name written with text, then loaded with no -D: 0 or -errno. */
+static int loaded(const char *name, const char *text, struct profile *p)
+{
+	put(name, text);
+	return load(name, NULL, 0, p);
+}
+
 /* Does configuration i of p give key the value want? (No key: no.) */
 static bool gives(const struct profile *p, size_t i, const char *key, const char *want)
 {
@@ -116,25 +123,18 @@ UNIT(errors)
 {
 	struct profile p;
 
-	put("loop.ini", "include loop.ini\n");
-	CHECK(load("loop.ini", NULL, 0, &p) == -ELOOP, "include loop");
-	put("e.ini", "[global]\nthreads=1\n");
-	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "empty matrix");
-	put("e.ini", "key=1\n[a]\n");
-	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "key before a section");
-	put("e.ini", "[a]\nx=${IOSTRAT_SURELY_UNSET}\n");
-	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "unset variable");
+	CHECK(loaded("loop.ini", "include loop.ini\n", &p) == -ELOOP, "include loop");
+	CHECK(loaded("e.ini", "[global]\nthreads=1\n", &p) == -EINVAL, "empty matrix");
+	CHECK(loaded("e.ini", "key=1\n[a]\n", &p) == -EINVAL, "key before a section");
+	CHECK(loaded("e.ini", "[a]\nx=${IOSTRAT_SURELY_UNSET}\n", &p) == -EINVAL, "unset variable");
 	/* found by the fuzzer: the hashed index refused a key that is not
 	 * UTF-8 and the loader exited; it is a key like any other */
-	put("e.ini", "[a]\n\xc2\xdb=2\n");
-	CHECK(!load("e.ini", NULL, 0, &p) && p.confs[0].nkv == 1 &&
+	CHECK(!loaded("e.ini", "[a]\n\xc2\xdb=2\n", &p) && p.confs[0].nkv == 1 &&
 	      !strcmp(p.confs[0].kv[0].value, "2"), "a key in bytes");
 	profile_free(&p);
 	/* a key given twice in one section: an error, whatever its bytes */
-	put("e.ini", "[a]\n\xc2\xdb=1\n\xc2\xdb=2\n");
-	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "a key in bytes given twice");
-	put("e.ini", "[a]\nkind=nope\n");
-	CHECK(load("e.ini", NULL, 0, &p) == -EINVAL, "unknown kind");
+	CHECK(loaded("e.ini", "[a]\n\xc2\xdb=1\n\xc2\xdb=2\n", &p) == -EINVAL, "a key in bytes given twice");
+	CHECK(loaded("e.ini", "[a]\nkind=nope\n", &p) == -EINVAL, "unknown kind");
 	return 0;
 }
 
@@ -144,9 +144,8 @@ UNIT(inline_comments)
 {
 	struct profile p;
 
-	put("c.ini", "[global]\nscale=0.0025   # note\n[a]\nstrategy=stream ; s\n"
-		     "dataset=/d/run#1\t# a path with a #\n");
-	CHECK(!load("c.ini", NULL, 0, &p), "inline comments refused");
+	CHECK(!loaded("c.ini", "[global]\nscale=0.0025   # note\n[a]\nstrategy=stream ; s\n"
+		     "dataset=/d/run#1\t# a path with a #\n", &p), "inline comments refused");
 	CHECK(gives(&p, 0, "scale", "0.0025") &&
 	      gives(&p, 0, "strategy", "stream") &&
 	      gives(&p, 0, "dataset", "/d/run#1"),
@@ -183,9 +182,8 @@ UNIT(inherited_keys_a_kind_does_not_take)
 {
 	struct profile p;
 
-	put("g.ini", "[global]\nseed=7\nscale=0.0025\n[sweep-bufsize]\n"
-		     "block=4k\nsize=1M\n[a]\nstrategy=stream\ndataset=small\n");
-	CHECK(!load("g.ini", NULL, 0, &p), "load");
+	CHECK(!loaded("g.ini", "[global]\nseed=7\nscale=0.0025\n[sweep-bufsize]\n"
+		     "block=4k\nsize=1M\n[a]\nstrategy=stream\ndataset=small\n", &p), "load");
 	CHECK(p.n == 2, "%zu configurations", p.n);
 	CHECK(!pconf_get(&p.confs[0], "seed") && !pconf_get(&p.confs[0], "scale") &&
 	      gives(&p, 0, "size", "1M"), "sweep keys");
@@ -198,8 +196,7 @@ UNIT(inherited_keys_a_kind_does_not_take)
 	      strstr(p.ignored[1], "its own size=1M is not scaled)"),
 	      "ignored: %zu: %s", p.nignored, p.nignored ? p.ignored[0] : "");
 	profile_free(&p);
-	put("g.ini", "[global]\nthraeds=2\n[sweep-api]\nblock=4k\n");
-	CHECK(!load("g.ini", NULL, 0, &p) && p.nignored == 0 &&
+	CHECK(!loaded("g.ini", "[global]\nthraeds=2\n[sweep-api]\nblock=4k\n", &p) && p.nignored == 0 &&
 	      pconf_get(&p.confs[0], "thraeds"), "a typo is left for the check");
 	profile_free(&p);
 	return 0;
@@ -246,8 +243,7 @@ UNIT(fio_companion_by_its_table_entry)
 	      !setting_find(run_section_settings, "ceiling"), "fio alone in the table");
 	settings_defaults(run_section_settings, &rs);
 	CHECK(!rs.fio, "default: none");
-	put("c.ini", "[runs]\nstrategy=stream\ndataset=big\nfio=1\nthreads=1\n");
-	CHECK(!load("c.ini", NULL, 0, &p), "load");
+	CHECK(!loaded("c.ini", "[runs]\nstrategy=stream\ndataset=big\nfio=1\nthreads=1\n", &p), "load");
 	CHECK(p.n == 2, "%zu configurations: run, fio", p.n);
 	CHECK(p.confs[1].kind == bench_kind_find("fio") && !pconf_get(&p.confs[1], "fio"),
 	      "the fio companion");
