@@ -19,7 +19,6 @@ struct limits_args {
 	const char *transform;
 	const char *bs, *qd, *out, *data, *profile;
 	struct setting_list defs;
-	char **dkeys;              /* defs' keys, split off once */
 	json_t *rows;              /* every row written */
 };
 
@@ -125,8 +124,6 @@ static void base_keys(const struct limits_args *a, struct kvs *k)
 		kv_set(k, "qd", a->qd);
 	if (a->reuse)
 		kv_set(k, "reuse", a->reuse);
-	for (size_t i = 0; i < a->defs.n; i++)
-		kv_set(k, a->dkeys[i], strchr(a->defs.v[i], '=') + 1);
 }
 
 /* The lists --work and --transform expand to. */
@@ -179,26 +176,6 @@ static int add_limit(const struct limits_args *a, struct profile *p, const char 
 	return ret;
 }
 
-/* Each -D KEY=VALUE checked, its KEY split off into a->dkeys. */
-static int split_defs(struct limits_args *a)
-{
-	a->dkeys = calloc(a->defs.n + 1, sizeof(*a->dkeys));
-	if (!a->dkeys)
-		return -ENOMEM;
-	for (size_t i = 0; i < a->defs.n; i++) {
-		const char *d = a->defs.v[i], *eq = strchr(d, '=');
-
-		if (!eq || eq == d) {
-			errorf("limits: -D %s: want KEY=VALUE", d);
-			return -EINVAL;
-		}
-		a->dkeys[i] = strndup(d, (size_t)(eq - d));
-		if (!a->dkeys[i])
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 static int build(struct limits_args *a, struct profile *p)
 {
 	const char *all = "read_direct,write_new_buffered,write_new_direct,"
@@ -212,10 +189,8 @@ static int build(struct limits_args *a, struct profile *p)
 		errorf("limits: --work: empty W list (W,W...: whole numbers)");
 		return -EINVAL;
 	}
-	ret = split_defs(a);
-	if (!ret)
-		ret = profile_expand_value("iostrat limits", "--work", a->work ? a->work : "0",
-					   &l.ws, &l.nw);
+	ret = profile_expand_value("iostrat limits", "--work", a->work ? a->work : "0",
+				   &l.ws, &l.nw);
 	if (!ret)
 		ret = profile_expand_value("iostrat limits", "--transform",
 					   a->transform ? a->transform : "xor", &l.ts, &l.nt);
@@ -226,6 +201,8 @@ static int build(struct limits_args *a, struct profile *p)
 		ret = engine_profile_new(p, "limits");
 	for (size_t i = 0; !ret && i < nn; i++)
 		ret = add_limit(a, p, names[i], &l);
+	if (!ret)
+		ret = engine_profile_define(p, "limits: ", a->defs.v, a->defs.n);
 	profile_free_items(names, nn);
 	profile_free_items(l.ws, l.nw);
 	profile_free_items(l.ts, l.nt);
@@ -307,9 +284,6 @@ int cmd_limits(int argc, char **argv)
 			ret = print_table(&a) ? 1 : ret;
 	}
 	json_decref(a.rows);
-	for (size_t i = 0; a.dkeys && i < a.defs.n; i++)
-		free(a.dkeys[i]);
-	free(a.dkeys);
 	setting_list_free(&a.defs);
 	return ret;
 }

@@ -263,6 +263,11 @@ int engine_profile_new(struct profile *p, const char *name);
 int engine_profile_add(struct profile *p, const char *section,
 		       const struct bench_kind *kind, const char *where,
 		       const char *const *kv);
+/* Set each of defs[n] (KEY=VALUE, -D) in every configuration of p, as
+ * profile_load applies them last: a key there is replaced, another
+ * added.  0, -EINVAL after one line (who as profile_defs_check), -ENOMEM. */
+int engine_profile_define(struct profile *p, const char *who, char *const *defs,
+			  size_t n);
 
 /* Run prof, built in memory, as bench runs a loaded profile: plan, data
  * sets, repetitions, results, stop policy (on SIGINT/SIGTERM/SIGHUP the

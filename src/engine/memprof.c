@@ -49,3 +49,41 @@ int engine_profile_add(struct profile *p, const char *section,
 	p->n++;
 	return 0;
 }
+
+/* KEY=VALUE set in c: its key's value replaced, or a key added. */
+static int define_one(struct profile *p, struct pconf *c, const char *def)
+{
+	const char *eq = strchr(def, '=');
+	char *key = strndup(def, (size_t)(eq - def));
+	struct pkv kv, *grown;
+	size_t i = 0;
+
+	if (!key)
+		return -ENOMEM;
+	kv = (struct pkv){ strpool_dup(p->pool, key), strpool_dup(p->pool, eq + 1), "-D",
+			   PKV_DEFINE };
+	free(key);
+	while (i < c->nkv && strcmp(c->kv[i].key, kv.key))
+		i++;
+	if (i == c->nkv) {
+		grown = realloc(c->kv, (c->nkv + 2) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		c->kv = grown;
+		c->nkv++;
+		c->kv[c->nkv] = (struct pkv){ 0 };
+	}
+	c->kv[i] = kv;
+	return 0;
+}
+
+int engine_profile_define(struct profile *p, const char *who, char *const *defs,
+			  size_t n)
+{
+	int ret = profile_defs_check(who, defs, n);
+
+	for (size_t c = 0; !ret && c < p->n; c++)
+		for (size_t d = 0; !ret && d < n; d++)
+			ret = define_one(p, &p->confs[c], defs[d]);
+	return ret;
+}

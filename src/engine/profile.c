@@ -554,6 +554,16 @@ static int build(struct builder *B, struct rsec *secs, size_t nsecs,
 	return ret;
 }
 
+int profile_defs_check(const char *who, char *const *defs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(defs[i], '=') || defs[i][0] == '=') {
+			errorf("%s-D %s: want KEY=VALUE", who, defs[i]);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 int profile_load(const char *path, char *const *defs, size_t ndefs,
 		 struct profile *p)
 {
@@ -564,11 +574,8 @@ int profile_load(const char *path, char *const *defs, size_t ndefs,
 	int ret;
 
 	memset(p, 0, sizeof(*p));
-	for (size_t i = 0; i < ndefs; i++)
-		if (!strchr(defs[i], '=') || defs[i][0] == '=') {
-			errorf("-D %s: want KEY=VALUE", defs[i]);
-			return -EINVAL;
-		}
+	if (profile_defs_check("", defs, ndefs))
+		return -EINVAL;
 	p->pool = strpool_new();
 	B.said = json_object();
 	if (!p->pool || !B.said) {

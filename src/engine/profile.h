@@ -89,6 +89,9 @@ struct profile {
 int profile_load(const char *path, char *const *defs, size_t ndefs,
 		 struct profile *p);
 void profile_free(struct profile *p);
+/* Each of defs[n] is KEY=VALUE with a KEY: 0, or -EINVAL after one line
+ * ("WHO-D =1: want KEY=VALUE"; who: "" or "limits: "). */
+int profile_defs_check(const char *who, char *const *defs, size_t n);
 /* The value of key in c, NULL if absent. */
 const char *pconf_get(const struct pconf *c, const char *key);
 const struct pkv *pconf_kv(const struct pconf *c, const char *key);

@@ -2,6 +2,7 @@
 /* Profiles built in memory (engine_profile_new/add, for run, fio, net and
  * sweep): the same configurations profile_load makes of the same section,
  * values copied. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,6 +48,40 @@ UNIT(in_memory_is_what_the_loader_makes)
 	      !strcmp(pconf_kv(&built.confs[0], "reps")->where, "iostrat run"),
 	      "name, where");
 	ret = same_conf(&built.confs[0], &loaded.confs[0]);
+	profile_free(&loaded);
+	profile_free(&built);
+	return ret;
+}
+
+/* -D on an in-memory profile: as profile_load applies it, last, in every
+ * configuration: a key there replaced, another added, a bad one refused. */
+UNIT(defines_set_every_configuration_as_the_loader_does)
+{
+	char path[] = "/tmp/iostrat-unit-memprof.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct profile loaded, built;
+	char *defs[] = { "threads=3", "work=7" }, *bad[] = { "=1" };
+	const char *kv[] = { "strategy", "stream", "dataset", "small", "threads", "2", NULL };
+	int ret;
+
+	fputs("[a]\nstrategy=stream\ndataset=small\nthreads=2\n"
+	      "[b]\nstrategy=stream\ndataset=small\nthreads=2\n", f);
+	fclose(f);
+	ret = profile_load(path, defs, 2, &loaded);
+	unlink(path);
+	CHECK(!ret && loaded.n == 2, "loaded: %d, %zu configurations", ret, loaded.n);
+	CHECK(!engine_profile_new(&built, "x"), "new");
+	CHECK(!engine_profile_add(&built, "a", bench_kind_find("run"), "here", kv) &&
+	      !engine_profile_add(&built, "b", bench_kind_find("run"), "here", kv), "add");
+	CHECK(engine_profile_define(&built, "", bad, 1) == -EINVAL, "=1 taken");
+	CHECK(!engine_profile_define(&built, "", defs, 2), "define");
+	for (size_t i = 0; !ret && i < 2; i++) {
+		ret = same_conf(&built.confs[i], &loaded.confs[i]);
+		CHECK(pconf_kv(&built.confs[i], "work")->from == PKV_DEFINE &&
+		      !strcmp(pconf_kv(&built.confs[i], "threads")->where, "-D"), "from -D");
+		CHECK(!built.confs[i].kv[built.confs[i].nkv].key, "no end mark");
+	}
 	profile_free(&loaded);
 	profile_free(&built);
 	return ret;
