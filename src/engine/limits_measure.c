@@ -136,17 +136,7 @@ static int close_out(const struct limit_job *j, int fd)
 /* ... and end syncs the output filesystem once, after every file. */
 static int end_sync(const struct limit_job *j)
 {
-	int fd, ret = 0;
-
-	if (j->fsync != FSYNC_END)
-		return 0;
-	fd = open(j->out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (syncfs(fd) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return j->fsync == FSYNC_END ? syncfs_dir(j->out) : 0;
 }
 
 static int open_out(const struct limit_job *j, size_t i, int extra)

@@ -404,13 +404,8 @@ out:
 static int swap_in(const char *tmp, const char *dir, int exists)
 {
 	char old[PATH_MAX];
-	int fd;
 
-	fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		syncfs(fd); /* the data is on disk before it is visible */
-		close(fd);
-	}
+	(void)syncfs_dir(tmp); /* the data is on disk before it is visible */
 	if (!exists)
 		return rename(tmp, dir) < 0 ? -errno : 0;
 	snprintf(old, sizeof(old), "%s.old-%d", dir, (int)getpid());
