@@ -126,6 +126,8 @@ struct bench_kind {
 	 * host); returns 0 or negative for a failed repetition. */
 	int (*rep)(struct bench_ctx *ctx, struct bench_item *it, unsigned rep,
 		   json_t **row);
+	/* Free what it->priv holds (called while it is set); the engine
+	 * frees it->priv itself.  NULL: it holds nothing of its own. */
 	void (*release)(struct bench_item *it);
 	/* Does this kind take kv, a key section c inherits ([global] or -D)?
 	 * c holds the section's keys before lists expand; c NULL asks whether
@@ -146,15 +148,14 @@ struct bench_kind {
 };
 
 /* A kind's table, by the names its file gives its functions:
- * NAME_kind_check, _prepare, _rep, _release and _inherits; the optional
- * fields (.cell, .traced) follow as designated initializers. */
+ * NAME_kind_check, _prepare, _rep and _inherits; the optional fields
+ * (.release, .cell, .traced) follow as designated initializers. */
 #define BENCH_KIND(NAME, ...)                                              \
 	const struct bench_kind bench_kind_##NAME = {                      \
 		.name = #NAME,                                             \
 		.check = NAME##_kind_check,                                \
 		.prepare = NAME##_kind_prepare,                            \
 		.rep = NAME##_kind_rep,                                    \
-		.release = NAME##_kind_release,                            \
 		.inherits = NAME##_kind_inherits,                          \
 		__VA_ARGS__                                                \
 	}

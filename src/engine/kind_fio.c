@@ -273,12 +273,7 @@ static int fio_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned r
 
 static void fio_kind_release(struct bench_item *it)
 {
-	struct fiop *fp = it->priv;
-
-	if (fp)
-		free(fp->clients);
-	free(it->priv);
-	it->priv = NULL;
+	free(((struct fiop *)it->priv)->clients);
 }
 
 /* A baseline reads its table's keys and a run section's (the strategy,
@@ -292,4 +287,4 @@ static bool fio_kind_inherits(const struct pconf *c, const struct pkv *kv,
 	return (s && (s->where & SET_PROFILE)) || bench_run_key(kv->key);
 }
 
-BENCH_KIND(fio);
+BENCH_KIND(fio, .release = fio_kind_release);

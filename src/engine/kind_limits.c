@@ -570,12 +570,7 @@ static int limits_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigne
 
 static void limits_kind_release(struct bench_item *it)
 {
-	struct limp *lp = it->priv;
-
-	if (lp)
-		json_decref(lp->reused);
-	free(it->priv);
-	it->priv = NULL;
+	json_decref(((struct limp *)it->priv)->reused);
 }
 
 static bool limits_kind_inherits(const struct pconf *c, const struct pkv *kv,
@@ -587,4 +582,4 @@ static bool limits_kind_inherits(const struct pconf *c, const struct pkv *kv,
 	       !strcmp(kv->key, "seed");
 }
 
-BENCH_KIND(limits);
+BENCH_KIND(limits, .release = limits_kind_release);

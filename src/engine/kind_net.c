@@ -193,12 +193,6 @@ static int net_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned r
 	return ret;
 }
 
-static void net_kind_release(struct bench_item *it)
-{
-	free(it->priv);
-	it->priv = NULL;
-}
-
 static bool net_kind_inherits(const struct pconf *c, const struct pkv *kv,
 			 char *why, size_t len)
 {

@@ -320,13 +320,7 @@ static int run_kind_rep(struct bench_ctx *ctx, struct bench_item *it, unsigned r
 
 static void run_kind_release(struct bench_item *it)
 {
-	struct runp *rp = it->priv;
-
-	if (!rp)
-		return;
-	jobopt_free(&rp->cfg);
-	free(rp);
-	it->priv = NULL;
+	jobopt_free(&((struct runp *)it->priv)->cfg);
 }
 
 bool bench_run_key(const char *key)
@@ -349,4 +343,4 @@ static bool run_kind_inherits(const struct pconf *c, const struct pkv *kv,
 	return bench_run_key(kv->key);
 }
 
-BENCH_KIND(run, .cell = run_kind_cell, .traced = run_kind_traced);
+BENCH_KIND(run, .release = run_kind_release, .cell = run_kind_cell, .traced = run_kind_traced);

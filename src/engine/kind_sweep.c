@@ -346,8 +346,6 @@ static void sweep_kind_release(struct bench_item *bi)
 {
 	struct kitem *it = bi->priv;
 
-	if (!it)
-		return;
 	if (it->d && --it->d->refs == 0 && !it->d->lent) {
 		unlink_data(it->d);
 		sweep_data_free(&it->d->run);
@@ -358,8 +356,6 @@ static void sweep_kind_release(struct bench_item *bi)
 	it->run.fl = NULL;
 	it->run.env = NULL;
 	sweep_data_free(&it->run);
-	free(it);
-	bi->priv = NULL;
 }
 
 /* Does a section of sweep k take key? */
@@ -399,4 +395,4 @@ static bool sweep_kind_inherits(const struct pconf *c, const struct pkv *kv,
 	return true;
 }
 
-BENCH_KIND(sweep);
+BENCH_KIND(sweep, .release = sweep_kind_release);
