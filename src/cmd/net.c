@@ -12,6 +12,7 @@
 #include "engine/bench.h"
 #include "harness/env.h"
 #include "net/net.h"
+#include "results/row.h"
 #include "harness/stop.h"
 #include "lib/util.h"
 
@@ -263,15 +264,10 @@ static int serve(struct net_args *a)
 	return ret;
 }
 
-static bool any_ok(json_t *rows)
+static bool row_ok(json_t *r, const void *unused)
 {
-	size_t i;
-	json_t *r;
-
-	json_array_foreach(rows, i, r)
-		if (json_is_null(json_object_get(r, "error")))
-			return true;
-	return false;
+	(void)unused;
+	return json_is_null(json_object_get(r, "error"));
 }
 
 /* The rows as the engine keeps them, for the table; -v: a line per run
@@ -389,7 +385,7 @@ static int measure(struct net_args *a)
 		status = engine_run_profile(&prof, &eo);
 	json_decref(eo.env);
 	if (dir[0] && status < 128) {
-		if (any_ok(k.rows))
+		if (rows_any(k.rows, row_ok, NULL))
 			net_print_table(stdout, k.rows);
 		printf("results: %s\n", dir);
 	}

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "lib/util.h"
+#include "results/row.h"
 #include "plot.h"
 
 static void limit_text(json_t *lim, char *buf, size_t len)
@@ -92,15 +93,16 @@ static size_t limit_write(const struct fig_group *g, struct dat *d)
 	return 1;
 }
 
+static bool with_limit(json_t *r, const void *unused)
+{
+	(void)unused;
+	return json_number_value(json_object_get(r, "memory_max")) > 0;
+}
+
+/* Any row with a memory_max: the figure's want. */
 static bool limited(json_t *rows)
 {
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(rows, i, r)
-		if (json_number_value(json_object_get(r, "memory_max")) > 0)
-			return true;
-	return false;
+	return rows_any(rows, with_limit, NULL);
 }
 
 /* The run rows that completed and those the limit killed (fig_rows'

@@ -116,26 +116,24 @@ void plot_axes_free(struct plot_axes *a)
 	json_decref(a->strats);
 }
 
+static bool has_key(json_t *r, const void *col)
+{
+	return json_object_get(r, col);
+}
+
+static bool has_number(json_t *r, const void *col)
+{
+	return json_is_number(json_object_get(r, col));
+}
+
 bool rows_have_key(json_t *rows, const char *col)
 {
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(rows, i, r)
-		if (json_object_get(r, col))
-			return true;
-	return false;
+	return rows_any(rows, has_key, col);
 }
 
 bool rows_have_number(json_t *rows, const char *col)
 {
-	json_t *r;
-	size_t i;
-
-	json_array_foreach(rows, i, r)
-		if (json_is_number(json_object_get(r, col)))
-			return true;
-	return false;
+	return rows_any(rows, has_number, col);
 }
 
 /* The number a row gives for col (NULL: its CPU time, cpu_s or else

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/row.h"
 #include "plot.h"
 
 #define HIST_SLOTS 64
@@ -59,16 +60,17 @@ static void slot_label(unsigned s, char *buf, size_t len)
 	snprintf(buf, len, "%llu%c", b, unit[u]);
 }
 
-bool rows_have_seek_hist(json_t *rows)
+static bool has_seek_hist(json_t *r, const void *unused)
 {
 	double h[HIST_SLOTS];
-	json_t *r;
-	size_t i;
 
-	json_array_foreach(rows, i, r)
-		if (parse_hist(r, h) > 0)
-			return true;
-	return false;
+	(void)unused;
+	return parse_hist(r, h) > 0;
+}
+
+bool rows_have_seek_hist(json_t *rows)
+{
+	return rows_any(rows, has_seek_hist, NULL);
 }
 
 /* One repetition's share of requests per bucket, in percent. */

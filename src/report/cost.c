@@ -92,16 +92,11 @@ static const char *source_of(json_t *o, const char *key, char *buf, size_t len)
 	return buf;
 }
 
-/* Is there a figure of kernel threads to show: a taken row with kthread_s? */
-static bool has_kthread(json_t *rows)
+/* A figure of kernel threads to show: a taken row with kthread_s. */
+static bool with_kthread(json_t *row, const void *unused)
 {
-	json_t *row;
-	size_t i;
-
-	json_array_foreach(rows, i, row)
-		if (taken(row) && json_is_number(json_object_get(row, "kthread_s")))
-			return true;
-	return false;
+	(void)unused;
+	return taken(row) && json_is_number(json_object_get(row, "kthread_s"));
 }
 
 /* The sources the taken rows name, each column's, and the cgroup versions. */
@@ -141,7 +136,7 @@ void report_cost(const struct rrun *r, struct rdoc *d)
 	char b[4][256];
 	size_t i;
 
-	if (!v || !has_kthread(r->rows)) {
+	if (!v || !rows_any(r->rows, with_kthread, NULL)) {
 		free(v);
 		return;
 	}

@@ -56,15 +56,15 @@ bool limits_exceeds(double s_lo, double s_median, const struct limit_attain *a,
 	return a->bind >= 0 && isfinite(s_lo) && isfinite(a->hi) && s_lo > a->hi;
 }
 
+static bool is_limits(json_t *row, const void *unused)
+{
+	(void)unused;
+	return !strcmp(sget(row, "kind"), "limits");
+}
+
 bool limits_present(json_t *rows)
 {
-	json_t *row;
-	size_t i;
-
-	json_array_foreach(rows, i, row)
-		if (!strcmp(sget(row, "kind"), "limits"))
-			return true;
-	return false;
+	return rows_any(rows, is_limits, NULL);
 }
 
 static int limit_of(const char *name)

@@ -190,6 +190,17 @@ void row_merge(json_t *row, json_t *extra)
 		json_object_set(row, k, v);
 }
 
+bool rows_any(json_t *rows, row_pred *pred, const void *arg)
+{
+	json_t *r;
+	size_t i;
+
+	json_array_foreach(rows, i, r)
+		if (pred(r, arg))
+			return true;
+	return false;
+}
+
 bool row_timed(json_t *row)
 {
 	const char *role = json_string_value(json_object_get(row, "role"));

@@ -80,6 +80,10 @@ void csv_field(FILE *f, json_t *v);
  * elapsed time, rates and CPU take only these.  false: role "traced",
  * the probes attached (the kernel view's figures). */
 bool row_timed(json_t *row);
+/* Does any row of rows answer pred(row, arg)?  The one loop of "is there
+ * a row with ..." (a column, a number, a kind). */
+typedef bool row_pred(json_t *row, const void *arg);
+bool rows_any(json_t *rows, row_pred *pred, const void *arg);
 /* The peak memory a repetition's cgroup was charged, in bytes:
  * mem_peak_bytes, else (v2 without memory.peak, Linux before 5.19) the
  * sampler's mem_peak_anon_bytes + mem_peak_file_bytes, *sampled set;

@@ -159,4 +159,26 @@ static int row_freed(int failed)
 	json_decref(once);
 	return failed;
 }
+static bool has_value(json_t *row, const void *want)
+{
+	return json_integer_value(json_object_get(row, "rep")) == *(const int *)want;
+}
+
+/* rows_any: true once a row answers, false for none and for no rows; the
+ * argument reaches the predicate. */
+UNIT(rows_any_is_true_only_when_a_row_answers)
+{
+	json_t *rows = json_pack("[{s:i}, {s:i}, {s:i}]", "rep", 1, "rep", 2, "rep", 3);
+	json_t *none = json_array();
+	int two = 2, nine = 9;
+
+	CHECK(rows && none, "out of memory");
+	CHECK(rows_any(rows, has_value, &two), "rep 2 not found");
+	CHECK(!rows_any(rows, has_value, &nine), "rep 9 found");
+	CHECK(!rows_any(none, has_value, &two), "a row in an empty array");
+	json_decref(rows);
+	json_decref(none);
+	return 0;
+}
+
 UNIT_FIXTURE(NULL, row_freed)
