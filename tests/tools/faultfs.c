@@ -142,26 +142,26 @@ static int ff_create(const char *path, mode_t mode, struct fuse_file_info *fi)
 	return 0;
 }
 
+/* A call's count as FUSE wants it: the bytes, or -errno. */
+static int fuse_result(ssize_t n)
+{
+	return n < 0 ? -errno : (int)n;
+}
+
 static int ff_read(const char *path, char *buf, size_t size, off_t off,
 		   struct fuse_file_info *fi)
 {
-	ssize_t n;
-
 	if (hit(path, fi, cfg.read_at, off + (off_t)size))
 		return -cfg.err;
-	n = pread((int)fi->fh, buf, size, off);
-	return n < 0 ? -errno : (int)n;
+	return fuse_result(pread((int)fi->fh, buf, size, off));
 }
 
 static int ff_write(const char *path, const char *buf, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	ssize_t n;
-
 	if (hit(path, fi, cfg.write_at, off + (off_t)size))
 		return -cfg.err;
-	n = pwrite((int)fi->fh, buf, size, off);
-	return n < 0 ? -errno : (int)n;
+	return fuse_result(pwrite((int)fi->fh, buf, size, off));
 }
 
 static int ff_release(const char *path, struct fuse_file_info *fi)
