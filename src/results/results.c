@@ -705,6 +705,20 @@ static void copy_descriptive(json_t *group, json_t *first, json_t *out,
 		json_object_set_new(out, "traced_reps", json_integer((json_int_t)ntraced));
 }
 
+/* n, then the metric's figures median .. q3 into out: null without a
+ * good repetition (no figures, not zeros). */
+static void put_figures(json_t *out, const struct summary *s, size_t ok)
+{
+	const struct { const char *name; double v; } figs[] = {
+		{ "median", s->median }, { "min", s->min }, { "max", s->max },
+		{ "rsd_pct", s->rsd_pct }, { "q1", s->q1 }, { "q3", s->q3 },
+	};
+
+	json_object_set_new(out, "n", json_integer((json_int_t)ok));
+	for (size_t i = 0; i < ARRAY_SIZE(figs); i++)
+		json_object_set_new(out, figs[i].name, ok ? json_real(figs[i].v) : json_null());
+}
+
 static void summarize_group(json_t *group, json_t *out)
 {
 	json_t *first = first_of(group, true), *v;
@@ -728,16 +742,7 @@ static void summarize_group(json_t *group, json_t *out)
 			vals[ok++] = json_number_value(v);
 	}
 	summarize(vals, ok, &s);
-	/* no good repetition: no figures (null), not zeros */
-#define FIG(x) (ok ? json_real(x) : json_null())
-	json_object_set_new(out, "n", json_integer((json_int_t)ok));
-	json_object_set_new(out, "median", FIG(s.median));
-	json_object_set_new(out, "min", FIG(s.min));
-	json_object_set_new(out, "max", FIG(s.max));
-	json_object_set_new(out, "rsd_pct", FIG(s.rsd_pct));
-	json_object_set_new(out, "q1", FIG(s.q1));
-	json_object_set_new(out, "q3", FIG(s.q3));
-#undef FIG
+	put_figures(out, &s, ok);
 	/* a repetition its memory_max killed is a result (the memory
 	 * verdict's), not an error */
 	json_object_set_new(out, "errors", json_integer((json_int_t)(ntimed - ok - noom)));
