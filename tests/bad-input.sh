@@ -4,7 +4,7 @@
 # no crash (signal, sanitizer report), no hang (30 s), inputs unmodified,
 # no result file left claiming success.
 . "$(dirname "$0")/lib.sh"
-
+. "$(dirname "$0")/caps.inc"
 
 setup() {
 	"$IOSTRAT" gen "$T/in" --files 3 --lines 50 --width 40 >/dev/null
@@ -12,15 +12,6 @@ setup() {
 }
 
 # bad REGEX CMD...: the checks above
-# The strategies that declare capability $1 (`iostrat list --caps`); with
-# -v, those that do not.  A new strategy is in the loops by what it declares.
-strategies_with() {
-	local v=; [ "$1" != -v ] || { v=1; shift; }
-	"$IOSTRAT" list --caps | awk -F'\t' -v c="$1" -v v="$v" \
-		'{ n = split($2, w, " "); f = 0; for (i = 1; i <= n; i++) f = f || w[i] == c
-		   if (f != (v == 1)) print $1 }'
-}
-
 bad() {
 	[ "$1" != -- ] || shift # `bad -- '--opt: ...' CMD`: the regex may start with --
 	local re=$1; shift

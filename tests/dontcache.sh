@@ -5,18 +5,11 @@
 # where the run's file systems do not take it (tmpfs: /dev/shm); uring's
 # --sqpoll and --sq_thread_idle.  Output is verified by `iostrat run`.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/caps.inc"
 
 # $1: key, stdin: one --json row
 json_get() { jq -rn --arg k "$1" 'input | .[$k]'; }
 
-# The strategies that declare capability $1 (`iostrat list --caps`); with
-# -v, those that do not.  A new strategy is in the loops by what it declares.
-strategies_with() {
-	local v=; [ "$1" != -v ] || { v=1; shift; }
-	"$IOSTRAT" list --caps | awk -F'\t' -v c="$1" -v v="$v" \
-		'{ n = split($2, w, " "); f = 0; for (i = 1; i <= n; i++) f = f || w[i] == c
-		   if (f != (v == 1)) print $1 }'
-}
 
 # 64 MiB in two files
 gen64() { "$IOSTRAT" gen "$T/in" --files 2 --lines 32768 --width 1023 >/dev/null; }

@@ -4,11 +4,8 @@
 # with the file and the error named, leaves no temporary or complete-looking
 # wrong output, and the inputs are untouched.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/caps.inc"
 
-# the strategies that write outputs, by what they declare (iostrat list --caps)
-strategies() { "$IOSTRAT" list --caps | awk -F'\t' '$2 !~ /(^| )no-output( |$)/ {print $1}'; }
-# Does strategy $1 use run setting $2 (a capability of `iostrat list --caps`)?
-uses() { "$IOSTRAT" list --caps | awk -F'\t' -v s="$1" -v c="$2" '$1 == s && index(" " $2 " ", " " c " ") { u = 1 } END { exit !u }'; }
 
 # Outputs present must equal the reference; no temporaries left.
 outputs_sane() {
@@ -98,7 +95,7 @@ for e in EIO ENOSPC; do
 	t "bench_${e,,}_in_a_later_rep_keeps_earlier_rows" bench_keeps_earlier_rows "$e"
 done
 
-for s in $(strategies); do
+for s in $(strategies_with -v no-output); do  # the strategies that write outputs
 	t "${s}_names_the_file_on_a_read_error" read_error_is_named "$s"
 	t "${s}_names_the_file_on_a_write_eio" write_error_is_named "$s" EIO
 	t "${s}_names_the_file_on_enospc" write_error_is_named "$s" ENOSPC
