@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The words of a separated list ("a,b,c", a PATH), each handed to a function in order. */
+/* The words of a separated list ("a,b,c" of an option), each handed to a function in order. */
 #ifndef IOSTRAT_LIB_WORDS_H
 #define IOSTRAT_LIB_WORDS_H
 
