@@ -311,6 +311,32 @@ struct direct_ctx {
 	struct direct_stage stage; /* a record transform's output */
 };
 
+int direct_took(struct run_stats *st, ssize_t n, const char *inpath)
+{
+	if (n < 0)
+		return stats_fail(st, (int)n, inpath, "read (O_DIRECT)");
+	if (n > 0)
+		stats_add_in(st, (uint64_t)n);
+	return n == 0;
+}
+
+int direct_xor_out(const struct job *job, uint8_t *buf, size_t n, int out, off_t off,
+		   const struct direct_conf *dc, uint64_t *col, struct run_stats *st,
+		   const char *outpath)
+{
+	bool tail;
+	int ret;
+
+	transform_chunk(buf, n, job->work, col);
+	if (out < 0)
+		return 0;
+	ret = direct_write(out, buf, n, off, dc, &tail);
+	if (ret)
+		return stats_fail(st, ret, outpath, "write (O_DIRECT)");
+	stats_add_out(st, (uint64_t)n);
+	return 0;
+}
+
 static int copy_loop(const struct job *job, int in, int out,
 		     struct direct_ctx *c, struct run_stats *st,
 		     const char *inpath, const char *outpath)
@@ -320,27 +346,15 @@ static int copy_loop(const struct job *job, int in, int out,
 
 	for (;;) {
 		ssize_t n = direct_read(in, c->buf, c->dc->chunk, off);
-		bool tail;
-		int ret;
+		int ret = direct_took(st, n, inpath);
 
-		if (n < 0)
-			return stats_fail(st, (int)n, inpath, "read (O_DIRECT)");
-		if (n == 0)
+		if (!ret)
+			ret = direct_xor_out(job, c->buf, (size_t)n, out, off, c->dc, &col, st,
+					     outpath);
+		if (ret)
+			return ret < 0 ? ret : 0;
+		if ((size_t)n % c->dc->align) /* the tail */
 			return 0;
-		stats_add_in(st, (uint64_t)n);
-		transform_chunk(c->buf, (size_t)n, job->work, &col);
-		if (out < 0) {
-			/* sink null: an unaligned count is still the tail */
-			if ((size_t)n % c->dc->align)
-				return 0;
-		} else {
-			ret = direct_write(out, c->buf, (size_t)n, off, c->dc, &tail);
-			if (ret)
-				return stats_fail(st, ret, outpath, "write (O_DIRECT)");
-			stats_add_out(st, (uint64_t)n);
-			if (tail)
-				return 0;
-		}
 		off += n;
 	}
 }

@@ -34,6 +34,15 @@ int direct_check_where(const struct job *job, char *why, size_t len);
 int direct_check_file(int fd, const char *path, const struct direct_conf *dc,
 		      struct run_stats *st);
 ssize_t direct_read(int fd, void *buf, size_t len, off_t off);
+/* A read's count n recorded: -errno (the failure, recorded in st), 1 at
+ * the end of the file, 0 with n bytes in. */
+int direct_took(struct run_stats *st, ssize_t n, const char *inpath);
+/* The XOR of buf[0..n) in place (column *col on), written at off unless
+ * out < 0 (sink null): 0, or the write's failure recorded in st.  An
+ * unaligned n is the file's tail: nothing may follow it. */
+int direct_xor_out(const struct job *job, uint8_t *buf, size_t n, int out, off_t off,
+		   const struct direct_conf *dc, uint64_t *col, struct run_stats *st,
+		   const char *outpath);
 int direct_write(int fd, uint8_t *buf, size_t n, off_t off,
 		 const struct direct_conf *dc, bool *tail);
 

@@ -138,42 +138,22 @@ static void finish_file(struct pipe_ctx *c)
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* The XOR in place in buffer b, written back at *off. */
-static int xor_chunk(const struct job *job, struct pipe_ctx *c, unsigned b, size_t n,
-		     int out, off_t off, uint64_t *col, struct run_stats *st,
-		     const char *outpath)
-{
-	bool tail = false;
-	int ret;
-
-	transform_chunk(c->buf[b], n, job->work, col);
-	if (out < 0)
-		return 0;
-	ret = direct_write(out, c->buf[b], n, off, c->dc, &tail);
-	if (ret)
-		return stats_fail(st, ret, outpath, "write (O_DIRECT)");
-	stats_add_out(st, (uint64_t)n);
-	return 0;
-}
-
 /* Consume chunks in order; 1 when the file is done, 0 to go on, <0 error. */
 static int consume(const struct job *job, struct pipe_ctx *c, unsigned b,
 		   int out, off_t *off, uint64_t *col, struct run_stats *st,
 		   const char *inpath, const char *outpath)
 {
 	ssize_t n = take(c, b);
-	int ret;
+	int ret = direct_took(st, n, inpath);
 
-	if (n < 0)
-		return stats_fail(st, (int)n, inpath, "read (O_DIRECT)");
-	if (n == 0)
-		return 1;
-	stats_add_in(st, (uint64_t)n);
+	if (ret)
+		return ret;
 	if (c->stage.xs.w.x)
 		ret = direct_stage_feed(job, &c->stage, c->buf[b], (size_t)n, st,
 					inpath, outpath);
 	else
-		ret = xor_chunk(job, c, b, (size_t)n, out, *off, col, st, outpath);
+		ret = direct_xor_out(job, c->buf[b], (size_t)n, out, *off, c->dc, col, st,
+				     outpath);
 	if (ret)
 		return ret;
 	if ((size_t)n % c->dc->align)
