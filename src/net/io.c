@@ -210,6 +210,25 @@ enum frame_ev net_rbuf_step(struct net_rbuf *r, struct frame_rx *f,
 	return ev;
 }
 
+int net_rbuf_next(struct net_conn *c, struct net_rbuf *r, struct frame_rx *f,
+		  struct net_wbuf *w, const uint8_t **data, size_t *n)
+{
+	for (;;) {
+		enum frame_ev ev = net_rbuf_step(r, f, data, n);
+		ssize_t k;
+		int ret;
+
+		if (ev != FRAME_MORE)
+			return (int)ev;
+		ret = w ? net_wbuf_flush(c, w) : 0;
+		if (ret)
+			return ret;
+		k = net_rbuf_fill(c, r, f);
+		if (k <= 0)
+			return (int)k;
+	}
+}
+
 int net_read_frame(struct net_conn *c, struct net_rbuf *r, uint8_t *out,
 		   size_t cap, size_t *len, const char *what)
 {
@@ -220,29 +239,20 @@ int net_read_frame(struct net_conn *c, struct net_rbuf *r, uint8_t *out,
 	for (;;) {
 		const uint8_t *d;
 		size_t n;
-		ssize_t k;
+		int ev = net_rbuf_next(c, r, &f, NULL, &d, &n);
 
-		switch (net_rbuf_step(r, &f, &d, &n)) {
-		case FRAME_HEAD:
-			if (f.len > cap)
-				return net_fail(c, -EPROTO, "%s: frame of %u bytes, expected at most %zu",
-						what, f.len, cap);
-			continue;
-		case FRAME_DATA:
-			memcpy(out + *len, d, n);
-			*len += n;
-			continue;
-		case FRAME_END:
-			return 0;
-		case FRAME_MORE:
-			break;
-		}
-		k = net_rbuf_fill(c, r, &f);
-		if (k == 0)
+		if (ev == 0)
 			return net_fail(c, -ECONNRESET, "peer closed the connection before the %s",
 					what);
-		if (k < 0)
-			return (int)k;
+		if (ev < 0 || ev == FRAME_END)
+			return ev < 0 ? ev : 0;
+		if (ev == FRAME_HEAD && f.len > cap)
+			return net_fail(c, -EPROTO, "%s: frame of %u bytes, expected at most %zu",
+					what, f.len, cap);
+		if (ev == FRAME_DATA) {
+			memcpy(out + *len, d, n);
+			*len += n;
+		}
 	}
 }
 

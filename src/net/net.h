@@ -149,6 +149,11 @@ ssize_t net_rbuf_fill(struct net_conn *c, struct net_rbuf *r,
 /* Next parser event over the buffered bytes (FRAME_MORE when used up). */
 enum frame_ev net_rbuf_step(struct net_rbuf *r, struct frame_rx *f,
 			    const uint8_t **data, size_t *n);
+/* The next parser event (never FRAME_MORE) of r, reading from c when the
+ * buffered bytes are used up (after flushing w, if not NULL: the peer has
+ * every reply before this side waits): the event, 0 at EOF, or -errno. */
+int net_rbuf_next(struct net_conn *c, struct net_rbuf *r, struct frame_rx *f,
+		  struct net_wbuf *w, const uint8_t **data, size_t *n);
 /* Read one whole control frame of at most cap bytes into out. */
 int net_read_frame(struct net_conn *c, struct net_rbuf *r, uint8_t *out,
 		   size_t cap, size_t *len, const char *what);

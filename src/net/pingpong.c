@@ -49,19 +49,14 @@ static int read_reply(struct net_client *cl)
 	for (;;) {
 		const uint8_t *d;
 		size_t n;
-		enum frame_ev ev = net_rbuf_step(&cl->rd, &cl->fr, &d, &n);
-		ssize_t k;
+		int ev = net_rbuf_next(&cl->conn, &cl->rd, &cl->fr, NULL, &d, &n);
 		int ret;
 
-		if (ev != FRAME_MORE) {
-			ret = net_reply_event(cl, ev, d, n);
-			if (ret)
-				return ret < 0 ? ret : 0;
-			continue;
-		}
-		k = net_rbuf_fill(&cl->conn, &cl->rd, &cl->fr);
-		if (k <= 0)
-			return k ? (int)k : eof(cl);
+		if (ev <= 0)
+			return ev ? ev : eof(cl);
+		ret = net_reply_event(cl, ev, d, n);
+		if (ret)
+			return ret < 0 ? ret : 0;
 	}
 }
 

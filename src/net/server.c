@@ -87,27 +87,17 @@ static int receive_all(struct session *s)
 	while (s->msgs < s->count) {
 		const uint8_t *d;
 		size_t n;
-		enum frame_ev ev = net_rbuf_step(&s->rd, &s->fr, &d, &n);
-		ssize_t k;
+		int ev = net_rbuf_next(&s->conn, &s->rd, &s->fr, &s->wr, &d, &n);
 		int ret;
 
-		if (ev != FRAME_MORE) {
-			ret = on_event(s, ev, d, n);
-			if (ret)
-				return ret;
-			continue;
-		}
-		ret = net_wbuf_flush(&s->conn, &s->wr);
-		if (ret)
-			return ret;
-		k = net_rbuf_fill(&s->conn, &s->rd, &s->fr);
-		if (k == 0)
+		if (ev == 0)
 			return net_fail(&s->conn, -ECONNRESET,
 					"peer closed the connection after %llu of %llu messages",
 					(unsigned long long)s->msgs,
 					(unsigned long long)s->count);
-		if (k < 0)
-			return (int)k;
+		ret = ev < 0 ? ev : on_event(s, ev, d, n);
+		if (ret)
+			return ret;
 	}
 	return net_wbuf_flush(&s->conn, &s->wr);
 }
