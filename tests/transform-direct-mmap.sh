@@ -2,7 +2,10 @@
 # Record transforms (--transform) through direct (qd 1 and 2) and mmap: every
 # built-in verified, outputs checked independently (python3), exact output
 # lengths, records crossing chunks, --mmap-out refused, the XOR unchanged.
+# The cases every record strategy shares (no final newline, an empty file,
+# sink null) run for each that declares records (caps.inc).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/caps.inc"
 
 # A data set in $T/in: generated lines, a file without a final newline, an
 # empty file, lines longer than every chunk (direct's 1 MiB default too), a
@@ -103,7 +106,7 @@ direct_output_length_exact_not_block_rounded() {
 
 no_final_newline_and_empty_file_kept_as_they_are() {
 	mkdata
-	for s in direct mmap; do
+	for s in $(strategies_with records); do
 		run_ok "$s" filter:KEEP
 		[ "$(cat "$T/out/nonl")" = "KEEP one
 last KEEP line, no newline" ] || die "$s: nonl: $(cat "$T/out/nonl")"
@@ -124,7 +127,7 @@ lines_longer_than_the_chunk_carried() {
 
 sink_null_runs_the_transform() {
 	mkdata
-	for s in direct mmap; do
+	for s in $(strategies_with records); do
 		ROW=$("$IOSTRAT" run -s "$s" --transform hex -r 1 --cache asis "$T/in" "$T/out" \
 			--sink null --json) || die "$s sink null failed"
 		[ "$(jq -r .bytes_in <<<"$ROW")" -gt 1500000 ] || die "$s: not all read: $ROW"
