@@ -80,11 +80,11 @@ struct rtable *rdoc_table(struct rdoc *d, const char *title,
 struct rtable *rdoc_table_once(struct rdoc *d, struct rtable **t, const char *title,
 			       const char *const *cols, const char *note)
 {
-	if (*t)
-		return *t;
-	*t = rdoc_table(d, title, cols);
-	if (note)
-		rtable_note(*t, "%s", note);
+	if (!*t) {
+		*t = rdoc_table(d, title, cols);
+		if (note)
+			rtable_note(*t, "%s", note);
+	}
 	return *t;
 }
 
