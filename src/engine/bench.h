@@ -147,6 +147,10 @@ struct bench_kind {
 	bool (*traced)(const struct bench_item *it);
 };
 
+/* An item's own state freed: what it->priv holds (its kind's release),
+ * then the block; it->priv NULL after.  The one way an item is let go. */
+void bench_item_release(const struct bench_kind *k, struct bench_item *it);
+
 /* A kind's table, by the names its file gives its functions:
  * NAME_kind_check, _prepare, _rep and _inherits; the optional fields
  * (.release, .cell, .traced) follow as designated initializers. */

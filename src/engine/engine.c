@@ -115,8 +115,7 @@ static void say_once(const struct pconf *c, const char *why)
 	fprintf(stderr, "note: %s: [%s]: %s\n", c->where, c->section, why);
 }
 
-/* An item's own state: what it->priv holds, by its kind, then the block. */
-static void item_release(const struct bench_kind *k, struct bench_item *it)
+void bench_item_release(const struct bench_kind *k, struct bench_item *it)
 {
 	if (it->priv && k->release)
 		k->release(it);
@@ -162,7 +161,7 @@ static int plan(struct bench *b)
 			json_object_set_new(seen, it->id, json_true());
 		if (dup) { /* e.g. one fio baseline serves every thread count */
 			ndup += !c->companion; /* the shared baselines go unsaid */
-			item_release(c->kind, it);
+			bench_item_release(c->kind, it);
 			memset(it, 0, sizeof(*it));
 			continue;
 		}
@@ -770,7 +769,7 @@ static void cleanup(struct bench *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		if (b->items[i].pc) /* set for every counted item; the analyzer cannot tell */
-			item_release(b->items[i].pc->kind, &b->items[i]);
+			bench_item_release(b->items[i].pc->kind, &b->items[i]);
 		free(b->items[i].samples);
 		free(b->items[i].rounds);
 	}

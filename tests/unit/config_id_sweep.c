@@ -95,7 +95,7 @@ static int bench_id(const char *ini, char *id, size_t len)
 	bi.pc = &p.confs[0];
 	ret = p.confs[0].kind->prepare(&ctx, &bi);
 	snprintf(id, len, "%s", bi.id);
-	p.confs[0].kind->release(&bi);
+	bench_item_release(p.confs[0].kind, &bi);
 	profile_free(&p);
 	CHECK(ret == 0, "prepare: %d", ret);
 	return 0;
