@@ -106,7 +106,7 @@ static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_WORK
 
 const struct fig_kind fig_cpu = {
 	.kind = "run", .need = need, .none = "no run rows",
-	.by = { "dataset" }, .by_size = true, .unnamed = { "unnamed" },
+	.by = { RC_DATASET }, .by_size = true, .unnamed = { "unnamed" },
 	.title = "CPU time (user + system + kernel threads) beside elapsed time: "
 		 "data set %s (medians)",
 	.write = cpu_write,

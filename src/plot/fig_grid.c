@@ -133,7 +133,7 @@ static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_THREADS, RC_WORK
 
 const struct fig_kind fig_grid = {
 	.kind = "run", .need = need, .none = "no run rows",
-	.by = { "dataset", "cache" }, .unnamed = { "unnamed", "unknown" },
+	.by = { RC_DATASET, "cache" }, .unnamed = { "unnamed", "unknown" },
 	.title = "Elapsed time vs threads: data set %s, cache %s (median, bars min..max)",
 	.write = grid_write,
 };

@@ -66,9 +66,9 @@ static size_t kernel_write(const struct fig_group *g, struct dat *d)
 	json_t *caches = rows_distinct(runs, "cache");
 	size_t n1, n2;
 
-	n1 = bars_block(d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seq_pct", 1);
+	n1 = bars_block(d, runs, ds, RC_DATASET, NULL, NULL, RC_STRATEGY, NULL, "seq_pct", 1);
 	dat_block(d, 1);
-	n2 = bars_block(d, runs, caches, "cache", NULL, NULL, "strategy", NULL,
+	n2 = bars_block(d, runs, caches, "cache", NULL, NULL, RC_STRATEGY, NULL,
 			"pc_hit_ratio", 100);
 	if (n1 && n2 && rows_have_seek_hist(runs)) {
 		dat_block(d, 1);
@@ -78,7 +78,7 @@ static size_t kernel_write(const struct fig_group *g, struct dat *d)
 		       "older iostrat): the third panel is the median seek distance, not "
 		       "the histogram\n", "kernel");
 		dat_block(d, 1);
-		bars_block(d, runs, ds, "dataset", NULL, NULL, "strategy", NULL, "seek_p50_kb", 1);
+		bars_block(d, runs, ds, RC_DATASET, NULL, NULL, RC_STRATEGY, NULL, "seek_p50_kb", 1);
 	}
 	if (!(n1 && n2))
 		snprintf(g->why, g->len, "traced runs lack %s values",

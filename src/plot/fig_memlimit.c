@@ -141,7 +141,7 @@ static const char *const need[] = { RC_DATASET, RC_STRATEGY, RC_WORK, RC_ELAPSED
 
 const struct fig_kind fig_memlimit = {
 	.kind = "run", .need = need, .none = "no run rows", .select = limit_rows,
-	.by = { "dataset" }, .by_size = true, .unnamed = { "unnamed" }, .want = limited,
+	.by = { RC_DATASET }, .by_size = true, .unnamed = { "unnamed" }, .want = limited,
 	.title = "Elapsed time against the memory limit: data set %s (medians; x = "
 		 "killed by the limit)",
 	.write = limit_write,

@@ -46,8 +46,8 @@ static int sized_rows(struct plot_ctx *c, json_t **rows, char *why, size_t len)
 static size_t memory_write(const struct fig_group *g, struct dat *d)
 {
 	json_t *ds = datasets_by_size(g->rows);
-	size_t n = bars_block(d, g->rows, ds, "dataset", "threads", "t", "strategy", NULL,
-			      "maxrss_kb", 1.0 / 1024);
+	size_t n = bars_block(d, g->rows, ds, RC_DATASET, RC_THREADS, "t", RC_STRATEGY, NULL,
+			      RC_MAXRSS, 1.0 / 1024);
 
 	json_decref(ds);
 	return n;

@@ -61,7 +61,7 @@ static unsigned pool(json_t *rows, json_t *strat, const char *col,
 	size_t i;
 
 	json_array_foreach(strat, i, x) {
-		json_t *r = rows_where(rows, "strategy", x), *row;
+		json_t *r = rows_where(rows, RC_STRATEGY, x), *row;
 		size_t k;
 
 		json_array_foreach(r, k, row)

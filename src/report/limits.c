@@ -155,7 +155,7 @@ void limits_strategy_est(json_t *rows, json_t *s, struct limit_est *e)
 		    !json_is_null(json_object_get(row, "error")) || !(nget(row, RC_MB_S) > 0))
 			continue;
 		v[m] = nget(row, RC_MB_S);
-		c[m++] = limit_cpu_s_gb(row, "user_s", "sys_s", "bytes_in");
+		c[m++] = limit_cpu_s_gb(row, RC_USER, RC_SYS, RC_BYTES_IN);
 	}
 	limit_est_of(v, m, e);
 	e->cpu_s_gb = limit_finite_median(c, m);
