@@ -14,7 +14,7 @@ results_md_table_is_the_binarys() {
 	doc=$(doc_table)
 	[ -n "$doc" ] || die "docs/results.md: no table between the column markers"
 	bin=$("$IOSTRAT" __columns --markdown) || die "__columns --markdown failed"
-	[ "$doc" = "$bin" ] || die "docs/results.md differs from __columns --markdown (make docs-columns re-makes it):
+	[ "$doc" = "$bin" ] || die "docs/results.md differs from __columns --markdown (tests/tools/columns-doc.sh $IOSTRAT writes it back):
 $(diff <(printf '%s\n' "$doc") <(printf '%s\n' "$bin") | head -20)"
 }
 
@@ -31,22 +31,22 @@ columns_listed_once_each_with_seven_fields() {
 		die "elapsed_s is not a core time in s written by harness"
 }
 
-# make docs-columns (mk/columns-doc.sh) puts the binary's table back
+# tests/tools/columns-doc.sh puts the binary's table back
 # between the markers, and refuses a file without them, leaving it whole.
 docs_columns_remakes_the_table() {
 	cp "$TOP/docs/results.md" "$T/r.md"
 	sed -i '/^| `elapsed_s` /d' "$T/r.md"
 	grep -q '^| `elapsed_s` ' "$T/r.md" && die "the fixture still has elapsed_s"
-	"$TOP/mk/columns-doc.sh" "$IOSTRAT" "$T/r.md" || die "columns-doc.sh failed"
+	"$TOP/tests/tools/columns-doc.sh" "$IOSTRAT" "$T/r.md" || die "columns-doc.sh failed"
 	cmp -s "$TOP/docs/results.md" "$T/r.md" || die "the table was not put back whole"
 }
 
 docs_columns_without_markers_refused() {
 	local err rc=0
 	printf '# no table\n' >"$T/plain.md"
-	err=$("$TOP/mk/columns-doc.sh" "$IOSTRAT" "$T/plain.md" 2>&1) || rc=$?
+	err=$("$TOP/tests/tools/columns-doc.sh" "$IOSTRAT" "$T/plain.md" 2>&1) || rc=$?
 	[ "$rc" -eq 1 ] || die "exit $rc, want 1"
-	[[ $err == "make docs-columns: $T/plain.md: no column markers"* ]] || die "message: $err"
+	[[ $err == "columns-doc.sh: $T/plain.md: no column markers"* ]] || die "message: $err"
 	[ "$(cat "$T/plain.md")" = "# no table" ] || die "the file was changed"
 	! compgen -G "$T/plain.md.*" >/dev/null || die "a temporary file was left"
 }

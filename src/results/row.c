@@ -22,7 +22,7 @@
  * (run_settings, config/jobopts.c: it types them).  A new column is one
  * line here (or in its strategy's or probe's .columns) and its writer;
  * docs/results.md holds `iostrat __columns --markdown` (tests/columns.sh;
- * `make docs-columns` writes it).
+ * tests/tools/columns-doc.sh build/iostrat writes it).
  */
 const struct column row_columns[] = {
 	{ "schema", COL_COUNT, 0, 0, "results", "the row format's version (ROW_SCHEMA)", CORE | ID },

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# `make docs-columns`: write `iostrat __columns --markdown` between the column markers of docs/results.md.
+# tests/tools/columns-doc.sh BIN [DOC]: write `iostrat __columns --markdown` between the column markers of docs/results.md.
 set -euo pipefail
 bin=$1 doc=${2:-docs/results.md}
 begin='<!-- columns: iostrat __columns --markdown -->' end='<!-- end columns -->'
 if ! grep -qxF "$begin" "$doc" || ! grep -qxF "$end" "$doc"; then
-	echo "make docs-columns: $doc: no column markers ($begin ... $end)" >&2
+	echo "columns-doc.sh: $doc: no column markers ($begin ... $end)" >&2
 	exit 1
 fi
 table=$(mktemp)
