@@ -16,7 +16,10 @@ timed_rows_carry_the_disks_series() {
 	need_root # a cold cache
 	"$IOSTRAT" gen "$T/in" --files 4 --lines 100000 --width 100 >/dev/null
 	sync
-	"$IOSTRAT" run -s buffer "$T/in" "$T/out" --reps 2 --cache cold --json >"$T/rows" ||
+	# W=400 makes a repetition several 100 ms intervals long (0.7-0.9 s on
+	# 2026-12-01) with reads between the files' transforms, whatever the
+	# disk's speed: at W=0 a host-cached 40 MB read took 69 ms, no whole interval
+	"$IOSTRAT" run -s buffer "$T/in" "$T/out" --reps 2 --cache cold --work 400 --json >"$T/rows" ||
 		die "run failed"
 	[ "$(jq -r .device "$T/rows" | head -1)" != null ] || skip "the data's disk is unknown here"
 	jq -se 'length == 2 and all(.[]; .io_series | test("^100:([0-9.]+/[0-9.]+)( [0-9.]+/[0-9.]+)*$"))' \
