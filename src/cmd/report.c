@@ -12,6 +12,7 @@
 #include "core/strategy.h"
 #include "plot/plot.h"
 #include "report/report.h"
+#include "results/race.h"
 #include "lib/util.h"
 
 static void report_usage(FILE *f)
@@ -20,10 +21,11 @@ static void report_usage(FILE *f)
 
 	strategy_names_with(STRAT_REPORT_BASE, "/", base, sizeof(base));
 	fprintf(f, "usage: iostrat report DIR [-f|--format text|csv|json|markdown|html] [-o|--out FILE]\n\n"
-	      "The verdict first (per data set x work level x threads: the fastest\n"
-	      "strategy against each other one, paired by round, with a 95%% interval\n"
-	      "of the ratio, Holm-corrected: a winner, equal within 2%%, or undecided;\n"
-	      "and why; rules in docs/verdict.md), then summary tables: per data set the %s\n"
+	      "The verdict first (per data set x work level x threads: every pair of\n"
+	      "strategies' ratio of times, paired by round, with a 95%% interval valid\n"
+	      "at every look: a winner, equal within min_effect (default " RACE_MIN_EFFECT_DEF "%%),\n"
+	      "or undecided with what would decide it; and why; rules in\n"
+	      "docs/verdict.md), then summary tables: per data set the %s\n"
 	      "grid (threads x work, fastest cell of each column marked *), every other\n"
 	      "strategy against the best of %s, and one line per\n"
 	      "configuration (median, spread, MB/s, CPU, peak RSS).\n\n", base, base);

@@ -11,8 +11,9 @@
 #define HEADLINE_PREFIX "headline: "
 
 /* Per cell of verdict_cells() (cells), a table: strategy | median s [95%
- * CI of the median, order statistics] | x fastest [interval at its Holm
- * level] | decision | limited by; its note the cell's sentence. */
+ * CI of the median, order statistics] | x fastest [the race's anytime
+ * interval, paired by round] | decision | limited by; its note the cell's
+ * sentence. */
 void report_headline(const struct rrun *r, json_t *cells, struct rdoc *d);
 
 #endif

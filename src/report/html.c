@@ -42,6 +42,7 @@ static const char css[] =
 	"details{margin:1em 0}summary{cursor:pointer;font-weight:bold}"
 	"td.num{text-align:right;font-variant-numeric:tabular-nums}"
 	"th{background:#f3f3f3}td.best{font-weight:bold;background:#fff3c4}"
+	"table.meta th,table.env th{white-space:nowrap;overflow-wrap:normal}"
 	"p.note{font-size:.8em;color:#555;margin-top:-.5em}"
 	"ul.verdict li{margin:.4em 0}ul.verdict b{color:#000}"
 	"figure{margin:1em 0}figure svg{max-width:100%;height:auto;display:block}"
