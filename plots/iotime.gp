@@ -1,6 +1,6 @@
 # Throughput over time: per verdict cell (a panel), the disk's read
 # (solid) and write (dashed) MB/s over each strategy's median timed
-# repetition, every 100 ms (coarser on long runs), in the strategy's
+# repetition, every 20 ms (coarser on long runs), in the strategy's
 # colour: a stall is a gap to 0, a writeback storm a burst of writes.
 #
 #   gnuplot -e "datafile='iotime.dat'; outbase='out/iotime'[; title='...']" plots/iotime.gp

@@ -40,8 +40,7 @@ set logscale xy 10
 set grid xtics ytics mxtics mytics lc rgb "#e4e4e4"
 set xlabel "CPU seconds per GB (user + system + kernel threads; log scale)"
 set ylabel "MB/s (log scale)"
-set key outside right top vertical samplen 2
-set rmargin 36
+set key below horizontal samplen 2
 roof(x) = 1000 * cores / x
 # the limits' labels above their lines, at five places across, so two
 # close limits (the kernel copy and the buffered write) do not overprint

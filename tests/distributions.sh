@@ -16,13 +16,14 @@ timed_rows_carry_the_disks_series() {
 	need_root # a cold cache
 	"$IOSTRAT" gen "$T/in" --files 4 --lines 100000 --width 100 >/dev/null
 	sync
-	# W=400 makes a repetition several 100 ms intervals long (0.7-0.9 s on
+	# W=400 makes a repetition many intervals long (0.7-0.9 s on
 	# 2026-12-01) with reads between the files' transforms, whatever the
-	# disk's speed: at W=0 a host-cached 40 MB read took 69 ms, no whole interval
+	# disk's speed: at W=0 a host-cached 40 MB read took 69 ms, under one
+	# interval of the 100 ms sampler of then
 	"$IOSTRAT" run -s buffer "$T/in" "$T/out" --reps 2 --cache cold --work 400 --json >"$T/rows" ||
 		die "run failed"
 	[ "$(jq -r .device "$T/rows" | head -1)" != null ] || skip "the data's disk is unknown here"
-	jq -se 'length == 2 and all(.[]; .io_series | test("^100:([0-9.]+/[0-9.]+)( [0-9.]+/[0-9.]+)*$"))' \
+	jq -se 'length == 2 and all(.[]; .io_series | test("^20:([0-9.]+/[0-9.]+)( [0-9.]+/[0-9.]+)*$"))' \
 		"$T/rows" >/dev/null || die "no series: $(jq -c '{io_series, elapsed_s}' "$T/rows")"
 	local mb dev
 	# whole intervals only: at most what the disk counted over the repetition
@@ -47,17 +48,25 @@ rounds_and_iotime_figures_from_a_bench() {
 		die "rounds.dat headers: $(cat "$d/rounds.dat")"
 	[ "$(awk 'NF == 2 && $1 ~ /^[123]$/ && $2 > 0' "$d/rounds.dat" | wc -l)" -eq 6 ] ||
 		die "rounds.dat rows: $(cat "$d/rounds.dat")"
-	# iotime: per strategy its median repetition's intervals, from 0 by 0.1 s
+	# iotime: per strategy its median repetition's intervals, from 0 by one
+	# step, the sampler's 20 ms or a multiple, at most 60 of them
 	grep -q '^"big .*" "buffer" [0-9]$' "$d/iotime.dat" || die "iotime.dat: $(cat "$d/iotime.dat")"
-	awk 'NF == 3 && $1 !~ /"/ { want = prev == "" ? 0 : prev + 0.1
-		if ($1 - want > 1e-6 || want - $1 > 1e-6) bad = 1
-		prev = $1; n++ } /^"/ { prev = "" } END { exit bad || n < 2 }' "$d/iotime.dat" ||
+	awk 'function off(x) { return x > 1e-6 || x < -1e-6 }
+		NF == 3 && $1 !~ /"/ { if (prev == "" && off($1)) bad = 1
+		if (prev != "" && step == "") step = $1 - prev
+		if (prev != "" && off($1 - prev - step)) bad = 1
+		prev = $1; k++; n++ }
+		/^"/ { if (step != "" && (off(step * 50 - int(step * 50 + 0.5)) || k > 61)) bad = 1
+		prev = step = ""; k = 0 }
+		END { exit bad || n < 2 || k > 61 || off(step * 50 - int(step * 50 + 0.5)) }' "$d/iotime.dat" ||
 		die "iotime.dat times: $(cat "$d/iotime.dat")"
 	if command -v gnuplot >/dev/null; then
 		for f in rounds iotime; do
 			[ -s "$T/res/plots/$f.png" ] || die "no $f.png"
 			[ -s "$T/res/plots/$f.svg" ] || die "no $f.svg"
 		done
+		grep -q 'write (dashed), every [0-9]* ms' "$T/res/plots/iotime.svg" ||
+			die "iotime's title names no step"
 	fi
 }
 

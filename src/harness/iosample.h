@@ -14,8 +14,10 @@
 #include "lib/series.h"
 
 /* Every IOSAMPLE_MS the sampler reads the disk's sectors read and
- * written; the series (lib/series.h) holds whole intervals only. */
-#define IOSAMPLE_MS 100
+ * written; the series (lib/series.h) holds whole intervals only, so a
+ * repetition shorter than one has none: 20 ms gives the default
+ * profile's 0.1 s repetitions five. */
+#define IOSAMPLE_MS 20
 
 struct iosample {
 	pthread_t th;

@@ -40,6 +40,12 @@ void series_add(struct series *s, double rd_mbs, double wr_mbs)
 	s->acc_n = 0;
 }
 
+void series_coarsen(struct series *s, size_t max)
+{
+	while (max && s->n > max)
+		halve(s);
+}
+
 /* A rate with one decimal, "12" for 12.0, into buf. */
 static const char *rate(double v, char *buf, size_t len)
 {

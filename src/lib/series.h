@@ -28,6 +28,9 @@ struct series {
 void series_init(struct series *s, unsigned base_ms);
 /* One base interval's rates. */
 void series_add(struct series *s, double rd_mbs, double wr_mbs);
+/* At most max intervals (max >= 1): neighbours merge, the step doubles,
+ * as when full; an odd last interval goes (whole intervals only). */
+void series_coarsen(struct series *s, size_t max);
 /* The text form (malloc'd), NULL without memory. */
 char *series_format(const struct series *s);
 /* The text form back into *s (base_ms = step_ms): 0, or -EINVAL naming

@@ -274,8 +274,8 @@ static size_t fio_write(const struct fig_group *g, struct dat *d)
 
 const struct fig_kind fig_fio = {
 	.kind = "fio", .none = "no fio baseline rows (profile key fio=1)", .select = beside_runs,
-	.title = "Strategy throughput / its fio mirror job's (bars, like for like) and / the "
-		 "machine's copy limit (diamonds)",
+	.title = "Strategy throughput / its fio mirror job's (like for like; 1.0 = fio's pace, "
+		 "the machine's limits: the limits figure)",
 	.write = fio_write,
 	.empty = "no run rows match the fio baselines (data set, cache, strategy)",
 };

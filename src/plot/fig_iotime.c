@@ -10,12 +10,16 @@
  * and a last line at the end of the last interval with its rates again
  * (so gnuplot's steps draw every interval, the only one of a short run too).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/series.h"
 #include "plot.h"
 #include "results/row.h"
+
+/* The most intervals a strategy's line is drawn in. */
+#define IOTIME_STEPS 60
 
 static const char *str(json_t *o, const char *k)
 {
@@ -49,12 +53,24 @@ static json_t *median_rep(json_t *rows, const char *id)
 	return pick;
 }
 
+/* Strategy s's series of cell as drawn: its median repetition's, at most
+ * IOTIME_STEPS intervals (a 20 ms series of a 3 s repetition would be 150
+ * spikes); 0, or -1 when it has none. */
+static int drawn_series(json_t *rows, json_t *s, struct series *se)
+{
+	json_t *row = median_rep(rows, str(s, RC_CONFIG_ID));
+
+	if (!row || series_parse(str(row, "io_series"), se) || !se->n)
+		return -1;
+	series_coarsen(se, IOTIME_STEPS);
+	return 0;
+}
+
 /* The block of strategy s of cell; 0 when it has no series. */
 static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, size_t nblk)
 {
-	json_t *row = median_rep(rows, str(s, RC_CONFIG_ID));
 	struct series *se = malloc(sizeof(*se));
-	int ok = row && se && !series_parse(str(row, "io_series"), se) && se->n;
+	int ok = se && !drawn_series(rows, s, se);
 
 	if (ok) {
 		dat_block(d, nblk);
@@ -82,9 +98,33 @@ static size_t iotime_write(const struct fig_group *g, struct dat *d)
 	return nblk;
 }
 
+/* The title, with the steps drawn (the sampler's, or coarser on a long
+ * repetition): "every 20 ms", or "every 20 to 80 ms". */
+static void iotime_title(const struct fig_group *g, char *buf, size_t len)
+{
+	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
+	struct series *se = malloc(sizeof(*se));
+	unsigned lo = 0, hi = 0;
+	char every[64] = "";
+	size_t i, j;
+
+	json_array_foreach(cells, i, cell)
+		json_array_foreach(json_object_get(cell, "strategies"), j, s)
+			if (se && !drawn_series(g->c->rows, s, se)) {
+				lo = !lo || se->step_ms < lo ? se->step_ms : lo;
+				hi = se->step_ms > hi ? se->step_ms : hi;
+			}
+	free(se);
+	if (lo && lo == hi)
+		snprintf(every, sizeof(every), ", every %u ms", lo);
+	else if (lo)
+		snprintf(every, sizeof(every), ", every %u to %u ms", lo, hi);
+	snprintf(buf, len, "The disk's MB/s over each strategy's median repetition: read "
+		 "(solid), write (dashed)%s", every);
+}
+
 const struct fig_kind fig_iotime = {
-	.title = "The disk's MB/s over each strategy's median repetition: read "
-		 "(solid), write (dashed), every 100 ms",
+	.title_of = iotime_title,
 	.write = iotime_write,
 	.empty = "no timed repetition with io_series (a run whose disk is unknown, "
 		 "or rows from before it)",

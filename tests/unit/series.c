@@ -47,6 +47,23 @@ UNIT(a_rows_series_reads_back)
 	return 0;
 }
 
+UNIT(a_series_coarsens_to_at_most_max_intervals)
+{
+	struct series s;
+
+	series_init(&s, 20);
+	for (int i = 0; i < 13; i++) /* 260 ms: 0, 2, 4 ... MB/s */
+		series_add(&s, 2 * i, 0);
+	series_coarsen(&s, 13);
+	CHECK(s.n == 13 && s.step_ms == 20, "within max: n %zu step %u", s.n, s.step_ms);
+	series_coarsen(&s, 4);
+	/* 13 -> 6 (the 13th goes) -> 3 at 80 ms: means of 0..6, 8..14, 16..22 */
+	CHECK(s.n == 3 && s.step_ms == 80, "n %zu step %u", s.n, s.step_ms);
+	CHECK(s.rd[0] == 3 && s.rd[1] == 11 && s.rd[2] == 19, "%g %g %g",
+	      (double)s.rd[0], (double)s.rd[1], (double)s.rd[2]);
+	return 0;
+}
+
 UNIT(a_long_run_keeps_its_span_at_a_coarser_step)
 {
 	struct series s, back;
