@@ -16,3 +16,7 @@ fig_output(fmt) = (fmt eq "png" ? \
 	"set terminal pngcairo noenhanced size width, height font 'DejaVu Sans,10'" : \
 	"set terminal svg noenhanced size width, height font 'DejaVu Sans,10' background 'white'") . \
 	"; set output outbase . '.' . fmt"
+# An axis of rounds 1..n: a tic a round while 20 fit, else gnuplot's own
+# step (49 tics of one each print as one run of digits):
+#   eval round_tics(n)
+round_tics(n) = (n <= 20 ? "set xtics 1" : "set xtics autofreq")

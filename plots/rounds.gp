@@ -26,9 +26,8 @@ do for [fmt in fig_formats] {
 	set multiplot layout int(ceil(panels / 4.0)), (panels < 4 ? panels : 4) title title font ",12"
 	do for [p = 1:panels] {
 		set title pname[p] font ",8"
-		# a tic a round while they fit, else gnuplot's own step
 		stats datafile index (pfirst[p] - 1):(plast[p] - 1) every ::1 using 1 nooutput
-		if (STATS_max <= 20) { set xtics 1 } else { set xtics autofreq }
+		eval round_tics(STATS_max)
 		plot for [b = pfirst[p]:plast[p]] datafile index b-1 every ::1 using 1:2 \
 			with linespoints lt bcolour[b] title bstrat[b]
 	}

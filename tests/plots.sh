@@ -593,6 +593,28 @@ fio_figure_labels_fit_and_wide_ratios_get_a_log_axis() {
 	! grep -q 'log scale' "$T/narrow.svg" || die "0.81..1.11 on a log axis"
 }
 
+# The ratios figure draws the race's interval as it stood at each look: none
+# before the third pair, then the confidence sequence of the pairs so far,
+# the last look the verdict's own interval (the limits fixture: 6 rounds).
+ratios_interval_is_the_races_look_at_each_round() {
+	cp -r "$TOP/tests/fixtures/limits" "$T/r"
+	"$IOSTRAT" plot "$T/r" --only ratios >"$T/out" 2>"$T/err" || die "plot: $(cat "$T/err")"
+	local d=$T/r/plots/data/ratios.dat want
+	want=$("$IOSTRAT" report "$T/r" -f json |
+		jq -r '[.. | objects | select(has("ci_lo") and has("runner_up"))][0] | "\(.ci_lo) \(.ci_hi)"')
+	awk -v want="$want" 'NF == 6 && $1 ~ /^[0-9]+$/ {
+		if ($1 < 3 && ($5 != 0 || $3 != 1 || $4 != 1)) { print "round " $1 " has an interval"; bad = 1 }
+		if ($1 >= 3 && ($5 != 1 || !($3 < $2 && $2 < $4))) { print "round " $1 " not about its ratio"; bad = 1 }
+		if ($1 >= 3) { w = $4 - $3; if (n3 == "") n3 = w; lo = $3; hi = $4 }
+		n++ }
+		END { split(want, v, " ")
+		if (n != 6) { print n " rounds"; bad = 1 }
+		if (lo - v[1] > 1e-4 || v[1] - lo > 1e-4 || hi - v[2] > 1e-4 || v[2] - hi > 1e-4) {
+			print "last look " lo "-" hi ", the verdict " want; bad = 1 }
+		if (!(n3 > w)) { print "the third look no wider than the last"; bad = 1 }
+		exit bad }' "$d" >"$T/why" || die "$(cat "$T/why"): $(cat "$d")"
+}
+
 t plot_renders_every_figure_and_each_script_alone plot_renders_every_figure
 t undecided_cells_carry_no_ring_and_panels_say_the_size \
 	undecided_cells_carry_no_ring_and_panels_say_the_size
@@ -600,6 +622,7 @@ t figures_share_one_colour_per_strategy_and_ring_the_fastest \
 	figures_share_one_colour_per_strategy_and_ring_the_fastest
 t fio_figure_labels_fit_and_wide_ratios_get_a_log_axis \
 	fio_figure_labels_fit_and_wide_ratios_get_a_log_axis
+t ratios_interval_is_the_races_look_at_each_round
 t kernel_figure_from_trace_columns
 t kernel_figure_skip_says_why_tracing_was_unavailable
 t sweep_and_net_figures
