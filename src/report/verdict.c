@@ -636,9 +636,10 @@ static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext
 	json_object_set(out, "next", next);
 	json_object_set(out, "rounds_needed", rn);
 	json_object_set(out, "minutes_needed", json_object_get(c, "minutes_needed"));
-	put(t, "; deciding it takes about %lld rounds in all (%.0f more minutes): %s",
-	    (long long)json_integer_value(rn), ceil(nget(c, "minutes_needed")),
-	    json_string_value(next));
+	double min = ceil(nget(c, "minutes_needed"));
+
+	put(t, "; deciding it takes about %lld rounds in all (%.0f more minute%s): %s",
+	    (long long)json_integer_value(rn), min, min == 1 ? "" : "s", json_string_value(next));
 }
 
 /* A cell a resume extended: from which round (stop.json's resumed_from;

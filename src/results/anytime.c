@@ -105,19 +105,55 @@ enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band)
 	return AT_OPEN;
 }
 
-size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
+/* Look n's projected log-ratio mean and standard deviation: the seen
+ * rounds and n - p->n more at the robust center and spread. */
+static void projected(const struct at_proj *p, size_t n, double *mean, double *sd)
+{
+	double k = (double)(n - p->n), seen = (double)p->n, m;
+
+	m = (seen * p->mean + k * p->center) / (double)n;
+	*mean = m;
+	*sd = sqrt((p->ss + seen * (p->mean - m) * (p->mean - m) +
+		    k * (p->spread * p->spread + (p->center - m) * (p->center - m))) /
+		   (double)(n - 1));
+}
+
+size_t anytime_rounds_needed(const struct at_proj *p, double alpha, double band,
 			     size_t from, size_t cap)
 {
-	double am = fabs(mean), room = log1p(band) - am;
+	double mean, sd, room;
 
-	if (!isfinite(sd) || !isfinite(mean))
+	if (!isfinite(p->mean) || !isfinite(p->ss) || !isfinite(p->center) ||
+	    !isfinite(p->spread))
 		return 0;
-	for (size_t n = from < ANYTIME_MIN_N ? ANYTIME_MIN_N : from; n <= cap; n++) {
-		double m = margin(sd, alpha, n);
+	if (from < ANYTIME_MIN_N)
+		from = ANYTIME_MIN_N;
+	if (from <= p->n)
+		from = p->n + 1;
+	for (size_t n = from; n <= cap; n++) {
+		double m;
 
-		if (m < am || m <= room)
+		projected(p, n, &mean, &sd);
+		m = margin(sd, alpha, n);
+		room = log1p(band) - fabs(mean);
+		if (m < fabs(mean) || m <= room)
 			return n;
 	}
+	return 0;
+}
+
+int anytime_projection(const double *a, const double *b, size_t n, struct at_proj *p)
+{
+	double sd;
+	int ret;
+
+	*p = (struct at_proj){ .n = n };
+	if (!n)
+		return -EINVAL;
+	if ((ret = log_ratio_stats(a, b, n, &p->mean, &sd)) ||
+	    (ret = log_ratio_robust(a, b, n, &p->center, &p->spread)))
+		return ret;
+	p->ss = n > 1 ? sd * sd * (double)(n - 1) : 0;
 	return 0;
 }
 

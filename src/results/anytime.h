@@ -40,11 +40,28 @@ enum at_dec anytime_decide(int rc, const struct ratio_ci *ci, double band);
 /* Student-t quantile: t with P(T <= t) = p, df degrees of freedom. */
 double student_t_quantile(double p, double df);
 
-/* Futility: with the log ratios' mean and standard deviation as they are,
- * the first look n >= from whose interval would decide (exclude 1:
- * margin < |mean|; or fit the band: |mean| + margin <= log(1 + d)); 0
- * when none up to `cap`. */
-size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
+/*
+ * Futility and the next step's cost: what the interval would be at look
+ * n' if the rounds to come were like the typical ones so far.  The n
+ * rounds seen stay in it (their mean and squares: one slow round widens
+ * every later interval it is part of, diluted as rounds come); the
+ * n' - n to come have the robust center and spread (the log ratios'
+ * median and MAD x 1.4826: one slow round is not taken for the rest).
+ */
+struct at_proj {
+	size_t n;             /* rounds seen */
+	double mean, ss;      /* their log ratios' mean, squares about it */
+	double center, spread; /* the rounds to come */
+};
+
+/* The projection of the n pairs of a and b: 0, -EINVAL as
+ * anytime_ratio_ci (n 0 too), -ENOMEM. */
+int anytime_projection(const double *a, const double *b, size_t n, struct at_proj *p);
+
+/* The first look n' >= from whose projected interval would decide
+ * (exclude 1: margin < |mean|; or fit the band: |mean| + margin <=
+ * log(1 + d)); 0 when none up to `cap`. */
+size_t anytime_rounds_needed(const struct at_proj *p, double alpha, double band,
 			     size_t from, size_t cap);
 
 /* The log ratios' mean and standard deviation of a and b paired: 0, or
@@ -52,10 +69,9 @@ size_t anytime_rounds_needed(double mean, double sd, double alpha, double band,
 int log_ratio_stats(const double *a, const double *b, size_t n, double *mean,
 		    double *sd);
 
-/* The same, robustly, for the projection only (one slow repetition must
- * not make a cell look hopeless): the median of the log ratios and their
- * MAD x 1.4826 (the standard deviation where they are normal).  0 or
- * -EINVAL; -ENOMEM. */
+/* The same, robustly: the median of the log ratios and their MAD x
+ * 1.4826 (the standard deviation where they are normal).  0 or -EINVAL;
+ * -ENOMEM. */
 int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
 		     double *spread);
 

@@ -55,7 +55,7 @@ static int compare(const struct race_arm *i, const struct race_arm *j,
 {
 	size_t most = (i->n < j->n ? i->n : j->n) + 1, n;
 	double *xi = calloc(most, sizeof(double)), *xj = calloc(most, sizeof(double));
-	double center, spread;
+	struct at_proj proj;
 
 	if (!xi || !xj) {
 		free(xi);
@@ -65,8 +65,8 @@ static int compare(const struct race_arm *i, const struct race_arm *j,
 	n = pair_up(j, i, xj, xi);
 	c->rc = anytime_ratio_ci(xj, xi, n, alpha, &c->ci);
 	c->needed = 0;
-	if (cap && n && !log_ratio_robust(xj, xi, n, &center, &spread))
-		c->needed = anytime_rounds_needed(center, spread, alpha, band, n + 1, cap);
+	if (cap && n && !anytime_projection(xj, xi, n, &proj))
+		c->needed = anytime_rounds_needed(&proj, alpha, band, n + 1, cap);
 	free(xi);
 	free(xj);
 	return 0;

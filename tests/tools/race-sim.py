@@ -4,11 +4,12 @@
 # difference (a strategy said behind another, or a winner named), with a
 # look after every round, with one resumed extension to the projected
 # rounds, and with a naive look (a fixed-level interval at every round);
-# and the repetitions each spends.  Mirrors race.c: every pair's Student-t
+# and the repetitions each spends; of the extensions, how many decided.  Mirrors race.c: every pair's Student-t
 # interval of the mean log ratio at alpha / (k(k-1)/2) spent over the looks
 # (alpha_n = a / ((n-2)(n-1)), n >= 3), behind by any member, the leader the
 # lowest median of the rest, equal within min_effect, futile from round 8
-# when the robust projection is beyond max_reps.  The old rule: every
+# when the projection (the rounds seen, then rounds like the typical ones)
+# is beyond max_reps.  The old rule: every
 # strategy every round, the leading pair's exact signed-rank interval at
 # 1 - 0.05/m until its half-width is within 3% (8-10 rounds for five, 6-10
 # for two), then the fastest against each at that level (any Holm
@@ -72,13 +73,19 @@ def robust(d):
 
 
 def needed(d, a, band, cap):
-    """The first look that would decide it as the spread is (race.c's
-    projection), up to cap; 0 when none by then."""
+    """The first look that would decide it (anytime.c's projection), up to
+    cap; 0 when none by then: the rounds seen stay in the interval, those
+    to come are like the typical ones (robust center and spread)."""
     c, s = robust(d)
-    room = math.log1p(band) - abs(c)
-    for n in range(max(3, len(d) + 1), cap + 1):
-        m = margin_q(n, a, True) * s / math.sqrt(n)
-        if m < abs(c) or m <= room: return n
+    n0 = len(d)
+    mu0 = sum(d) / n0
+    ss0 = sum((x - mu0) ** 2 for x in d)
+    for n in range(max(3, n0 + 1), cap + 1):
+        k = n - n0
+        mu = (n0 * mu0 + k * c) / n
+        sd = math.sqrt((ss0 + n0 * (mu0 - mu) ** 2 + k * (s * s + (c - mu) ** 2)) / (n - 1))
+        m = margin_q(n, a, True) * sd / math.sqrt(n)
+        if m < abs(mu) or m <= math.log1p(band) - abs(mu): return n
     return 0
 
 
@@ -147,6 +154,7 @@ def race(mean, sigma, rng, anytime=True, extend=False):
                 ext, cap = True, need # `iostrat bench --resume DIR -D max_reps=N`
                 continue
             break
+    PROMISES[0] += ext; PROMISES[1] += ext and dec != "undecided"
     return said_behind, dec, lead, reps
 
 
@@ -197,21 +205,27 @@ def false_claim(behind, dec, lead, mean):
     return wrong_behind or wrong_winner
 
 
+PROMISES = [0, 0] # extensions followed, and of them those that decided
+
+
 def case(name, mean, sigma, trials, seed):
     rows = []
     for rule in ("race", "race + extension", "naive look", "old rule"):
         rng = random.Random(seed)
         bad = decided = reps = 0
+        PROMISES[:] = [0, 0]
         for _ in range(trials):
             if rule == "old rule": b, dec, lead, r = old_rule(mean, sigma, rng)
             else: b, dec, lead, r = race(mean, sigma, rng, rule != "naive look",
                                          rule == "race + extension")
             bad += false_claim(b, dec, lead, mean); decided += dec in ("winner", "equal"); reps += r
-        rows.append((rule, bad / trials, decided / trials, reps / trials))
+        kept = (f"{PROMISES[1]} of {PROMISES[0]}" if rule == "race + extension" and PROMISES[0]
+                else "-")
+        rows.append((rule, bad / trials, decided / trials, reps / trials, kept))
     old = rows[-1][3]
-    for rule, bad, dec, reps in rows:
+    for rule, bad, dec, reps, kept in rows:
         print(f"| {name} | {sigma} | {rule} | {100 * bad:.2f}% | {100 * dec:.0f}% | "
-              f"{reps:.1f} | {100 * (1 - reps / old):+.0f}% |")
+              f"{reps:.1f} | {100 * (1 - reps / old):+.0f}% | {kept} |")
     sys.stdout.flush()
 
 
@@ -220,8 +234,8 @@ seed = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 print(f"{trials} cells per row, seed {seed}, min_effect {100 * BAND:.0f}%, max_reps {MAX_REPS}, "
       f"extension up to {EXT_CAP} rounds")
 print("| cell (true times) | sd of a pair's log ratio | rule | false claims | decided | "
-      "repetitions | saved vs old |")
-print("|---|---|---|---|---|---|---|")
+      "repetitions | saved vs old | extensions that decided |")
+print("|---|---|---|---|---|---|---|---|")
 for sigma in (0.05, 0.20):
     case("2 equal", [1, 1], sigma, trials, seed)
     case("5 equal", [1] * 5, sigma, trials, seed)
