@@ -142,21 +142,6 @@ size_t anytime_rounds_needed(const struct at_proj *p, double alpha, double band,
 	return 0;
 }
 
-int anytime_projection(const double *a, const double *b, size_t n, struct at_proj *p)
-{
-	double sd;
-	int ret;
-
-	*p = (struct at_proj){ .n = n };
-	if (!n)
-		return -EINVAL;
-	if ((ret = log_ratio_stats(a, b, n, &p->mean, &sd)) ||
-	    (ret = log_ratio_robust(a, b, n, &p->center, &p->spread)))
-		return ret;
-	p->ss = n > 1 ? sd * sd * (double)(n - 1) : 0;
-	return 0;
-}
-
 /* The median of v (sorted in place). */
 static double median_of(double *v, size_t n)
 {
@@ -164,22 +149,25 @@ static double median_of(double *v, size_t n)
 	return quantile_sorted(v, n, 0.5);
 }
 
-int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
-		     double *spread)
+int anytime_projection(const double *a, const double *b, size_t n, struct at_proj *p)
 {
-	double mean, sd, *d;
-	int ret = log_ratio_stats(a, b, n, &mean, &sd);
+	double sd, *d;
+	int ret;
 
-	if (ret || !n)
-		return ret ? ret : -EINVAL;
+	*p = (struct at_proj){ .n = n };
+	if (!n)
+		return -EINVAL;
+	if ((ret = log_ratio_stats(a, b, n, &p->mean, &sd)))
+		return ret;
+	p->ss = n > 1 ? sd * sd * (double)(n - 1) : 0;
 	if (!(d = malloc(n * sizeof(*d))))
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
 		d[i] = log(b[i] / a[i]);
-	*center = median_of(d, n);
+	p->center = median_of(d, n);
 	for (size_t i = 0; i < n; i++)
-		d[i] = fabs(d[i] - *center);
-	*spread = 1.4826 * median_of(d, n);
+		d[i] = fabs(d[i] - p->center);
+	p->spread = 1.4826 * median_of(d, n);
 	free(d);
 	return 0;
 }

@@ -54,8 +54,9 @@ struct at_proj {
 	double center, spread; /* the rounds to come */
 };
 
-/* The projection of the n pairs of a and b: 0, -EINVAL as
- * anytime_ratio_ci (n 0 too), -ENOMEM. */
+/* The projection of the n pairs of a and b (center: the log ratios'
+ * median, spread: their MAD x 1.4826, the standard deviation where they
+ * are normal): 0, -EINVAL as anytime_ratio_ci (n 0 too), -ENOMEM. */
 int anytime_projection(const double *a, const double *b, size_t n, struct at_proj *p);
 
 /* The first look n' >= from whose projected interval would decide
@@ -68,11 +69,5 @@ size_t anytime_rounds_needed(const struct at_proj *p, double alpha, double band,
  * -EINVAL as anytime_ratio_ci. */
 int log_ratio_stats(const double *a, const double *b, size_t n, double *mean,
 		    double *sd);
-
-/* The same, robustly: the median of the log ratios and their MAD x
- * 1.4826 (the standard deviation where they are normal).  0 or -EINVAL;
- * -ENOMEM. */
-int log_ratio_robust(const double *a, const double *b, size_t n, double *center,
-		     double *spread);
 
 #endif
