@@ -48,7 +48,7 @@ static bool look_at(json_t *cell, const double *a, const double *b, long i, doub
 	struct ratio_ci ci;
 	size_t k = json_array_size(json_object_get(cell, "strategies"));
 
-	if (strcmp(str(cell, "test"), "anytime-t")) {
+	if (strcmp(str(cell, "test"), VERDICT_TEST_PAIRED)) {
 		*lo = json_number_value(json_object_get(cell, "ci_lo"));
 		*hi = json_number_value(json_object_get(cell, "ci_hi"));
 		return json_is_number(json_object_get(cell, "ci_lo")) && isfinite(*lo) &&

@@ -590,7 +590,7 @@ static void cell_figures(json_t *out, const struct vcmp *c, const char *decision
 	json_object_set_new(out, "rounds", c && c->paired ? json_integer((json_int_t)c->ci.n) :
 			    json_null());
 	json_object_set_new(out, "test", !c || isnan(c->ci.lo) ? json_null() :
-			    json_text(c->paired ? "anytime-t" : "mann-whitney"));
+			    json_text(c->paired ? VERDICT_TEST_PAIRED : "mann-whitney"));
 	json_object_set_new(out, "decision", json_text(decision));
 	json_object_set_new(out, "distinguishable", json_boolean(!strcmp(decision, "winner")));
 }

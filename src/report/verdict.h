@@ -29,6 +29,9 @@
  */
 #define VERDICT_ALPHA 0.05
 #define VERDICT_LEVEL (1 - VERDICT_ALPHA)
+/* A cell's "test" when its rows were raced, paired by round (the race's
+ * confidence sequence); rows without rounds: "mann-whitney". */
+#define VERDICT_TEST_PAIRED "anytime-t"
 /* One comparison (the interval of a strategy over the one it is compared
  * with, results/race.h's, band: min_effect as a fraction):
  *   interval within 1/(1+band) .. 1+band -> VD_EQUAL
