@@ -66,59 +66,78 @@ static int drawn_series(json_t *rows, json_t *s, struct series *se)
 	return 0;
 }
 
-/* The block of strategy s of cell; 0 when it has no series. */
-static int strategy_block(struct dat *d, json_t *rows, json_t *cell, json_t *s, size_t nblk)
+/* Calls fn with each strategy of each verdict cell that has a series to
+ * draw (write and title see the same ones); the sum of what fn returns. */
+static size_t each_drawn(const struct fig_group *g,
+			 size_t (*fn)(json_t *cell, json_t *s, const struct series *se, void *arg),
+			 void *arg)
 {
+	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
 	struct series *se = malloc(sizeof(*se));
-	int ok = se && !drawn_series(rows, s, se);
+	size_t sum = 0, i, j;
 
-	if (ok) {
-		dat_block(d, nblk);
-		dat_label(d, str(cell, "cell"));
-		fputc(' ', d->f);
-		dat_label(d, str(s, RC_STRATEGY));
-		fprintf(d->f, " %d\n", plot_colour(str(s, RC_STRATEGY)));
-		for (size_t i = 0; i <= se->n; i++) /* the last again at its end */
-			fprintf(d->f, "%.6g %.6g %.6g\n", (double)i * se->step_ms / 1000,
-				(double)se->rd[i < se->n ? i : i - 1],
-				(double)se->wr[i < se->n ? i : i - 1]);
-	}
+	json_array_foreach(cells, i, cell)
+		json_array_foreach(json_object_get(cell, "strategies"), j, s)
+			if (se && !drawn_series(g->c->rows, s, se))
+				sum += fn(cell, s, se, arg);
 	free(se);
-	return ok;
+	return sum;
+}
+
+/* The data file and the blocks written to it so far. */
+struct blocks {
+	struct dat *d;
+	size_t n;
+};
+
+/* A block: the strategy's header, then its intervals. */
+static size_t strategy_block(json_t *cell, json_t *s, const struct series *se, void *arg)
+{
+	struct blocks *b = arg;
+	struct dat *d = b->d;
+
+	dat_block(d, b->n++);
+	dat_label(d, str(cell, "cell"));
+	fputc(' ', d->f);
+	dat_label(d, str(s, RC_STRATEGY));
+	fprintf(d->f, " %d\n", plot_colour(str(s, RC_STRATEGY)));
+	for (size_t i = 0; i <= se->n; i++) /* the last again at its end */
+		fprintf(d->f, "%.6g %.6g %.6g\n", (double)i * se->step_ms / 1000,
+			(double)se->rd[i < se->n ? i : i - 1],
+			(double)se->wr[i < se->n ? i : i - 1]);
+	return 1;
 }
 
 static size_t iotime_write(const struct fig_group *g, struct dat *d)
 {
-	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
-	size_t nblk = 0, i, j;
+	struct blocks b = { d, 0 };
 
-	json_array_foreach(cells, i, cell)
-		json_array_foreach(json_object_get(cell, "strategies"), j, s)
-			nblk += (size_t)strategy_block(d, g->c->rows, cell, s, nblk);
-	return nblk;
+	return each_drawn(g, strategy_block, &b);
+}
+
+/* The steps drawn: the least and the most. */
+static size_t step_range(json_t *cell, json_t *s, const struct series *se, void *arg)
+{
+	unsigned *lohi = arg;
+
+	(void)cell, (void)s;
+	lohi[0] = !lohi[0] || se->step_ms < lohi[0] ? se->step_ms : lohi[0];
+	lohi[1] = se->step_ms > lohi[1] ? se->step_ms : lohi[1];
+	return 0;
 }
 
 /* The title, with the steps drawn (the sampler's, or coarser on a long
  * repetition): "every 20 ms", or "every 20 to 80 ms". */
 static void iotime_title(const struct fig_group *g, char *buf, size_t len)
 {
-	json_t *cells = plot_verdict_cells(g->c), *cell, *s;
-	struct series *se = malloc(sizeof(*se));
-	unsigned lo = 0, hi = 0;
+	unsigned lohi[2] = { 0, 0 };
 	char every[64] = "";
-	size_t i, j;
 
-	json_array_foreach(cells, i, cell)
-		json_array_foreach(json_object_get(cell, "strategies"), j, s)
-			if (se && !drawn_series(g->c->rows, s, se)) {
-				lo = !lo || se->step_ms < lo ? se->step_ms : lo;
-				hi = se->step_ms > hi ? se->step_ms : hi;
-			}
-	free(se);
-	if (lo && lo == hi)
-		snprintf(every, sizeof(every), ", every %u ms", lo);
-	else if (lo)
-		snprintf(every, sizeof(every), ", every %u to %u ms", lo, hi);
+	each_drawn(g, step_range, lohi);
+	if (lohi[0] && lohi[0] == lohi[1])
+		snprintf(every, sizeof(every), ", every %u ms", lohi[0]);
+	else if (lohi[0])
+		snprintf(every, sizeof(every), ", every %u to %u ms", lohi[0], lohi[1]);
 	snprintf(buf, len, "The disk's MB/s over each strategy's median repetition: read "
 		 "(solid), write (dashed)%s", every);
 }

@@ -625,6 +625,7 @@ static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext
 {
 	json_t *c = rrun_stop_cell(r, sget(a, RC_CONFIG_ID));
 	json_t *next = json_object_get(c, "next"), *rn = json_object_get(c, "rounds_needed");
+	double min = ceil(nget(c, "minutes_needed"));
 
 	if (json_is_string(json_object_get(c, "why")))
 		json_object_set(out, "stopped", json_object_get(c, "why"));
@@ -636,8 +637,6 @@ static void next_step(const struct rrun *r, json_t *a, json_t *out, struct vtext
 	json_object_set(out, "next", next);
 	json_object_set(out, "rounds_needed", rn);
 	json_object_set(out, "minutes_needed", json_object_get(c, "minutes_needed"));
-	double min = ceil(nget(c, "minutes_needed"));
-
 	put(t, "; deciding it takes about %lld rounds in all (%.0f more minute%s): %s",
 	    (long long)json_integer_value(rn), min, min == 1 ? "" : "s", json_string_value(next));
 }
