@@ -11,6 +11,7 @@ table=$(mktemp)
 new=$(mktemp "$doc.XXXXXX")
 trap 'rm -f "$table" "$new"' EXIT
 "$bin" __columns --markdown >"$table"
+[ -s "$table" ] || { echo "columns-doc.sh: $bin __columns --markdown printed nothing" >&2; exit 1; }
 awk -v b="$begin" -v e="$end" -v t="$table" '
 	$0 == b { print; while ((getline l < t) > 0) print l; skip = 1; next }
 	$0 == e { skip = 0 }
