@@ -47,12 +47,12 @@ do for [fmt in fig_formats] {
 		t = ptitle[i+1]
 		p = strstrt(t, ": ")
 		set title (p > 0 ? t[1:p-1] . "\n" . t[p+2:] : t) font ",8"
+		# stats reads within the axis' range: the last panel's is undone first
+		set yrange [*:*]
 		stats datafile index i every ::1 using 1 nooutput
 		eval round_tics(STATS_max)
 		# the y axis holds the points, the band and the last look's interval;
-		# the first looks' wider ones leave it at the edge (stats reads
-		# within the axis' range: the last panel's is undone first)
-		set yrange [*:*]
+		# the first looks' wider ones leave it at the edge
 		stats datafile index i every ::1 using 2 nooutput
 		ylo = STATS_min
 		yhi = STATS_max

@@ -615,6 +615,24 @@ ratios_interval_is_the_races_look_at_each_round() {
 		exit bad }' "$d" >"$T/why" || die "$(cat "$T/why"): $(cat "$d")"
 }
 
+# A panel of 49 rounds gets gnuplot's own tic step, not a tic a round,
+# also after a panel of 10 (whose y range must not hide its rounds).
+ratios_panel_of_many_rounds_has_few_tics() {
+	need_cmd gnuplot
+	local r
+	{
+		echo '"a: x vs y, winner" "round" ratio lo hi has_ci band'
+		for r in $(seq 1 10); do echo "$r 1.1 1.05 1.2 1 0.05"; done
+		printf '\n\n'
+		echo '"b: x vs y, winner" "round" ratio lo hi has_ci band'
+		for r in $(seq 1 49); do echo "$r 1.1 1.02 1.2 1 0.05"; done
+	} >"$T/r.dat"
+	gnuplot -e "datafile='$T/r.dat'; outbase='$T/r'" "$TOP/plots/ratios.gp" 2>"$T/err" ||
+		die "gnuplot: $(head -n 1 "$T/err")"
+	grep -q '<text> 11</text>' "$T/r.svg" || die "the 10-round panel lost its tic a round"
+	! grep -q '<text> 13</text>' "$T/r.svg" || die "the 49-round panel has a tic a round"
+}
+
 t plot_renders_every_figure_and_each_script_alone plot_renders_every_figure
 t undecided_cells_carry_no_ring_and_panels_say_the_size \
 	undecided_cells_carry_no_ring_and_panels_say_the_size
@@ -623,6 +641,7 @@ t figures_share_one_colour_per_strategy_and_ring_the_fastest \
 t fio_figure_labels_fit_and_wide_ratios_get_a_log_axis \
 	fio_figure_labels_fit_and_wide_ratios_get_a_log_axis
 t ratios_interval_is_the_races_look_at_each_round
+t ratios_panel_of_many_rounds_has_few_tics
 t kernel_figure_from_trace_columns
 t kernel_figure_skip_says_why_tracing_was_unavailable
 t sweep_and_net_figures
